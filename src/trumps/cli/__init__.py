@@ -1,0 +1,1 @@
+"""The ``trumps`` command line."""

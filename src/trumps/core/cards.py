@@ -1,0 +1,298 @@
+"""Cards, suits, ranks and jokers, with the text forms of the rules README.
+
+A card is written rank first, suit last (``AS``, ``TD``, ``13H``); the jokers
+are the whole tokens ``RJ`` and ``BJ``.  ``10`` is accepted for ``T`` on input
+and never emitted.  Cards are flyweights: ``Card("AS") is Card("AS")``, so
+they compare by identity and hash to their small integer :attr:`Card.index`,
+which keeps the engines' inner loops cheap.
+
+>>> Card("10h")
+Card('TH')
+>>> str(Card("13D")), Card("RJ").is_joker
+('13D', True)
+>>> format_hand(parse_cards("AS KS 2H JD 9C RJ"))
+'AK.2.J.9+RJ'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import IntEnum
+from typing import ClassVar
+
+from trumps.core.errors import ParseError
+
+__all__ = [
+    "RANK_CODES",
+    "Card",
+    "Suit",
+    "format_cards",
+    "format_hand",
+    "parse_cards",
+    "parse_hand",
+    "rank_value",
+    "sort_cards",
+]
+
+
+class Suit(IntEnum):
+    """The four suits, in the canonical order S, H, D, C."""
+
+    SPADES = 0
+    HEARTS = 1
+    DIAMONDS = 2
+    CLUBS = 3
+
+    @property
+    def code(self) -> str:
+        return "SHDC"[self]
+
+    @property
+    def symbol(self) -> str:
+        return "♠♥♦♣"[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @property
+    def partner_suit(self) -> Suit:
+        """The other suit of the same colour (♠↔♣, ♥↔♦)."""
+        return _PARTNER_SUIT[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """Read a suit code (``S``/``H``/``D``/``C``, any case, or its symbol)."""
+        t = text.strip().upper()
+        for suit in cls:
+            if t in (suit.code, suit.symbol, suit.name):
+                return suit
+        raise ParseError(f"not a suit: {text!r} (expected one of S, H, D, C)")
+
+    def __str__(self) -> str:
+        return self.code
+
+
+_PARTNER_SUIT = {
+    Suit.SPADES: Suit.CLUBS,
+    Suit.CLUBS: Suit.SPADES,
+    Suit.HEARTS: Suit.DIAMONDS,
+    Suit.DIAMONDS: Suit.HEARTS,
+}
+
+# Natural rank values, higher is better: 2..9, T=10, 11, 12, 13, J, Q, K, A.
+# The six-handed 500 ranks 11-13 sit between the ten and the jack.
+RANK_CODES: dict[str, int] = {
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+    "6": 6,
+    "7": 7,
+    "8": 8,
+    "9": 9,
+    "T": 10,
+    "11": 11,
+    "12": 12,
+    "13": 13,
+    "J": 14,
+    "Q": 15,
+    "K": 16,
+    "A": 17,
+}
+_RANK_TEXT = {v: k for k, v in RANK_CODES.items()}
+RED_JOKER_RANK = 18
+BLACK_JOKER_RANK = 19
+
+
+def rank_value(code: str) -> int:
+    """The natural rank value of a rank code (``"10"`` is read as ``"T"``)."""
+    c = code.upper()
+    if c == "10":
+        c = "T"
+    try:
+        return RANK_CODES[c]
+    except KeyError:
+        raise ParseError(f"not a rank: {code!r}") from None
+
+
+class Card:
+    """One playing card or joker.  Construct from text: ``Card("QH")``."""
+
+    __slots__ = ("_text", "index", "rank", "suit")
+    _cache: ClassVar[dict[str, Card]] = {}
+    _by_key: ClassVar[dict[tuple[Suit | None, int], Card]] = {}
+
+    suit: Suit | None
+    rank: int
+    index: int
+    _text: str
+
+    def __new__(cls, text: str | Card) -> Card:
+        if isinstance(text, Card):
+            return text
+        try:
+            return cls._cache[text]
+        except (KeyError, TypeError):
+            pass
+        if not isinstance(text, str):
+            raise ParseError(f"not a card: {text!r}")
+        t = text.strip().upper()
+        if t in ("RJ", "BJ"):
+            card = cls._make(None, RED_JOKER_RANK if t == "RJ" else BLACK_JOKER_RANK)
+        elif len(t) < 2:
+            raise ParseError(f"not a card: {text!r}")
+        else:
+            try:
+                suit = Suit.parse(t[-1])
+                rank = rank_value(t[:-1])
+            except ParseError:
+                raise ParseError(
+                    f"not a card: {text!r} (write rank then suit, e.g. AS, TD, 13H, RJ)"
+                ) from None
+            card = cls._make(suit, rank)
+        if len(cls._cache) < 4096:
+            cls._cache[text] = card
+        return card
+
+    @classmethod
+    def _make(cls, suit: Suit | None, rank: int) -> Card:
+        key = (suit, rank)
+        card = cls._by_key.get(key)
+        if card is None:
+            card = object.__new__(cls)
+            object.__setattr__(card, "suit", suit)
+            object.__setattr__(card, "rank", rank)
+            if suit is None:
+                index = 64 + rank - RED_JOKER_RANK
+                text = "RJ" if rank == RED_JOKER_RANK else "BJ"
+            else:
+                index = int(suit) * 16 + rank - 2
+                text = _RANK_TEXT[rank] + suit.code
+            object.__setattr__(card, "index", index)
+            object.__setattr__(card, "_text", text)
+            cls._by_key[key] = card
+            cls._cache[text] = card
+        return card
+
+    @classmethod
+    def of(cls, suit: Suit, rank: int | str) -> Card:
+        """The card of ``suit`` with rank value or code ``rank``."""
+        value = rank_value(rank) if isinstance(rank, str) else rank
+        if value not in _RANK_TEXT:
+            raise ParseError(f"not a rank value: {rank!r}")
+        return cls._make(Suit(suit), value)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Same as ``Card(text)``."""
+        return cls(text)
+
+    @property
+    def is_joker(self) -> bool:
+        return self.suit is None
+
+    @property
+    def rank_code(self) -> str:
+        return self._text if self.suit is None else self._text[:-1]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Card({self._text!r})"
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str]]:
+        return (Card, (self._text,))
+
+    def __lt__(self, other: Card) -> bool:
+        """Canonical deck order: suits S H D C, high rank first, jokers last."""
+        return _order_key(self) < _order_key(other)
+
+
+def _order_key(card: Card) -> tuple[int, int]:
+    if card.suit is None:
+        return (4, -card.rank)  # BJ before RJ
+    return (int(card.suit), -card.rank)
+
+
+def sort_cards(cards: Iterable[Card]) -> list[Card]:
+    """Cards in canonical order (S, H, D, C; high to low; BJ, RJ last)."""
+    return sorted(cards, key=_order_key)
+
+
+def parse_cards(text: str | Iterable[str | Card]) -> list[Card]:
+    """Read cards from ``"AS KH 10D"`` (spaces or commas) or an iterable of
+    card strings.  A hand string with dots (``AK.QJ.T9.87``) is also read."""
+    if isinstance(text, str):
+        if "." in text or "+" in text:
+            return parse_hand(text)
+        tokens = text.replace(",", " ").split()
+        return [Card(t) for t in tokens]
+    return [Card(t) for t in text]
+
+
+def parse_hand(text: str) -> list[Card]:
+    """Read the suit-grouped hand form ``AKQ2.JT9.876.543+RJ`` (S.H.D.C, with
+    ``[13]`` brackets for the six-handed ranks and ``+`` before jokers)."""
+    body, _, jokers = text.strip().partition("+")
+    groups = body.split(".")
+    if len(groups) != 4:
+        raise ParseError(f"not a hand: {text!r} (expected four suit groups S.H.D.C)")
+    cards: list[Card] = []
+    for suit, group in zip(Suit, groups, strict=True):
+        i = 0
+        while i < len(group):
+            ch = group[i]
+            if ch == "[":
+                end = group.find("]", i)
+                if end < 0:
+                    raise ParseError(f"not a hand: {text!r} (unclosed '[')")
+                code = group[i + 1 : end]
+                i = end + 1
+            elif group.startswith("10", i):
+                code = "T"
+                i += 2
+            else:
+                code = ch
+                i += 1
+            if code in ("-", ""):
+                continue
+            cards.append(Card.of(suit, rank_value(code)))
+    joker_text = jokers.replace(",", "").replace("+", "").replace(" ", "")
+    for k in range(0, len(joker_text), 2):
+        token = joker_text[k : k + 2]
+        card = Card(token)
+        if not card.is_joker:
+            raise ParseError(f"not a joker after '+': {token!r}")
+        cards.append(card)
+    return cards
+
+
+def format_hand(cards: Iterable[Card]) -> str:
+    """The suit-grouped hand form of ``cards`` (inverse of :func:`parse_hand`)."""
+    ordered = sort_cards(cards)
+    groups: list[str] = []
+    for suit in Suit:
+        parts = []
+        for c in ordered:
+            if c.suit is suit:
+                code = c.rank_code
+                parts.append(f"[{code}]" if len(code) > 1 else code)
+        groups.append("".join(parts))
+    text = ".".join(groups)
+    jokers = [str(c) for c in ordered if c.is_joker]
+    if jokers:
+        text += "+" + "+".join(jokers)
+    return text
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Cards as a space-separated list of card strings."""
+    return " ".join(str(c) for c in cards)

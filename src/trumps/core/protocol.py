@@ -1,0 +1,296 @@
+"""The game protocol every game implements, and the match loop they share.
+
+The shape follows OpenSpiel and python-chess: a state knows whose turn it is
+(:attr:`Match.to_act`), lists its :meth:`~Match.legal_actions`, and
+:meth:`~Match.apply` takes one of them (or its notation string) or raises
+without changing anything.  :meth:`~Match.view` is the only way state leaves
+the engine; :meth:`~Match.to_json` / :meth:`Match.from_json` write and replay
+a complete game record.
+
+A :class:`Match` is a sequence of deals.  Each game supplies a :class:`Deal`
+(the state machine of one deal: auction, exchanges, play) and the scoring and
+end-of-game rules; this module owns the parts that are the same for every
+game: the action log, seat checks, seeded dealing, records and replay.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+from trumps.core.cards import Card
+from trumps.core.errors import GameOver, IllegalAction, ParseError, RecordError, WrongSeat
+from trumps.core.options import Options, OptionSchema
+from trumps.core.seats import parse_seat, seat_name
+
+__all__ = ["RECORD_FORMAT", "Action", "Deal", "Match"]
+
+RECORD_FORMAT = "trumps.record"
+RECORD_VERSION = 1
+
+# Any value object with a notation: str(action) parses back with parse_action.
+Action = Any
+
+
+class Deal(ABC):
+    """The state machine of one deal.  Implementations assume the action was
+    checked against :meth:`legal_actions` by the :class:`Match`."""
+
+    to_act: int | None
+    hand_to_play: int | None
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]: ...
+
+    @abstractmethod
+    def apply_legal(self, action: Action) -> None: ...
+
+    @property
+    @abstractmethod
+    def is_done(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def phase(self) -> str: ...
+
+    @abstractmethod
+    def copy(self) -> Self: ...
+
+
+D = TypeVar("D", bound=Deal)
+
+
+class Match(ABC, Generic[D]):
+    """A whole game (a match of deals) behind the common protocol."""
+
+    game: ClassVar[str]
+    schema: ClassVar[OptionSchema]
+
+    players: int
+    options: Options
+    seed: int
+    first_dealer: int
+    dealer: int
+    deal: D
+    deal_number: int
+    totals: list[int]
+    results: list[dict[str, Any]]
+    log: list[tuple[int, Action, float | None]]
+    deal_records: list[dict[str, Any]]
+    _winner: int | None
+    _over: bool
+    _init: dict[str, Any]
+
+    # ----- construction ------------------------------------------------
+    def _setup(
+        self,
+        options: Options,
+        players: int,
+        *,
+        seed: int | None,
+        dealer: int | str | None,
+        init: dict[str, Any],
+    ) -> None:
+        self.options = options
+        self.players = players
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        if dealer is None:
+            self.first_dealer = random.Random(f"{self.seed}/dealer").randrange(players)
+        else:
+            self.first_dealer = parse_seat(dealer, players)
+        self.dealer = self.first_dealer
+        self.deal_number = 0
+        self.results = []
+        self.log = []
+        self.deal_records = []
+        self._winner = None
+        self._over = False
+        self._init = init
+
+    def deal_rng(self, number: int) -> random.Random:
+        """The shuffle of deal ``number`` is a pure function of the seed."""
+        return random.Random(f"{self.seed}/{number}")
+
+    # ----- the protocol --------------------------------------------------
+    @property
+    def to_act(self) -> int | None:
+        """The seat that must decide now (declarer for bridge's dummy), or
+        ``None`` when the game is over."""
+        return None if self._over else self.deal.to_act
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def scores(self) -> list[int]:
+        """Running total per team."""
+        return list(self.totals)
+
+    @property
+    def winner(self) -> int | None:
+        """The winning team once the game is over (``None`` before)."""
+        return self._winner
+
+    @property
+    def phase(self) -> str:
+        return "GAME_OVER" if self._over else self.deal.phase
+
+    def seat_name(self, seat: int) -> str:
+        return seat_name(seat, self.players)
+
+    def seat(self, value: int | str) -> int:
+        return parse_seat(value, self.players)
+
+    @abstractmethod
+    def team_of(self, seat: int) -> int: ...
+
+    @property
+    @abstractmethod
+    def teams(self) -> list[list[int]]: ...
+
+    def legal_actions(self) -> list[Action]:
+        if self._over:
+            return []
+        return self.deal.legal_actions()
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Read an action from its notation in the current context."""
+
+    def apply(
+        self, action: Action | str, seat: int | str | None = None, *, time: float | None = None
+    ) -> None:
+        """Apply ``action`` (an action object or its notation) for the seat to
+        act.  With ``seat`` given, it must be the seat to act.  Raises a
+        :class:`~trumps.core.errors.TrumpsError` and changes nothing if the
+        action is malformed or illegal."""
+        if self._over:
+            raise GameOver("the game is over")
+        actor = self.deal.to_act
+        if actor is None:  # pragma: no cover - a finished deal is replaced at once
+            raise IllegalAction("nobody is to act")
+        if seat is not None:
+            who = parse_seat(seat, self.players)
+            if who != actor:
+                raise WrongSeat(f"it is {self.seat_name(actor)}'s turn, not {self.seat_name(who)}'s")
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        legal = self.deal.legal_actions()
+        if action not in legal:
+            raise IllegalAction(self.explain_illegal(action, legal))
+        self.deal.apply_legal(action)
+        self.log.append((actor, action, time))
+        if self.deal.is_done:
+            self._finish_deal()
+
+    def explain_illegal(self, action: Action, legal: Sequence[Action]) -> str:
+        """The message for an illegal action: games override to say why."""
+        shown = " ".join(str(a) for a in legal[:40])
+        return f"{action} is not legal now; legal: {shown}"
+
+    def default_action(self) -> Action:
+        """What a move timer plays for a player who runs out of time: the
+        first legal action (games order legal actions so that is a pass or a
+        low card)."""
+        legal = self.legal_actions()
+        if not legal:
+            raise GameOver("the game is over")
+        return legal[0]
+
+    @abstractmethod
+    def view(self, seat: int | str | None) -> dict[str, Any]:
+        """Everything ``seat`` may see (``None``: a spectator), as JSON data."""
+
+    # ----- the match loop ------------------------------------------------
+    @abstractmethod
+    def _finish_deal(self) -> None:
+        """Score the finished deal, test for the end, start the next deal."""
+
+    # ----- copies, records, replay -----------------------------------------
+    def clone(self) -> Match[D]:
+        """An independent copy of the whole state."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.deal = self.deal.copy()
+        other.totals = list(self.totals)
+        other.results = list(self.results)
+        other.log = list(self.log)
+        other.deal_records = list(self.deal_records)
+        return other
+
+    def history(self) -> list[tuple[str, str]]:
+        """The action log as (seat name, notation) pairs."""
+        return [(self.seat_name(s), str(a)) for s, a, _ in self.log]
+
+    def to_json(self) -> dict[str, Any]:
+        """The complete game record: options, every deal as dealt, every
+        action with its seat (and time when given), results and scores.
+        This is the stored record, not a view: it holds every hidden card."""
+        actions = []
+        for s, a, t in self.log:
+            entry: dict[str, Any] = {"seat": self.seat_name(s), "action": str(a)}
+            if t is not None:
+                entry["time"] = t
+            actions.append(entry)
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "game": self.game,
+            "options": self.options.to_dict(),
+            "seed": self.seed,
+            "dealer": self.seat_name(self.first_dealer),
+            **{k: v for k, v in self._init.items() if v is not None},
+            "deals": [dict(d) for d in self.deal_records],
+            "actions": actions,
+            "results": [dict(r) for r in self.results],
+            "scores": list(self.totals),
+            "winner": self._winner,
+            "over": self._over,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | str) -> Match[D]:
+        """Rebuild a game from :meth:`to_json` output by replaying its
+        actions.  Raises :class:`RecordError` if it is malformed or does not
+        replay to the recorded scores."""
+        import json
+
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as exc:
+                raise RecordError(f"not JSON: {exc}") from None
+        if not isinstance(data, Mapping):
+            raise RecordError("a game record must be a JSON object")
+        if data.get("format") != RECORD_FORMAT:
+            raise RecordError(f"not a trumps record (format {data.get('format')!r})")
+        if data.get("game") != cls.game:
+            raise RecordError(f"record is for game {data.get('game')!r}, not {cls.game!r}")
+        try:
+            match = cls._from_record(data)
+            for i, entry in enumerate(data.get("actions", [])):
+                try:
+                    match.apply(entry["action"], entry["seat"], time=entry.get("time"))
+                except (KeyError, TypeError) as exc:
+                    raise RecordError(f"action {i + 1} is malformed: {entry!r}") from exc
+                except IllegalAction as exc:
+                    raise RecordError(
+                        f"action {i + 1} ({entry.get('action')}) does not replay: {exc}"
+                    ) from exc
+        except ParseError as exc:
+            raise RecordError(f"record does not parse: {exc}") from exc
+        if "scores" in data and list(data["scores"]) != match.totals:
+            raise RecordError(f"record scores {data['scores']} differ from the replayed {match.totals}")
+        return match
+
+    @classmethod
+    @abstractmethod
+    def _from_record(cls, data: Mapping[str, Any]) -> Match[D]:
+        """A match in its initial state, as the record says it was created."""
+
+
+def cards_json(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]

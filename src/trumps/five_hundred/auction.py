@@ -1,0 +1,170 @@
+"""The 500 auction: American (one round, inkles) and Australian (rounds
+until all but one have passed, optional raise of one's own bid) — §5."""
+
+from __future__ import annotations
+
+from trumps.core.options import Options
+from trumps.five_hundred.calls import DENOMS, MIS, OMIS, PASS, Call, rank_key
+
+__all__ = ["Auction"]
+
+_SUIT_BIDS = {level: [Call.bid(level, d) for d in DENOMS] for level in range(6, 11)}
+_INKLES = [Call.bid(6, d, inkle=True) for d in DENOMS]
+
+
+class Auction:
+    """Calls so far, whose turn it is, and the legal calls.
+
+    ``banned`` seats may only pass (breach rule, §11.6)."""
+
+    __slots__ = (
+        "_keys",
+        "banned",
+        "calls",
+        "dealer",
+        "done",
+        "high",
+        "high_real",
+        "o",
+        "passed",
+        "players",
+        "raise_turn",
+        "raise_used",
+        "seen_7",
+        "seen_8",
+        "spoken",
+        "to_act",
+    )  # fmt: skip
+
+    def __init__(self, options: Options, players: int, dealer: int, banned: frozenset[int]) -> None:
+        self.o = options
+        self.players = players
+        self.dealer = dealer
+        self.banned = banned
+        self.calls: list[tuple[int, Call]] = []
+        self.to_act: int | None = (dealer + 1) % players
+        self.done = False
+        self.high: tuple[int, Call] | None = None  # highest bid for ordering (inkles too)
+        self.high_real: tuple[int, Call] | None = None  # highest bid that can be the contract
+        self.passed: set[int] = set()
+        self.spoken = 0
+        self.raise_turn = False
+        self.raise_used = False
+        self.seen_7 = False
+        self.seen_8 = False
+        np, onp, eight = options.nullo_points, options.open_nullo_points, options.eight_spades_overbids_nullo
+        self._keys = {c: rank_key(c, np, onp, eight) for lvl in _SUIT_BIDS.values() for c in lvl}
+        self._keys.update({c: rank_key(c, np, onp, eight) for c in _INKLES})
+        self._keys[MIS] = rank_key(MIS, np, onp, eight)
+        self._keys[OMIS] = rank_key(OMIS, np, onp, eight)
+
+    def copy(self) -> Auction:
+        other = object.__new__(Auction)
+        for name in Auction.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.calls = list(self.calls)
+        other.passed = set(self.passed)
+        return other
+
+    @property
+    def american(self) -> bool:
+        return bool(self.o.variation == "american")
+
+    def contract(self) -> tuple[int, Call] | None:
+        """The winning (seat, bid) once the auction is done, or ``None``."""
+        return self.high_real
+
+    def key(self, call: Call) -> int:
+        return self._keys[call]
+
+    def legal(self) -> list[Call]:
+        seat = self.to_act
+        if seat is None or self.done:
+            return []
+        if seat in self.banned:
+            return [PASS]
+        o = self.o
+        keys = self._keys
+        out = [PASS]
+        if self.american and not self.raise_turn:
+            floor_real = self.high if o.inkles_must_outrank else self.high_real
+            floor = keys[floor_real[1]] if floor_real else -1
+            if self.spoken < o.inkle_seats:
+                if o.inkles_must_outrank:
+                    inkle_floor = keys[self.high[1]] if self.high else -1
+                    out += [c for c in _INKLES if keys[c] > inkle_floor]
+                else:
+                    out += _INKLES
+            levels = range(7, 11)
+        else:
+            floor = keys[self.high[1]] if self.high else -1
+            levels = range(6, 11)
+        for level in levels:
+            for c in _SUIT_BIDS[level]:
+                if keys[c] > floor:
+                    out.append(c)
+        if o.nullo_mode != "off":
+            if (o.nullo_mode == "anytime" or self.seen_7) and keys[MIS] > floor:
+                out.append(MIS)
+            if (not o.open_nullo_after_8 or self.seen_8) and keys[OMIS] > floor:
+                out.append(OMIS)
+        out.sort(key=lambda c: keys.get(c, -1))
+        return out
+
+    def apply(self, call: Call) -> None:
+        """Record a legal call and move the turn on."""
+        seat = self.to_act
+        assert seat is not None
+        self.calls.append((seat, call))
+        n = self.players
+        reopened = False
+        if call.is_bid:
+            prev = self.high_real
+            self.high = (seat, call)
+            if not call.inkle:
+                self.high_real = (seat, call)
+                if call.kind == "BID":
+                    self.seen_7 = self.seen_7 or call.level >= 7
+                    self.seen_8 = self.seen_8 or call.level >= 8
+                if (
+                    self.raise_turn
+                    and self.o.raise_reopens_on_denomination_change
+                    and prev is not None
+                    and (prev[1].kind != call.kind or prev[1].denom != call.denom)
+                ):
+                    self.passed.clear()
+                    reopened = True
+        if self.american:
+            self.spoken += 1
+            if self.spoken >= n:
+                self._close()
+            else:
+                self.to_act = (seat + 1) % n
+            return
+        if self.raise_turn:
+            self.raise_turn = False
+            self.raise_used = not reopened
+            if not reopened:
+                self._close()
+                return
+        elif call is PASS:
+            self.passed.add(seat)
+        if self.high is None:
+            if len(self.passed) == n:
+                self._close()
+                return
+        elif len(self.passed) >= n - 1:
+            if self.o.raise_own_bid and not self.raise_used:
+                self.raise_turn = True
+                self.to_act = self.high[0]
+                return
+            self._close()
+            return
+        nxt = (seat + 1) % n
+        while nxt in self.passed:
+            nxt = (nxt + 1) % n
+        self.to_act = nxt
+
+    def _close(self) -> None:
+        self.done = True
+        self.to_act = None

@@ -1,0 +1,344 @@
+"""One deal of 500 as a state machine (§15): auction, breach windows, kitty
+exchange, exposure, ten tricks.  Scoring lives in :mod:`.scoring`; the match
+(dealer rotation, totals, end of game) in :mod:`.game`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trumps.core.cards import Card, Suit
+from trumps.core.options import Options
+from trumps.core.protocol import Action, Deal
+from trumps.five_hundred.auction import Auction
+from trumps.five_hundred.calls import BREACH, PASS, Call
+from trumps.five_hundred.play import NO_SUIT, JokerLead, TrickRules
+
+__all__ = ["FiveHundredDeal", "team_map"]
+
+AUCTION, BREACH_PHASE, KITTY, PLAY, DONE = "AUCTION", "BREACH", "KITTY", "PLAY", "DONE"
+
+
+def team_map(players_option: str) -> list[int]:
+    """Seat → team for ``2v2``, ``2v2v2`` and ``3v3``."""
+    if players_option == "2v2":
+        return [0, 1, 0, 1]
+    if players_option == "2v2v2":
+        return [s % 3 for s in range(6)]
+    return [s % 2 for s in range(6)]
+
+
+class FiveHundredDeal(Deal):
+    """The state of one deal.  Create with the dealt hands and kitty; pass
+    ``contract``/``contractor`` to start at the play phase (analysis)."""
+
+    def __init__(
+        self,
+        options: Options,
+        dealer: int,
+        hands: list[list[Card]],
+        kitty: list[Card],
+        banned: frozenset[int] = frozenset(),
+        contract: Call | None = None,
+        contractor: int | None = None,
+    ) -> None:
+        self.o = options
+        self.n = len(hands)
+        self.team = team_map(options.players)
+        self.dealer = dealer
+        self.hands = [list(h) for h in hands]
+        self.dealt = [list(h) for h in hands]
+        self.kitty = list(kitty)
+        self.discards: list[Card] = []
+        self.banned = banned
+        self.auction = Auction(options, self.n, dealer, banned)
+        self.phase_: str = AUCTION
+        self.to_act: int | None = self.auction.to_act
+        self.hand_to_play: int | None = self.to_act
+        self.contract: Call | None = None
+        self.contractor: int | None = None
+        self.bidding_team: int | None = None
+        self.no_contract = False
+        self.thrown_in = False
+        self.breach_polls: list[int] = []
+        self.breach_window = 0
+        self.breach_seat: int | None = None
+        self.rules: TrickRules | None = None
+        self.active: list[int] = list(range(self.n))
+        self.next_active: list[int] = [(s + 1) % self.n for s in range(self.n)]
+        self.exposed: set[int] = set()
+        self.trick: list[Card] = []
+        self.trick_seats: list[int] = []
+        self.led = NO_SUIT
+        self.joker_led = False
+        self.tricks: list[tuple[int, list[Card], int, int]] = []  # leader, cards, winner seat, led suit
+        self.won = [0] * self.n
+        self.shown_void: list[set[int]] = [set() for _ in range(self.n)]
+        self._legal: list[Action] | None = None
+        if contract is not None:
+            assert contractor is not None
+            self.auction.done = True
+            self.auction.to_act = None
+            self.auction.high_real = (contractor, contract)
+            self._set_contract(contractor, contract)
+            self.discards = list(self.kitty)
+            self._start_play()
+
+    # ----- protocol --------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return self.phase_
+
+    @property
+    def is_done(self) -> bool:
+        return self.phase_ == DONE
+
+    def copy(self) -> FiveHundredDeal:
+        other = object.__new__(FiveHundredDeal)
+        other.__dict__.update(self.__dict__)
+        other.hands = [list(h) for h in self.hands]
+        other.discards = list(self.discards)
+        other.auction = self.auction.copy()
+        other.breach_polls = list(self.breach_polls)
+        other.active = list(self.active)
+        other.exposed = set(self.exposed)
+        other.trick = list(self.trick)
+        other.trick_seats = list(self.trick_seats)
+        other.tricks = list(self.tricks)
+        other.won = list(self.won)
+        other.shown_void = [set(s) for s in self.shown_void]
+        return other
+
+    def legal_actions(self) -> list[Action]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> list[Action]:
+        phase = self.phase_
+        if phase == PLAY:
+            assert self.hand_to_play is not None and self.rules is not None
+            hand = self.hands[self.hand_to_play]
+            if self.trick:
+                return list(self.rules.legal_follow(hand, self.led))
+            if self.rules.trump is None and any(c.suit is None for c in hand):
+                return self._leads_with_jokers(hand)
+            return list(hand)
+        if phase == AUCTION:
+            return list(self.auction.legal())
+        if phase == KITTY:
+            assert self.contractor is not None
+            return list(self.hands[self.contractor])
+        if phase == BREACH_PHASE:
+            return [PASS, BREACH]
+        return []
+
+    def _leads_with_jokers(self, hand: list[Card]) -> list[Action]:
+        seat = self.hand_to_play
+        assert seat is not None
+        suits = list(Suit)
+        if self.o.joker_lead_suit_restriction:
+            allowed = [s for s in suits if int(s) not in self.shown_void[seat]]
+            suits = allowed or suits
+        out: list[Action] = []
+        for c in hand:
+            if c.suit is None:
+                out.extend(JokerLead(c, s) for s in suits)
+            else:
+                out.append(c)
+        return out
+
+    def apply_legal(self, action: Action) -> None:
+        self._legal = None
+        phase = self.phase_
+        if phase == PLAY:
+            self._play(action)
+        elif phase == AUCTION:
+            self.auction.apply(action)
+            if self.auction.done:
+                self._end_auction()
+            else:
+                self.to_act = self.hand_to_play = self.auction.to_act
+        elif phase == KITTY:
+            self._discard(action)
+        elif phase == BREACH_PHASE:
+            self._breach_call(action)
+
+    # ----- phases -----------------------------------------------------------
+    def _set_contract(self, seat: int, call: Call) -> None:
+        self.contract = call
+        self.contractor = seat
+        self.bidding_team = self.team[seat]
+        if call.is_misere:
+            self.rules = TrickRules(None, joker_low=bool(self.o.joker_low_in_misere))
+        else:
+            self.rules = TrickRules(call.denom)
+
+    def _breach_eligible(self) -> bool:
+        c = self.contract
+        return bool(self.o.breach_enabled) and c is not None and (c.is_misere or c.level >= 7)
+
+    def _open_breach_window(self, window: int) -> bool:
+        assert self.contractor is not None
+        if not self._breach_eligible() or self.breach_seat is not None:
+            return False
+        polls = [
+            (self.contractor + k) % self.n
+            for k in range(1, self.n)
+            if self.team[(self.contractor + k) % self.n] != self.bidding_team
+        ]
+        self.breach_polls = polls
+        self.breach_window = window
+        self.phase_ = BREACH_PHASE
+        self.to_act = self.hand_to_play = polls[0]
+        return True
+
+    def _end_auction(self) -> None:
+        won = self.auction.contract()
+        if won is None:
+            if self.o.all_pass_action == "play_no_trumps":
+                self.no_contract = True
+                self.rules = TrickRules(None)
+                self.discards = list(self.kitty)
+                self._start_play()
+            else:
+                self.thrown_in = True
+                self._finish()
+            return
+        seat, call = won
+        self._set_contract(seat, call)
+        if not self._open_breach_window(1):
+            self._start_kitty()
+
+    def _breach_call(self, call: Call) -> None:
+        seat = self.breach_polls.pop(0)
+        if call is BREACH:
+            self.breach_seat = seat
+            self.breach_polls = []
+        if self.breach_polls:
+            self.to_act = self.hand_to_play = self.breach_polls[0]
+            return
+        if self.breach_window == 1:
+            self._start_kitty()
+        else:
+            self._start_play()
+
+    def _start_kitty(self) -> None:
+        assert self.contractor is not None
+        self.hands[self.contractor].extend(self.kitty)
+        self.phase_ = KITTY
+        self.to_act = self.hand_to_play = self.contractor
+
+    def _discard(self, card: Card) -> None:
+        assert self.contractor is not None
+        self.hands[self.contractor].remove(card)
+        self.discards.append(card)
+        if len(self.discards) == len(self.kitty) and not self._open_breach_window(2):
+            self._start_play()
+
+    def _start_play(self) -> None:
+        o = self.o
+        c = self.contract
+        n = self.n
+        if c is not None and c.is_misere and self.contractor is not None:
+            partners = [s for s in range(n) if self.team[s] == self.bidding_team and s != self.contractor]
+            if o.nullo_plays == "own_hand":
+                self.active = [s for s in range(n) if s not in partners]
+            else:
+                self.exposed.update(partners)
+            if c.kind == "OMIS" and o.open_misere_expose == "before_lead":
+                self.exposed.add(self.contractor)
+        for i, s in enumerate(self.active):
+            self.next_active[s] = self.active[(i + 1) % len(self.active)]
+        if self.no_contract or o.first_lead == "eldest":
+            leader = (self.dealer + 1) % n
+            while leader not in self.active:
+                leader = (leader + 1) % n
+        else:
+            assert self.contractor is not None
+            leader = self.contractor
+        self.phase_ = PLAY
+        self._set_turn(leader)
+
+    def _set_turn(self, seat: int) -> None:
+        self.hand_to_play = seat
+        c = self.contract
+        if c is not None and c.is_misere and seat != self.contractor and self.team[seat] == self.bidding_team:
+            self.to_act = self.contractor  # both_hands: the contractor plays partner's cards
+        else:
+            self.to_act = seat
+
+    def _play(self, action: Card | JokerLead) -> None:
+        seat = self.hand_to_play
+        assert seat is not None and self.rules is not None
+        if isinstance(action, JokerLead):
+            card = action.card
+            self.led = int(action.suit)
+            self.joker_led = True
+        else:
+            card = action
+            if not self.trick:
+                self.led = self.rules.eff[card.index]
+                self.joker_led = card.suit is None
+            elif self.rules.eff[card.index] != self.led:
+                self.shown_void[seat].add(self.led)
+        self.hands[seat].remove(card)
+        self.trick.append(card)
+        self.trick_seats.append(seat)
+        if len(self.trick) < len(self.active):
+            self._set_turn(self.next_active[seat])
+            return
+        i = self.rules.winner(self.trick, self.led, self.joker_led)
+        winner = self.trick_seats[i]
+        self.won[winner] += 1
+        self.tricks.append((self.trick_seats[0], self.trick, winner, self.led))
+        self.trick = []
+        self.trick_seats = []
+        if (
+            len(self.tricks) == 1
+            and self.contract is not None
+            and self.contract.kind == "OMIS"
+            and self.o.open_misere_expose == "after_first_trick"
+        ):
+            assert self.contractor is not None
+            self.exposed.add(self.contractor)
+        if len(self.tricks) == 10 or self._decided():
+            self._finish()
+        else:
+            self._set_turn(winner)
+
+    def _decided(self) -> bool:
+        c = self.contract
+        if c is None or not c.is_misere or not self.o.end_hand_when_decided:
+            return False
+        taken = self.team_tricks()[self.bidding_team or 0]
+        if self.breach_seat is not None:
+            return taken >= 3
+        return taken >= 1
+
+    def _finish(self) -> None:
+        self.phase_ = DONE
+        self.to_act = self.hand_to_play = None
+
+    # ----- results -------------------------------------------------------------
+    def team_tricks(self) -> list[int]:
+        teams = max(self.team) + 1
+        out = [0] * teams
+        for seat, w in enumerate(self.won):
+            out[self.team[seat]] += w
+        return out
+
+    def visible_hands(self, seat: int | None) -> set[int]:
+        """Seats whose current hands ``seat`` may see."""
+        out = set(self.exposed)
+        if seat is not None:
+            out.add(seat)
+        return out
+
+    def record(self, name: Any) -> dict[str, Any]:
+        """The deal as dealt (every hidden card: for the stored record only)."""
+        return {
+            "dealer": name(self.dealer),
+            "hands": {name(s): [str(c) for c in h] for s, h in enumerate(self.dealt)},
+            "kitty": [str(c) for c in self.kitty],
+        }

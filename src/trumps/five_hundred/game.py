@@ -1,0 +1,293 @@
+"""The game of 500: a match of deals to ±500 behind the common protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from trumps.core.cards import Card, parse_cards, sort_cards
+from trumps.core.decks import deck_500
+from trumps.core.errors import DealError, IllegalAction, OptionError, ParseError
+from trumps.core.options import Options
+from trumps.core.protocol import Action, Match
+from trumps.core.seats import parse_seat
+from trumps.five_hundred.calls import Call
+from trumps.five_hundred.deal import AUCTION, KITTY, PLAY, FiveHundredDeal, team_map
+from trumps.five_hundred.options import SCHEMA
+from trumps.five_hundred.play import JokerLead
+from trumps.five_hundred.scoring import game_end, score_deal
+
+__all__ = ["FiveHundred"]
+
+
+class FiveHundred(Match[FiveHundredDeal]):
+    """A game of 500.  Create it with :func:`trumps.new_game`."""
+
+    game = "500"
+    schema = SCHEMA
+
+    def __init__(
+        self,
+        options: Options,
+        *,
+        seed: int | None = None,
+        deal: Mapping[Any, Any] | None = None,
+        dealer: int | str | None = None,
+        contract: str | None = None,
+        declarer: int | str | None = None,
+        _deals: list[Mapping[str, Any]] | None = None,
+    ) -> None:
+        players = 4 if options.players == "2v2" else 6
+        self._team = team_map(options.players)
+        self._n_teams = max(self._team) + 1
+        self.deck = deck_500(players, int(options.kitty_size))
+        self._deck_set = frozenset(self.deck)
+        init = {
+            "deal": _deal_json(deal) if deal is not None else None,
+            "contract": contract,
+            "declarer": str(declarer) if declarer is not None else None,
+        }
+        self._setup(options, players, seed=seed, dealer=dealer, init=init)
+        self.totals = [0] * self._n_teams
+        self.bans: frozenset[int] = frozenset()
+        self._stored_deals = list(_deals or [])
+        self._explicit = deal
+        self._single = contract is not None
+        call = None
+        contractor = None
+        if contract is not None:
+            call = Call.parse(contract)
+            if not call.is_bid or call.inkle:
+                raise ParseError(f"{contract!r} is not a 500 contract")
+            if declarer is None:
+                raise OptionError("a contract needs its declarer (the contractor's seat)")
+            contractor = parse_seat(declarer, players)
+        elif declarer is not None:
+            raise OptionError("declarer is only meaningful with a contract")
+        self.deal = self._new_deal(call, contractor)
+
+    # ----- dealing ---------------------------------------------------------
+    def _new_deal(self, contract: Call | None = None, contractor: int | None = None) -> FiveHundredDeal:
+        number = self.deal_number
+        if number < len(self._stored_deals):
+            hands, kitty = self._read_deal(self._stored_deals[number])
+        elif number == 0 and self._explicit is not None:
+            hands, kitty = self._read_deal(self._explicit)
+        else:
+            cards = list(self.deck)
+            self.deal_rng(number).shuffle(cards)
+            n = self.players
+            # dealt clockwise from the dealer's left, ten each; the rest is the kitty
+            hands = [[] for _ in range(n)]
+            for k in range(10 * n):
+                hands[(self.dealer + 1 + k) % n].append(cards[k])
+            hands = [sort_cards(h) for h in hands]
+            kitty = cards[10 * n :]
+        deal = FiveHundredDeal(self.options, self.dealer, hands, kitty, self.bans, contract, contractor)
+        self.deal_records.append(deal.record(self.seat_name))
+        return deal
+
+    def _read_deal(self, spec: Mapping[Any, Any]) -> tuple[list[list[Card]], list[Card]]:
+        if not isinstance(spec, Mapping):
+            raise DealError("a deal is a mapping of seats (and 'kitty') to cards")
+        hands: list[list[Card] | None] = [None] * self.players
+        kitty: list[Card] | None = None
+        for key, value in spec.items():
+            if key == "dealer":
+                continue
+            if key == "hands" and isinstance(value, Mapping):
+                for k2, v2 in value.items():
+                    hands[parse_seat(k2, self.players)] = _cards(v2)
+                continue
+            if isinstance(key, str) and key.lower() == "kitty":
+                kitty = _cards(value)
+                continue
+            try:
+                seat = parse_seat(key, self.players)
+            except ParseError:
+                raise DealError(f"deal: {key!r} is neither a seat nor 'kitty'") from None
+            hands[seat] = _cards(value)
+        missing = [self.seat_name(s) for s, h in enumerate(hands) if h is None]
+        if missing:
+            raise DealError(f"deal: no hand for {', '.join(missing)}")
+        full = [h for h in hands if h is not None]
+        for s, h in enumerate(full):
+            if len(h) != 10:
+                raise DealError(f"deal: {self.seat_name(s)} has {len(h)} cards, not 10")
+        k = len(self.deck) - 10 * self.players
+        if kitty is None:
+            used = {c for h in full for c in h}
+            kitty = sort_cards(c for c in self.deck if c not in used)
+        if len(kitty) != k:
+            raise DealError(f"deal: the kitty has {len(kitty)} cards, not {k}")
+        seen: set[Card] = set()
+        for c in [c for h in full for c in h] + kitty:
+            if c not in self._deck_set:
+                raise DealError(f"deal: {c} is not in the {len(self.deck)}-card deck")
+            if c in seen:
+                raise DealError(f"deal: {c} is dealt twice")
+            seen.add(c)
+        return full, kitty
+
+    # ----- protocol --------------------------------------------------------
+    def team_of(self, seat: int) -> int:
+        return self._team[seat]
+
+    @property
+    def teams(self) -> list[list[int]]:
+        return [[s for s in range(self.players) if self._team[s] == t] for t in range(self._n_teams)]
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self._over else list(self.deal.legal_actions())
+
+    def parse_action(self, text: str) -> Action:
+        if not isinstance(text, str):
+            raise ParseError(f"not an action: {text!r}")
+        phase = self.deal.phase
+        t = text.strip()
+        if phase in (PLAY, KITTY):
+            if phase == PLAY and ":" in t:
+                return JokerLead.parse(t)
+            card = Card(t)
+            if phase == PLAY and card.is_joker:
+                legal = self.deal.legal_actions()
+                if card not in legal and any(isinstance(a, JokerLead) for a in legal):
+                    raise IllegalAction(
+                        f"leading {card} in no trumps: name the suit to follow, "
+                        f"e.g. {card}:S, {card}:H, {card}:D or {card}:C"
+                    )
+            return card
+        call = Call.parse(t)
+        if (
+            phase == AUCTION
+            and call.kind == "BID"
+            and call.level == 6
+            and not call.inkle
+            and self.options.variation == "american"
+        ):
+            call = call.as_inkle()
+        return call
+
+    def explain_illegal(self, action: Action, legal: Sequence[Action]) -> str:
+        d = self.deal
+        phase = d.phase
+        if phase == AUCTION and isinstance(action, Call):
+            seat = d.to_act
+            if seat is not None and seat in d.banned:
+                return f"{self.seat_name(seat)} may not bid this deal (breach rule): only P"
+            if not action.is_bid:
+                return f"{action} is not a call of the auction; legal: {_show(legal)}"
+            if action.inkle:
+                return f"{action}: only the first {self.options.inkle_seats} speakers may bid at the 6 level here; legal: {_show(legal)}"
+            if action.is_misere and self.options.nullo_mode == "off":
+                return f"{action}: misère bids are off at this table"
+            return f"{action} does not outrank the current bid or is not allowed now; legal: {_show(legal)}"
+        if phase == PLAY and isinstance(action, (Card, JokerLead)):
+            card = action.card if isinstance(action, JokerLead) else action
+            hand = d.hands[d.hand_to_play] if d.hand_to_play is not None else []
+            if card not in hand:
+                return f"{card} is not in {self.seat_name(d.hand_to_play or 0)}'s hand"
+            return f"{action} may not be played: follow suit; legal: {_show(legal)}"
+        if phase == KITTY and isinstance(action, Card):
+            return f"{action} is not in the contractor's hand; discard one of: {_show(legal)}"
+        return f"{action} is not legal in phase {phase}; legal: {_show(legal)}"
+
+    # ----- the match loop ----------------------------------------------------
+    def _finish_deal(self) -> None:
+        d = self.deal
+        number = self.deal_number + 1
+        result: dict[str, Any] = {
+            "deal": number,
+            "dealer": self.seat_name(d.dealer),
+            "contract": str(d.contract) if d.contract is not None else None,
+            "contractor": self.seat_name(d.contractor) if d.contractor is not None else None,
+            "thrown_in": d.thrown_in,
+        }
+        bidding_team = d.bidding_team
+        if d.thrown_in:
+            result["points"] = [0] * self._n_teams
+            result["scores"] = list(self.totals)
+            self.bans = frozenset()
+            self.results.append(result)
+            self._next_deal()
+            return
+        breach_team = self._team[d.breach_seat] if d.breach_seat is not None else None
+        tricks = d.team_tricks()
+        s = score_deal(
+            self.options, self.totals, tricks, d.contract, bidding_team,
+            d.contractor, d.breach_seat, breach_team,
+        )  # fmt: skip
+        result.update(
+            tricks=tricks,
+            made=s.made,
+            points=s.points,
+            breach=None
+            if d.breach_seat is None
+            else {
+                "seat": self.seat_name(d.breach_seat),
+                "succeeded": s.breach_success,
+                "points": s.breach_points,
+            },
+            scores=s.totals,
+        )
+        self.totals = s.totals
+        self.bans = frozenset(s.bans)
+        if s.bans:
+            result["banned_next_deal"] = [self.seat_name(b) for b in s.bans]
+        self.results.append(result)
+        over, winner = game_end(self.options, s.totals_before_breach, bidding_team)
+        if self._single or over:
+            self._over = True
+            self._winner = winner if over else None
+            if self._single and not over:
+                best = max(self.totals)
+                tops = [t for t, v in enumerate(self.totals) if v == best]
+                self._winner = tops[0] if len(tops) == 1 else None
+            return
+        self._next_deal()
+
+    def _next_deal(self) -> None:
+        self.deal_number += 1
+        self.dealer = (self.dealer + 1) % self.players
+        self.deal = self._new_deal()
+
+    # ----- views -------------------------------------------------------------
+    def view(self, seat: int | str | None) -> dict[str, Any]:
+        from trumps.five_hundred.view import view
+
+        return view(self, None if seat is None else parse_seat(seat, self.players))
+
+    @classmethod
+    def _from_record(cls, data: Mapping[str, Any]) -> FiveHundred:
+        options = SCHEMA.resolve(None, data.get("options") or {})
+        deals = data.get("deals")
+        if deals is not None and not isinstance(deals, list):
+            raise DealError("record 'deals' must be a list")
+        seed = data.get("seed")
+        if seed is not None and not isinstance(seed, int):
+            raise DealError("record 'seed' must be an integer")
+        return cls(
+            options,
+            seed=seed,
+            deal=data.get("deal"),
+            dealer=data.get("dealer"),
+            contract=data.get("contract"),
+            declarer=data.get("declarer"),
+            _deals=deals,
+        )
+
+
+def _cards(value: Any) -> list[Card]:
+    if isinstance(value, (str, list, tuple)):
+        return parse_cards(value)
+    raise DealError(f"deal: not a list of cards: {value!r}")
+
+
+def _deal_json(deal: Mapping[Any, Any]) -> dict[str, Any]:
+    if not isinstance(deal, Mapping):
+        raise DealError("a deal is a mapping of seats (and 'kitty') to cards")
+    return {str(k): [str(c) for c in _cards(v)] for k, v in deal.items()}
+
+
+def _show(legal: Sequence[Action]) -> str:
+    return " ".join(str(a) for a in legal[:40])

@@ -1,0 +1,139 @@
+"""Card play in 500: effective suits, card power, legal cards, trick winner
+(§4, §8).
+
+A :class:`TrickRules` is built once per deal for its contract and answers in
+table look-ups indexed by :attr:`Card.index`, which keeps self-play fast.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from trumps.core.cards import Card, Suit
+from trumps.core.errors import ParseError
+
+__all__ = ["NO_SUIT", "JokerLead", "TrickRules"]
+
+NO_SUIT = 4  # the effective suit of a joker in no trumps and misère
+
+
+class JokerLead:
+    """Leading a joker in no trumps or misère, nominating the suit others
+    must follow: notation ``RJ:C``."""
+
+    __slots__ = ("_text", "card", "suit")
+    _all: ClassVar[dict[tuple[Card, Suit], JokerLead]] = {}
+    card: Card
+    suit: Suit
+    _text: str
+
+    def __new__(cls, card: Card, suit: Suit) -> JokerLead:
+        key = (card, suit)
+        got = cls._all.get(key)
+        if got is None:
+            got = object.__new__(cls)
+            object.__setattr__(got, "card", card)
+            object.__setattr__(got, "suit", suit)
+            object.__setattr__(got, "_text", f"{card}:{suit.code}")
+            cls._all[key] = got
+        return got
+
+    @classmethod
+    def parse(cls, text: str) -> JokerLead:
+        head, sep, tail = text.strip().upper().partition(":")
+        if not sep:
+            raise ParseError(f"not a joker lead: {text!r} (write e.g. RJ:C)")
+        card = Card(head)
+        if not card.is_joker:
+            raise ParseError(f"only a joker nominates a suit: {text!r}")
+        return cls(card, Suit.parse(tail))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("JokerLead is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (JokerLead, (self.card, self.suit))
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"JokerLead.parse({self._text!r})"
+
+
+class TrickRules:
+    """Effective suit and power of every card under one contract.
+
+    ``trump`` is the trump suit, or ``None`` for no trumps and misère.
+    ``joker_low`` makes jokers the lowest cards (misère option)."""
+
+    __slots__ = ("eff", "joker_low", "power", "trump")
+
+    def __init__(self, trump: Suit | None, joker_low: bool = False) -> None:
+        self.trump = trump
+        self.joker_low = joker_low
+        eff = [NO_SUIT] * 66
+        power = [0] * 66
+        for index in range(66):
+            if index < 64:
+                suit_i, rank = divmod(index, 16)
+                rank += 2
+                if rank > 17:
+                    continue
+                eff[index] = suit_i
+                power[index] = rank
+            else:
+                rank = 18 + index - 64
+                power[index] = rank
+        if trump is not None:
+            t = int(trump)
+            left = int(trump.partner_suit)
+            for index in range(66):
+                if index >= 64:
+                    eff[index] = t
+                    power[index] = 100 + 50 + (index - 64)  # RJ 150, BJ 151
+                elif index == t * 16 + 12:  # jack of trumps (rank 14)
+                    power[index] = 149
+                elif index == left * 16 + 12:
+                    eff[index] = t
+                    power[index] = 148
+                elif index // 16 == t:
+                    power[index] += 100
+        else:
+            for index in (64, 65):
+                power[index] = -1 if joker_low else 300 + index - 64
+        self.eff = eff
+        self.power = power
+
+    def eff_suit(self, card: Card) -> int:
+        """0-3 for a suit (as :class:`Suit`), 4 for a joker in no trumps."""
+        return self.eff[card.index]
+
+    def legal_follow(self, hand: list[Card], led: int) -> list[Card]:
+        """Cards of ``hand`` that may follow a trick whose led suit is ``led``."""
+        eff = self.eff
+        same = [c for c in hand if eff[c.index] == led]
+        return same or hand
+
+    def winner(self, cards: list[Card], led: int, joker_led: bool) -> int:
+        """Index in ``cards`` (in play order) of the card that wins."""
+        eff = self.eff
+        power = self.power
+        trump = -1 if self.trump is None else int(self.trump)
+        best = -1
+        best_i = 0
+        for i, c in enumerate(cards):
+            x = c.index
+            e = eff[x]
+            if e == trump:
+                p = power[x] + 1000
+            elif e == led:
+                p = power[x]
+            elif x >= 64:  # joker in no trumps
+                p = (0 if i == 0 and joker_led else -1) if self.joker_low else power[x] + 1000
+            else:
+                p = -1
+            if p > best:
+                best = p
+                best_i = i
+        return best_i

@@ -1,0 +1,229 @@
+"""Scoring a 500 deal (§9), the breach side bet (§11) and the end of the
+game (§12), as pure functions of numbers so a calculator, the engine and the
+tests share them.
+
+>>> contract_points("7S", 10)
+250
+>>> contract_points("8C", 10), contract_points("7NT", 6)
+(260, -220)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from trumps.core.options import Options
+from trumps.five_hundred.calls import Call
+from trumps.five_hundred.options import resolve_options
+
+__all__ = [
+    "DealScore",
+    "apply_breach",
+    "breach_succeeded",
+    "capped",
+    "contract_points",
+    "contract_value",
+    "defender_points",
+    "game_end",
+    "made",
+    "score",
+    "score_deal",
+]
+
+CAP = 490
+
+
+def contract_value(contract: Call | str, options: Options | None = None) -> int:
+    """``V``: the Avondale value of a bid, or the misère points option."""
+    c = Call(contract)
+    o = options or resolve_options()
+    if c.kind == "BID":
+        return c.value
+    if c.kind == "MIS":
+        return int(o.nullo_points)
+    if c.kind == "OMIS":
+        return int(o.open_nullo_points)
+    raise ValueError(f"{c} is not a contract")
+
+
+def made(contract: Call | str, bidders_tricks: int) -> bool:
+    c = Call(contract)
+    if c.is_misere:
+        return bidders_tricks == 0
+    return bidders_tricks >= c.level
+
+
+def contract_points(contract: Call | str, bidders_tricks: int, options: Options | None = None) -> int:
+    """The bidders' points: ``+V`` made (``max(V, 250)`` for a slam of a
+    suit/NT contract), ``-V`` failed."""
+    c = Call(contract)
+    v = contract_value(c, options)
+    if not made(c, bidders_tricks):
+        return -v
+    if c.kind == "BID" and bidders_tricks == 10:
+        return max(v, 250)
+    return v
+
+
+def defender_points(contract: Call | str | None, tricks: int, options: Options) -> int:
+    """A non-bidding team's 10 points a trick (none against misère when
+    ``misere_defender_points`` is ``none``)."""
+    if contract is not None and Call(contract).is_misere and options.misere_defender_points == "none":
+        return 0
+    return 10 * tricks
+
+
+def capped(old: int, points: int, must_bid_to_win: bool) -> int:
+    """A defending team's new score: with ``must_bid_to_win`` trick points
+    never take it above 490 (and never lower it)."""
+    if not must_bid_to_win:
+        return old + points
+    return max(old, min(old + points, CAP))
+
+
+def breach_succeeded(contract: Call | str, bidders_tricks: int) -> bool:
+    """§11.3: a suit contract fails by 2+ tricks; a misère contractor takes 3+."""
+    c = Call(contract)
+    if c.is_misere:
+        return bidders_tricks >= 3
+    return c.level - bidders_tricks >= 2
+
+
+def apply_breach(score: int, delta: int, inclusive: bool = True) -> int:
+    """§11.5: breach points cannot take a team out (or further in)."""
+    limit = 490 if inclusive else 500
+    inside = -500 < score < 500 if inclusive else -500 <= score <= 500
+    if inside:
+        return min(max(score + delta, -limit), limit)
+    return score + delta
+
+
+@dataclass
+class DealScore:
+    """The scoring of one deal: points per team (before breach), the breach
+    delta per team, totals before and after the breach adjustment, and the
+    seats banned from bidding in the next deal."""
+
+    points: list[int]
+    breach_points: list[int]
+    totals_before_breach: list[int]
+    totals: list[int]
+    made: bool | None
+    breach_success: bool | None = None
+    bans: list[int] = field(default_factory=list)
+
+
+def score_deal(
+    options: Options,
+    totals: Sequence[int],
+    team_tricks: Sequence[int],
+    contract: Call | None,
+    bidding_team: int | None,
+    contractor: int | None = None,
+    breach_seat: int | None = None,
+    breach_team: int | None = None,
+) -> DealScore:
+    """Score one played deal.  ``contract`` is ``None`` for an all-pass deal
+    played in no trumps (every team scores its tricks)."""
+    teams = len(totals)
+    must = bool(options.must_bid_to_win)
+    new = list(totals)
+    points = [0] * teams
+    is_made: bool | None = None
+    for team in range(teams):
+        if contract is not None and team == bidding_team:
+            pts = contract_points(contract, team_tricks[team], options)
+            is_made = pts > 0
+            new[team] = totals[team] + pts
+        else:
+            pts = defender_points(contract, team_tricks[team], options)
+            new[team] = capped(totals[team], pts, must)
+        points[team] = new[team] - totals[team]
+    before_breach = list(new)
+    breach_points = [0] * teams
+    success: bool | None = None
+    bans: list[int] = []
+    if breach_team is not None and contract is not None and bidding_team is not None:
+        success = breach_succeeded(contract, team_tricks[bidding_team])
+        delta = int(options.breach_value) if success else -int(options.breach_value)
+        after = apply_breach(new[breach_team], delta, bool(options.win_threshold_inclusive))
+        breach_points[breach_team] = after - new[breach_team]
+        new[breach_team] = after
+        if success:
+            if contractor is not None and (
+                options.breach_ban_any_level or (contract.kind == "BID" and contract.level == 7)
+            ):
+                bans.append(contractor)
+        elif breach_seat is not None:
+            bans.append(breach_seat)
+    return DealScore(points, breach_points, before_breach, new, is_made, success, bans)
+
+
+def game_end(
+    options: Options, totals_before_breach: Sequence[int], bidding_team: int | None
+) -> tuple[bool, int | None]:
+    """§12: (is the game over, winning team).  Made on the scores before any
+    breach delta.  ``(False, None)`` when nobody is out, or when the rule
+    says to play another deal."""
+    s = list(totals_before_breach)
+    if options.win_threshold_inclusive:
+        out = [t for t in range(len(s)) if s[t] >= 500 or s[t] <= -500]
+    else:
+        out = [t for t in range(len(s)) if s[t] > 500 or s[t] < -500]
+    if not out:
+        return False, None
+    if options.simultaneous_out_rule == "bidders_win" and bidding_team is not None:
+        reached = s[bidding_team] >= 500 if options.win_threshold_inclusive else s[bidding_team] > 500
+        if reached:
+            return True, bidding_team
+    best = max(s)
+    top = [t for t in range(len(s)) if s[t] == best]
+    if len(top) == 1:
+        return True, top[0]
+    if bidding_team is not None and bidding_team in top:
+        return True, bidding_team
+    return False, None
+
+
+def score(
+    contract: str | Call,
+    tricks: int,
+    *,
+    preset: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    defender_tricks: Sequence[int] | None = None,
+    scores: Sequence[int] | None = None,
+) -> dict[str, Any]:
+    """The calculator: each team's points for one deal.
+
+    ``tricks`` is the bidders' tricks; ``defender_tricks`` the tricks of each
+    defending team (default: the rest of the ten, for one defending team);
+    ``scores`` the totals before the deal (bidders first) for the
+    must-bid-to-win cap.  Returns ``{"bidders": int, "defenders": [int...],
+    "made": bool}``.
+    """
+    from trumps.core.errors import TrumpsError
+
+    o = resolve_options(preset, dict(options) if options else None)
+    c = Call(contract)
+    if not c.is_bid or c.inkle:
+        raise TrumpsError(f"{c} is not a contract")
+    if not 0 <= tricks <= 10:
+        raise TrumpsError(f"tricks must be 0 to 10, not {tricks}")
+    defenders = list(defender_tricks) if defender_tricks is not None else [10 - tricks]
+    if any(t < 0 for t in defenders) or tricks + sum(defenders) > 10:
+        raise TrumpsError("tricks add up to more than 10")
+    totals = list(scores) if scores is not None else [0] * (1 + len(defenders))
+    if len(totals) != 1 + len(defenders):
+        raise TrumpsError("give one score per team, bidders first")
+    result = score_deal(o, totals, [tricks, *defenders], c, 0)
+    return {
+        "contract": str(c),
+        "value": contract_value(c, o),
+        "made": bool(result.made),
+        "bidders": result.points[0],
+        "defenders": result.points[1:],
+        "totals": result.totals,
+    }
