@@ -6,6 +6,8 @@ A seeded shuffle of this order gives a reproducible deal.
 
 from __future__ import annotations
 
+from functools import cache
+
 from trumps.core.cards import Card, Suit, sort_cards
 from trumps.core.errors import OptionError
 
@@ -24,6 +26,11 @@ def make_deck(ranks: dict[Suit, list[int]], jokers: tuple[str, ...] = ()) -> lis
 def deck_500(players: int, kitty_size: int) -> list[Card]:
     """The 500 deck for 4 or 6 players and a kitty of 3, 5 or 6 cards
     (43/45/46 or 63/65/66 cards; five_hundred.md §2)."""
+    return list(_deck_500(players, kitty_size))
+
+
+@cache
+def _deck_500(players: int, kitty_size: int) -> tuple[Card, ...]:
     if kitty_size not in (3, 5, 6):
         raise OptionError(f"kitty_size must be 3, 5 or 6, not {kitty_size!r}")
     if players == 4:
@@ -37,7 +44,7 @@ def deck_500(players: int, kitty_size: int) -> list[Card]:
     else:
         raise OptionError(f"500 is played by 4 or 6 players, not {players!r}")
     jokers = ("BJ", "RJ") if kitty_size == 6 else ("RJ",)
-    return make_deck(ranks, jokers)
+    return tuple(make_deck(ranks, jokers))
 
 
 def deck_bridge() -> list[Card]:
