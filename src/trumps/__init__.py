@@ -61,11 +61,13 @@ def games() -> list[str]:
     """The names of the games this installation plays."""
     import importlib.util
 
-    return [
-        g
-        for g, target in _REGISTRY.items()
-        if importlib.util.find_spec(target.split(":")[0].rsplit(".", 1)[0]) is not None
-    ]
+    def installed(target: str) -> bool:
+        try:
+            return importlib.util.find_spec(target.split(":")[0]) is not None
+        except ModuleNotFoundError:
+            return False
+
+    return [g for g, target in _REGISTRY.items() if installed(target)]
 
 
 def game_class(game: str) -> type[Match[Any]]:

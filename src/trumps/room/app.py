@@ -1,0 +1,250 @@
+"""The ASGI app: pages, a small JSON API and two WebSockets (lobby, table).
+
+Guests choose a display name; their identity is a player id in a signed
+cookie (itsdangerous), so a client can only ever act for its own seat.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from itsdangerous import BadSignature, URLSafeSerializer
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.applications import Starlette
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from trumps.room.messages import (
+    Act,
+    Chat,
+    FillBots,
+    Hello,
+    MessageError,
+    SetBot,
+    Sit,
+    Stand,
+    error_event,
+    parse_client_message,
+)
+from trumps.room.room import Room, game_catalogue
+from trumps.room.store import Store
+from trumps.room.table import RoomError, Table
+
+__all__ = ["create_app"]
+
+STATIC = Path(__file__).parent / "static"
+COOKIE = "trumps_player"
+
+
+class GuestIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=24)
+
+
+class TableIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(min_length=1, max_length=20)
+    preset: str | None = Field(default=None, max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class WsConnection:
+    """A table or lobby client over a WebSocket."""
+
+    def __init__(self, ws: WebSocket, player: str | None, name: str) -> None:
+        self.ws = ws
+        self.player = player
+        self.name = name
+
+    async def send(self, event: dict[str, Any]) -> None:
+        await self.ws.send_text(json.dumps(event, separators=(",", ":")))
+
+
+def create_app(db_url: str = "sqlite:///trumps.db", *, bot_delay: float = 0.6) -> Starlette:
+    """The card room app, storing everything in ``db_url``."""
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        store = Store(db_url)
+        room = Room(store, bot_delay=bot_delay)
+        state["store"] = store
+        state["room"] = room
+        state["signer"] = URLSafeSerializer(store.secret(), salt="trumps-player")
+        await room.start()
+        try:
+            yield
+        finally:
+            await room.stop()
+            store.close()
+
+    def room() -> Room:
+        r: Room = state["room"]
+        return r
+
+    async def identity(conn: HTTPConnection) -> tuple[str | None, str]:
+        token = conn.cookies.get(COOKIE)
+        if not token:
+            return None, "guest"
+        try:
+            pid = state["signer"].loads(token)
+        except BadSignature:
+            return None, "guest"
+        if not isinstance(pid, str):
+            return None, "guest"
+        name = await room().player_name(pid)
+        return (pid, name) if name is not None else (None, "guest")
+
+    def bad(reason: str, status: int = 400) -> JSONResponse:
+        return JSONResponse({"error": reason}, status_code=status)
+
+    async def body(request: Request, model: type[BaseModel]) -> Any:
+        raw = await request.body()
+        if len(raw) > 16_384:
+            raise MessageError("request too large")
+        try:
+            return model.model_validate_json(raw or b"{}")
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            raise MessageError(f"{where or 'body'}: {first.get('msg')}") from None
+
+    # ----- pages ---------------------------------------------------------------
+    async def index(_request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def table_page(request: Request) -> Response:
+        if request.path_params["tid"] not in room().tables:
+            return Response("No such table", status_code=404, media_type="text/plain")
+        return FileResponse(STATIC / "table.html")
+
+    # ----- API -------------------------------------------------------------------
+    async def api_games(_request: Request) -> Response:
+        return JSONResponse(game_catalogue())
+
+    async def api_me(request: Request) -> Response:
+        pid, name = await identity(request)
+        return JSONResponse({"player": pid, "name": name if pid else None})
+
+    async def api_guest(request: Request) -> Response:
+        try:
+            data = await body(request, GuestIn)
+        except MessageError as exc:
+            return bad(str(exc))
+        name = " ".join(data.name.split())
+        if not name:
+            return bad("name: must not be blank")
+        pid, _ = await identity(request)
+        if pid is None:
+            pid = await room().new_player(name)
+        else:
+            await room().store.run(room().store.rename_player, pid, name)
+            room().names[pid] = name
+        resp = JSONResponse({"player": pid, "name": name})
+        resp.set_cookie(
+            COOKIE, state["signer"].dumps(pid), httponly=True, samesite="lax", max_age=3600 * 24 * 365
+        )
+        return resp
+
+    async def api_tables(request: Request) -> Response:
+        if request.method == "GET":
+            return JSONResponse(room().listing())
+        pid, _ = await identity(request)
+        if pid is None:
+            return bad("choose a name first", 401)
+        try:
+            data = await body(request, TableIn)
+            table = await room().create_table(pid, data.game, data.preset, data.options)
+        except (MessageError, RoomError) as exc:
+            return bad(str(exc))
+        return JSONResponse(table.summary(), status_code=201)
+
+    async def api_table(request: Request) -> Response:
+        try:
+            t = room().get(request.path_params["tid"])
+        except RoomError as exc:
+            return bad(str(exc), 404)
+        return JSONResponse(t.summary())
+
+    # ----- WebSockets ----------------------------------------------------------------
+    async def ws_lobby(ws: WebSocket) -> None:
+        await ws.accept()
+        pid, name = await identity(ws)
+        conn = WsConnection(ws, pid, name)
+        room().lobby.add(conn)
+        try:
+            await conn.send(room().lobby_event())
+            while True:
+                await ws.receive_text()  # the lobby is read-only; keep the socket open
+        except WebSocketDisconnect:
+            pass
+        finally:
+            room().lobby.discard(conn)
+
+    async def ws_table(ws: WebSocket) -> None:
+        await ws.accept()
+        try:
+            table = room().get(ws.path_params["tid"])
+        except RoomError as exc:
+            await ws.send_text(json.dumps(error_event(str(exc))))
+            await ws.close(code=4404)
+            return
+        pid, name = await identity(ws)
+        conn = WsConnection(ws, pid, name)
+        await table.join(conn)
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    raw = message.get("bytes") or b""
+                await handle(table, conn, raw)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.leave(conn)
+
+    async def handle(table: Table, conn: WsConnection, raw: str | bytes) -> None:
+        try:
+            msg = parse_client_message(raw)
+            if isinstance(msg, Hello):
+                await conn.send(table.state_event(conn))
+            elif isinstance(msg, Act):
+                await table.act(conn, msg.action, expect_seq=msg.seq)
+            elif isinstance(msg, Sit):
+                await table.sit(conn, msg.seat)
+            elif isinstance(msg, Stand):
+                await table.stand(conn)
+            elif isinstance(msg, SetBot):
+                await table.set_bot(conn, msg.seat, msg.kind)
+            elif isinstance(msg, FillBots):
+                await table.fill_bots(conn)
+            elif isinstance(msg, Chat):
+                if conn.player is None:
+                    raise RoomError("choose a name before chatting")
+                await table.say(conn, msg.text)
+        except (MessageError, RoomError) as exc:
+            await conn.send(table.error(str(exc)))
+
+    routes = [
+        Route("/", index),
+        Route("/table/{tid}", table_page),
+        Route("/api/games", api_games),
+        Route("/api/me", api_me),
+        Route("/api/guest", api_guest, methods=["POST"]),
+        Route("/api/tables", api_tables, methods=["GET", "POST"]),
+        Route("/api/tables/{tid}", api_table),
+        WebSocketRoute("/ws/lobby", ws_lobby),
+        WebSocketRoute("/ws/table/{tid}", ws_table),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)

@@ -1,0 +1,115 @@
+"""Messages on the wire, validated with pydantic.
+
+Every message carries ``v`` (the protocol version).  A client message that
+does not validate is answered with an ``error`` event and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "PROTOCOL_VERSION",
+    "ClientMessage",
+    "MessageError",
+    "error_event",
+    "parse_client_message",
+]
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 4096
+
+SeatText = Annotated[str, Field(min_length=1, max_length=5)]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    v: Literal[1]
+
+
+class Hello(_Msg):
+    """Sent on (re)connect: ``since`` is the last event sequence the client saw."""
+
+    type: Literal["hello"]
+    since: int = Field(default=0, ge=0)
+
+
+class Act(_Msg):
+    type: Literal["act"]
+    action: Annotated[str, Field(min_length=1, max_length=16)]
+    seq: int | None = Field(default=None, ge=0)  # the state the client acted on
+
+
+class Sit(_Msg):
+    type: Literal["sit"]
+    seat: SeatText
+
+
+class Stand(_Msg):
+    type: Literal["stand"]
+
+
+class SetBot(_Msg):
+    """Host only: put a bot in ``seat`` (``kind`` "rules"/"random") or
+    remove it (``kind`` null)."""
+
+    type: Literal["bot"]
+    seat: SeatText
+    kind: Literal["rules", "random"] | None = "rules"
+
+
+class FillBots(_Msg):
+    """Host only: a rule bot in every empty seat."""
+
+    type: Literal["fill"]
+
+
+class Chat(_Msg):
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=300)]
+
+
+ClientMessage = Annotated[Hello | Act | Sit | Stand | SetBot | FillBots | Chat, Field(discriminator="type")]
+_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+class MessageError(ValueError):
+    """A client message was malformed; ``str()`` is the reason sent back."""
+
+
+def parse_client_message(raw: str | bytes) -> Hello | Act | Sit | Stand | SetBot | FillBots | Chat:
+    """Validate one client message or raise :class:`MessageError` with a
+    short reason a person can read."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise MessageError(f"message too large ({len(raw)} bytes; limit {MAX_MESSAGE_BYTES})")
+    import json
+
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise MessageError("malformed JSON") from None
+    if not isinstance(data, dict):
+        raise MessageError("a message must be a JSON object")
+    if data.get("v") != PROTOCOL_VERSION:
+        raise MessageError(
+            f"unsupported protocol version {data.get('v')!r} (this server speaks {PROTOCOL_VERSION})"
+        )
+    known = ("hello", "act", "sit", "stand", "bot", "fill", "chat")
+    if data.get("type") not in known:
+        raise MessageError(f"unknown message type {data.get('type')!r}")
+    try:
+        msg = _adapter.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != data.get("type"))
+        raise MessageError(
+            f"invalid {data['type']} message: {where or 'message'}: {first.get('msg')}"
+        ) from None
+    return msg  # type: ignore[no-any-return]
+
+
+def error_event(reason: str, seq: int | None = None) -> dict[str, Any]:
+    return {"v": PROTOCOL_VERSION, "type": "error", "reason": reason, "seq": seq}

@@ -1,0 +1,163 @@
+"""The room's storage API.  Synchronous SQLAlchemy calls run on one
+dedicated worker thread (:class:`Store` ``run``), so the event loop never
+blocks on the database and writes happen in the order they were made."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from trumps.room.db import ActionRow, ChatRow, Meta, Player, SeatRow, TableRow, make_engine, migrate
+
+__all__ = ["Store", "StoredTable", "new_id"]
+
+T = TypeVar("T")
+
+
+def new_id(nbytes: int = 9) -> str:
+    """An unguessable URL-safe identifier."""
+    return secrets.token_urlsafe(nbytes)
+
+
+@dataclass
+class StoredTable:
+    """Everything needed to rebuild one table after a restart."""
+
+    id: str
+    game: str
+    preset: str | None
+    options: dict[str, Any]
+    seed: int
+    host: str
+    status: str
+    created: float
+    seats: dict[int, tuple[str | None, str | None]] = field(default_factory=dict)  # seat -> (player, bot)
+    actions: list[tuple[int, str, float, bool]] = field(default_factory=list)  # seat, action, at, auto
+    chat: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Store:
+    """Database access for the room."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        migrate(self.engine)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trumps-db")
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a synchronous storage call on the database thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, fn, *args)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+        self.engine.dispose()
+
+    def secret(self) -> str:
+        """The cookie-signing secret, created once and kept in the database
+        so guest identities survive restarts."""
+        with self.sessions.begin() as s:
+            row = s.get(Meta, "secret")
+            if row is None:
+                row = Meta(key="secret", value=secrets.token_urlsafe(32))
+                s.add(row)
+            return row.value
+
+    # ----- players ---------------------------------------------------------
+    def create_player(self, name: str) -> str:
+        pid = new_id()
+        with self.sessions.begin() as s:
+            s.add(Player(id=pid, name=name, created=time.time()))
+        return pid
+
+    def player_name(self, pid: str) -> str | None:
+        with self.sessions() as s:
+            p = s.get(Player, pid)
+            return None if p is None else p.name
+
+    def rename_player(self, pid: str, name: str) -> None:
+        with self.sessions.begin() as s:
+            p = s.get(Player, pid)
+            if p is not None:
+                p.name = name
+
+    # ----- tables -----------------------------------------------------------
+    def create_table(
+        self, game: str, preset: str | None, options: dict[str, Any], seed: int, host: str, seats: int
+    ) -> str:
+        tid = new_id(6)
+        with self.sessions.begin() as s:
+            s.add(
+                TableRow(
+                    id=tid, game=game, preset=preset, options=options, seed=seed, host=host,
+                    status="waiting", created=time.time(),
+                )
+            )  # fmt: skip
+            s.flush()
+            for seat in range(seats):
+                s.add(SeatRow(table_id=tid, seat=seat, player_id=None, bot=None))
+        return tid
+
+    def set_seat(self, tid: str, seat: int, player: str | None, bot: str | None) -> None:
+        with self.sessions.begin() as s:
+            row = s.get(SeatRow, (tid, seat))
+            if row is None:
+                s.add(SeatRow(table_id=tid, seat=seat, player_id=player, bot=bot))
+            else:
+                row.player_id = player
+                row.bot = bot
+
+    def set_status(self, tid: str, status: str) -> None:
+        with self.sessions.begin() as s:
+            row = s.get(TableRow, tid)
+            if row is not None:
+                row.status = status
+
+    def append_action(self, tid: str, seq: int, seat: int, action: str, at: float, auto: bool) -> None:
+        """Store one action; committed before the caller broadcasts it."""
+        with self.sessions.begin() as s:
+            s.add(ActionRow(table_id=tid, seq=seq, seat=seat, action=action, at=at, auto=auto))
+
+    def append_chat(self, tid: str, player: str | None, name: str, text: str, at: float) -> int:
+        with self.sessions.begin() as s:
+            seq = (s.scalar(select(func.max(ChatRow.seq)).where(ChatRow.table_id == tid)) or 0) + 1
+            s.add(ChatRow(table_id=tid, seq=seq, player_id=player, name=name, text=text, at=at))
+        return seq
+
+    def load_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")) -> list[StoredTable]:
+        """Every table in one of ``statuses``, with its seats, actions and chat."""
+        out: list[StoredTable] = []
+        with self.sessions() as s:
+            rows = s.scalars(select(TableRow).where(TableRow.status.in_(statuses))).all()
+            for row in rows:
+                out.append(self._load(s, row))
+        return out
+
+    def load_table(self, tid: str) -> StoredTable | None:
+        with self.sessions() as s:
+            row = s.get(TableRow, tid)
+            return None if row is None else self._load(s, row)
+
+    @staticmethod
+    def _load(s: Session, row: TableRow) -> StoredTable:
+        t = StoredTable(
+            id=row.id, game=row.game, preset=row.preset, options=dict(row.options), seed=row.seed,
+            host=row.host, status=row.status, created=row.created,
+        )  # fmt: skip
+        for seat in s.scalars(select(SeatRow).where(SeatRow.table_id == row.id)):
+            t.seats[seat.seat] = (seat.player_id, seat.bot)
+        acts = s.scalars(select(ActionRow).where(ActionRow.table_id == row.id).order_by(ActionRow.seq))
+        t.actions = [(a.seat, a.action, a.at, a.auto) for a in acts]
+        chats = s.scalars(select(ChatRow).where(ChatRow.table_id == row.id).order_by(ChatRow.seq))
+        t.chat = [{"seq": c.seq, "name": c.name, "text": c.text, "at": c.at} for c in chats]
+        return t

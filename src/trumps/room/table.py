@@ -1,0 +1,306 @@
+"""One table: its game, seats, connections and bots, with every change
+serialised through one lock (the table's actor).
+
+The path of one action: a client message → :meth:`Table.act` (seat check,
+``match.apply``, which raises and changes nothing if the action is illegal)
+→ the action is committed to storage → each connection gets a ``state``
+event made by ``match.view(its seat)`` → bots to act are scheduled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import trumps
+from trumps.core.errors import TrumpsError
+from trumps.core.protocol import Match
+from trumps.room.messages import PROTOCOL_VERSION, error_event
+from trumps.room.store import Store, StoredTable
+
+__all__ = ["Connection", "RoomError", "Table"]
+
+
+class RoomError(ValueError):
+    """A request the table refuses (wrong seat, not the host, table full...)."""
+
+
+class Connection(Protocol):
+    """What a table needs of a client connection."""
+
+    player: str | None
+    name: str
+
+    async def send(self, event: dict[str, Any]) -> None: ...
+
+
+@dataclass
+class Seat:
+    player: str | None = None
+    name: str | None = None
+    bot: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return self.player is None and self.bot is None
+
+
+class Table:
+    """A live table rebuilt from (and written through to) storage."""
+
+    def __init__(
+        self,
+        stored: StoredTable,
+        store: Store,
+        names: dict[str, str],
+        *,
+        bot_delay: float = 0.6,
+        on_change: Callable[[Table], Awaitable[None]] | None = None,
+    ) -> None:
+        self.id = stored.id
+        self.game = stored.game
+        self.preset = stored.preset
+        self.options = stored.options
+        self.seed = stored.seed
+        self.host = stored.host
+        self.status = stored.status
+        self.created = stored.created
+        self.store = store
+        self.bot_delay = bot_delay
+        self.on_change = on_change
+        self.match: Match[Any] = trumps.new_game(self.game, options=self.options, seed=self.seed)
+        for seat, action, at, _auto in stored.actions:
+            self.match.apply(action, seat, time=at)
+        self.seats = [Seat() for _ in range(self.match.players)]
+        for seat, (player, bot) in stored.seats.items():
+            self.seats[seat] = Seat(player, names.get(player or ""), bot)
+        self.chat = list(stored.chat)
+        self.connections: set[Connection] = set()
+        self.lock = asyncio.Lock()
+        self._bot_task: asyncio.Task[None] | None = None
+        self._rng = random.Random(self.seed ^ 0x5EED)
+
+    # ----- reading -------------------------------------------------------------
+    @property
+    def seq(self) -> int:
+        """The number of actions applied: the version of the table state."""
+        return len(self.match.log)
+
+    def seat_of(self, player: str | None) -> int | None:
+        if player is None:
+            return None
+        for i, s in enumerate(self.seats):
+            if s.player == player:
+                return i
+        return None
+
+    def summary(self) -> dict[str, Any]:
+        """The public description shown in the lobby."""
+        name = self.match.seat_name
+        return {
+            "id": self.id,
+            "game": self.game,
+            "preset": self.preset,
+            "options": self.options,
+            "status": self.status,
+            "host": self.host,
+            "seats": [
+                {"seat": name(i), "name": s.name, "bot": s.bot, "empty": s.empty}
+                for i, s in enumerate(self.seats)
+            ],
+            "free": sum(1 for s in self.seats if s.empty),
+            "scores": self.match.scores,
+            "created": self.created,
+        }
+
+    def state_event(self, conn: Connection) -> dict[str, Any]:
+        seat = self.seat_of(conn.player)
+        return {
+            "v": PROTOCOL_VERSION,
+            "type": "state",
+            "seq": self.seq,
+            "table": {
+                **self.summary(),
+                "you": None if seat is None else self.match.seat_name(seat),
+                "is_host": conn.player == self.host,
+            },
+            "view": self.match.view(seat),
+            "chat": self.chat[-50:],
+        }
+
+    # ----- connections -------------------------------------------------------------
+    async def join(self, conn: Connection) -> None:
+        self.connections.add(conn)
+        await conn.send(self.state_event(conn))
+
+    def leave(self, conn: Connection) -> None:
+        self.connections.discard(conn)
+
+    async def broadcast(self) -> None:
+        for conn in list(self.connections):
+            try:
+                await conn.send(self.state_event(conn))
+            except Exception:  # a dead connection must not stop the others
+                self.connections.discard(conn)
+        if self.on_change is not None:
+            await self.on_change(self)
+
+    # ----- seats ---------------------------------------------------------------------
+    def _seat_index(self, text: str) -> int:
+        try:
+            return self.match.seat(text)
+        except TrumpsError as exc:
+            raise RoomError(str(exc)) from None
+
+    async def sit(self, conn: Connection, seat_text: str) -> None:
+        async with self.lock:
+            if conn.player is None:
+                raise RoomError("choose a name before taking a seat")
+            seat = self._seat_index(seat_text)
+            if self.seat_of(conn.player) is not None:
+                raise RoomError("you already have a seat at this table")
+            if not self.seats[seat].empty:
+                raise RoomError(f"seat {seat_text} is taken")
+            if self.status == "finished":
+                raise RoomError("the game is over")
+            await self.store.run(self.store.set_seat, self.id, seat, conn.player, None)
+            self.seats[seat] = Seat(conn.player, conn.name, None)
+            await self._maybe_start()
+        await self.broadcast()
+        self._schedule_bot()
+
+    async def stand(self, conn: Connection) -> None:
+        async with self.lock:
+            seat = self.seat_of(conn.player)
+            if seat is None:
+                raise RoomError("you have no seat at this table")
+            if self.status == "playing":
+                raise RoomError("the game is under way: you cannot leave your seat now")
+            await self.store.run(self.store.set_seat, self.id, seat, None, None)
+            self.seats[seat] = Seat()
+        await self.broadcast()
+
+    async def set_bot(self, conn: Connection, seat_text: str, kind: str | None) -> None:
+        async with self.lock:
+            if conn.player != self.host:
+                raise RoomError("only the host can seat bots")
+            seat = self._seat_index(seat_text)
+            current = self.seats[seat]
+            if current.player is not None:
+                raise RoomError(f"seat {seat_text} is held by {current.name}")
+            if kind is None and self.status == "playing":
+                raise RoomError("a bot cannot leave a game under way")
+            await self.store.run(self.store.set_seat, self.id, seat, None, kind)
+            self.seats[seat] = Seat(None, None, kind)
+            await self._maybe_start()
+        await self.broadcast()
+        self._schedule_bot()
+
+    async def fill_bots(self, conn: Connection) -> None:
+        async with self.lock:
+            if conn.player != self.host:
+                raise RoomError("only the host can seat bots")
+            for i, s in enumerate(self.seats):
+                if s.empty:
+                    await self.store.run(self.store.set_seat, self.id, i, None, "rules")
+                    self.seats[i] = Seat(None, None, "rules")
+            await self._maybe_start()
+        await self.broadcast()
+        self._schedule_bot()
+
+    async def _maybe_start(self) -> None:
+        if self.status == "waiting" and all(not s.empty for s in self.seats):
+            self.status = "playing"
+            await self.store.run(self.store.set_status, self.id, "playing")
+
+    # ----- play -----------------------------------------------------------------------
+    async def act(self, conn: Connection | None, action: str, *, seat: int | None = None,
+                  expect_seq: int | None = None, auto: bool = False) -> None:  # fmt: skip
+        """Apply ``action`` for the connection's seat (or ``seat`` for a bot)."""
+        async with self.lock:
+            if conn is not None:
+                seat = self.seat_of(conn.player)
+                if seat is None:
+                    raise RoomError("you have no seat at this table")
+            assert seat is not None
+            if self.status != "playing":
+                raise RoomError(
+                    "the game has not started" if self.status == "waiting" else "the game is over"
+                )
+            if expect_seq is not None and expect_seq != self.seq:
+                raise RoomError("the table has moved on since your last update; try again")
+            to_act = self.match.to_act
+            if to_act != seat:
+                who = "nobody" if to_act is None else self.match.seat_name(to_act)
+                raise RoomError(f"it is not your turn ({who} to act)")
+            at = time.time()
+            try:
+                parsed = self.match.parse_action(action)
+                trial = self.match.clone()
+                trial.apply(parsed, seat, time=at)
+            except TrumpsError as exc:
+                raise RoomError(str(exc)) from None
+            # commit first: nothing is shown that is not stored
+            await self.store.run(self.store.append_action, self.id, self.seq + 1, seat, str(parsed), at, auto)
+            self.match = trial
+            if self.match.is_over:
+                self.status = "finished"
+                await self.store.run(self.store.set_status, self.id, "finished")
+        await self.broadcast()
+        self._schedule_bot()
+
+    async def say(self, conn: Connection, text: str) -> None:
+        clean = " ".join(text.split())[:300]
+        if not clean:
+            raise RoomError("empty message")
+        at = time.time()
+        seq = await self.store.run(self.store.append_chat, self.id, conn.player, conn.name, clean, at)
+        self.chat.append({"seq": seq, "name": conn.name, "text": clean, "at": at})
+        await self.broadcast()
+
+    # ----- bots ----------------------------------------------------------------------
+    def _schedule_bot(self) -> None:
+        """Start the bot loop if a bot is to act and none is running."""
+        if self.status != "playing" or self.match.to_act is None:
+            return
+        if self.seats[self.match.to_act].bot is None:
+            return
+        if self._bot_task is not None and not self._bot_task.done():
+            return
+        self._bot_task = asyncio.get_running_loop().create_task(self._bot_loop())
+
+    async def _bot_loop(self) -> None:
+        from trumps.bots.registry import bot_for
+
+        while self.status == "playing" and self.match.to_act is not None:
+            seat = self.match.to_act
+            kind = self.seats[seat].bot
+            if kind is None:
+                return
+            seq = self.seq
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            if self.seq != seq:
+                continue
+            bot = bot_for(self.game, kind)
+            view = self.match.view(seat) if bot.needs_view else {}
+            legal = [str(a) for a in self.match.legal_actions()]
+            choice = await asyncio.to_thread(bot.choose, view, legal, self._rng)
+            try:
+                await self.act(None, choice, seat=seat, expect_seq=seq, auto=True)
+            except RoomError:
+                continue
+
+    async def close(self) -> None:
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._bot_task
+
+    def error(self, reason: str) -> dict[str, Any]:
+        return error_event(reason, self.seq)

@@ -1,0 +1,221 @@
+"""The card room over HTTP and WebSocket: tables, seats, bots, complete
+games, bad input, restarts, and no hidden card in any message."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from starlette.testclient import TestClient
+
+import trumps
+from trumps.room.app import create_app
+
+CARD = re.compile(r'"((?:[AKQJT2-9]|1[0-3])[SHDC]|RJ|BJ)(?::[SHDC])?"')
+
+
+def guest(client: TestClient, name: str) -> str:
+    r = client.post("/api/guest", json={"name": name})
+    assert r.status_code == 200, r.text
+    return str(r.json()["player"])
+
+
+def create(client: TestClient, game: str = "500", **body: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"game": game, **body})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def recv_state(ws: Any) -> dict[str, Any]:
+    while True:
+        ev = json.loads(ws.receive_text())
+        if ev["type"] == "state":
+            return dict(ev)
+        if ev["type"] == "error":
+            raise AssertionError(ev["reason"])
+
+
+def test_pages_and_catalogue(client: TestClient) -> None:
+    assert client.get("/").status_code == 200
+    assert "trumps" in client.get("/").text
+    games = client.get("/api/games").json()
+    five = next(g for g in games if g["game"] == "500")
+    names = {o["name"] for o in five["options"]}
+    assert {"variation", "players", "kitty_size", "nullo_mode", "breach_enabled"} <= names
+    assert set(five["presets"]) == {"american", "australian"}
+    assert client.get("/static/table.js").status_code == 200
+    assert client.get("/table/nope").status_code == 404
+
+
+def test_create_needs_a_name_and_valid_options(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"game": "500"})
+    assert r.status_code == 401
+    guest(client, "Ann")
+    r = client.post("/api/tables", json={"game": "500", "options": {"raise_own_bid": True}})
+    assert r.status_code == 400
+    assert "raise_own_bid is an Australian option" in r.json()["error"]
+    r = client.post("/api/tables", json={"game": "500", "options": {"colour": "blue"}})
+    assert r.status_code == 400 and "unknown option 'colour'" in r.json()["error"]
+    r = client.post("/api/tables", json={"game": "chess"})
+    assert r.status_code == 400 and "unknown game" in r.json()["error"]
+    r = client.post("/api/tables", content=b"{not json")
+    assert r.status_code == 400
+    assert client.get("/api/tables").json() == []
+
+
+def test_full_game_with_bots_and_no_leak(client: TestClient) -> None:
+    guest(client, "Ann")
+    t = create(client, preset="australian", options={"nullo_plays": "both_hands"})
+    assert t["free"] == 4
+    sent: list[dict[str, Any]] = []
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        first = recv_state(ws)
+        assert first["table"]["status"] == "waiting" and first["table"]["you"] is None
+        ws.send_text(json.dumps({"v": 1, "type": "sit", "seat": "S"}))
+        assert recv_state(ws)["table"]["you"] == "S"
+        ws.send_text(json.dumps({"v": 1, "type": "fill"}))
+        ev = recv_state(ws)
+        for _ in range(5000):
+            sent.append(ev)
+            if ev["view"]["over"]:
+                break
+            if ev["table"]["status"] == "playing" and ev["view"]["to_act"] == "S":
+                legal = ev["view"]["legal"]
+                ws.send_text(json.dumps({"v": 1, "type": "act", "action": legal[0], "seq": ev["seq"]}))
+            ev = recv_state(ws)
+        assert ev["view"]["over"], "the game did not finish"
+    assert ev["table"]["status"] == "finished"
+    assert ev["view"]["winner"] in (0, 1)
+    for ev in sent:
+        _assert_no_hidden_cards(ev, "S")
+
+
+def _assert_no_hidden_cards(ev: dict[str, Any], me: str) -> None:
+    v = ev["view"]
+    allowed: set[str] = set(v["hands"][me] or [])
+    for s in v["exposed"]:
+        allowed |= set(v["hands"][s] or [])
+    allowed |= {p["card"] for p in v["trick"]}
+    for tr in v["tricks"]:
+        allowed |= set(tr["cards"])
+    allowed |= set(v.get("discards", [])) | set(v.get("kitty", []))
+    for seat, cards in v["hands"].items():
+        if seat != me and seat not in v["exposed"]:
+            assert cards is None, f"{seat}'s hand sent to {me}"
+    # calls such as 7H look like cards: leave out the fields that hold calls
+    scrubbed = json.loads(json.dumps(ev))
+    sv = scrubbed["view"]
+    sv["auction"], sv["contract"], sv["legal"] = [], None, []
+    for r in sv["results"]:
+        r["contract"] = None
+    for t in scrubbed["table"]["seats"]:
+        t["name"] = None
+    seen = set(CARD.findall(json.dumps(scrubbed)))
+    assert seen <= allowed, f"hidden cards sent to {me}: {seen - allowed}"
+
+
+def test_bad_messages_change_nothing(client: TestClient) -> None:
+    guest(client, "Ann")
+    t = create(client)
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        recv_state(ws)
+        bad = [
+            "{not json",
+            "[]",
+            json.dumps({"v": 2, "type": "sit", "seat": "N"}),
+            json.dumps({"v": 1, "type": "dance"}),
+            json.dumps({"v": 1, "type": "sit"}),
+            json.dumps({"v": 1, "type": "sit", "seat": "Q"}),
+            json.dumps({"v": 1, "type": "act", "action": "7H"}),
+            json.dumps({"v": 1, "type": "chat", "text": "x" * 301}),
+            json.dumps({"v": 1, "type": "sit", "seat": "N", "extra": 1}),
+            "x" * 5000,
+        ]
+        reasons = []
+        for raw in bad:
+            ws.send_text(raw)
+            ev = json.loads(ws.receive_text())
+            assert ev["type"] == "error", raw
+            reasons.append(ev["reason"])
+        assert reasons[0] == "malformed JSON"
+        assert "protocol version" in reasons[2]
+        assert "unknown message type 'dance'" in reasons[3]
+        assert "no seat 'Q'" in reasons[5] or "not a seat" in reasons[5]
+        assert reasons[6] == "you have no seat at this table"
+        assert "too large" in reasons[9]
+        ws.send_text(json.dumps({"v": 1, "type": "hello"}))
+        ev = recv_state(ws)
+        assert ev["seq"] == 0 and all(s["empty"] for s in ev["table"]["seats"])
+
+
+def test_only_the_host_seats_bots_and_turns_are_enforced(client: TestClient) -> None:
+    guest(client, "Host")
+    host_cookie = client.cookies.get("trumps_player")
+    t = create(client)
+    client.cookies.clear()
+    guest(client, "Bob")
+    with client.websocket_connect(f"/ws/table/{t['id']}") as bob:
+        assert recv_state(bob)["table"]["is_host"] is False
+        bob.send_text(json.dumps({"v": 1, "type": "bot", "seat": "E", "kind": "rules"}))
+        assert json.loads(bob.receive_text())["reason"] == "only the host can seat bots"
+        bob.send_text(json.dumps({"v": 1, "type": "sit", "seat": "N"}))
+        assert recv_state(bob)["table"]["you"] == "N"
+        bob.send_text(json.dumps({"v": 1, "type": "sit", "seat": "E"}))
+        assert json.loads(bob.receive_text())["reason"] == "you already have a seat at this table"
+        client.cookies.clear()
+        assert host_cookie is not None
+        client.cookies.set("trumps_player", host_cookie)
+        with client.websocket_connect(f"/ws/table/{t['id']}") as host:
+            assert recv_state(host)["table"]["is_host"] is True
+            host.send_text(json.dumps({"v": 1, "type": "sit", "seat": "N"}))
+            assert json.loads(host.receive_text())["reason"] == "seat N is taken"
+            host.send_text(json.dumps({"v": 1, "type": "sit", "seat": "S"}))
+            recv_state(host)
+            host.send_text(json.dumps({"v": 1, "type": "fill"}))
+            ev = recv_state(host)
+            while ev["table"]["status"] != "playing":
+                ev = recv_state(host)
+            # whoever is not to act is refused, and nothing changes
+            seq = ev["seq"]
+            if ev["view"]["to_act"] != "S":
+                host.send_text(json.dumps({"v": 1, "type": "act", "action": "P"}))
+                reply = json.loads(host.receive_text())
+                while reply["type"] == "state":
+                    reply = json.loads(host.receive_text())
+                assert reply["reason"].startswith("it is not your turn")
+            assert seq <= ev["seq"]
+
+
+def test_restart_resumes_the_same_position(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0)) as c1:
+        guest(c1, "Ann")
+        cookie = c1.cookies.get("trumps_player")
+        t = create(c1)
+        with c1.websocket_connect(f"/ws/table/{t['id']}") as ws:
+            recv_state(ws)
+            ws.send_text(json.dumps({"v": 1, "type": "sit", "seat": "S"}))
+            recv_state(ws)
+            ws.send_text(json.dumps({"v": 1, "type": "fill"}))
+            ev = recv_state(ws)
+            while ev["view"]["to_act"] != "S" or ev["table"]["status"] != "playing":
+                ev = recv_state(ws)
+            before = ev
+    with TestClient(create_app(db_url, bot_delay=0)) as c2:
+        assert cookie is not None
+        c2.cookies.set("trumps_player", cookie)
+        listing = c2.get("/api/tables").json()
+        assert [x["id"] for x in listing] == [t["id"]]
+        with c2.websocket_connect(f"/ws/table/{t['id']}") as ws:
+            after = recv_state(ws)
+    assert after["seq"] == before["seq"]
+    assert after["table"]["you"] == "S"
+    assert after["view"] == before["view"]
+
+
+def test_room_uses_only_the_engine_protocol() -> None:
+    import pathlib
+
+    src = pathlib.Path(trumps.__file__).parent / "room"
+    text = "\n".join(p.read_text() for p in src.rglob("*.py"))
+    assert "five_hundred" not in text and "bridge" not in text and "coinche" not in text
