@@ -176,15 +176,19 @@ def test_only_the_host_seats_bots_and_turns_are_enforced(client: TestClient) -> 
             ev = recv_state(host)
             while ev["table"]["status"] != "playing":
                 ev = recv_state(host)
-            # whoever is not to act is refused, and nothing changes
-            seq = ev["seq"]
-            if ev["view"]["to_act"] != "S":
-                host.send_text(json.dumps({"v": 1, "type": "act", "action": "P"}))
-                reply = json.loads(host.receive_text())
-                while reply["type"] == "state":
-                    reply = json.loads(host.receive_text())
-                assert reply["reason"].startswith("it is not your turn")
-            assert seq <= ev["seq"]
+            # wait until a human must act (bots never act for them), then the
+            # other human's call is refused and changes nothing
+            while ev["view"]["to_act"] not in ("N", "S"):
+                ev = recv_state(host)
+            waiting = ev["view"]["to_act"]
+            other = host if waiting == "N" else bob
+            other.send_text(json.dumps({"v": 1, "type": "act", "action": "P"}))
+            reply = json.loads(other.receive_text())
+            while reply["type"] == "state":
+                reply = json.loads(other.receive_text())
+            assert reply["reason"] == f"it is not your turn ({waiting} to act)"
+            host.send_text(json.dumps({"v": 1, "type": "hello"}))
+            assert recv_state(host)["seq"] == ev["seq"]
 
 
 def test_restart_resumes_the_same_position(db_url: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -24,6 +25,8 @@ from trumps.room.messages import PROTOCOL_VERSION, error_event
 from trumps.room.store import Store, StoredTable
 
 __all__ = ["Connection", "RoomError", "Table"]
+
+log = logging.getLogger("trumps.room")
 
 
 class RoomError(ValueError):
@@ -287,10 +290,17 @@ class Table:
                 await asyncio.sleep(self.bot_delay)
             if self.seq != seq:
                 continue
-            bot = bot_for(self.game, kind)
-            view = self.match.view(seat) if bot.needs_view else {}
             legal = [str(a) for a in self.match.legal_actions()]
-            choice = await asyncio.to_thread(bot.choose, view, legal, self._rng)
+            try:
+                bot = bot_for(self.game, kind)
+                view = self.match.view(seat) if bot.needs_view else {}
+                choice = await asyncio.to_thread(bot.choose, view, legal, self._rng)
+            except Exception:  # a broken bot must never stall the table
+                log.exception("bot %s failed at table %s; playing the default action", kind, self.id)
+                choice = str(self.match.default_action())
+            if choice not in legal:
+                log.error("bot %s chose illegal %r at table %s", kind, choice, self.id)
+                choice = str(self.match.default_action())
             try:
                 await self.act(None, choice, seat=seat, expect_seq=seq, auto=True)
             except RoomError:

@@ -7,7 +7,14 @@ const SUIT_SYM = { S: "♠", H: "♥", D: "♦", C: "♣" };
 function send(msg) { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ v: 1, ...msg })); }
 function el(tag, cls, txt) { const e = document.createElement(tag); if (cls) e.className = cls; if (txt !== undefined) e.textContent = txt; return e; }
 function announce(s) { $("announce").textContent = s; }
-function prettyCall(c) { return c.replace(/(S|H|D|C)$/, m => SUIT_SYM[m]); }
+function prettyCall(c) { return c.replace(/^(i?\d+)(S|H|D|C)(X{0,2})$/, (m, n, s, x) => n + SUIT_SYM[s] + x); }
+// In these phases the legal actions that name a card of the hand to play are card plays.
+const CARD_PHASES = new Set(["PLAY", "KITTY", "DISCARD"]);
+function isCardAction(v, a) {
+  if (!CARD_PHASES.has(v.phase)) return false;
+  const cards = v.hands[v.hand_to_play] || [];
+  return cards.includes(a.split(/[:+]/)[0]);
+}
 
 function cardButton(code, playable, small) {
   const b = el("button", "card" + (playable ? " legal" : "") + (small ? " small" : ""));
@@ -19,15 +26,29 @@ function cardButton(code, playable, small) {
   return b;
 }
 
-function legalFor(card, legal) { return legal.filter(a => a === card || a.startsWith(card + ":")); }
+function cardFace(code, small = true) {
+  const d = el("div", "card" + (small ? " small" : ""));
+  d.append(cardSVG(code));
+  d.setAttribute("role", "img");
+  d.setAttribute("aria-label", cardLabel(code));
+  return d;
+}
 
-function play(card, legal) {
-  const options = legalFor(card, legal);
+function legalFor(card, legal, v) {
+  if (!CARD_PHASES.has(v.phase)) return [];
+  return legal.filter(a => a === card || a.startsWith(card + ":") || a.startsWith(card + "+"));
+}
+
+function play(card, legal, v) {
+  const options = legalFor(card, legal, v);
   if (options.length === 1) { send({ type: "act", action: options[0], seq: lastSeq }); return; }
-  const calls = $("calls");  // a joker lead: choose the suit to follow
-  calls.replaceChildren(el("span", "", "Lead " + cardLabel(card) + " as: "));
+  const calls = $("calls");  // one card, several ways to play it: a joker lead's suit, an announcement
+  calls.replaceChildren(el("span", "", "Play " + cardLabel(card) + ": "));
   for (const a of options) {
-    const b = el("button", "", SUIT_SYM[a.split(":")[1]] + " " + a.split(":")[1]);
+    const rest = a.slice(card.length);
+    const label = rest.startsWith(":") ? "lead as " + SUIT_SYM[rest.slice(1)] : rest ? "with " + rest.slice(1).toLowerCase() : "plain";
+    const b = el("button", "", label);
+    b.setAttribute("aria-label", a);
     b.onclick = () => send({ type: "act", action: a, seq: lastSeq });
     calls.append(b);
   }
@@ -62,10 +83,12 @@ function renderHands(t, v, myTurn) {
   hand.replaceChildren();
   const mine = t.you ? v.hands[t.you] : null;
   const handToPlay = v.hand_to_play;
+  const choosing = seat => myTurn && handToPlay === seat && CARD_PHASES.has(v.phase);
   if (mine) for (const c of mine) {
-    const ok = myTurn && handToPlay === t.you && legalFor(c, legal).length > 0;
+    if (!choosing(t.you)) { hand.append(cardFace(c, false)); continue; }
+    const ok = legalFor(c, legal, v).length > 0;
     const b = cardButton(c, ok);
-    if (ok) b.onclick = () => play(c, legal);
+    if (ok) b.onclick = () => play(c, legal, v);
     hand.append(b);
   }
   const others = $("others");
@@ -79,9 +102,10 @@ function renderHands(t, v, myTurn) {
     if (cards) {
       const row = el("div", "hand");
       for (const c of cards) {
-        const ok = myTurn && handToPlay === seat && legalFor(c, legal).length > 0;
+        if (!choosing(seat)) { row.append(cardFace(c, true)); continue; }
+        const ok = legalFor(c, legal, v).length > 0;
         const b = cardButton(c, ok, true);
-        if (ok) b.onclick = () => play(c, legal);
+        if (ok) b.onclick = () => play(c, legal, v);
         row.append(b);
       }
       d.append(row);
@@ -105,7 +129,7 @@ function renderTrick(v) {
   }
   for (const p of cards) {
     const d = el("div", "played");
-    d.append(cardButton(p.card, false, true), el("div", "", p.seat || ""));
+    d.append(cardFace(p.card), el("div", "", p.seat || ""));
     box.append(d);
   }
   if (label) box.append(el("div", "", label));
@@ -115,9 +139,8 @@ function renderCalls(v, myTurn) {
   const calls = $("calls");
   calls.replaceChildren();
   if (!myTurn) return;
-  const cardLike = /^(RJ|BJ|(A|K|Q|J|T|\d{1,2})[SHDC])(:[SHDC])?$/;
   for (const a of v.legal) {
-    if (cardLike.test(a)) continue;
+    if (isCardAction(v, a)) continue;
     const b = el("button", "", prettyCall(a));
     b.setAttribute("aria-label", "call " + a);
     b.onclick = () => send({ type: "act", action: a, seq: lastSeq });
@@ -126,14 +149,23 @@ function renderCalls(v, myTurn) {
 }
 
 function renderAuction(v) {
+  // columns in calling order from the first caller, each call under its seat
   const box = $("auction");
   box.className = "auction" + (v.players === 6 ? " six" : "");
   box.replaceChildren();
-  for (const s of v.seats) box.append(el("strong", "", s));
-  if (!v.auction.length) return;
-  const first = v.seats.indexOf(v.auction[0].seat);
-  for (let i = 0; i < first; i++) box.append(el("span", "", ""));
-  for (const c of v.auction) box.append(el("span", "", prettyCall(c.call)));
+  const n = v.seats.length, step = v.direction === "anticlockwise" ? n - 1 : 1;
+  const start = v.auction.length ? v.seats.indexOf(v.auction[0].seat) : (v.seats.indexOf(v.dealer) + step) % n;
+  const cols = Array.from({ length: n }, (_, k) => v.seats[(start + k * step) % n]);
+  for (const s of cols) box.append(el("strong", "", s));
+  let col = -1;
+  for (const c of v.auction) {
+    const target = cols.indexOf(c.seat);
+    let gap = target - col - 1;
+    if (gap < 0) gap += n;
+    for (let i = 0; i < gap; i++) box.append(el("span", "", ""));
+    box.append(el("span", "", prettyCall(c.call)));
+    col = target;
+  }
 }
 
 function renderScore(v) {
@@ -218,7 +250,7 @@ $("show-last").addEventListener("click", () => {
   const last = v.tricks[v.tricks.length - 1];
   const box = $("last-trick");
   box.hidden = !box.hidden;
-  box.replaceChildren(el("div", "", "Last trick (won by " + last.winner + "):"), ...last.cards.map(c => cardButton(c, false, true)));
+  box.replaceChildren(el("div", "", "Last trick (won by " + last.winner + "):"), ...last.cards.map(c => cardFace(c)));
 });
 fetch("/api/me").then(r => r.json()).then(me => {
   if (!me.player) {

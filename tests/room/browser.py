@@ -1,0 +1,73 @@
+"""Helpers for the browser tests: a real uvicorn server in a thread and
+Debian's Chromium driven by Playwright (no browser download needed)."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import uvicorn
+
+from trumps.room.app import create_app
+
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+def chromium_path() -> str:
+    for name in ("chromium", "chromium-browser"):
+        path = shutil.which(name)
+        if path:
+            return path
+    raise RuntimeError("Chromium is not installed (scripts/test.sh installs it)")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LiveServer:
+    """``trumps serve`` in a thread; :meth:`restart` stops it hard and
+    starts a new one on the same port and database."""
+
+    def __init__(self, db_url: str, port: int, bot_delay: float = 0.0) -> None:
+        self.db_url = db_url
+        self.port = port
+        self.bot_delay = bot_delay
+        self.url = f"http://127.0.0.1:{port}"
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        config = uvicorn.Config(
+            create_app(self.db_url, bot_delay=self.bot_delay),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 20
+        while not self._server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("server did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self._server is not None and self._thread is not None:
+            self._server.should_exit = True
+            self._server.force_exit = True
+            self._thread.join(timeout=20)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()

@@ -1,0 +1,122 @@
+"""End-to-end: a person in Chromium creates a table, fills it with bots and
+plays by clicking; reloads; a spectator sees no hidden card; the server
+restarts mid-deal and the game goes on.  Screenshots of every game's table
+are saved to ``artifacts/screenshots/``."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+import trumps
+
+sys.path.insert(0, str(Path(__file__).parent))
+from browser import CHROMIUM_ARGS, SCREENSHOTS, LiveServer, chromium_path, free_port
+
+DEAL = re.compile(r"Deal (\d+)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    s = LiveServer(f"sqlite:///{tmp_path / 'room.db'}", free_port())
+    s.start()
+    yield s
+    s.stop()
+
+
+def enter(page: Page, server: LiveServer, name: str) -> None:
+    page.goto(server.url + "/")
+    page.fill("#name", name)
+    page.click("#name-form button")
+    page.wait_for_selector("#name-box", state="hidden")
+
+
+def create_and_sit(page: Page, server: LiveServer, game: str) -> str:
+    enter(page, server, "Ann")
+    page.select_option("#game", game)
+    page.click("#create-form button[type=submit]")
+    page.wait_for_url("**/table/*")
+    page.get_by_role("button", name="Sit here").nth(2).click()
+    page.wait_for_selector("#me:has-text('You sit')")
+    page.get_by_role("button", name="Fill empty seats with bots").click()
+    page.wait_for_selector("#status:has-text('Deal 1')")
+    return page.url
+
+
+def deal_number(page: Page) -> int:
+    m = DEAL.search(page.inner_text("#status"))
+    return int(m.group(1)) if m else 0
+
+
+def play_until(page: Page, done: object, limit: int = 400) -> None:
+    """Click the first offered call or legal card until ``done()``."""
+    for _ in range(limit):
+        if done():  # type: ignore[operator]
+            return
+        target = page.locator("#calls button, #hand button.card.legal, #others button.card.legal").first
+        if target.count():
+            with contextlib.suppress(Exception):  # the table moved on between our look and our click
+                target.click(timeout=2000)
+        page.wait_for_timeout(40)
+    raise AssertionError("the game did not get there in time: " + page.inner_text("#status"))
+
+
+@pytest.mark.parametrize("game", trumps.games())
+def test_play_a_complete_deal_by_clicking(browser: Browser, server: LiveServer, game: str) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    create_and_sit(page, server, game)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{game}-auction.png"))
+    play_until(page, lambda: page.locator("#trick .card").count() > 0 or "play" in page.inner_text("#status"))
+    page.screenshot(path=str(SCREENSHOTS / f"{game}-play.png"))
+    # reload mid-deal: same seat, same position
+    before = page.inner_text("#status")
+    page.reload()
+    page.wait_for_selector("#me:has-text('You sit S')")
+    after = page.inner_text("#status")
+    # the same deal, or (when S was dummy and bots finished it) the game's end
+    assert deal_number(page) == int(DEAL.search(before).group(1)) or "Game over" in after  # type: ignore[union-attr]
+    play_until(page, lambda: deal_number(page) >= 2 or "Game over" in page.inner_text("#status"))
+    page.screenshot(path=str(SCREENSHOTS / f"{game}-after-deal.png"))
+    assert page.locator("#score tr").count() >= 3  # header, one deal, total
+    page.close()
+
+
+def test_spectator_sees_no_hidden_card_and_restart_continues(browser: Browser, server: LiveServer) -> None:
+    player = browser.new_page()
+    url = create_and_sit(player, server, "500")
+    play_until(player, lambda: "play" in player.inner_text("#status"))
+    watcher_ctx = browser.new_context()
+    watcher = watcher_ctx.new_page()
+    watcher.on("dialog", lambda d: d.dismiss())
+    watcher.goto(url)
+    watcher.wait_for_selector("#me:has-text('Watching')")
+    assert watcher.locator("#hand .card").count() == 0
+    shown = watcher.locator("#others .card").count()
+    on_table = watcher.locator("#trick .card").count()
+    exposed = len(re.findall(r"\d+ cards", watcher.inner_text("#others")))
+    assert exposed >= 3  # every hidden hand is shown as a count only
+    assert shown == 0 or "OMIS" in watcher.inner_text("#status") or "MIS" in watcher.inner_text("#status")
+    assert on_table <= 6
+    # restart the server mid-deal: both pages reconnect by themselves
+    status = player.inner_text("#status")
+    server.restart()
+    player.wait_for_timeout(2500)
+    assert deal_number(player) == int(DEAL.search(status).group(1))  # type: ignore[union-attr]
+    play_until(player, lambda: deal_number(player) >= 2 or "Game over" in player.inner_text("#status"))
+    watcher_ctx.close()
+    player.close()
