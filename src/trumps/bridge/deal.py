@@ -1,0 +1,287 @@
+"""One deal of bridge as a state machine (bridge.md §2, §3): the auction,
+the opening lead from declarer's left, dummy exposed after the lead and
+played by declarer, thirteen tricks, and optional claims (§3.1).
+
+The hot path is table driven: a card's suit and rank are read from lists
+indexed by :attr:`Card.index`, and the legal list is computed once per
+state and cached, like the 500 engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from trumps.bridge.auction import Auction
+from trumps.bridge.calls import Contract
+from trumps.bridge.claims import ACCEPT, REJECT, ClaimCall, claim
+from trumps.core.cards import Card
+from trumps.core.protocol import Action, Deal
+
+__all__ = ["AUCTION", "CLAIM", "DONE", "PLAY", "SUIT_OF", "BridgeDeal", "trick_winner"]
+
+AUCTION, PLAY, CLAIM, DONE = "AUCTION", "PLAY", "CLAIM", "DONE"
+
+# Card.index -> suit number (0 S, 1 H, 2 D, 3 C) and rank value; -1 for non-bridge indices.
+SUIT_OF: list[int] = [i // 16 if i < 64 else -1 for i in range(72)]
+RANK_OF: list[int] = [i % 16 + 2 for i in range(72)]
+_TRUMP_SUIT = (3, 2, 1, 0, -1)  # strain index (C D H S NT) -> suit number
+
+
+def _canonical(card: Card) -> int:
+    """Canonical order (S H D C, high to low) from the card index alone:
+    ``index = 16 suit + rank - 2`` so flipping the low four bits reverses ranks."""
+    return card.index ^ 15
+
+
+Verifier = Callable[["BridgeDeal", int, int], bool]
+
+
+def trick_winner(cards: list[Card], trump: int) -> int:
+    """Index in ``cards`` (in play order) of the winner; ``trump`` is a suit
+    number or -1 for no trumps (§3 rule 5)."""
+    best = 0
+    bi = cards[0].index
+    bs = SUIT_OF[bi]
+    br = RANK_OF[bi]
+    for k in (1, 2, 3):
+        ci = cards[k].index
+        s = SUIT_OF[ci]
+        if s == bs:
+            r = RANK_OF[ci]
+            if r > br:
+                best, br = k, r
+        elif s == trump:
+            best, bs, br = k, s, RANK_OF[ci]
+    return best
+
+
+class BridgeDeal(Deal):
+    """The state of one deal.  ``hands`` are indexed by seat (0 = N).  Pass
+    ``contract``/``declarer`` to start at the opening lead (analysis)."""
+
+    def __init__(
+        self,
+        dealer: int,
+        hands: list[list[Card]],
+        vulnerable: tuple[bool, bool] = (False, False),
+        contract: Contract | None = None,
+        declarer: int | None = None,
+        claims: str = "off",
+        verifier: Verifier | None = None,
+    ) -> None:
+        self.dealer = dealer
+        self.vulnerable = vulnerable
+        self.hands = [sorted(h, key=_canonical) for h in hands]
+        self.dealt = [list(h) for h in self.hands]
+        self.auction = Auction(dealer)
+        self.claims = claims
+        self.verifier = verifier
+        self.phase_ = AUCTION
+        self.to_act: int | None = dealer
+        self.hand_to_play: int | None = dealer
+        self.contract: Contract | None = None
+        self.declarer: int | None = None
+        self.dummy: int | None = None
+        self.trump = -1
+        self.exposed: set[int] = set()
+        self.trick: list[Card] = []
+        self.trick_seats: list[int] = []
+        self.led = -1
+        self.tricks: list[tuple[int, list[Card], int]] = []  # leader, cards, winner
+        self.won = [0, 0]  # tricks per side (NS, EW)
+        self.claim_state: tuple[int, int, list[int]] | None = None  # claimer, n, responders left
+        self.claimed: dict[str, Any] | None = None
+        self.no_claim: set[int] = set()  # seats whose claim was rejected this trick
+        self._legal: list[Action] | None = None
+        if contract is not None:
+            assert declarer is not None
+            self.auction.done = True
+            self.auction.to_act = None
+            self._start_play(declarer, contract)
+
+    # ----- protocol --------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return self.phase_
+
+    @property
+    def is_done(self) -> bool:
+        return self.phase_ == DONE
+
+    @property
+    def passed_out(self) -> bool:
+        return self.auction.passed_out
+
+    def copy(self) -> BridgeDeal:
+        other = object.__new__(BridgeDeal)
+        other.__dict__.update(self.__dict__)
+        other.hands = [list(h) for h in self.hands]
+        other.auction = self.auction.copy()
+        other.exposed = set(self.exposed)
+        other.trick = list(self.trick)
+        other.trick_seats = list(self.trick_seats)
+        other.tricks = list(self.tricks)
+        other.won = list(self.won)
+        other.no_claim = set(self.no_claim)
+        if self.claim_state is not None:
+            c, n, left = self.claim_state
+            other.claim_state = (c, n, list(left))
+        return other
+
+    def legal_actions(self) -> list[Action]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> list[Action]:
+        phase = self.phase_
+        if phase == PLAY:
+            seat = self.hand_to_play
+            assert seat is not None
+            hand = self.hands[seat]
+            out: list[Action]
+            if self.trick:
+                led = self.led
+                out = [c for c in hand if SUIT_OF[c.index] == led] or list(hand)
+            else:
+                out = list(hand)
+            if self.claims != "off" and self.to_act not in self.no_claim:
+                out.extend(claim(n) for n in range(14 - len(self.tricks)))
+            return out
+        if phase == AUCTION:
+            return list(self.auction.legal())
+        if phase == CLAIM:
+            return [ACCEPT, REJECT]
+        return []
+
+    def apply_legal(self, action: Action) -> None:
+        self._legal = None
+        phase = self.phase_
+        if phase == PLAY:
+            if type(action) is ClaimCall:
+                self._claim(action.tricks)
+            else:
+                self._play(action)
+        elif phase == AUCTION:
+            auction = self.auction
+            auction.apply(action)
+            if not auction.done:
+                self.to_act = self.hand_to_play = auction.to_act
+                return
+            won = auction.contract()
+            if won is None:
+                self._finish()
+            else:
+                self._start_play(*won)
+        elif phase == CLAIM:
+            self._answer(action)
+
+    # ----- play ------------------------------------------------------------
+    def _start_play(self, declarer: int, contract: Contract) -> None:
+        self.contract = contract
+        self.declarer = declarer
+        self.dummy = (declarer + 2) & 3
+        self.trump = _TRUMP_SUIT[contract.strain]
+        self.phase_ = PLAY
+        self._set_turn((declarer + 1) & 3)
+
+    def _set_turn(self, seat: int) -> None:
+        self.hand_to_play = seat
+        self.to_act = self.declarer if seat == self.dummy else seat
+
+    def _play(self, card: Card) -> None:
+        seat = self.hand_to_play
+        assert seat is not None
+        self.hands[seat].remove(card)
+        trick = self.trick
+        if not trick:
+            self.led = SUIT_OF[card.index]
+            if not self.tricks:
+                assert self.dummy is not None
+                self.exposed.add(self.dummy)
+        trick.append(card)
+        self.trick_seats.append(seat)
+        if len(trick) < 4:
+            self._set_turn((seat + 1) & 3)
+            return
+        winner = self.trick_seats[trick_winner(trick, self.trump)]
+        self.won[winner & 1] += 1
+        self.tricks.append((self.trick_seats[0], trick, winner))
+        self.trick = []
+        self.trick_seats = []
+        if self.no_claim:
+            self.no_claim = set()
+        if len(self.tricks) == 13:
+            self._finish()
+        else:
+            self._set_turn(winner)
+
+    # ----- claims ----------------------------------------------------------
+    def _claim(self, n: int) -> None:
+        claimer = self.to_act
+        assert claimer is not None and self.declarer is not None
+        if self.claims == "verify" and self.verifier is not None:
+            if self.verifier(self, claimer & 1, n):
+                self._settle(claimer, n, "verified")
+            else:
+                self.no_claim.add(claimer)
+            return
+        if (claimer & 1) == (self.declarer & 1):
+            left = [(self.declarer + 1) & 3, (self.declarer + 3) & 3]
+        else:
+            left = [self.declarer, (claimer + 2) & 3]
+        self.claim_state = (claimer, n, left)
+        self.phase_ = CLAIM
+        self.to_act = left[0]
+
+    def _answer(self, action: ClaimCall) -> None:
+        assert self.claim_state is not None
+        claimer, n, left = self.claim_state
+        left.pop(0)
+        if action is REJECT:
+            self.claim_state = None
+            self.no_claim.add(claimer)
+            self.phase_ = PLAY
+            assert self.hand_to_play is not None
+            self._set_turn(self.hand_to_play)
+        elif left:
+            self.to_act = left[0]
+        else:
+            self.claim_state = None
+            self._settle(claimer, n, "accepted")
+
+    def _settle(self, claimer: int, n: int, how: str) -> None:
+        rest = 13 - len(self.tricks)
+        side = claimer & 1
+        self.won[side] += n
+        self.won[1 - side] += rest - n
+        self.claimed = {"seat": claimer, "tricks": n, "how": how, "remaining": rest}
+        self._finish()
+
+    def _finish(self) -> None:
+        self.phase_ = DONE
+        self.to_act = self.hand_to_play = None
+
+    # ----- results ---------------------------------------------------------
+    def declarer_tricks(self) -> int:
+        """Tricks won by declarer's side (0 before the contract is known)."""
+        return 0 if self.declarer is None else self.won[self.declarer & 1]
+
+    def visible_hands(self, seat: int | None) -> set[int]:
+        """Seats whose current hands ``seat`` may see: its own and dummy
+        once the opening lead is faced."""
+        out = set(self.exposed)
+        if seat is not None:
+            out.add(seat)
+        return out
+
+    def record(self, name: Callable[[int], str]) -> dict[str, Any]:
+        """The deal as dealt (every hidden card: for the stored record only)."""
+        vul = {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "Both"}
+        return {
+            "dealer": name(self.dealer),
+            "vulnerable": vul[self.vulnerable],
+            "hands": {name(s): [str(c) for c in h] for s, h in enumerate(self.dealt)},
+        }

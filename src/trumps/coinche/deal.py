@@ -1,0 +1,315 @@
+"""One deal of coinche as a state machine (coinche.md §17): auction, then
+eight tricks with the trick-1 meld declarations and the belote
+announcements.  Scoring lives in :mod:`.scoring`, the match in :mod:`.game`.
+
+The hot path (a card played) is a few list look-ups in the contract's
+:class:`~trumps.coinche.play.TrickRules`; the legal list is cached until the
+next action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from trumps.coinche.auction import Auction
+from trumps.coinche.calls import AT, NT, Contract
+from trumps.coinche.melds import Declaration, announcements, declarations, meld_winner
+from trumps.coinche.play import DIX_DE_DER, TrickRules, rules_for
+from trumps.core.cards import Card
+from trumps.core.errors import ParseError
+from trumps.core.options import Options
+from trumps.core.protocol import Action, Deal
+
+__all__ = ["AUCTION", "DONE", "PLAY", "BelotePlay", "CoincheDeal", "next_seat"]
+
+AUCTION, PLAY, DONE = "AUCTION", "PLAY", "DONE"
+
+
+def next_seat(direction: str) -> Callable[[int], int]:
+    """``next(seat)`` for the direction option — the only thing it changes."""
+    step = 3 if direction == "anticlockwise" else 1
+    return lambda seat: (seat + step) % 4
+
+
+class BelotePlay:
+    """Playing the first card of a belote pair *and* announcing it
+    (``belote_requires_announcement``): notation ``KH+BELOTE``."""
+
+    __slots__ = ("_text", "card")
+    _all: ClassVar[dict[Card, BelotePlay]] = {}
+    card: Card
+    _text: str
+
+    def __new__(cls, card: Card) -> BelotePlay:
+        got = cls._all.get(card)
+        if got is None:
+            got = object.__new__(cls)
+            object.__setattr__(got, "card", card)
+            object.__setattr__(got, "_text", f"{card}+BELOTE")
+            cls._all[card] = got
+        return got
+
+    @classmethod
+    def parse(cls, text: str) -> BelotePlay:
+        head, sep, tail = text.strip().upper().partition("+")
+        if not sep or tail.strip() not in ("BELOTE", "B"):
+            raise ParseError(f"not a belote announcement: {text!r} (write e.g. KH+BELOTE)")
+        return cls(Card(head))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("BelotePlay is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (BelotePlay, (self.card,))
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"BelotePlay({self._text!r})"
+
+
+class CoincheDeal(Deal):
+    """The state of one deal.  Pass ``contract``/``taker`` to start at the
+    play phase (analysis, single-deal scoring)."""
+
+    def __init__(
+        self,
+        options: Options,
+        dealer: int,
+        hands: list[list[Card]],
+        contract: Contract | None = None,
+        taker: int | None = None,
+    ) -> None:
+        self.o = options
+        self.dealer = dealer
+        self.nxt = next_seat(options.direction)
+        self.next_of = [self.nxt(s) for s in range(4)]
+        self.eldest = self.nxt(dealer)
+        self.hands = [list(h) for h in hands]
+        self.dealt = [list(h) for h in hands]
+        self.auction = Auction(options, dealer, self.nxt)
+        self.phase_ = AUCTION
+        self.to_act: int | None = self.auction.to_act
+        self.hand_to_play: int | None = self.to_act
+        self.contract: Contract | None = None
+        self.taker: int | None = None
+        self.rules: TrickRules | None = None
+        self.thrown_in = False
+        self.trick: list[Card] = []
+        self.trick_seats: list[int] = []
+        self.best = 0
+        self.tricks: list[tuple[int, list[Card], int]] = []  # leader, cards, winner
+        self.won = [0, 0, 0, 0]
+        self.card_points = [0, 0]
+        self.belote_pairs: dict[tuple[int, int], int] = {}  # (seat, suit) -> cards of it played
+        self.belote_events: list[tuple[int, int, str]] = []  # seat, suit, "belote"/"rebelote"
+        self.belote_scored: set[tuple[int, int]] = set()
+        self.declared: dict[int, Declaration] = {}
+        self.meld_order: list[tuple[int, Declaration]] = []
+        self.melds_done = options.melds == "none"
+        self.meld_team: int | None = None
+        self._legal: list[Action] | None = None
+        if contract is not None:
+            assert taker is not None
+            self.auction.done = True
+            self.auction.to_act = None
+            self.auction.high = (taker, contract.bid)
+            self.auction.level = contract.level
+            self._start_play(taker, contract)
+
+    # ----- protocol --------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return self.phase_
+
+    @property
+    def is_done(self) -> bool:
+        return self.phase_ == DONE
+
+    def copy(self) -> CoincheDeal:
+        other = object.__new__(CoincheDeal)
+        other.__dict__.update(self.__dict__)
+        other.hands = [list(h) for h in self.hands]
+        other.auction = self.auction.copy()
+        other.trick = list(self.trick)
+        other.trick_seats = list(self.trick_seats)
+        other.tricks = list(self.tricks)
+        other.won = list(self.won)
+        other.card_points = list(self.card_points)
+        other.belote_pairs = dict(self.belote_pairs)
+        other.belote_events = list(self.belote_events)
+        other.belote_scored = set(self.belote_scored)
+        other.declared = dict(self.declared)
+        other.meld_order = list(self.meld_order)
+        return other
+
+    def legal_actions(self) -> list[Action]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> list[Action]:
+        phase = self.phase_
+        if phase == PLAY:
+            seat = self.hand_to_play
+            assert seat is not None and self.rules is not None
+            hand = self.hands[seat]
+            if not self.melds_done and seat not in self.declared:
+                o = self.o
+                return list(declarations(hand, bool(o.card_in_multiple_melds), bool(o.long_run_split)))
+            trick = self.trick
+            pw = bool(trick) and (self.trick_seats[self.best] - seat) % 4 == 2
+            out: list[Action] = self.rules.legal(hand, trick, self.best, pw)
+            if self.belote_pairs and self.o.belote_requires_announcement:
+                for c in list(out):
+                    assert isinstance(c, Card) and c.suit is not None
+                    key = (seat, int(c.suit))
+                    if self.belote_pairs.get(key) == 0 and c.rank in (15, 16):
+                        out.append(BelotePlay(c))
+            return out
+        if phase == AUCTION:
+            return list(self.auction.legal())
+        return []
+
+    def apply_legal(self, action: Action) -> None:
+        self._legal = None
+        if self.phase_ == PLAY:
+            if isinstance(action, Declaration):
+                self._declare(action)
+            elif isinstance(action, BelotePlay):
+                self._play(action.card, True)
+            else:
+                self._play(action, False)
+            return
+        self.auction.apply(action)
+        if self.auction.done:
+            won = self.auction.contract()
+            if won is None:
+                self.thrown_in = True
+                self._finish()
+            else:
+                self._start_play(*won)
+        else:
+            self.to_act = self.hand_to_play = self.auction.to_act
+
+    # ----- play ------------------------------------------------------------
+    def _start_play(self, taker: int, contract: Contract) -> None:
+        self.contract = contract
+        self.taker = taker
+        denom = contract.denom
+        self.rules = rules_for(denom, self.o)
+        if denom == AT and self.o.belote_in_all_trump:
+            suits = [0, 1, 2, 3]
+        elif denom < NT:
+            suits = [denom]
+        else:
+            suits = []
+        for seat, hand in enumerate(self.hands):
+            held = {c.index for c in hand}
+            for s in suits:
+                if s * 16 + 13 in held and s * 16 + 14 in held:  # Q and K (rank - 2)
+                    self.belote_pairs[(seat, s)] = 0
+        self.phase_ = PLAY
+        self.to_act = self.hand_to_play = self.eldest
+
+    def _declare(self, decl: Declaration) -> None:
+        seat = self.hand_to_play
+        assert seat is not None
+        self.declared[seat] = decl
+        self.meld_order.append((seat, decl))
+
+    def _play(self, card: Card, announce: bool) -> None:
+        seat = self.hand_to_play
+        assert seat is not None and self.rules is not None
+        rules = self.rules
+        self.hands[seat].remove(card)
+        trick = self.trick
+        if trick:
+            strength = rules.by_led[trick[0].index // 16]
+            if strength[card.index] > strength[trick[self.best].index]:
+                self.best = len(trick)
+        else:
+            self.best = 0
+        trick.append(card)
+        self.trick_seats.append(seat)
+        if self.belote_pairs and card.rank in (15, 16):
+            self._belote(seat, card, announce)
+        if len(trick) < 4:
+            self.to_act = self.hand_to_play = self.next_of[seat]
+            return
+        winner = self.trick_seats[self.best]
+        self.won[winner] += 1
+        self.tricks.append((self.trick_seats[0], trick, winner))
+        pts = rules.trick_points(trick)
+        if len(self.tricks) == 8:
+            pts += DIX_DE_DER
+        self.card_points[winner % 2] += pts
+        self.trick = []
+        self.trick_seats = []
+        if len(self.tricks) == 1 and not self.melds_done:
+            self._close_melds()
+        if len(self.tricks) == 8:
+            self._finish()
+        else:
+            self.to_act = self.hand_to_play = winner
+
+    def _belote(self, seat: int, card: Card, announce: bool) -> None:
+        assert card.suit is not None
+        key = (seat, int(card.suit))
+        played = self.belote_pairs.get(key)
+        if played is None:
+            return
+        self.belote_pairs[key] = played + 1
+        if played == 0:
+            if announce or not self.o.belote_requires_announcement:
+                self.belote_scored.add(key)
+                self.belote_events.append((seat, key[1], "belote"))
+        elif key in self.belote_scored:
+            self.belote_events.append((seat, key[1], "rebelote"))
+
+    def _close_melds(self) -> None:
+        o = self.o
+        trump = self.rules.trump if self.rules is not None else -1
+        self.meld_team = meld_winner(self.meld_order, trump, o.meld_equal_value, o.meld_tie_rule)
+        self.melds_done = True
+
+    def _finish(self) -> None:
+        self.phase_ = DONE
+        self.to_act = self.hand_to_play = None
+
+    # ----- results -----------------------------------------------------------
+    def belote_points(self) -> list[int]:
+        """20 per belote scored, per team (automatic: every pair dealt)."""
+        out = [0, 0]
+        for key in self.belote_pairs:
+            seat = key[0]
+            if self.o.belote_requires_announcement and key not in self.belote_scored:
+                continue
+            out[seat % 2] += 20
+        return out
+
+    def meld_points(self) -> list[int]:
+        """Melds won per team (only the side that won the comparison)."""
+        out = [0, 0]
+        if self.meld_team is not None:
+            for seat, decl in self.meld_order:
+                if seat % 2 == self.meld_team:
+                    out[self.meld_team] += decl.value
+        return out
+
+    def team_tricks(self) -> list[int]:
+        return [self.won[0] + self.won[2], self.won[1] + self.won[3]]
+
+    def meld_announcements(self) -> list[dict[str, Any]]:
+        trump = self.rules.trump if self.rules is not None else -1
+        return announcements(self.meld_order, trump, self.o.meld_equal_value)
+
+    def record(self, name: Callable[[int], str]) -> dict[str, Any]:
+        """The deal as dealt (every hidden card: for the stored record only)."""
+        return {
+            "dealer": name(self.dealer),
+            "hands": {name(s): [str(c) for c in h] for s, h in enumerate(self.dealt)},
+        }

@@ -1,0 +1,262 @@
+"""The game of coinche: a match of deals to the target score behind the
+common protocol (:class:`~trumps.core.protocol.Match`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from trumps.coinche.auction import bid_table
+from trumps.coinche.calls import Call, Contract
+from trumps.coinche.deal import AUCTION, PLAY, BelotePlay, CoincheDeal, next_seat
+from trumps.coinche.melds import Declaration
+from trumps.coinche.options import SCHEMA
+from trumps.coinche.scoring import game_end, score_deal
+from trumps.core.cards import Card, parse_cards, sort_cards
+from trumps.core.decks import deck_coinche
+from trumps.core.errors import DealError, OptionError, ParseError
+from trumps.core.options import Options
+from trumps.core.protocol import Action, Match
+from trumps.core.seats import parse_seat
+
+__all__ = ["Coinche"]
+
+_DECK = deck_coinche()
+_DECK_SET = frozenset(_DECK)
+_PATTERNS = {"3-2-3": (3, 2, 3), "3-3-2": (3, 3, 2), "2-3-3": (2, 3, 3)}
+
+
+class Coinche(Match[CoincheDeal]):
+    """A game of Belote Coinche.  Create it with :func:`trumps.new_game`."""
+
+    game = "coinche"
+    schema = SCHEMA
+
+    def __init__(
+        self,
+        options: Options,
+        *,
+        seed: int | None = None,
+        deal: Mapping[Any, Any] | None = None,
+        dealer: int | str | None = None,
+        contract: str | None = None,
+        declarer: int | str | None = None,
+        _deals: list[Mapping[str, Any]] | None = None,
+    ) -> None:
+        init = {
+            "deal": _deal_json(deal) if deal is not None else None,
+            "contract": contract,
+            "declarer": str(declarer) if declarer is not None else None,
+        }
+        self._setup(options, 4, seed=seed, dealer=dealer, init=init)
+        self.nxt = next_seat(options.direction)
+        self.totals = [0, 0]
+        self._stored_deals = list(_deals or [])
+        self._explicit = deal
+        self._single = contract is not None
+        parsed: Contract | None = None
+        taker: int | None = None
+        if contract is not None:
+            parsed = Contract.parse(contract)
+            if parsed.bid not in bid_table(options).bids:
+                raise OptionError(f"{parsed.bid} is not a contract these options allow")
+            if declarer is None:
+                raise OptionError("a contract needs its declarer (the taker's seat)")
+            taker = parse_seat(declarer, 4)
+        elif declarer is not None:
+            raise OptionError("declarer is only meaningful with a contract")
+        self.deal = self._new_deal(parsed, taker)
+
+    # ----- dealing ---------------------------------------------------------
+    def _new_deal(self, contract: Contract | None = None, taker: int | None = None) -> CoincheDeal:
+        number = self.deal_number
+        if number < len(self._stored_deals):
+            hands = self._read_deal(self._stored_deals[number])
+        elif number == 0 and self._explicit is not None:
+            hands = self._read_deal(self._explicit)
+        else:
+            cards = list(_DECK)
+            self.deal_rng(number).shuffle(cards)
+            hands = deal_packets(cards, self.dealer, self.nxt, str(self.options.deal_pattern))
+        deal = CoincheDeal(self.options, self.dealer, hands, contract, taker)
+        self.deal_records.append(deal.record(self.seat_name))
+        return deal
+
+    def _read_deal(self, spec: Mapping[Any, Any]) -> list[list[Card]]:
+        if not isinstance(spec, Mapping):
+            raise DealError("a deal is a mapping of seats to cards")
+        hands: list[list[Card] | None] = [None] * 4
+        for key, value in spec.items():
+            if key == "dealer":
+                continue
+            if key == "hands" and isinstance(value, Mapping):
+                for k2, v2 in value.items():
+                    hands[parse_seat(k2, 4)] = _cards(v2)
+                continue
+            try:
+                seat = parse_seat(key, 4)
+            except ParseError:
+                raise DealError(f"deal: {key!r} is not a seat") from None
+            hands[seat] = _cards(value)
+        missing = [self.seat_name(s) for s, h in enumerate(hands) if h is None]
+        if missing:
+            raise DealError(f"deal: no hand for {', '.join(missing)}")
+        full = [sort_cards(h) for h in hands if h is not None]
+        seen: set[Card] = set()
+        for s, h in enumerate(full):
+            if len(h) != 8:
+                raise DealError(f"deal: {self.seat_name(s)} has {len(h)} cards, not 8")
+            for c in h:
+                if c not in _DECK_SET:
+                    raise DealError(f"deal: {c} is not in the 32-card deck")
+                if c in seen:
+                    raise DealError(f"deal: {c} is dealt twice")
+                seen.add(c)
+        return full
+
+    # ----- protocol --------------------------------------------------------
+    def team_of(self, seat: int) -> int:
+        return seat % 2
+
+    @property
+    def teams(self) -> list[list[int]]:
+        return [[0, 2], [1, 3]]
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self._over else list(self.deal.legal_actions())
+
+    def parse_action(self, text: str) -> Action:
+        if not isinstance(text, str):
+            raise ParseError(f"not an action: {text!r}")
+        t = text.strip()
+        if self.deal.phase == PLAY:
+            if t.upper().startswith("MELD"):
+                return Declaration.parse(t)
+            if "+" in t:
+                return BelotePlay.parse(t)
+            return Card(t)
+        return Call.parse(t)
+
+    def explain_illegal(self, action: Action, legal: Sequence[Action]) -> str:
+        d = self.deal
+        shown = " ".join(str(a) for a in legal[:60])
+        if d.phase == AUCTION and isinstance(action, Call):
+            return f"{action} is not a legal call now (a bid must be higher; X only over an opponent's bid; XX only by the coinched side); legal: {shown}"
+        if d.phase == PLAY:
+            seat = d.hand_to_play if d.hand_to_play is not None else 0
+            if any(isinstance(a, Declaration) for a in legal):
+                return f"{self.seat_name(seat)} must first declare melds (or MELD:-); legal: {shown}"
+            card = action.card if isinstance(action, BelotePlay) else action
+            if isinstance(card, Card) and card not in d.hands[seat]:
+                return f"{card} is not in {self.seat_name(seat)}'s hand"
+            return f"{action} breaks the obligations (follow suit, go up in trumps, trump / overtrump an opponent); legal: {shown}"
+        return f"{action} is not legal in phase {d.phase}; legal: {shown}"
+
+    # ----- the match loop ----------------------------------------------------
+    def _finish_deal(self) -> None:
+        d = self.deal
+        name = self.seat_name
+        result: dict[str, Any] = {
+            "deal": self.deal_number + 1,
+            "dealer": name(d.dealer),
+            "contract": None if d.contract is None else str(d.contract),
+            "taker": None if d.taker is None else name(d.taker),
+            "thrown_in": d.thrown_in,
+        }
+        if d.thrown_in or d.contract is None or d.taker is None:
+            result["points"] = [0, 0]
+            result["scores"] = list(self.totals)
+            self.results.append(result)
+            self._next_deal()
+            return
+        taker_team = d.taker % 2
+        tricks = d.team_tricks()
+        belote = d.belote_points()
+        melds = d.meld_points()
+        s = score_deal(
+            self.options, d.contract, taker_team, d.card_points, tricks, belote, melds, d.won[d.taker] == 8
+        )
+        self.totals = [self.totals[0] + s.points[0], self.totals[1] + s.points[1]]
+        result.update(
+            tricks=tricks,
+            card_points=list(d.card_points),
+            belote=belote,
+            melds=melds,
+            made=s.made,
+            multiplier=s.multiplier,
+            points=s.points,
+            scores=list(self.totals),
+        )
+        self.results.append(result)
+        contract_winner = taker_team if s.made else 1 - taker_team
+        over, winner = game_end(self.options, self.totals, contract_winner)
+        if over or self._single:
+            self._over = True
+            self._winner = winner
+            if self._single and not over:
+                self._winner = (
+                    None if self.totals[0] == self.totals[1] else int(self.totals[1] > self.totals[0])
+                )
+            return
+        self._next_deal()
+
+    def _next_deal(self) -> None:
+        self.deal_number += 1
+        self.dealer = self.nxt(self.dealer)
+        self.deal = self._new_deal()
+
+    # ----- views -------------------------------------------------------------
+    def view(self, seat: int | str | None) -> dict[str, Any]:
+        from trumps.coinche.view import view
+
+        return view(self, None if seat is None else parse_seat(seat, 4))
+
+    @classmethod
+    def _from_record(cls, data: Mapping[str, Any]) -> Coinche:
+        options = SCHEMA.resolve(None, data.get("options") or {})
+        deals = data.get("deals")
+        if deals is not None and not isinstance(deals, list):
+            raise DealError("record 'deals' must be a list")
+        seed = data.get("seed")
+        if seed is not None and not isinstance(seed, int):
+            raise DealError("record 'seed' must be an integer")
+        return cls(
+            options,
+            seed=seed,
+            deal=data.get("deal"),
+            dealer=data.get("dealer"),
+            contract=data.get("contract"),
+            declarer=data.get("declarer"),
+            _deals=deals,
+        )
+
+
+def deal_packets(cards: list[Card], dealer: int, nxt: Any, pattern: str) -> list[list[Card]]:
+    """Deal 8 cards each in packets (§3), from eldest in the play direction."""
+    hands: list[list[Card]] = [[], [], [], []]
+    k = 0
+    for size in _PATTERNS[pattern]:
+        seat = nxt(dealer)
+        for _ in range(4):
+            hands[seat].extend(cards[k : k + size])
+            k += size
+            seat = nxt(seat)
+    return [sort_cards(h) for h in hands]
+
+
+def _cards(value: Any) -> list[Card]:
+    if isinstance(value, (str, list, tuple)):
+        return parse_cards(value)
+    raise DealError(f"deal: not a list of cards: {value!r}")
+
+
+def _deal_json(deal: Mapping[Any, Any]) -> dict[str, Any]:
+    if not isinstance(deal, Mapping):
+        raise DealError("a deal is a mapping of seats to cards")
+    out: dict[str, Any] = {}
+    for k, v in deal.items():
+        if k == "hands" and isinstance(v, Mapping):
+            out.update({str(k2): [str(c) for c in _cards(v2)] for k2, v2 in v.items()})
+        elif k != "dealer":
+            out[str(k)] = [str(c) for c in _cards(v)]
+    return out

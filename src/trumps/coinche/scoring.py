@@ -1,0 +1,283 @@
+"""Scoring a coinche deal (coinche.md §8–§14) as pure functions of numbers,
+so the engine, the ``trumps score coinche`` calculator and the tests share
+one implementation.
+
+The contract test (§11) uses each side's *total* (cards, plus belote and won
+melds as the options say); the deal score uses §12 (``scoring = seed``) or
+§13 (``scoring = common``).  Every constant the spec names "160" in a
+formula stays 160 whatever the deal total (§2.2).
+
+>>> from trumps.coinche.options import resolve_options
+>>> o = resolve_options("common")
+>>> s = score_deal(o, Contract.parse("100H"), 0, [112, 50], [5, 3], [20, 0], [0, 0])
+>>> s.made, s.points
+(True, [230, 50])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from trumps.coinche.calls import Contract
+from trumps.coinche.options import resolve_options
+from trumps.coinche.play import rules_for
+from trumps.core.errors import TrumpsError
+from trumps.core.options import Options
+
+__all__ = ["GENERALE_VALUE", "DealScore", "contract_made", "game_end", "round_points", "score", "score_deal"]
+
+GENERALE_VALUE = 500
+
+
+def round_points(x: int, rounding: str) -> int:
+    """``nearest`` (units 0-4 down, 5-9 up), ``down`` (floor to ten), ``none``.
+
+    >>> [round_points(x, "nearest") for x in (84, 85, 112, 67)], round_points(67, "down")
+    ([80, 90, 110, 70], 60)
+    """
+    if rounding == "nearest":
+        return (x + 5) // 10 * 10
+    if rounding == "down":
+        return x // 10 * 10
+    return x
+
+
+@dataclass
+class DealScore:
+    """One scored deal: made or not, points per team (NS, EW), the totals
+    used by the contract test, the card points after any capot premium, and
+    the coinche multiplier."""
+
+    made: bool
+    points: list[int]
+    contract_totals: list[int]
+    cards: list[int]
+    multiplier: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "made": self.made,
+            "points": list(self.points),
+            "contract_totals": list(self.contract_totals),
+            "cards": list(self.cards),
+            "multiplier": self.multiplier,
+        }
+
+
+def contract_made(
+    o: Options, contract: Contract, totals: Sequence[int], taker_team: int, tricks: Sequence[int], alone: bool
+) -> bool:
+    """§11: numeric contracts by threshold (and out-scoring), capot by all
+    eight tricks to the side, générale by all eight to the taker alone."""
+    kind = contract.kind
+    if kind == "CAPOT":
+        return tricks[taker_team] == 8
+    if kind == "GENERALE":
+        return alone
+    bid = contract.bid.value
+    threshold = bid + 2 if o.contract_threshold == "plus_two" else bid
+    mine, theirs = totals[taker_team], totals[1 - taker_team]
+    if o.must_beat_opponents:
+        return mine > theirs and mine >= threshold
+    if o.min_82_for_80:
+        threshold = max(threshold, 82)
+    return mine >= threshold
+
+
+def score_deal(
+    o: Options,
+    contract: Contract,
+    taker_team: int,
+    card_points: Sequence[int],
+    tricks: Sequence[int],
+    belote: Sequence[int],
+    melds_won: Sequence[int],
+    alone: bool = False,
+) -> DealScore:
+    """Score a played deal.  ``card_points`` per team include the dix de der;
+    a side with all eight ``tricks`` counts ``capot_points`` instead."""
+    t, _d = taker_team, 1 - taker_team
+    cards = list(card_points)
+    for side in (0, 1):
+        if tricks[side] == 8:
+            cards[side], cards[1 - side] = int(o.capot_points), 0
+    count_melds = o.melds != "none" and o.melds_count_for_contract
+    totals = [
+        cards[x] + (belote[x] if o.belote_counts_for_contract else 0) + (melds_won[x] if count_melds else 0)
+        for x in (0, 1)
+    ]
+    made = contract_made(o, contract, totals, t, tricks, alone)
+    m = contract.multiplier(int(o.surcoinche_multiplier))
+    if o.scoring == "seed":
+        points = _seed(o, contract, t, cards, belote, melds_won, made, m)
+    else:
+        points = _common(o, contract, t, cards, belote, melds_won, made, m, tricks[t] == 8)
+    return DealScore(made, points, totals, cards, m)
+
+
+def _bid_term(o: Options, contract: Contract) -> int:
+    if contract.kind == "CAPOT":
+        return int(o.capot_bid_value)
+    if contract.kind == "GENERALE":
+        return GENERALE_VALUE
+    return contract.bid.value
+
+
+def _seed(
+    o: Options, c: Contract, t: int, cards: list[int], belote: Sequence[int],
+    melds: Sequence[int], made: bool, m: int,
+) -> list[int]:  # fmt: skip
+    """§12: the failing side loses everything (belote per the option);
+    the coinche multiplies both scores or only the bid term."""
+    d = 1 - t
+    r = o.rounding
+    bid = _bid_term(o, c)
+    bid_m = bid * m if o.seed_multiplier_scope == "bid_only" else bid
+    out = [0, 0]
+    if made:
+        out[t] = round_points(cards[t] + belote[t] + melds[t], r) + bid_m
+        out[d] = round_points(cards[d] + belote[d] + melds[d], r)
+    else:
+        out[t] = belote[t] if o.belote_on_failure == "kept" else 0
+        out[d] = int(o.chute_base) + belote[d] + melds[d] + bid_m
+        if o.belote_on_failure == "to_defence":
+            out[d] += belote[t]
+    if o.seed_multiplier_scope == "all":
+        out = [x * m for x in out]
+    return out
+
+
+def _common(
+    o: Options, c: Contract, t: int, cards: list[int], belote: Sequence[int],
+    melds: Sequence[int], made: bool, m: int, all_tricks: bool,
+) -> list[int]:  # fmt: skip
+    """§13: the plain formulas, the coinche stake, capot and générale."""
+    d = 1 - t
+    r = o.rounding
+    kind = c.kind
+    winner, loser = (t, d) if made else (d, t)
+    out = [0, 0]
+    flat = kind == "CAPOT" and o.capot_flat
+    if m == 1 and not flat:
+        bid = _bid_term(o, c)
+        if kind == "BID":
+            if made:
+                out[t] = bid + round_points(cards[t], r) + belote[t] + melds[t]
+                if o.defense_complement:
+                    out[d] = max(0, 160 - round_points(cards[t], r)) + belote[d] + melds[d]
+                else:
+                    out[d] = round_points(cards[d], r) + belote[d] + melds[d]
+                return out
+            base = int(o.chute_base)
+        else:
+            base = int(o.capot_points) if made else int(o.capot_fail_base)
+        if made:
+            out[t] = base + bid + belote[t] + melds[t]
+            out[d] = belote[d] + melds[d]
+            return out
+        out[d] = base + bid + belote[d] + melds[d]
+    else:
+        stake = 500 * m if flat else _stake(o, c, m, made, all_tricks)
+        out[winner] = stake + belote[winner] + melds[winner]
+    if o.belote_on_failure == "kept":
+        out[loser] += belote[loser]
+    elif o.belote_on_failure == "to_defence":
+        out[winner] += belote[loser]
+    return out
+
+
+def _stake(o: Options, c: Contract, m: int, made: bool, all_tricks: bool) -> int:
+    """The coinched stake of §13 for every ``coinche_formula``."""
+    formula = o.coinche_formula
+    bid = _bid_term(o, c)
+    if c.kind == "BID":
+        if formula == "all_times_m":
+            return (160 + bid) * m
+        if formula == "bid_times_m":
+            return 160 + bid * m
+        if formula == "base_plus_bid_times_m":
+            base = int(o.capot_points) if made and all_tricks else 162
+            return base + bid * m
+        return (320 if m == 2 else 640) + bid * m
+    base = int(o.capot_points) if made else int(o.capot_fail_base)
+    if formula == "all_times_m":
+        return (base + bid) * m
+    if formula in ("bid_times_m", "base_plus_bid_times_m"):
+        return base + bid * m
+    return (2 * base if m == 2 else 4 * base) + bid * m
+
+
+def game_end(o: Options, totals: Sequence[int], contract_winner: int | None) -> tuple[bool, int | None]:
+    """§14: (is the game over, winning team).  Equal totals over the target
+    play another deal."""
+    target = int(o.target_score)
+    if o.target_rule == "reach":
+        over = [x for x in (0, 1) if totals[x] >= target]
+    else:
+        over = [x for x in (0, 1) if totals[x] > target]
+    if not over:
+        return False, None
+    if len(over) == 2 and o.both_over_target_rule == "contract_winner" and contract_winner is not None:
+        return True, contract_winner
+    if totals[0] == totals[1]:
+        return False, None
+    return True, 0 if totals[0] > totals[1] else 1
+
+
+def score(
+    contract: str | Contract,
+    taker_points: int,
+    *,
+    preset: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    defence_points: int | None = None,
+    taker_tricks: int | None = None,
+    alone: bool | None = None,
+    belote_taker: int = 0,
+    belote_defence: int = 0,
+    melds_taker: int = 0,
+    melds_defence: int = 0,
+) -> dict[str, Any]:
+    """The calculator: one deal's points for the taker's side and the defence.
+
+    ``taker_points`` are card points including the dix de der; the defence
+    gets the rest of the deal total unless ``defence_points`` is given.
+    ``taker_tricks`` 8 (or 0) marks a capot by the taker (or the defence);
+    ``alone`` says the taker won all eight personally (générale).  Belote
+    and melds are the points each side holds (melds: only the side that won
+    the comparison may have any)."""
+    o = resolve_options(preset, options)
+    c = contract if isinstance(contract, Contract) else Contract.parse(contract)
+    total = rules_for(c.denom, o).total
+    if not 0 <= taker_points <= total:
+        raise TrumpsError(f"taker_points must be 0 to {total}, not {taker_points}")
+    dp = total - taker_points if defence_points is None else defence_points
+    if dp < 0 or (defence_points is not None and taker_points + dp != total):
+        raise TrumpsError(f"card points must add up to {total} (taker {taker_points}, defence {dp})")
+    if melds_taker and melds_defence:
+        raise TrumpsError("only the side that won the meld comparison scores melds")
+    for name, v in (("belote_taker", belote_taker), ("belote_defence", belote_defence)):
+        if v < 0 or v % 20:
+            raise TrumpsError(f"{name} must be a multiple of 20, not {v}")
+    if taker_tricks is None:
+        tt = 8 if c.kind in ("CAPOT", "GENERALE") and alone else 4
+        tricks = [tt, 8 - tt]
+    else:
+        if not 0 <= taker_tricks <= 8:
+            raise TrumpsError(f"taker_tricks must be 0 to 8, not {taker_tricks}")
+        tricks = [taker_tricks, 8 - taker_tricks]
+    s = score_deal(
+        o, c, 0, [taker_points, dp], tricks, [belote_taker, belote_defence],
+        [melds_taker, melds_defence], bool(alone if alone is not None else False),
+    )  # fmt: skip
+    return {
+        "contract": str(c),
+        "made": s.made,
+        "taker": s.points[0],
+        "defence": s.points[1],
+        "contract_totals": {"taker": s.contract_totals[0], "defence": s.contract_totals[1]},
+        "cards": {"taker": s.cards[0], "defence": s.cards[1]},
+        "multiplier": s.multiplier,
+    }
