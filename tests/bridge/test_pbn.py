@@ -58,7 +58,8 @@ def test_small_file_with_inheritance_comments_and_notes() -> None:
     assert a.board == 7 and a.dealer == 2 and a.vulnerable == "Both"
     assert str(a.contract) == "3NT" and a.declarer == 0 and a.result == 9
     assert [str(c) for c in a.auction or []] == ["1C", "P", "1S", "P", "2C", "P", "3NT", "P", "P", "P"]
-    assert a.alerts == {0: "16+", 2: "alert"}
+    assert a.alerts == {0: "16+"}  # '1S!' is PBN's "good call" suffix ($1), not an alert
+    assert a.call_nags == {2: [1]}
     assert [str(c) for c in a.play] == ["JH"] and not a.play_complete
     assert a.score == 600 and a.computed_score() == 600
     assert "a comment" in a.comments[0]
@@ -74,8 +75,13 @@ def test_unknown_values() -> None:
 
 
 def test_hash_means_previous_value() -> None:
-    recs = read_pbn(f'[Board "3"]\n[Deal "{DEAL}"]\n\n[Board "#"]\n[Deal "#"]\n')
+    recs = read_pbn(f'[Board "3"]\n[Deal "{DEAL}"]\n\n[Board "#"]\n')
     assert recs[1].board == 3 and recs[1].hands == recs[0].hands
+    # PBN 4.8 forbids '#' for Deal (and Dealer, Vulnerable, ...): a defect, still read leniently
+    text = f'[Board "3"]\n[Deal "{DEAL}"]\n\n[Deal "#"]\n'
+    with pytest.raises(PbnError, match="not allowed for Deal"):
+        read_pbn(text)
+    assert read_pbn(text, strict=False)[1].hands == recs[0].hands
 
 
 def test_strict_mode_lists_each_defect_with_record_number() -> None:

@@ -223,3 +223,86 @@ def test_room_uses_only_the_engine_protocol() -> None:
     src = pathlib.Path(trumps.__file__).parent / "room"
     text = "\n".join(p.read_text() for p in src.rglob("*.py"))
     assert "five_hundred" not in text and "bridge" not in text and "coinche" not in text
+
+
+def _sit_and_fill(ws: Any) -> dict[str, Any]:
+    recv_state(ws)
+    ws.send_text(json.dumps({"v": 1, "type": "sit", "seat": "S"}))
+    recv_state(ws)
+    ws.send_text(json.dumps({"v": 1, "type": "fill"}))
+    ev = recv_state(ws)
+    while ev["view"]["to_act"] != "S" or ev["table"]["status"] != "playing":
+        ev = recv_state(ws)
+    return ev
+
+
+def test_missed_events_are_delivered_in_order(client: TestClient) -> None:
+    guest(client, "Ann")
+    t = create(client)
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        ev = _sit_and_fill(ws)
+        ws.send_text(json.dumps({"v": 1, "type": "act", "action": ev["view"]["legal"][0], "seq": ev["seq"]}))
+        last = recv_state(ws)
+        while last["view"]["to_act"] != "S":
+            last = recv_state(ws)
+    since = 2
+    with client.websocket_connect(f"/ws/table/{t['id']}?since={since}") as ws:
+        seqs = []
+        while not seqs or seqs[-1] < last["seq"]:
+            seqs.append(recv_state(ws)["seq"])
+    assert seqs == list(range(since + 1, last["seq"] + 1))
+
+
+def test_a_player_who_leaves_on_their_turn_is_played_by_a_bot(db_url: str) -> None:
+    import time
+
+    with TestClient(create_app(db_url, bot_delay=0, grace=0.2)) as c:
+        guest(c, "Ann")
+        t = create(c)
+        with c.websocket_connect(f"/ws/table/{t['id']}") as ws:
+            ev = _sit_and_fill(ws)
+        time.sleep(1.0)
+        info = c.get(f"/api/tables/{t['id']}").json()
+        assert next(s for s in info["seats"] if s["seat"] == "S")["away"] is True
+        with c.websocket_connect(f"/ws/table/{t['id']}") as ws:
+            back = recv_state(ws)
+            while back["table"]["seats"][2]["away"]:
+                back = recv_state(ws)
+        assert back["seq"] > ev["seq"]  # the bot acted for S while Ann was away
+        assert back["table"]["you"] == "S"
+
+
+def test_a_human_takes_over_a_bot_between_deals(client: TestClient) -> None:
+    guest(client, "Host")
+    host_cookie = client.cookies.get("trumps_player")
+    t = create(client)
+    with client.websocket_connect(f"/ws/table/{t['id']}") as host:
+        ev = _sit_and_fill(host)
+        client.cookies.clear()
+        guest(client, "Bob")
+        with client.websocket_connect(f"/ws/table/{t['id']}") as bob:
+            recv_state(bob)
+            bob.send_text(json.dumps({"v": 1, "type": "sit", "seat": "W"}))
+            assert host_cookie is not None
+            deal = ev["view"]["deal_number"]
+            # the host plays on; when the next deal starts Bob holds W
+            acted_at = -1
+            while True:
+                # a seat change re-sends the same state: act once per state
+                if (
+                    ev["view"]["to_act"] == "S"
+                    and ev["table"]["status"] == "playing"
+                    and ev["seq"] != acted_at
+                ):
+                    acted_at = ev["seq"]
+                    host.send_text(
+                        json.dumps(
+                            {"v": 1, "type": "act", "action": ev["view"]["legal"][0], "seq": ev["seq"]}
+                        )
+                    )
+                ev = recv_state(host)
+                if ev["view"]["deal_number"] > deal or ev["view"]["over"]:
+                    break
+            if not ev["view"]["over"]:
+                w = next(s for s in ev["table"]["seats"] if s["seat"] == "W")
+                assert w["name"] == "Bob" and w["bot"] is None

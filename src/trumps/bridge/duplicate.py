@@ -83,7 +83,11 @@ def butler_imps(scores: Sequence[int], trim: bool = True) -> list[int]:
         pool = pool[1:-1]
     if not pool:
         return []
-    datum = round(sum(pool) / len(pool) / 10.0) * 10
+    # to the nearest 10, an exact 5 away from zero (Python's round() would
+    # send 425 to 420 but 435 to 440)
+    total, n = sum(pool), len(pool)
+    tens = (abs(total) * 2 + 10 * n) // (20 * n)  # floor(|mean| / 10 + 1/2), in integers
+    datum = (tens if total >= 0 else -tens) * 10
     return [imps(s - datum) for s in scores]
 
 

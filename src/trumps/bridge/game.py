@@ -12,14 +12,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trumps.bridge.calls import DOUBLE, REDOUBLE, Call, Contract
-from trumps.bridge.claims import ClaimCall
+from trumps.bridge.claims import REJECT, ClaimCall
 from trumps.bridge.deal import AUCTION, CLAIM, PLAY, BridgeDeal
 from trumps.bridge.hands import DECK, deal_from_any, format_deal
 from trumps.bridge.options import DUPLICATE_FORMS, SCHEMA
 from trumps.bridge.rubber import ChicagoSheet, RubberSheet
 from trumps.bridge.scoring import board_dealer, board_vulnerability, deal_score, honors, vulnerable_sides
 from trumps.core.cards import Card
-from trumps.core.errors import DealError, OptionError, ParseError, RecordError
+from trumps.core.errors import DealError, GameOver, OptionError, ParseError, RecordError
 from trumps.core.options import Options
 from trumps.core.protocol import Action, Match
 from trumps.core.seats import parse_seat
@@ -58,11 +58,19 @@ class Bridge(Match[BridgeDeal]):
             if not available():
                 raise OptionError("claims=verify needs the double-dummy solver: pip install endplay")
         self.form = "duplicate" if options.scoring in DUPLICATE_FORMS else str(options.scoring)
+        if isinstance(deal, Mapping) and deal.get("dealer") is not None:
+            # a deal given as a record mapping names its dealer: never ignore it silently
+            named = parse_seat(deal["dealer"])
+            if dealer is not None and parse_seat(dealer) != named:
+                raise OptionError(f"the deal is dealt by {'NESW'[named]}, not {dealer}")
+            dealer = named
         board = int(options.board)
         if board:
             fixed = board_dealer(board)
             if dealer is not None and parse_seat(dealer) != fixed:
-                raise OptionError(f"board {board} is dealt by {'NESW'[fixed]}, not {dealer}")
+                raise OptionError(
+                    f"board {board} is dealt by {'NESW'[fixed]}, not {'NESW'[parse_seat(dealer)]}"
+                )
             dealer = fixed
         self._explicit = deal_from_any(deal) if deal is not None else None
         init = {
@@ -89,6 +97,13 @@ class Bridge(Match[BridgeDeal]):
         elif declarer is not None:
             raise OptionError("declarer is only meaningful with a contract")
         self.deal = self._new_deal(start, seat)
+        if isinstance(deal, Mapping) and deal.get("vulnerable") is not None:
+            named_vul = vulnerable_sides(str(deal["vulnerable"]))
+            if named_vul != self.deal.vulnerable:
+                raise OptionError(
+                    f"the deal says vulnerable {deal['vulnerable']}, but this game's first deal is "
+                    f"{_VUL_NAME[self.deal.vulnerable]} (set the vulnerability or board option)"
+                )
 
     # ----- dealing ---------------------------------------------------------
     def vulnerability(self) -> tuple[bool, bool]:
@@ -142,6 +157,23 @@ class Bridge(Match[BridgeDeal]):
         if t.startswith("CLAIM") or t == "CONCEDE":
             return ClaimCall.parse(t)
         return Card(text)
+
+    def default_action(self) -> Action:
+        """What a move timer plays (see :meth:`Match.default_action`): a pass
+        in the auction, the lowest legal card (a non-trump first) in the play
+        (the legal list runs from the ace of spades down), and REJECT when
+        asked about a claim, so play simply goes on."""
+        legal = self.legal_actions()
+        if not legal:
+            raise GameOver("the game is over")
+        d = self.deal
+        if d.phase == CLAIM:
+            return REJECT
+        if d.phase == PLAY:
+            cards = [a for a in legal if isinstance(a, Card)]
+            trump = d.contract.trump if d.contract is not None else None
+            return min(cards, key=lambda c: (c.suit is trump, c.rank))
+        return legal[0]
 
     def explain_illegal(self, action: Action, legal: Sequence[Action]) -> str:
         d = self.deal

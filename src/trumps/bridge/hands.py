@@ -71,7 +71,7 @@ def _complete(hands: list[list[Card] | None]) -> list[list[Card]]:
         hands[missing[0]] = [c for c in DECK if c not in used]
     elif missing:
         raise DealError(f"deal: no hand for {', '.join(SEAT_NAMES_4[s] for s in missing)}")
-    full = [h for h in hands if h is not None]
+    full = [sort_cards(h) for h in hands if h is not None]  # import format: ranks in any order
     check_deal(full)
     return full
 

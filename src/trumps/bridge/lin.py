@@ -209,9 +209,10 @@ def write_lin(records: Iterable[PbnRecord]) -> str:
         parts += ["rh", "", "ah", f"Board {rec.board}" if rec.board is not None else ""]
         parts += ["sv", _VUL_OUT.get(rec.vulnerable or "None", "o")]
         for i, call in enumerate(rec.auction or []):
+            # BBO spelling: p, d, r, and N for no trumps (1N, not 1NT)
             text = (
                 "p" if call is PASS else "d" if str(call) == "X" else "r" if str(call) == "XX" else str(call)
-            )
+            ).replace("NT", "N")
             parts += ["mb", text + ("!" if i in rec.alerts else "")]
             if i in rec.alerts and rec.alerts[i] != "alert":
                 parts += ["an", rec.alerts[i].replace("|", "/")]

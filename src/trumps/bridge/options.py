@@ -33,8 +33,24 @@ _SPECS = [
 
 
 def _validate(o: Options) -> None:
-    if o.board and o.scoring not in DUPLICATE_FORMS:
+    duplicate = o.scoring in DUPLICATE_FORMS
+    if o.board and not duplicate:
         raise OptionError("a board number only applies to duplicate scoring")
+    if o.vulnerability != "None" and not duplicate:
+        raise OptionError(
+            f"vulnerability only applies to duplicate scoring ({o.scoring} vulnerability follows the score)"
+        )
+    if o.board and o.vulnerability != "None":
+        from trumps.bridge.scoring import board_vulnerability
+
+        if board_vulnerability(int(o.board)) != o.vulnerability:
+            raise OptionError(
+                f"board {o.board} is vulnerable {board_vulnerability(int(o.board))}, not {o.vulnerability}"
+            )
+    if o.chicago_vul_scheme != "dealer_side" and o.scoring != "chicago":
+        raise OptionError("chicago_vul_scheme only applies to Chicago scoring")
+    if (o.mp_scale != "2_1" or not o.neuberg) and not duplicate:
+        raise OptionError("mp_scale and neuberg only apply to duplicate scoring")
 
 
 SCHEMA = OptionSchema(_SPECS, {}, None, _validate)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 __all__ = ["RawRecord", "lex"]
 
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _TAG_IN_ESCAPE = re.compile(r'\[\s*[A-Za-z0-9_]+\s*"')
 
 
@@ -55,6 +56,8 @@ def lex(text: str) -> tuple[list[RawRecord], list[str]]:
     current: RawRecord | None = None
     in_comment: list[str] | None = None
     comment_line = 0
+    pending = ""  # the start of a tag pair continued on the next line (import format)
+    pending_line = 0
 
     def record(lineno: int) -> RawRecord:
         nonlocal current
@@ -65,6 +68,15 @@ def lex(text: str) -> tuple[list[RawRecord], list[str]]:
 
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip("\r\n")
+        joined_from = 0
+        if pending:
+            if not line.strip() or line.lstrip().startswith("["):
+                record(pending_line).defects.append(
+                    f"line {pending_line}: malformed tag pair {pending.strip()!r}"
+                )
+                pending = ""
+            else:
+                line, joined_from, pending = pending + " " + line, pending_line, ""
         if in_comment is not None:
             end = line.find("}")
             if end < 0:
@@ -103,9 +115,18 @@ def lex(text: str) -> tuple[list[RawRecord], list[str]]:
             elif ch == ";":
                 record(lineno).comments.append(line[i + 1 :])
                 break
+            elif ch == '"':  # a string in section data (table rows): ';' and '{' inside are text
+                m = _STRING.match(line, i)
+                end = m.end() if m else n
+                data.append(line[i:end])
+                i = end
             elif ch == "[":
                 m = _TAG.match(line, i)
                 if m is None:
+                    if "]" not in line[i:] and len(line) - i < 1024:
+                        # PBN 3.3: in import format a tag pair may span lines
+                        pending, pending_line = line[i:], joined_from or lineno
+                        break
                     record(lineno).defects.append(f"line {lineno}: malformed tag pair {line[i:].strip()!r}")
                     break
                 rec = record(lineno)
@@ -122,6 +143,8 @@ def lex(text: str) -> tuple[list[RawRecord], list[str]]:
                 rec.defects.append(f"line {lineno}: data before any tag: {chunk[:40]!r}")
             else:
                 rec.data[-1].append(chunk)
+    if pending:
+        record(pending_line).defects.append(f"line {pending_line}: malformed tag pair {pending.strip()!r}")
     if in_comment is not None:
         target = current if current is not None else (records[-1] if records else None)
         if target is not None:

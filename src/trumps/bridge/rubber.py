@@ -59,6 +59,20 @@ class DealEntry:
         }
 
 
+def _check(side: int, c: Contract, tricks: int, honors: tuple[int, int]) -> None:
+    """Reject a deal that cannot happen (before anything is written)."""
+    if side not in (0, 1):
+        raise ParseError(f"the declaring side is 0 (NS) or 1 (EW), not {side!r}")
+    if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= 13:
+        raise ParseError(f"tricks must be 0 to 13, not {tricks!r}")
+    hside, hpoints = honors
+    allowed = (0, 150) if c.strain == 4 else (0, 100, 150)  # NT: only four aces (150)
+    if hpoints not in allowed or (hpoints and hside not in (0, 1)):
+        raise ParseError(
+            f"honours {honors!r} are not possible at {c} (NT: 150 for four aces; suits: 100 or 150)"
+        )
+
+
 def _score_common(
     e: DealEntry, side: int, c: Contract, tricks: int, vul: bool, honors: tuple[int, int]
 ) -> int:
@@ -101,6 +115,7 @@ class RubberSheet:
         if self.over:
             raise ParseError("the rubber is over")
         c = Contract.parse(contract)
+        _check(side, c, tricks, honors)
         e = DealEntry()
         points = _score_common(e, side, c, tricks, self.vulnerable(side), honors)
         if points:
@@ -190,7 +205,10 @@ class ChicagoSheet:
         vul: tuple[bool, bool],
         honors: tuple[int, int] = (-1, 0),
     ) -> DealEntry:
+        if self.over:
+            raise ParseError("the Chicago round is over (four deals)")
         c = Contract.parse(contract)
+        _check(side, c, tricks, honors)
         e = DealEntry()
         points = _score_common(e, side, c, tricks, vul[side], honors)
         if points:
@@ -247,8 +265,6 @@ def score_rubber(text: str) -> RubberSheet:
     rubber that does not finish is closed with the unfinished bonuses."""
     sheet = RubberSheet()
     for side, c, tricks, honors in parse_rubber_record(text):
-        if c.level + 6 > 13 or not 0 <= tricks <= 13:
-            raise ParseError(f"bad tricks {tricks} for {c}")
         sheet.record(side, c, tricks, honors)
     if not sheet.over:
         sheet.finish()

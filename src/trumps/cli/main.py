@@ -1,10 +1,314 @@
-"""Entry point of the ``trumps`` command (placeholder until the CLI lands)."""
+"""The ``trumps`` command.
+
+::
+
+    trumps games                       the games this installation plays
+    trumps options 500                 a game's options, values, defaults, presets
+    trumps play 500 [--seat S] ...     play a game against bots in the terminal
+    trumps selfplay 500 --games N ...  bots play each other; a summary, JSONL records
+    trumps score 500 8H --tricks 9     one deal's score (the game's own calculator)
+
+Game-specific commands live with their game: ``trumps score GAME ...`` runs
+``score_command(argv)`` from ``trumps.<game package>.cli``, so adding a game
+needs no change here.  Every bad command line exits with status 2 and one
+``trumps: error: ...`` line on stderr.
+"""
 
 from __future__ import annotations
 
+import argparse
+import importlib
+import json
+import random
 import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from trumps.cli.common import CliParser, UsageError, add_option_arguments, guarded, parse_options
+
+__all__ = ["build_parser", "game_command", "main"]
 
 
-def main(argv: list[str] | None = None) -> int:
-    print("trumps: the command line is being built", file=sys.stderr)
-    return 2
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {n}")
+    return n
+
+
+def build_parser() -> CliParser:
+    from trumps import __version__
+
+    parser = CliParser(
+        prog="trumps",
+        description="Rules engines, bots and a card room for trick-taking games (500, bridge, coinche).",
+    )
+    parser.add_argument("--version", action="version", version=f"trumps {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    sub.add_parser("games", help="list the games")
+
+    p = sub.add_parser("options", help="list a game's options and presets")
+    p.add_argument("game")
+
+    p = sub.add_parser("play", help="play a game against bots in the terminal")
+    p.add_argument("game")
+    add_option_arguments(p)
+    p.add_argument("--seed", type=int, help="seed of the shuffles (a replayable game)")
+    p.add_argument("--seat", help="your seat (default S, or 0 at six)")
+    p.add_argument("--bots", default="rules", help="the other players: rules (default) or random")
+
+    p = sub.add_parser("selfplay", help="bots play each other")
+    p.add_argument("game")
+    p.add_argument("--games", "-n", type=_positive, default=100, help="number of games (default 100)")
+    p.add_argument("--seed", type=int, help="seed of the first game (game i uses seed + i)")
+    add_option_arguments(p)
+    p.add_argument(
+        "--bots",
+        default="rules",
+        help="bot kinds: one for all, one per team or one per seat, comma separated (e.g. rules,random)",
+    )
+    p.add_argument("--records", metavar="FILE.jsonl", help="write each game's record as one JSON line")
+
+    p = sub.add_parser("score", help="score one deal with the game's calculator", add_help=False)
+    p.add_argument("game")
+    p.add_argument("args", nargs=argparse.REMAINDER)
+
+    p = sub.add_parser("dd", help="bridge double-dummy table (and par) of a PBN deal", add_help=False)
+    p.add_argument("args", nargs=argparse.REMAINDER)
+
+    p = sub.add_parser("serve", help="run the card room (open it in a browser)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=_positive, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--db",
+        default="sqlite:///trumps.db",
+        help="database URL: SQLite file (default sqlite:///trumps.db) or postgresql+psycopg://user@host/db",
+    )
+    p.add_argument(
+        "--bot-delay", type=float, default=0.6, help="seconds a bot waits before acting (default 0.6)"
+    )
+    return parser
+
+
+def _game_package(game: str) -> tuple[str, str]:
+    """(canonical name, package) of a game: ``"500"`` -> ``trumps.five_hundred``."""
+    import trumps
+
+    cls = trumps.game_class(game)
+    return cls.game, cls.__module__.rsplit(".", 1)[0]
+
+
+def game_command(game: str, command: str) -> Callable[[list[str]], int]:
+    """``trumps.<game package>.cli:<command>_command`` for a game."""
+    name, package = _game_package(game)
+    module_name = f"{package}.cli"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            raise UsageError(f"{name} has no '{command}' command") from None
+        raise
+    func = getattr(module, f"{command}_command", None)
+    if func is None:
+        raise UsageError(f"{name} has no '{command}' command")
+    typed: Callable[[list[str]], int] = func
+    return typed
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return guarded(lambda: _run(args_list))
+    except KeyboardInterrupt:
+        print("trumps: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # output piped into head & co.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+def _run(argv: list[str]) -> int:
+    parser = build_parser()
+    if not argv:
+        parser.print_help()
+        return 0
+    args = parser.parse_args(argv)
+    command = args.command
+    if command == "games":
+        return _games()
+    if command == "options":
+        return _options(args.game)
+    if command == "score":
+        return game_command(args.game, "score")(list(args.args))
+    if command == "dd":
+        return game_command("bridge", "dd")(list(args.args))
+    if command == "serve":
+        return _serve(args)
+    if command == "play":
+        return _play(args)
+    if command == "selfplay":
+        return _selfplay(args)
+    parser.print_help()  # pragma: no cover - argparse rejects unknown commands
+    return 2  # pragma: no cover
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from trumps.room.server import serve
+
+    if args.bot_delay < 0:
+        raise UsageError("--bot-delay must not be negative")
+    serve(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay)
+    return 0
+
+
+# ----- games / options ----------------------------------------------------------
+def _games() -> int:
+    import trumps
+
+    for name in trumps.games():
+        cls = trumps.game_class(name)
+        doc = (cls.__doc__ or "").strip().split("\n")[0].split(".  ")[0].rstrip(".")
+        print(f"{name:<10} {doc}")
+    return 0
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _options(game: str) -> int:
+    import trumps
+
+    cls = trumps.game_class(game)
+    info = cls.schema.describe()
+    print(f"Options of {cls.game} (set with --option KEY=VALUE, e.g. --option kitty_size=5):")
+    defaults = {}
+    for o in info["options"]:
+        defaults[o["name"]] = o["default"]
+        if o["type"] == "bool":
+            allowed = "yes, no"
+        elif o["choices"] is not None:
+            allowed = ", ".join(_show(c) for c in o["choices"])
+        else:
+            allowed = f"any {o['type']}"
+        print(f"  {o['name']} = {_show(o['default'])}   ({allowed})")
+        if o["doc"]:
+            print(f"      {o['doc']}")
+    presets = info["presets"]
+    if presets:
+        print("Presets (--preset NAME), as changes from the defaults above:")
+        for name, values in presets.items():
+            diff = [f"{k}={_show(v)}" for k, v in values.items() if defaults.get(k) != v]
+            print(f"  {name}: {' '.join(diff) if diff else '(the defaults)'}")
+    return 0
+
+
+# ----- play -----------------------------------------------------------------------
+def _new_match(args: argparse.Namespace) -> Any:
+    import trumps
+
+    options = parse_options(args.option)
+    return trumps.new_game(args.game, preset=args.preset, options=options or None, seed=args.seed)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from trumps.cli.play import make_bots, play_session
+
+    match = _new_match(args)
+    default_seat = "S" if match.players == 4 else 0
+    human = match.seat(args.seat if args.seat is not None else default_seat)
+    bots, note = make_bots(match.game, args.bots, match, human)
+    console = Console(highlight=False)
+    if note:
+        console.print(note)
+
+    echo = not _isatty(sys.stdin)
+
+    def read(prompt: str) -> str:
+        text = console.input(prompt)
+        if echo:  # piped input: show the answer so the transcript reads like a session
+            console.print(text, markup=False, highlight=False)
+        return text
+
+    seed = match.seed
+    return play_session(match, human, bots, console=console, read=read, rng=random.Random(f"{seed}/bots"))
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+# ----- selfplay ---------------------------------------------------------------------
+def _selfplay(args: argparse.Namespace) -> int:
+    import trumps
+    from trumps.bots.selfplay import bots_for_seats, selfplay
+
+    options = parse_options(args.option) or None
+    kinds = [k.strip() for k in str(args.bots).split(",") if k.strip()]
+    if not kinds:
+        raise UsageError("--bots wants one or more bot kinds, e.g. rules,random")
+    # check the set-up (game, options, bots) before starting anything
+    probe = trumps.new_game(args.game, preset=args.preset, options=options, seed=0)
+    seated = bots_for_seats(probe.game, kinds, probe.players, probe.teams)
+    view = probe.view(None)
+    from trumps.cli.render import team_names
+
+    names = team_names(view)
+    out = None
+    if args.records:
+        try:
+            out = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.records}: {exc.strerror or exc}") from None
+
+    def write(match: Any) -> None:
+        if out is not None:
+            out.write(json.dumps(match.to_json(), separators=(",", ":")) + "\n")
+
+    try:
+        result = selfplay(
+            probe.game,
+            seated,
+            args.games,
+            seed=args.seed,
+            preset=args.preset,
+            options=options,
+            on_game=write,
+        )
+    finally:
+        if out is not None:
+            out.close()
+    print(
+        f"{probe.game} self-play: {result.games} games, {result.deals} deals in {result.seconds:.2f} s "
+        f"({result.games_per_second:.1f} games/s, {result.deals_per_second:.1f} deals/s)"
+    )
+    per_seat = [str(getattr(b, "name", type(b).__name__)) for b in seated]
+    means = result.mean_points_per_deal
+    for t, team in enumerate(probe.teams):
+        kinds_here = sorted({per_seat[s] for s in team})
+        label = f"team {names[t]} ({'/'.join(kinds_here)})"
+        pct = 100.0 * result.win_rate(t)
+        print(f"{label}: {result.wins[t]} wins ({pct:.1f}%), mean {means[t]:+.1f} points per deal")
+    if result.undecided:
+        print(f"no winner: {result.undecided} games")
+    if args.records:
+        print(f"records: {result.games} games written to {args.records}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -69,8 +69,8 @@ def score_command(argv: Sequence[str] | None = None) -> int:
             if not sep:
                 raise TrumpsError(f"--option takes KEY=VALUE, not {item!r}")
             options[key.strip()] = value.strip()
-        if a.capot and a.defence_capot:
-            raise TrumpsError("--capot and --defence-capot exclude each other")
+        if (a.capot or a.generale) and a.defence_capot:
+            raise TrumpsError("--capot / --generale and --defence-capot exclude each other")
         tricks = 8 if (a.capot or a.generale) else 0 if a.defence_capot else None
         points = a.points
         if points is None:

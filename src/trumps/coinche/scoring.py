@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trumps.coinche.calls import Contract
+from trumps.coinche.calls import AT, DENOM_CODES, NT, Contract
 from trumps.coinche.options import resolve_options
 from trumps.coinche.play import rules_for
 from trumps.core.errors import TrumpsError
@@ -258,16 +258,31 @@ def score(
         raise TrumpsError(f"card points must add up to {total} (taker {taker_points}, defence {dp})")
     if melds_taker and melds_defence:
         raise TrumpsError("only the side that won the meld comparison scores melds")
+    for name, v in (("melds_taker", melds_taker), ("melds_defence", melds_defence)):
+        if v < 0 or v % 10:
+            raise TrumpsError(f"{name} must be a multiple of 10, not {v}")
+        if v and o.melds == "none":
+            raise TrumpsError(f"{name}: these options play without melds (melds=none)")
     for name, v in (("belote_taker", belote_taker), ("belote_defence", belote_defence)):
         if v < 0 or v % 20:
             raise TrumpsError(f"{name} must be a multiple of 20, not {v}")
+    # §6: one K-Q of trumps in a colour contract, one per suit in all-trump, none in no-trump
+    pairs = 4 if c.denom == AT and o.belote_in_all_trump else 1 if c.denom < NT else 0
+    if belote_taker + belote_defence > 20 * pairs:
+        raise TrumpsError(f"at most {20 * pairs} belote points in a {DENOM_CODES[c.denom]} contract")
     if taker_tricks is None:
-        tt = 8 if c.kind in ("CAPOT", "GENERALE") and alone else 4
+        tt = 8 if alone else 4  # the taker alone won every trick: a capot for any contract
         tricks = [tt, 8 - tt]
     else:
         if not 0 <= taker_tricks <= 8:
             raise TrumpsError(f"taker_tricks must be 0 to 8, not {taker_tricks}")
         tricks = [taker_tricks, 8 - taker_tricks]
+        if alone and taker_tricks != 8:
+            raise TrumpsError("a taker who won every trick alone (générale) has all 8 tricks")
+    if (tricks[0] == 8 and (taker_points, dp) != (total, 0)) or (
+        tricks[0] == 0 and (taker_points, dp) != (0, total)
+    ):
+        raise TrumpsError(f"a side that wins all 8 tricks has all {total} card points")
     s = score_deal(
         o, c, 0, [taker_points, dp], tricks, [belote_taker, belote_defence],
         [melds_taker, melds_defence], bool(alone if alone is not None else False),

@@ -21,7 +21,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from trumps.core.cards import Card
-from trumps.core.errors import GameOver, IllegalAction, ParseError, RecordError, WrongSeat
+from trumps.core.errors import (
+    DealError,
+    GameOver,
+    IllegalAction,
+    OptionError,
+    ParseError,
+    RecordError,
+    WrongSeat,
+)
 from trumps.core.options import Options, OptionSchema
 from trumps.core.seats import parse_seat, seat_name
 
@@ -280,7 +288,9 @@ class Match(ABC, Generic[D]):
                     raise RecordError(
                         f"action {i + 1} ({entry.get('action')}) does not replay: {exc}"
                     ) from exc
-        except ParseError as exc:
+        except (ParseError, OptionError, DealError) as exc:
+            # bad options or deals inside a record make the record malformed:
+            # callers of load_game catch one error class for a bad record
             raise RecordError(f"record does not parse: {exc}") from exc
         if "scores" in data and list(data["scores"]) != match.totals:
             raise RecordError(f"record scores {data['scores']} differ from the replayed {match.totals}")

@@ -12,6 +12,21 @@ _SUIT_BIDS = {level: [Call.bid(level, d) for d in DENOMS] for level in range(6, 
 _INKLES = [Call.bid(6, d, inkle=True) for d in DENOMS]
 
 
+_KEYS: dict[tuple[int, int, bool], dict[Call, int]] = {}
+
+
+def _rank_keys(nullo_points: int, open_nullo_points: int, eight_spades: bool) -> dict[Call, int]:
+    """The rank key of every bid under one misère setting.  Computed once per
+    setting and shared (read-only) by every auction: building it per deal was
+    a noticeable part of the cost of a random self-play deal."""
+    setting = (nullo_points, open_nullo_points, bool(eight_spades))
+    keys = _KEYS.get(setting)
+    if keys is None:
+        bids = [c for lvl in _SUIT_BIDS.values() for c in lvl] + _INKLES + [MIS, OMIS]
+        keys = _KEYS[setting] = {c: rank_key(c, *setting) for c in bids}
+    return keys
+
+
 class Auction:
     """Calls so far, whose turn it is, and the legal calls.
 
@@ -52,11 +67,9 @@ class Auction:
         self.raise_used = False
         self.seen_7 = False
         self.seen_8 = False
-        np, onp, eight = options.nullo_points, options.open_nullo_points, options.eight_spades_overbids_nullo
-        self._keys = {c: rank_key(c, np, onp, eight) for lvl in _SUIT_BIDS.values() for c in lvl}
-        self._keys.update({c: rank_key(c, np, onp, eight) for c in _INKLES})
-        self._keys[MIS] = rank_key(MIS, np, onp, eight)
-        self._keys[OMIS] = rank_key(OMIS, np, onp, eight)
+        self._keys = _rank_keys(
+            options.nullo_points, options.open_nullo_points, options.eight_spades_overbids_nullo
+        )
 
     def copy(self) -> Auction:
         other = object.__new__(Auction)

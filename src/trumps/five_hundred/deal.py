@@ -100,6 +100,9 @@ class FiveHundredDeal(Deal):
         other.auction = self.auction.copy()
         other.breach_polls = list(self.breach_polls)
         other.active = list(self.active)
+        # next_active is rewritten in place by _start_play: sharing it would let
+        # a clone that reaches the play phase change the original's turn order.
+        other.next_active = list(self.next_active)
         other.exposed = set(self.exposed)
         other.trick = list(self.trick)
         other.trick_seats = list(self.trick_seats)

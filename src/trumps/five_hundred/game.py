@@ -187,6 +187,16 @@ class FiveHundred(Match[FiveHundredDeal]):
             hand = d.hands[d.hand_to_play] if d.hand_to_play is not None else []
             if card not in hand:
                 return f"{card} is not in {self.seat_name(d.hand_to_play or 0)}'s hand"
+            if isinstance(action, JokerLead):
+                # only a joker leading in no trumps / misère names a suit
+                if d.trick:
+                    return f"{action}: only the leader names a suit; play {card}"
+                if d.rules is not None and d.rules.trump is not None:
+                    return f"{action}: with a trump suit the joker is a trump, lead it as {card}"
+                return (
+                    f"{action}: you may not name {action.suit} (you failed to follow it earlier); "
+                    f"legal: {_show(legal)}"
+                )
             return f"{action} may not be played: follow suit; legal: {_show(legal)}"
         if phase == KITTY and isinstance(action, Card):
             return f"{action} is not in the contractor's hand; discard one of: {_show(legal)}"
@@ -284,9 +294,21 @@ def _cards(value: Any) -> list[Card]:
 
 
 def _deal_json(deal: Mapping[Any, Any]) -> dict[str, Any]:
+    """The explicit deal as stored in the record.  Accepts the same forms as
+    :meth:`FiveHundred._read_deal` -- flat (seat -> cards, ``kitty``) or as a
+    record writes it (``dealer``, ``hands``: seat -> cards, ``kitty``) -- so a
+    deal taken from a record can start a new game."""
     if not isinstance(deal, Mapping):
         raise DealError("a deal is a mapping of seats (and 'kitty') to cards")
-    return {str(k): [str(c) for c in _cards(v)] for k, v in deal.items()}
+    out: dict[str, Any] = {}
+    for k, v in deal.items():
+        if k == "dealer":
+            continue
+        if k == "hands" and isinstance(v, Mapping):
+            out.update({str(k2): [str(c) for c in _cards(v2)] for k2, v2 in v.items()})
+        else:
+            out[str(k)] = [str(c) for c in _cards(v)]
+    return out
 
 
 def _show(legal: Sequence[Action]) -> str:

@@ -67,14 +67,16 @@ class WsConnection:
         await self.ws.send_text(json.dumps(event, separators=(",", ":")))
 
 
-def create_app(db_url: str = "sqlite:///trumps.db", *, bot_delay: float = 0.6) -> Starlette:
+def create_app(
+    db_url: str = "sqlite:///trumps.db", *, bot_delay: float = 0.6, grace: float = 30.0
+) -> Starlette:
     """The card room app, storing everything in ``db_url``."""
     state: dict[str, Any] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         store = Store(db_url)
-        room = Room(store, bot_delay=bot_delay)
+        room = Room(store, bot_delay=bot_delay, grace=grace)
         state["store"] = store
         state["room"] = room
         state["signer"] = URLSafeSerializer(store.secret(), salt="trumps-player")
@@ -198,7 +200,9 @@ def create_app(db_url: str = "sqlite:///trumps.db", *, bot_delay: float = 0.6) -
             return
         pid, name = await identity(ws)
         conn = WsConnection(ws, pid, name)
-        await table.join(conn)
+        since_text = ws.query_params.get("since")
+        since = int(since_text) if since_text and since_text.isdigit() else None
+        await table.join(conn, since)
         try:
             while True:
                 message = await ws.receive()
@@ -217,7 +221,7 @@ def create_app(db_url: str = "sqlite:///trumps.db", *, bot_delay: float = 0.6) -
         try:
             msg = parse_client_message(raw)
             if isinstance(msg, Hello):
-                await conn.send(table.state_event(conn))
+                await table.catch_up(conn, msg.since)
             elif isinstance(msg, Act):
                 await table.act(conn, msg.action, expect_seq=msg.seq)
             elif isinstance(msg, Sit):

@@ -25,9 +25,10 @@ def game_catalogue() -> list[dict[str, Any]]:
 
 
 class Room:
-    def __init__(self, store: Store, *, bot_delay: float = 0.6) -> None:
+    def __init__(self, store: Store, *, bot_delay: float = 0.6, grace: float = 30.0) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.grace = grace
         self.tables: dict[str, Table] = {}
         self.lobby: set[Connection] = set()
         self.names: dict[str, str] = {}
@@ -45,7 +46,9 @@ class Room:
             table._schedule_bot()
 
     def _make(self, st: Any) -> Table:
-        return Table(st, self.store, self.names, bot_delay=self.bot_delay, on_change=self._changed)
+        return Table(
+            st, self.store, self.names, bot_delay=self.bot_delay, grace=self.grace, on_change=self._changed
+        )
 
     async def stop(self) -> None:
         for t in self.tables.values():

@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
-__all__ = ["serve"]
+from trumps.core.errors import TrumpsError
+
+__all__ = ["check_database", "serve"]
+
+
+def check_database(db: str) -> None:
+    """Open (and migrate) ``db`` once, so a bad URL or an unreachable server
+    is one readable error before the server starts."""
+    from trumps.room.store import Store
+
+    try:
+        Store(db).close()
+    except Exception as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise TrumpsError(f"cannot open database {db!r}: {reason}") from None
 
 
 def serve(
@@ -14,5 +28,6 @@ def serve(
 
     from trumps.room.app import create_app
 
+    check_database(db)
     print(f"trumps card room on http://{host}:{port}/  (database {db})", flush=True)
     uvicorn.run(create_app(db, bot_delay=bot_delay), host=host, port=port, log_level="warning")

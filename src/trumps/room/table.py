@@ -27,6 +27,7 @@ from trumps.room.store import Store, StoredTable
 __all__ = ["Connection", "RoomError", "Table"]
 
 log = logging.getLogger("trumps.room")
+MAX_REPLAY = 500  # a client further behind than this just gets the current state
 
 
 class RoomError(ValueError):
@@ -63,6 +64,7 @@ class Table:
         names: dict[str, str],
         *,
         bot_delay: float = 0.6,
+        grace: float = 30.0,
         on_change: Callable[[Table], Awaitable[None]] | None = None,
     ) -> None:
         self.id = stored.id
@@ -75,6 +77,7 @@ class Table:
         self.created = stored.created
         self.store = store
         self.bot_delay = bot_delay
+        self.grace = grace
         self.on_change = on_change
         self.match: Match[Any] = trumps.new_game(self.game, options=self.options, seed=self.seed)
         for seat, action, at, _auto in stored.actions:
@@ -85,7 +88,13 @@ class Table:
         self.chat = list(stored.chat)
         self.connections: set[Connection] = set()
         self.lock = asyncio.Lock()
+        self._send_lock = asyncio.Lock()
         self._bot_task: asyncio.Task[None] | None = None
+        # seats whose player left mid-game: after the grace period a bot plays for them
+        self.away: dict[int, float] = {}
+        # humans waiting to take over a bot's seat at the start of the next deal
+        self.pending: dict[int, tuple[str, str]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
         self._rng = random.Random(self.seed ^ 0x5EED)
 
     # ----- reading -------------------------------------------------------------
@@ -113,7 +122,7 @@ class Table:
             "status": self.status,
             "host": self.host,
             "seats": [
-                {"seat": name(i), "name": s.name, "bot": s.bot, "empty": s.empty}
+                {"seat": name(i), "name": s.name, "bot": s.bot, "empty": s.empty, "away": i in self.away}
                 for i, s in enumerate(self.seats)
             ],
             "free": sum(1 for s in self.seats if s.empty),
@@ -121,35 +130,79 @@ class Table:
             "created": self.created,
         }
 
-    def state_event(self, conn: Connection) -> dict[str, Any]:
+    def state_event(self, conn: Connection, match: Match[Any] | None = None) -> dict[str, Any]:
+        """The ``state`` event for ``conn``: the table and the engine's view
+        of the connection's seat (a spectator's view when it has none)."""
         seat = self.seat_of(conn.player)
+        m = self.match if match is None else match
         return {
             "v": PROTOCOL_VERSION,
             "type": "state",
-            "seq": self.seq,
+            "seq": len(m.log),
             "table": {
                 **self.summary(),
                 "you": None if seat is None else self.match.seat_name(seat),
                 "is_host": conn.player == self.host,
             },
-            "view": self.match.view(seat),
+            "view": m.view(seat),
             "chat": self.chat[-50:],
         }
 
     # ----- connections -------------------------------------------------------------
-    async def join(self, conn: Connection) -> None:
+    async def join(self, conn: Connection, since: int | None = None) -> None:
+        """Connect ``conn``.  With ``since`` (the last event it saw), the
+        events it missed are sent in order; otherwise the current state."""
         self.connections.add(conn)
-        await conn.send(self.state_event(conn))
+        await self.catch_up(conn, since)
+        seat = self.seat_of(conn.player)
+        if seat is not None and seat in self.away:
+            del self.away[seat]
+            await self.broadcast()
+
+    async def catch_up(self, conn: Connection, since: int | None) -> None:
+        if since is None or since >= self.seq or self.seq - since > MAX_REPLAY:
+            await conn.send(self.state_event(conn))
+            return
+        replay = trumps.new_game(self.game, options=self.options, seed=self.seed)
+        for seat, action, at in self.match.log:
+            replay.apply(action, seat, time=at)
+            if len(replay.log) > since:
+                await conn.send(self.state_event(conn, replay))
 
     def leave(self, conn: Connection) -> None:
         self.connections.discard(conn)
+        seat = self.seat_of(conn.player)
+        if seat is None or self.status != "playing":
+            return
+        if any(c.player == conn.player for c in self.connections):
+            return
+        self.away[seat] = time.monotonic()
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.grace, self._schedule_bot)
+        task = loop.create_task(self.broadcast())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _controller(self, seat: int) -> str | None:
+        """The bot kind playing ``seat`` now, or ``None`` for a present human."""
+        s = self.seats[seat]
+        if s.bot is not None:
+            return s.bot
+        since = self.away.get(seat)
+        if since is not None and time.monotonic() - since >= self.grace:
+            return "rules"
+        return None
 
     async def broadcast(self) -> None:
-        for conn in list(self.connections):
-            try:
-                await conn.send(self.state_event(conn))
-            except Exception:  # a dead connection must not stop the others
-                self.connections.discard(conn)
+        """Send every connection its state.  Under one lock, so each
+        connection sees states in order (a later send never carries an
+        older state); the same state may arrive twice."""
+        async with self._send_lock:
+            for conn in list(self.connections):
+                try:
+                    await conn.send(self.state_event(conn))
+                except Exception:  # a dead connection must not stop the others
+                    self.connections.discard(conn)
         if self.on_change is not None:
             await self.on_change(self)
 
@@ -167,13 +220,19 @@ class Table:
             seat = self._seat_index(seat_text)
             if self.seat_of(conn.player) is not None:
                 raise RoomError("you already have a seat at this table")
-            if not self.seats[seat].empty:
-                raise RoomError(f"seat {seat_text} is taken")
             if self.status == "finished":
                 raise RoomError("the game is over")
-            await self.store.run(self.store.set_seat, self.id, seat, conn.player, None)
-            self.seats[seat] = Seat(conn.player, conn.name, None)
-            await self._maybe_start()
+            current = self.seats[seat]
+            if current.player is not None:
+                raise RoomError(f"seat {seat_text} is taken")
+            if current.bot is not None and self.status == "playing":
+                if conn.player in {p for p, _ in self.pending.values()}:
+                    raise RoomError("you are already waiting for a seat")
+                self.pending[seat] = (conn.player, conn.name)
+            else:
+                await self.store.run(self.store.set_seat, self.id, seat, conn.player, None)
+                self.seats[seat] = Seat(conn.player, conn.name, None)
+                await self._maybe_start()
         await self.broadcast()
         self._schedule_bot()
 
@@ -250,7 +309,13 @@ class Table:
                 raise RoomError(str(exc)) from None
             # commit first: nothing is shown that is not stored
             await self.store.run(self.store.append_action, self.id, self.seq + 1, seat, str(parsed), at, auto)
+            new_deal = trial.deal_number != self.match.deal_number
             self.match = trial
+            if new_deal and self.pending:
+                for s_i, (player, name) in self.pending.items():  # a human takes over a bot between deals
+                    await self.store.run(self.store.set_seat, self.id, s_i, player, None)
+                    self.seats[s_i] = Seat(player, name, None)
+                self.pending.clear()
             if self.match.is_over:
                 self.status = "finished"
                 await self.store.run(self.store.set_status, self.id, "finished")
@@ -271,7 +336,7 @@ class Table:
         """Start the bot loop if a bot is to act and none is running."""
         if self.status != "playing" or self.match.to_act is None:
             return
-        if self.seats[self.match.to_act].bot is None:
+        if self._controller(self.match.to_act) is None:
             return
         if self._bot_task is not None and not self._bot_task.done():
             return
@@ -282,7 +347,7 @@ class Table:
 
         while self.status == "playing" and self.match.to_act is not None:
             seat = self.match.to_act
-            kind = self.seats[seat].bot
+            kind = self._controller(seat)
             if kind is None:
                 return
             seq = self.seq

@@ -229,8 +229,8 @@ function render(ev) {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(proto + "//" + location.host + "/ws/table/" + tid);
-  ws.onopen = () => send({ type: "hello", since: Math.max(lastSeq, 0) });
+  // after a reconnect, ask for the events missed since the last one seen
+  ws = new WebSocket(proto + "//" + location.host + "/ws/table/" + tid + (lastSeq >= 0 ? "?since=" + lastSeq : ""));
   ws.onmessage = m => {
     const ev = JSON.parse(m.data);
     if (ev.type === "state") { if (ev.seq >= lastSeq) render(ev); }

@@ -1,0 +1,96 @@
+"""Which bot plays which game: ``bot_for("500", "rules")``.
+
+Kinds: ``"random"`` (every game) and ``"rules"`` (a game's rule-based bot,
+imported lazily from the path below, so a game's bot module is only loaded
+when asked for).  A kind written ``"package.module:Class"`` loads any other
+:class:`~trumps.bots.base.Bot` subclass.
+
+>>> bot_for("500", "random").name
+'random'
+>>> type(bot_for("500", "rules")).__name__
+'FiveHundredRuleBot'
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from trumps.bots.base import Bot, BotError, RandomBot
+
+__all__ = ["KINDS", "RULE_BOTS", "bot_for", "canonical_game", "has_rule_bot"]
+
+KINDS = ("random", "rules")
+
+#: Game name -> "module:Class" of its rule-based bot.
+RULE_BOTS = {
+    "500": "trumps.bots.five_hundred:FiveHundredRuleBot",
+    "bridge": "trumps.bots.bridge:BridgeRuleBot",
+    "coinche": "trumps.bots.coinche:CoincheRuleBot",
+}
+
+
+def canonical_game(game: str) -> str:
+    """The registry name of ``game`` (``"five_hundred"`` -> ``"500"``);
+    raises :class:`~trumps.core.errors.OptionError` for an unknown game."""
+    import trumps
+
+    return trumps.game_class(game).game
+
+
+def _load(path: str) -> Any:
+    module_name, sep, attr = path.partition(":")
+    if not sep or not module_name or not attr:
+        raise BotError(f"a bot path is 'package.module:Class', not {path!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        # only "this module is absent"; an import error inside it propagates
+        if exc.name is not None and (module_name == exc.name or module_name.startswith(exc.name + ".")):
+            raise BotError(f"no module {module_name!r} for bot {path!r}") from None
+        raise
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise BotError(f"module {module_name!r} has no {attr!r}") from None
+
+
+def has_rule_bot(game: str) -> bool:
+    """Whether the rule-based bot of ``game`` is installed."""
+    try:
+        bot_for(game, "rules")
+    except BotError:
+        return False
+    return True
+
+
+def bot_for(game: str, kind: str = "rules", *, fallback: bool = False) -> Bot:
+    """A new bot of ``kind`` for ``game``.
+
+    Raises :class:`BotError` for an unknown kind, or for ``"rules"`` when the
+    game's rule bot module is absent, unless ``fallback`` is true: then a
+    :class:`RandomBot` stands in.
+    """
+    k = str(kind).strip()
+    if k.lower() == "random":
+        return RandomBot()
+    if ":" in k:
+        cls = _load(k)
+    elif k.lower() in ("rules", "rule"):
+        name = canonical_game(game)
+        path = RULE_BOTS.get(name)
+        try:
+            if path is None:
+                raise BotError("none is registered")
+            cls = _load(path)
+        except BotError as exc:
+            if fallback:
+                return RandomBot()
+            raise BotError(f"there is no rule bot for {name} ({exc}); use the random bot") from None
+    else:
+        raise BotError(f"unknown bot kind {kind!r} (known: {', '.join(KINDS)}, or module:Class)")
+    # a Bot subclass, or any class with the same ``choose`` method (duck typing)
+    if not (isinstance(cls, type) and callable(getattr(cls, "choose", None))):
+        raise BotError(f"{k!r} is not a bot class (it needs a choose(view, legal, rng) method)")
+    bot: Bot = cls()
+    return bot
