@@ -107,19 +107,16 @@ def new_game(
     opts = cls.schema.resolve(preset, options)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise OptionError(f"seed must be an integer, not {seed!r}")
-    return cls(opts, seed=seed, deal=deal, dealer=dealer, contract=contract, declarer=declarer)  # type: ignore[call-arg]
+    return cls(opts, seed=seed, deal=deal, dealer=dealer, contract=contract, declarer=declarer)
 
 
 def load_game(record: Mapping[str, Any] | str) -> Match[Any]:
     """Rebuild any game from its JSON record (a dict or a JSON string)."""
-    import json
+    from trumps.core.protocol import read_record
 
-    data = record
-    if isinstance(record, str):
-        try:
-            data = json.loads(record)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not JSON: {exc}") from None
-    if not isinstance(data, Mapping):
-        raise RecordError("a game record must be a JSON object")
-    return game_class(str(data.get("game"))).from_json(data)
+    data = read_record(record)
+    try:
+        cls = game_class(str(data.get("game")))
+    except OptionError:
+        raise RecordError(f"record of an unknown game {data.get('game')!r} (known: {', '.join(games())})") from None
+    return cls.from_json(data)

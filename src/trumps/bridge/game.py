@@ -19,7 +19,7 @@ from trumps.bridge.options import DUPLICATE_FORMS, SCHEMA
 from trumps.bridge.rubber import ChicagoSheet, RubberSheet
 from trumps.bridge.scoring import board_dealer, board_vulnerability, deal_score, honors, vulnerable_sides
 from trumps.core.cards import Card
-from trumps.core.errors import DealError, GameOver, OptionError, ParseError, RecordError
+from trumps.core.errors import GameOver, OptionError, ParseError, RecordError
 from trumps.core.options import Options
 from trumps.core.protocol import Action, Match
 from trumps.core.seats import parse_seat
@@ -351,23 +351,8 @@ class Bridge(Match[BridgeDeal]):
         return match
 
     @classmethod
-    def _from_record(cls, data: Mapping[str, Any]) -> Bridge:
-        options = SCHEMA.resolve(None, data.get("options") or {})
-        deals = data.get("deals")
-        if deals is not None and not isinstance(deals, list):
-            raise DealError("record 'deals' must be a list")
-        seed = data.get("seed")
-        if seed is not None and not isinstance(seed, int):
-            raise DealError("record 'seed' must be an integer")
-        return cls(
-            options,
-            seed=seed,
-            deal=data.get("deal"),
-            dealer=None if options.board else data.get("dealer"),
-            contract=data.get("contract"),
-            declarer=data.get("declarer"),
-            _deals=deals,
-        )
+    def _record_dealer(cls, options: Options, data: Mapping[str, Any]) -> Any:
+        return None if options.board else data.get("dealer")
 
 
 def _dd_verify(deal: BridgeDeal, side: int, n: int) -> bool:

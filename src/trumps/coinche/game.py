@@ -211,25 +211,6 @@ class Coinche(Match[CoincheDeal]):
 
         return view(self, None if seat is None else parse_seat(seat, 4))
 
-    @classmethod
-    def _from_record(cls, data: Mapping[str, Any]) -> Coinche:
-        options = SCHEMA.resolve(None, data.get("options") or {})
-        deals = data.get("deals")
-        if deals is not None and not isinstance(deals, list):
-            raise DealError("record 'deals' must be a list")
-        seed = data.get("seed")
-        if seed is not None and not isinstance(seed, int):
-            raise DealError("record 'seed' must be an integer")
-        return cls(
-            options,
-            seed=seed,
-            deal=data.get("deal"),
-            dealer=data.get("dealer"),
-            contract=data.get("contract"),
-            declarer=data.get("declarer"),
-            _deals=deals,
-        )
-
 
 def deal_packets(cards: list[Card], dealer: int, nxt: Any, pattern: str) -> list[list[Card]]:
     """Deal 8 cards each in packets (§3), from eldest in the play direction."""

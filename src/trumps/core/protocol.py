@@ -92,6 +92,22 @@ class Match(ABC, Generic[D]):
     _init: dict[str, Any]
 
     # ----- construction ------------------------------------------------
+    @abstractmethod
+    def __init__(
+        self,
+        options: Options,
+        *,
+        seed: int | None = None,
+        deal: Any = None,
+        dealer: int | str | None = None,
+        contract: str | None = None,
+        declarer: int | str | None = None,
+        _deals: list[Mapping[str, Any]] | None = None,
+    ) -> None:
+        """Every game is built from complete options, a seed, an optional
+        explicit first deal and dealer, and an optional contract to start
+        at the play phase (``_deals``: the recorded deals, for replay)."""
+
     def _setup(
         self,
         options: Options,
@@ -264,15 +280,7 @@ class Match(ABC, Generic[D]):
         """Rebuild a game from :meth:`to_json` output by replaying its
         actions.  Raises :class:`RecordError` if it is malformed or does not
         replay to the recorded scores."""
-        import json
-
-        if isinstance(data, str):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"not JSON: {exc}") from None
-        if not isinstance(data, Mapping):
-            raise RecordError("a game record must be a JSON object")
+        data = read_record(data)
         if data.get("format") != RECORD_FORMAT:
             raise RecordError(f"not a trumps record (format {data.get('format')!r})")
         if data.get("game") != cls.game:
@@ -297,9 +305,45 @@ class Match(ABC, Generic[D]):
         return match
 
     @classmethod
-    @abstractmethod
     def _from_record(cls, data: Mapping[str, Any]) -> Match[D]:
         """A match in its initial state, as the record says it was created."""
+        from trumps.core.errors import DealError
+
+        options = cls.schema.resolve(None, data.get("options") or {})
+        deals = data.get("deals")
+        if deals is not None and not isinstance(deals, list):
+            raise DealError("record 'deals' must be a list")
+        seed = data.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise DealError("record 'seed' must be an integer")
+        return cls(
+            options,
+            seed=seed,
+            deal=data.get("deal"),
+            dealer=cls._record_dealer(options, data),
+            contract=data.get("contract"),
+            declarer=data.get("declarer"),
+            _deals=deals,
+        )
+
+    @classmethod
+    def _record_dealer(cls, options: Options, data: Mapping[str, Any]) -> Any:
+        """The ``dealer`` argument to rebuild a recorded game with."""
+        return data.get("dealer")
+
+
+def read_record(data: Mapping[str, Any] | str) -> Mapping[str, Any]:
+    """A record given as JSON text or as a mapping, as a mapping."""
+    import json
+
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not JSON: {exc}") from None
+    if not isinstance(data, Mapping):
+        raise RecordError("a game record must be a JSON object")
+    return data
 
 
 def cards_json(cards: Sequence[Card]) -> list[str]:

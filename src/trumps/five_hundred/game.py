@@ -267,25 +267,6 @@ class FiveHundred(Match[FiveHundredDeal]):
 
         return view(self, None if seat is None else parse_seat(seat, self.players))
 
-    @classmethod
-    def _from_record(cls, data: Mapping[str, Any]) -> FiveHundred:
-        options = SCHEMA.resolve(None, data.get("options") or {})
-        deals = data.get("deals")
-        if deals is not None and not isinstance(deals, list):
-            raise DealError("record 'deals' must be a list")
-        seed = data.get("seed")
-        if seed is not None and not isinstance(seed, int):
-            raise DealError("record 'seed' must be an integer")
-        return cls(
-            options,
-            seed=seed,
-            deal=data.get("deal"),
-            dealer=data.get("dealer"),
-            contract=data.get("contract"),
-            declarer=data.get("declarer"),
-            _deals=deals,
-        )
-
 
 def _cards(value: Any) -> list[Card]:
     if isinstance(value, (str, list, tuple)):
