@@ -118,5 +118,7 @@ def load_game(record: Mapping[str, Any] | str) -> Match[Any]:
     try:
         cls = game_class(str(data.get("game")))
     except OptionError:
-        raise RecordError(f"record of an unknown game {data.get('game')!r} (known: {', '.join(games())})") from None
+        raise RecordError(
+            f"record of an unknown game {data.get('game')!r} (known: {', '.join(games())})"
+        ) from None
     return cls.from_json(data)
