@@ -55,6 +55,7 @@ def test_errors_are_value_errors(error: type[Exception]) -> None:
         ("australian", {"raise_own_bid": True, "variation": "american"}),
         ("australian", {"raise_reopens_on_denomination_change": True}),
         (None, {"players": "3v3", "nullo_plays": "both_hands"}),
+        (None, {"inkle_seats": 3}),  # four players: the last two must bid 7+
     ],
 )
 def test_bad_options(preset: str | None, options: dict[str, Any] | None) -> None:

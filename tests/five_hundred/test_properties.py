@@ -177,7 +177,7 @@ def option_sets(draw: Any) -> dict[str, Any]:
         "open_nullo_points": draw(st.sampled_from([330, 430, 500, 520])),
         "open_nullo_after_8": draw(b) if nullo_mode == "after_7" else False,
         "inkles_must_outrank": draw(b),
-        "inkle_seats": draw(st.sampled_from([2, 3])),
+        "inkle_seats": 2 if players == "2v2" else draw(st.sampled_from([2, 3])),
         "all_pass_action": draw(st.sampled_from(["redeal", "play_no_trumps"])),
         "joker_lead_suit_restriction": draw(b),
         "joker_low_in_misere": draw(b),

@@ -94,6 +94,10 @@ def _validate(o: Options) -> None:
         raise OptionError("raise_own_bid is an Australian option (variation is american)")
     if o.raise_reopens_on_denomination_change and not o.raise_own_bid:
         raise OptionError("raise_reopens_on_denomination_change requires raise_own_bid")
+    if o.inkle_seats == 3 and o.players == "2v2":
+        raise OptionError(
+            "inkle_seats 3 is for six players: with four, the last two speakers must bid 7 or more"
+        )
     if o.nullo_plays == "both_hands" and o.players == "3v3":
         raise OptionError("nullo_plays both_hands is not allowed with players 3v3")
 

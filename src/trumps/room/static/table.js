@@ -177,13 +177,27 @@ function renderScore(v) {
   v.teams.forEach(team => head.append(el("th", "", team.join(""))));
   for (const r of v.results || []) {
     const row = tbl.insertRow();
-    row.append(el("td", "", r.contract ? r.contract + " " + (r.contractor || "") : (r.thrown_in ? "thrown in" : "—")));
+    const who = r.contractor || r.declarer || r.taker || "";
+    row.append(el("td", "", r.contract ? prettyCall(r.contract) + " " + who : (r.thrown_in || r.passed_out ? "passed out" : "—")));
     (r.points || []).forEach(p => row.append(el("td", "", (p > 0 ? "+" : "") + p)));
   }
   const tot = tbl.insertRow();
   tot.append(el("th", "", "Total"));
   v.scores.forEach(s => tot.append(el("th", "", String(s))));
   box.append(tbl);
+}
+
+function extrasText(v) {
+  const parts = [];
+  if (v.tricks_won && v.phase === "PLAY") parts.push("tricks " + v.teams.map((team, i) => team.join("") + " " + v.tricks_won[i]).join(", "));
+  if (v.vulnerable) parts.push("vulnerable: " + v.vulnerable);
+  if (v.melds && v.melds.announcements && v.melds.announcements.length)
+    parts.push("melds: " + v.melds.announcements.map(a => typeof a === "string" ? a : (a.seat || "") + " " + (a.text || a.call || a.meld || JSON.stringify(a))).join(", "));
+  if (v.melds && v.melds.shown && Object.keys(v.melds.shown).length)
+    parts.push("shown: " + Object.entries(v.melds.shown).map(([s, m]) => s + " " + [].concat(m).join(" ")).join("; "));
+  if (Array.isArray(v.belote) && v.belote.length) parts.push("belote: " + v.belote.map(b => typeof b === "string" ? b : JSON.stringify(b)).join(", "));
+  if (v.phase === "KITTY" && v.kitty_size) parts.push("discard " + v.kitty_size + " cards face down (the kitty: " + (v.kitty || []).join(" ") + ")");
+  return parts.join(" · ");
 }
 
 function statusText(t, v) {
@@ -216,6 +230,8 @@ function render(ev) {
   const myTurn = !!t.you && v.to_act === t.you && t.status === "playing";
   renderSeats(t, v);
   $("status").textContent = statusText(t, v);
+  $("extras").textContent = extrasText(v);
+  $("again").hidden = !(v.over && t.you);
   renderHands(t, v, myTurn);
   renderTrick(v);
   renderCalls(v, myTurn);
@@ -239,6 +255,13 @@ function connect() {
   ws.onclose = () => setTimeout(connect, 1000);
 }
 
+$("again").addEventListener("click", async () => {
+  const t = state.table;
+  const res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ game: t.game, preset: t.preset, options: t.options }) });
+  const data = await res.json();
+  if (res.ok) location.href = "/table/" + data.id; else $("error").textContent = data.error;
+});
 $("chat-form").addEventListener("submit", e => {
   e.preventDefault();
   const input = $("chat-text");
