@@ -136,3 +136,23 @@ def test_spectator_sees_no_hidden_card_and_restart_continues(browser: Browser, s
     play_until(player, lambda: deal_number(player) >= 2 or "Game over" in player.inner_text("#status"))
     watcher_ctx.close()
     player.close()
+
+
+def test_playable_by_keyboard_alone(browser: Browser, server: LiveServer) -> None:
+    page = browser.new_page()
+    create_and_sit(page, server, "500")
+    start = page.locator("#auction span").count()
+    for _ in range(300):
+        status = page.inner_text("#status")
+        if page.locator("#trick .card").count() >= 2 or "Game over" in status:
+            break
+        if "your turn" in status:
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("Enter")
+        page.wait_for_timeout(40)
+    else:
+        raise AssertionError("keyboard play got stuck: " + page.inner_text("#status"))
+    assert page.locator("#auction span").count() > start
+    # every call and card is announced for screen readers
+    assert page.locator("#announce[aria-live]").count() == 1
+    page.close()

@@ -241,6 +241,10 @@ function render(ev) {
   chat.replaceChildren(...(ev.chat || []).map(c => el("div", "", c.name + ": " + c.text)));
   announceChange(prev, v);
   $("error").textContent = "";
+  if (myTurn && (!document.activeElement || document.activeElement === document.body)) {
+    const first = document.querySelector("#hand button.card.legal, #others button.card.legal, #calls button");
+    if (first) first.focus({ preventScroll: true });
+  }
 }
 
 function connect() {
@@ -254,6 +258,18 @@ function connect() {
   };
   ws.onclose = () => setTimeout(connect, 1000);
 }
+
+// Keyboard: arrow keys move between the cards and calls you can choose; Enter/Space plays.
+document.addEventListener("keydown", e => {
+  if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(e.key)) return;
+  if (document.activeElement && document.activeElement.tagName === "INPUT") return;
+  const items = [...document.querySelectorAll("#hand button.card.legal, #others button.card.legal, #calls button")];
+  if (!items.length) return;
+  const i = items.indexOf(document.activeElement);
+  const step = e.key === "ArrowLeft" || e.key === "ArrowUp" ? -1 : 1;
+  items[(i < 0 ? 0 : i + step + items.length) % items.length].focus();
+  e.preventDefault();
+});
 
 $("again").addEventListener("click", async () => {
   const t = state.table;
