@@ -38,7 +38,7 @@ class ClaimCall:
         t = text.strip().upper().replace(" ", "")
         if t in ("ACCEPT", "REJECT"):
             return cls(t)
-        if t.startswith("CLAIM") and t[5:].isdigit() and int(t[5:]) <= 13:
+        if t.startswith("CLAIM") and t[5:].isascii() and t[5:].isdigit() and int(t[5:]) <= 13:
             return cls("CLAIM", int(t[5:]))
         if t == "CONCEDE":
             return cls("CLAIM", 0)

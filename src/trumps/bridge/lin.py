@@ -94,11 +94,11 @@ def _board(number: int, pairs: list[tuple[str, str]], players: str) -> PbnRecord
                 auction = Auction(rec.dealer)
                 rec.auction_first = rec.dealer
         elif key == "ah":
-            digits = "".join(ch for ch in value if ch.isdigit())
+            digits = "".join(ch for ch in value if ch in "0123456789")
             if digits:
                 rec.board = int(digits)
                 rec.tags["Board"] = digits
-        elif key == "qx" and value[1:].isdigit() and rec.board is None:
+        elif key == "qx" and value[1:].isascii() and value[1:].isdigit() and rec.board is None:
             rec.board = int(value[1:])
             rec.tags["Room"] = "Open" if value[:1] == "o" else "Closed" if value[:1] == "c" else value[:1]
         elif key == "sv":

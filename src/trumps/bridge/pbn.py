@@ -422,7 +422,7 @@ def _read_auction(rec: PbnRecord, lines: list[str]) -> None:
         if token.startswith("^"):  # irregularity tokens (^I, ^S, ^R, ^L)
             continue
         if token.startswith("$"):
-            if calls and token[1:].isdigit():
+            if calls and token[1:].isascii() and token[1:].isdigit():
                 rec.call_nags.setdefault(len(calls) - 1, []).append(int(token[1:]))
             continue
         m = _NOTE_REF.match(token)
@@ -560,7 +560,7 @@ def _read_extras(rec: PbnRecord, sections: dict[str, list[str]]) -> None:
                 len(parts) != 3
                 or _seat(parts[0]) is None
                 or parts[1] not in strains
-                or not parts[2].isdigit()
+                or not (parts[2].isascii() and parts[2].isdigit())
             ):
                 rec.defect(f"OptimumResultTable row {line!r} is not 'seat strain tricks'")
                 continue

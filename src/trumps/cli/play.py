@@ -130,7 +130,7 @@ class Narrator:
 def _pick(text: str, legal: list[str]) -> str:
     """A number from the list, else the text itself (the engine parses it)."""
     t = text.strip()
-    if t.isdigit():
+    if t.isascii() and t.isdigit():
         n = int(t)
         if not 1 <= n <= len(legal):
             raise TrumpsError(f"there is no choice {n}: pick 1 to {len(legal)}, or type the notation")

@@ -122,7 +122,7 @@ class Call:
             if t.startswith(kind):
                 return cls._make(kind, 0, parse_denom(t[len(kind) :].lstrip("-_")))
         digits = ""
-        while len(digits) < len(t) and t[len(digits)].isdigit():
+        while len(digits) < len(t) and t[len(digits)] in "0123456789":
             digits += t[len(digits)]
         if not digits or len(digits) == len(t):
             raise ParseError(f"not a coinche call: {text!r} (examples: P, X, XX, 80H, 100NT, CAPOT-S)")

@@ -29,7 +29,7 @@ def parse_seat(value: int | str, players: int = 4) -> int:
             seat = SEAT_NAMES_4.index(t)
         elif players == 4 and t in _LONG:
             seat = _LONG[t]
-        elif t.isdigit():
+        elif t.isascii() and t.isdigit():
             seat = int(t)
         else:
             raise ParseError(f"not a seat: {value!r}")

@@ -95,7 +95,7 @@ class Call:
         body = t[1:] if inkle else t
         digits = body[:2] if body[:2] == "10" else body[:1]
         denom_code = body[len(digits) :]
-        if not digits.isdigit() or denom_code not in _CODE_DENOM:
+        if not (digits.isascii() and digits.isdigit()) or denom_code not in _CODE_DENOM:
             raise ParseError(f"not a 500 call: {text!r} (examples: P, 7H, 10NT, i6S, MIS, OMIS)")
         level = int(digits)
         if inkle and level != 6:

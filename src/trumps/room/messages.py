@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -26,7 +26,7 @@ SeatText = Annotated[str, Field(min_length=1, max_length=5)]
 
 
 class _Msg(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     v: Literal[1]
 
 
@@ -34,7 +34,14 @@ class Hello(_Msg):
     """Sent on (re)connect: ``since`` is the last event sequence the client saw."""
 
     type: Literal["hello"]
-    since: int = Field(default=0, ge=0)
+    since: int | None = Field(default=None, ge=0)  # left out: just the current state
+
+    @field_validator("since", mode="before")
+    @classmethod
+    def _given_means_a_number(cls, since: object) -> object:
+        if since is None:
+            raise ValueError("since must be a whole number (leave it out for the current state)")
+        return since
 
 
 class Act(_Msg):
@@ -71,6 +78,14 @@ class Chat(_Msg):
     type: Literal["chat"]
     text: Annotated[str, Field(min_length=1, max_length=300)]
 
+    @field_validator("text")
+    @classmethod
+    def _printable(cls, text: str) -> str:
+        # no control characters: they garble the chat, and NUL cannot be stored in PostgreSQL
+        if any((ord(ch) < 32 and ch not in "\t\n") or ord(ch) == 127 for ch in text):
+            raise ValueError("control characters are not allowed")
+        return text
+
 
 ClientMessage = Annotated[Hello | Act | Sit | Stand | SetBot | FillBots | Chat, Field(discriminator="type")]
 _adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -83,17 +98,19 @@ class MessageError(ValueError):
 def parse_client_message(raw: str | bytes) -> Hello | Act | Sit | Stand | SetBot | FillBots | Chat:
     """Validate one client message or raise :class:`MessageError` with a
     short reason a person can read."""
-    if len(raw) > MAX_MESSAGE_BYTES:
-        raise MessageError(f"message too large ({len(raw)} bytes; limit {MAX_MESSAGE_BYTES})")
+    size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
+    if size > MAX_MESSAGE_BYTES:
+        raise MessageError(f"message too large ({size} bytes; limit {MAX_MESSAGE_BYTES})")
     import json
 
     try:
         data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise MessageError("malformed JSON") from None
     if not isinstance(data, dict):
         raise MessageError("a message must be a JSON object")
-    if data.get("v") != PROTOCOL_VERSION:
+    version = data.get("v")
+    if type(version) is not int or version != PROTOCOL_VERSION:
         raise MessageError(
             f"unsupported protocol version {data.get('v')!r} (this server speaks {PROTOCOL_VERSION})"
         )
