@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,7 @@ __all__ = ["create_app"]
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "trumps_player"
+log = logging.getLogger("trumps.room")
 
 
 class GuestIn(BaseModel):
@@ -201,7 +203,7 @@ def create_app(
         pid, name = await identity(ws)
         conn = WsConnection(ws, pid, name)
         since_text = ws.query_params.get("since")
-        since = int(since_text) if since_text and since_text.isdigit() else None
+        since = int(since_text) if since_text and since_text.isascii() and since_text.isdigit() else None
         await table.join(conn, since)
         try:
             while True:
@@ -238,6 +240,9 @@ def create_app(
                 await table.say(conn, msg.text)
         except (MessageError, RoomError) as exc:
             await conn.send(table.error(str(exc)))
+        except Exception:  # never let one message kill the connection or the table
+            log.exception("unexpected error handling a message at table %s", table.id)
+            await conn.send(table.error("the server could not handle that message"))
 
     routes = [
         Route("/", index),

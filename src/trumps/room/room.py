@@ -3,6 +3,8 @@ the rebuild of every unfinished table at start-up."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
 from typing import Any
 
@@ -13,6 +15,8 @@ from trumps.room.store import Store
 from trumps.room.table import Connection, RoomError, Table
 
 __all__ = ["Room", "game_catalogue"]
+
+LOBBY_INTERVAL = 0.1  # seconds: lobby updates are gathered, at most one push per interval
 
 
 def game_catalogue() -> list[dict[str, Any]]:
@@ -32,6 +36,8 @@ class Room:
         self.tables: dict[str, Table] = {}
         self.lobby: set[Connection] = set()
         self.names: dict[str, str] = {}
+        self._lobby_dirty = False
+        self._lobby_task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Rebuild every unfinished table from storage and restart its bots."""
@@ -51,6 +57,10 @@ class Room:
         )
 
     async def stop(self) -> None:
+        if self._lobby_task is not None:
+            self._lobby_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._lobby_task
         for t in self.tables.values():
             await t.close()
 
@@ -104,6 +114,25 @@ class Room:
         return {"v": PROTOCOL_VERSION, "type": "lobby", "tables": self.listing()}
 
     async def _changed(self, _table: Table) -> None:
+        """A table's lobby entry changed: push the listing to the lobby.
+
+        The listing covers every table, so building it per change would cost
+        O(tables) per action; changes are gathered instead, and one push
+        (at most one per :data:`LOBBY_INTERVAL`) carries all of them."""
+        if not self.lobby:
+            return
+        self._lobby_dirty = True
+        if self._lobby_task is None or self._lobby_task.done():
+            self._lobby_task = asyncio.get_running_loop().create_task(self._push_lobby())
+
+    async def _push_lobby(self) -> None:
+        await asyncio.sleep(0)  # gather the changes made in the same turn of the loop
+        while self._lobby_dirty and self.lobby:
+            self._lobby_dirty = False
+            await self.send_lobby()
+            await asyncio.sleep(LOBBY_INTERVAL)
+
+    async def send_lobby(self) -> None:
         event = self.lobby_event()
         for conn in list(self.lobby):
             try:

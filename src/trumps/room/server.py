@@ -30,4 +30,12 @@ def serve(
 
     check_database(db)
     print(f"trumps card room on http://{host}:{port}/  (database {db})", flush=True)
-    uvicorn.run(create_app(db, bot_delay=bot_delay), host=host, port=port, log_level="warning")
+    # no per-message deflate: table states are small, and its per-connection
+    # state was two thirds of an idle table's memory (docs/benchmarks.md)
+    uvicorn.run(
+        create_app(db, bot_delay=bot_delay),
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_per_message_deflate=False,
+    )

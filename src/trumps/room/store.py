@@ -1,18 +1,25 @@
 """The room's storage API.  Synchronous SQLAlchemy calls run on one
 dedicated worker thread (:class:`Store` ``run``), so the event loop never
-blocks on the database and writes happen in the order they were made."""
+blocks on the database and writes happen in the order they were made.
+
+Actions, the busiest writes, go through :meth:`Store.write_action`: every
+action waiting when the database thread gets to them is committed in one
+transaction (group commit), and each caller resumes only once its action is
+committed, so nothing is shown that is not stored."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from trumps.room.db import ActionRow, ChatRow, Meta, Player, SeatRow, TableRow, make_engine, migrate
@@ -20,6 +27,7 @@ from trumps.room.db import ActionRow, ChatRow, Meta, Player, SeatRow, TableRow, 
 __all__ = ["Store", "StoredTable", "new_id"]
 
 T = TypeVar("T")
+log = logging.getLogger("trumps.room")
 
 
 def new_id(nbytes: int = 9) -> str:
@@ -53,11 +61,62 @@ class Store:
         migrate(self.engine)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trumps-db")
+        # actions waiting for the next group commit, with the future of each caller
+        self._batch: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
+        self._batch_lock = threading.Lock()
+        self._batch_queued = False
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a synchronous storage call on the database thread."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, fn, *args)
+
+    async def write_action(self, tid: str, seq: int, seat: int, action: str, at: float, auto: bool) -> None:
+        """Store one action; returns once it is committed (raises if it
+        could not be).  Actions from many tables share one transaction."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+        row = {"table_id": tid, "seq": seq, "seat": seat, "action": action, "at": at, "auto": auto}
+        with self._batch_lock:
+            self._batch.append((row, fut))
+            queue = not self._batch_queued
+            self._batch_queued = True
+        if queue:
+            self._pool.submit(self._write_batch)
+        await fut
+
+    def _write_batch(self) -> None:
+        """On the database thread: commit every waiting action at once, then
+        wake their callers.  If the batch fails, each action is retried in a
+        transaction of its own, so one bad row fails only its own caller."""
+        with self._batch_lock:
+            batch, self._batch = self._batch, []
+            self._batch_queued = False
+        if not batch:
+            return
+        try:
+            self._insert_actions([row for row, _ in batch])
+            results: list[BaseException | None] = [None] * len(batch)
+        except Exception:
+            results = []
+            for row, _ in batch:
+                try:
+                    self._insert_actions([row])
+                    results.append(None)
+                except Exception as exc:
+                    results.append(exc)
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]] = {}
+        for (_, fut), failure in zip(batch, results, strict=True):
+            by_loop.setdefault(fut.get_loop(), []).append((fut, failure))
+        for loop, done in by_loop.items():
+            try:
+                loop.call_soon_threadsafe(_resolve, done)
+            except RuntimeError:  # the loop is closed: nobody is waiting any more
+                log.warning("dropped %d action acknowledgements: event loop closed", len(done))
+
+    def _insert_actions(self, rows: list[dict[str, Any]]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(ActionRow), rows)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
@@ -124,9 +183,10 @@ class Store:
                 row.status = status
 
     def append_action(self, tid: str, seq: int, seat: int, action: str, at: float, auto: bool) -> None:
-        """Store one action; committed before the caller broadcasts it."""
-        with self.sessions.begin() as s:
-            s.add(ActionRow(table_id=tid, seq=seq, seat=seat, action=action, at=at, auto=auto))
+        """Store one action now (synchronously; the room uses :meth:`write_action`)."""
+        self._insert_actions(
+            [{"table_id": tid, "seq": seq, "seat": seat, "action": action, "at": at, "auto": auto}]
+        )
 
     def append_chat(self, tid: str, player: str | None, name: str, text: str, at: float) -> int:
         with self.sessions.begin() as s:
@@ -161,3 +221,13 @@ class Store:
         chats = s.scalars(select(ChatRow).where(ChatRow.table_id == row.id).order_by(ChatRow.seq))
         t.chat = [{"seq": c.seq, "name": c.name, "text": c.text, "at": c.at} for c in chats]
         return t
+
+
+def _resolve(done: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    for fut, exc in done:
+        if fut.done():  # the caller was cancelled
+            continue
+        if exc is None:
+            fut.set_result(None)
+        else:
+            fut.set_exception(exc)

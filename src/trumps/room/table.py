@@ -1,10 +1,11 @@
 """One table: its game, seats, connections and bots, with every change
 serialised through one lock (the table's actor).
 
-The path of one action: a client message → :meth:`Table.act` (seat check,
-``match.apply``, which raises and changes nothing if the action is illegal)
-→ the action is committed to storage → each connection gets a ``state``
-event made by ``match.view(its seat)`` → bots to act are scheduled.
+The path of one action: a client message → :meth:`Table.act` (seat, turn
+and legality checks; a refused action changes nothing) → the action is
+committed to storage (grouped with other tables' actions, see
+:meth:`Store.write_action`) → ``match.apply`` → each connection gets a
+``state`` event made by ``match.view(its seat)`` → bots to act are scheduled.
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ class Table:
         self.pending: dict[int, tuple[str, str]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._rng = random.Random(self.seed ^ 0x5EED)
+        self._listed: dict[str, Any] | None = None  # the summary the lobby was last told of
 
     # ----- reading -------------------------------------------------------------
     @property
@@ -130,21 +132,35 @@ class Table:
             "created": self.created,
         }
 
-    def state_event(self, conn: Connection, match: Match[Any] | None = None) -> dict[str, Any]:
+    def state_event(
+        self,
+        conn: Connection,
+        match: Match[Any] | None = None,
+        *,
+        summary: dict[str, Any] | None = None,
+        views: dict[int | None, dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
         """The ``state`` event for ``conn``: the table and the engine's view
-        of the connection's seat (a spectator's view when it has none)."""
+        of the connection's seat (a spectator's view when it has none).
+        A broadcast passes the table's ``summary`` and a cache of ``views``
+        per seat, so each is built once per state rather than once per
+        connection."""
         seat = self.seat_of(conn.player)
         m = self.match if match is None else match
+        cached = None if views is None else views.get(seat)
+        view = m.view(seat) if cached is None else cached
+        if views is not None and cached is None:
+            views[seat] = view
         return {
             "v": PROTOCOL_VERSION,
             "type": "state",
             "seq": len(m.log),
             "table": {
-                **self.summary(),
+                **(self.summary() if summary is None else summary),
                 "you": None if seat is None else self.match.seat_name(seat),
                 "is_host": conn.player == self.host,
             },
-            "view": m.view(seat),
+            "view": view,
             "chat": self.chat[-50:],
         }
 
@@ -198,12 +214,19 @@ class Table:
         connection sees states in order (a later send never carries an
         older state); the same state may arrive twice."""
         async with self._send_lock:
-            for conn in list(self.connections):
+            # every event is made before the first send awaits: one consistent
+            # state for all; an action made meanwhile goes out with the next broadcast
+            summary = self.summary()
+            views: dict[int | None, dict[str, Any]] = {}
+            events = [(c, self.state_event(c, summary=summary, views=views)) for c in list(self.connections)]
+            for conn, event in events:
                 try:
-                    await conn.send(self.state_event(conn))
+                    await conn.send(event)
                 except Exception:  # a dead connection must not stop the others
                     self.connections.discard(conn)
-        if self.on_change is not None:
+        # the lobby shows the summary: tell it only when that changed
+        if self.on_change is not None and summary != self._listed:
+            self._listed = summary
             await self.on_change(self)
 
     # ----- seats ---------------------------------------------------------------------
@@ -303,14 +326,20 @@ class Table:
             at = time.time()
             try:
                 parsed = self.match.parse_action(action)
-                trial = self.match.clone()
-                trial.apply(parsed, seat, time=at)
             except TrumpsError as exc:
                 raise RoomError(str(exc)) from None
+            # the checks Match.apply makes (game not over, seat to act, legal
+            # action), made first, so the action can be stored before it is
+            # applied without copying the match: a refused action or a failed
+            # write leaves the match as it was
+            legal = self.match.legal_actions()
+            if parsed not in legal:
+                raise RoomError(self.match.explain_illegal(parsed, legal))
             # commit first: nothing is shown that is not stored
-            await self.store.run(self.store.append_action, self.id, self.seq + 1, seat, str(parsed), at, auto)
-            new_deal = trial.deal_number != self.match.deal_number
-            self.match = trial
+            await self.store.write_action(self.id, self.seq + 1, seat, str(parsed), at, auto)
+            deal_number = self.match.deal_number
+            self.match.apply(parsed, seat, time=at)
+            new_deal = self.match.deal_number != deal_number
             if new_deal and self.pending:
                 for s_i, (player, name) in self.pending.items():  # a human takes over a bot between deals
                     await self.store.run(self.store.set_seat, self.id, s_i, player, None)
