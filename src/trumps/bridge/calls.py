@@ -13,10 +13,11 @@ the legal-call lists can be precomputed once per bid index.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from trumps.core.cards import Suit
 from trumps.core.errors import ParseError
+from trumps.core.values import TextValue
 
 __all__ = [
     "BIDS",
@@ -54,7 +55,7 @@ def bid_index(level: int, strain: int) -> int:
     return 5 * (level - 1) + strain
 
 
-class Call:
+class Call(TextValue):
     """One call of the auction.  ``kind`` is ``"P"``, ``"X"``, ``"XX"`` or
     ``"BID"``; a bid has ``level`` 1–7, ``strain`` 0–4 and ``index`` 0–34."""
 
@@ -124,18 +125,6 @@ class Call:
     @property
     def trump(self) -> Suit | None:
         return STRAIN_TRUMP[self.strain]
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Call is immutable")
-
-    def __reduce__(self) -> tuple[type[Call], tuple[str]]:
-        return (Call, (self._text,))
-
-    def __str__(self) -> str:
-        return self._text
-
-    def __repr__(self) -> str:
-        return f"Call({self._text!r})"
 
 
 PASS = Call._make("P")

@@ -14,9 +14,10 @@ Contract('110HX')
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from trumps.core.errors import ParseError
+from trumps.core.values import TextValue
 
 __all__ = [
     "AT",
@@ -47,7 +48,7 @@ def parse_denom(text: str) -> int:
     return DENOM_CODES.index(t)
 
 
-class Call:
+class Call(TextValue):
     """One call: ``P``, ``X`` (coinche), ``XX`` (surcoinche), a numeric bid
     ``80H``..``160AT``, ``CAPOT-<denom>`` or ``GENERALE-<denom>``.  Interned:
     equal calls are the same object, so ``in`` tests on legal lists are cheap."""
@@ -131,18 +132,6 @@ class Call:
     @property
     def is_bid(self) -> bool:
         return self.rank >= 0
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Call is immutable")
-
-    def __reduce__(self) -> tuple[type[Call], tuple[str]]:
-        return (Call, (self._text,))
-
-    def __str__(self) -> str:
-        return self._text
-
-    def __repr__(self) -> str:
-        return f"Call({self._text!r})"
 
 
 PASS = Call._make("P")

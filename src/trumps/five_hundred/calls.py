@@ -8,10 +8,11 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from trumps.core.cards import Suit
 from trumps.core.errors import ParseError
+from trumps.core.values import TextValue
 
 __all__ = ["BREACH", "DENOMS", "MIS", "OMIS", "PASS", "Call", "bid_value", "rank_key"]
 
@@ -27,7 +28,7 @@ def bid_value(level: int, denom: Suit | None) -> int:
     return 100 * (level - 6) + 40 + 20 * DENOMS.index(denom)
 
 
-class Call:
+class Call(TextValue):
     """One call: ``P``, a suit/NT bid ``6S``..``10NT`` (``i6S`` when an
     inkle), ``MIS``, ``OMIS``, or ``BREACH`` (the breach side bet).
     Calls are interned: equal calls are the same object."""
@@ -117,18 +118,6 @@ class Call:
 
     def as_inkle(self) -> Call:
         return Call._make("BID", self.level, self.denom, True)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("Call is immutable")
-
-    def __reduce__(self) -> tuple[type[Call], tuple[str]]:
-        return (Call, (self._text,))
-
-    def __str__(self) -> str:
-        return self._text
-
-    def __repr__(self) -> str:
-        return f"Call({self._text!r})"
 
 
 PASS = Call._make("P")
