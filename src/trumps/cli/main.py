@@ -7,6 +7,8 @@
     trumps play 500 [--seat S] ...     play a game against bots in the terminal
     trumps selfplay 500 --games N ...  bots play each other; a summary, JSONL records
     trumps score 500 8H --tricks 9     one deal's score (the game's own calculator)
+    trumps solve 500 --deal ...        double-dummy value of each card from a position
+    trumps arena 500 --a easy --b normal --deals N   duplicate match between two bots
 
 Game-specific commands live with their game: ``trumps score GAME ...`` runs
 ``score_command(argv)`` from ``trumps.<game package>.cli``, so adding a game
@@ -80,6 +82,12 @@ def build_parser() -> CliParser:
     p = sub.add_parser("dd", help="bridge double-dummy table (and par) of a PBN deal", add_help=False)
     p.add_argument("args", nargs=argparse.REMAINDER)
 
+    p = sub.add_parser("solve", help="double-dummy value of each legal card (any game)", add_help=False)
+    p.add_argument("args", nargs=argparse.REMAINDER)
+
+    p = sub.add_parser("arena", help="duplicate match between two bots", add_help=False)
+    p.add_argument("args", nargs=argparse.REMAINDER)
+
     p = sub.add_parser("serve", help="run the card room (open it in a browser)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=_positive, default=8000, help="port (default 8000)")
@@ -149,6 +157,8 @@ def _run(argv: list[str]) -> int:
         return game_command(args.game, "score")(list(args.args))
     if command == "dd":
         return game_command("bridge", "dd")(list(args.args))
+    if command in ("solve", "arena"):
+        return _tool(command)(list(args.args))
     if command == "serve":
         return _serve(args)
     if command == "play":
@@ -157,6 +167,13 @@ def _run(argv: list[str]) -> int:
         return _selfplay(args)
     parser.print_help()  # pragma: no cover - argparse rejects unknown commands
     return 2  # pragma: no cover
+
+
+def _tool(command: str) -> Callable[[list[str]], int]:
+    """``trumps.cli.<command>:main``: commands that take their own arguments."""
+    module = importlib.import_module(f"trumps.cli.{command}")
+    func: Callable[[list[str]], int] = module.main
+    return func
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -22,6 +22,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from trumps.room import history
 from trumps.room.messages import (
     Act,
     Chat,
@@ -252,6 +253,7 @@ def create_app(
         Route("/api/guest", api_guest, methods=["POST"]),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
         Route("/api/tables/{tid}", api_table),
+        *history.routes(room, identity),
         WebSocketRoute("/ws/lobby", ws_lobby),
         WebSocketRoute("/ws/table/{tid}", ws_table),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
