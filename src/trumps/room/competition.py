@@ -1,0 +1,341 @@
+"""Competitions: play-chip buy-ins, a fixed prize table and the leaderboard.
+
+Every player has a balance of play chips (no real money; new players get
+:data:`trumps.room.db.STARTING_CHIPS`).  A competition table has a buy-in of
+30, 110, 275 or 550 chips.  Each buy-in is a *stake* plus a house fee of
+about 10% of the stake, as in the usual tournament buy-ins (110 = 100 + 10).
+Each player of the winning side is paid ``sides × stake``:
+
+>>> for buy_in, pays in PRIZE_TABLE.items():
+...     print(buy_in, STAKES[buy_in], buy_in - STAKES[buy_in], pays[2], pays[3])
+30 27 3 54 81
+110 100 10 200 300
+275 250 25 500 750
+550 500 50 1000 1500
+>>> prize(110, 2), prize(550, 3)
+(200, 1500)
+
+Why this table: at a table of human players every side has the same
+number of players ``k``, so the stakes collected are ``sides × k × stake``
+and the ``k`` winners, paid ``sides × stake`` each, share exactly those
+stakes: the prize never depends on who else is at the table, and the fees
+are the only chips that leave play (a sink that offsets the chips new
+players bring and the prizes won against bots).  Bots pay no buy-in and win
+nothing; a human side that beats bots is still paid from the table, by the
+house.  Winning a two-sided game nets ``stake - fee`` (+24, +90, +225,
++450), so a player must win 55% of them to keep their chips.  A drawn game
+(no winner) refunds every buy-in, fee included.
+
+Every write is one transaction, all-or-nothing and idempotent, so a crash
+and restart never charges or pays twice: :func:`start_competition` does
+nothing once the table is ``playing`` or ``finished`` (the status and the
+charges commit together), and :func:`pay_out` skips every player whose
+result row is already stored (the row and the prize commit together).
+The functions are synchronous: the room runs them on the database thread,
+``await store.run(start_competition, store, table_id, players, buy_in, t)``.
+
+:class:`CompetitionError` is a :class:`~trumps.room.table.RoomError`, so
+a refused start reaches the player as any refused request does.  The table
+and the room import this module inside their functions (it imports
+:mod:`trumps.room.table`, so a module-level import back would be a cycle).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import Session
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+import trumps
+from trumps.room.db import Player, ResultRow, TableRow
+from trumps.room.table import RoomError
+
+if TYPE_CHECKING:
+    from trumps.room.room import Room
+    from trumps.room.store import Store
+
+__all__ = [
+    "PRIZE_TABLE",
+    "STAKES",
+    "CompetitionError",
+    "Entry",
+    "can_afford",
+    "chips",
+    "leaderboard",
+    "pay_out",
+    "prize",
+    "prize_rows",
+    "routes",
+    "start_competition",
+]
+
+#: The part of each buy-in that is at stake; the rest (about 10%) is the house fee.
+STAKES: dict[int, int] = {30: 27, 110: 100, 275: 250, 550: 500}
+
+#: buy-in -> {number of sides: chips paid to EACH player of the winning side}.
+PRIZE_TABLE: dict[int, dict[int, int]] = {
+    buy_in: {sides: sides * stake for sides in (2, 3)} for buy_in, stake in STAKES.items()
+}
+
+#: The most rows one leaderboard request may ask for.
+MAX_LIMIT = 200
+
+STATIC = Path(__file__).parent / "static"
+
+Identity = Callable[[HTTPConnection], Awaitable[tuple[str | None, str]]]
+
+
+class CompetitionError(RoomError):
+    """A competition request refused with a message fit to show the player
+    (not enough chips, unknown buy-in, a table not started...)."""
+
+
+class Entry(TypedDict):
+    """One human seat's result, as given to :func:`pay_out`."""
+
+    player: str
+    seat: int
+    won: bool
+    score: int  # the side's final score
+    deals: int
+
+
+def prize(buy_in: int, sides: int) -> int:
+    """Chips paid to each player of the winning side.
+
+    >>> prize(30, 2)
+    54
+    >>> prize(40, 2)
+    Traceback (most recent call last):
+    ...
+    trumps.room.competition.CompetitionError: no competition has a buy-in of 40 (30, 110, 275 or 550)
+    """
+    pays = PRIZE_TABLE.get(buy_in)
+    if pays is None:
+        raise CompetitionError(f"no competition has a buy-in of {buy_in} (30, 110, 275 or 550)")
+    if sides not in pays:
+        raise CompetitionError(f"a competition game has 2 or 3 sides, not {sides}")
+    return pays[sides]
+
+
+def prize_rows() -> list[dict[str, int]]:
+    """The prize table as rows for the page: buy-in, stake, fee, prizes."""
+    return [
+        {"buy_in": b, "stake": STAKES[b], "fee": b - STAKES[b], "two_sides": p[2], "three_sides": p[3]}
+        for b, p in PRIZE_TABLE.items()
+    ]
+
+
+# ----- balances -------------------------------------------------------------------
+def chips(store: Store, player_id: str) -> int:
+    """The player's current balance (:class:`CompetitionError` if unknown)."""
+    with store.sessions() as s:
+        balance = s.scalar(select(Player.chips).where(Player.id == player_id))
+    if balance is None:
+        raise CompetitionError(f"no player {player_id!r}")
+    return int(balance)
+
+
+def can_afford(store: Store, player_id: str, buy_in: int) -> bool:
+    """Whether the player could pay ``buy_in`` now (False if unknown): for
+    refusing a seat early; :func:`start_competition` checks again."""
+    try:
+        return chips(store, player_id) >= buy_in
+    except CompetitionError:
+        return False
+
+
+def _table(s: Session, table_id: str) -> TableRow:
+    # FOR UPDATE (PostgreSQL): concurrent starts or payouts of one table queue up
+    row = s.get(TableRow, table_id, with_for_update=True)
+    if row is None:
+        raise CompetitionError(f"no table {table_id!r}")
+    return row
+
+
+def _players(s: Session, ids: Sequence[str]) -> dict[str, Player]:
+    """The players' rows, locked (in id order, so two transactions never
+    deadlock), or :class:`CompetitionError` naming one that does not exist."""
+    rows = s.scalars(select(Player).where(Player.id.in_(set(ids))).order_by(Player.id).with_for_update())
+    found = {p.id: p for p in rows}
+    for pid in ids:
+        if pid not in found:
+            raise CompetitionError(f"no player {pid!r}")
+    return found
+
+
+# ----- the lifecycle ----------------------------------------------------------------
+def start_competition(store: Store, table_id: str, players: list[str], buy_in: int, started: float) -> None:
+    """Charge every human player the buy-in and start the table, in one
+    transaction.  If anyone cannot pay, raise :class:`CompetitionError`
+    naming everyone short (``"Ann has 20 chips; the buy-in is 30"``) and
+    change nothing.  A table already ``playing`` or ``finished`` was
+    charged before (the status commits with the charges): do nothing."""
+    prize(buy_in, 2)  # an unknown buy-in is refused before anything is read
+    if len(set(players)) != len(players):
+        raise CompetitionError("a player can be charged only once per table")
+    with store.sessions.begin() as s:
+        table = _table(s, table_id)
+        if table.status in ("playing", "finished"):
+            return
+        rows = _players(s, players)
+        short = [rows[pid] for pid in players if rows[pid].chips < buy_in]
+        if short:
+            who = ", ".join(f"{p.name} has {p.chips} chips" for p in short)
+            raise CompetitionError(f"{who}; the buy-in is {buy_in}")
+        for pid in players:
+            rows[pid].chips -= buy_in
+        table.status = "playing"
+        table.started = started
+
+
+def _sides(table: TableRow) -> int:
+    """The number of sides of the table's game, from the engine."""
+    return len(trumps.new_game(table.game, options=table.options, seed=table.seed).teams)
+
+
+def _check(entry: Entry) -> None:
+    ok = (
+        isinstance(entry.get("player"), str)
+        and all(type(entry.get(k)) is int for k in ("seat", "score", "deals"))
+        and type(entry.get("won")) is bool
+        and entry["deals"] >= 0
+    )
+    if not ok or set(entry) != set(Entry.__annotations__):
+        raise CompetitionError(f"bad result entry {entry!r}")
+
+
+def pay_out(
+    store: Store,
+    table_id: str,
+    game: str,
+    buy_in: int,
+    entries: list[Entry],
+    sides: int | None = None,
+    draw: bool = False,
+    at: float | None = None,
+) -> None:
+    """Record the human players' results and pay the winners, in one
+    transaction, then mark the table ``finished``.
+
+    ``entries`` has one :class:`Entry` per human seat.  Each winner is paid
+    :func:`prize` ``(buy_in, sides)``; ``sides`` (2 or 3) is taken from the
+    engine (the table's game and options) when not given, since bots'
+    seats have no entry to count them from.  ``draw=True`` means the game
+    ended with no winner: every entry is refunded its buy-in (no entry may
+    then be ``won``).  A player whose result is already stored is skipped,
+    so calling this again (after a crash, say) pays nobody twice.  The
+    table must have been started (charged) by :func:`start_competition`.
+    """
+    prize(buy_in, 2)
+    for entry in entries:
+        _check(entry)
+    ids = [e["player"] for e in entries]
+    if len(set(ids)) != len(ids):
+        raise CompetitionError("a player can have only one result per table")
+    if draw and any(e["won"] for e in entries):
+        raise CompetitionError("a drawn game has no winner")
+    when = time.time() if at is None else at
+    with store.sessions.begin() as s:
+        table = _table(s, table_id)
+        if table.status not in ("playing", "finished"):
+            raise CompetitionError(f"table {table_id!r} has not started: nobody has paid the buy-in")
+        pays = prize(buy_in, _sides(table) if sides is None else sides)
+        done = set(s.scalars(select(ResultRow.player_id).where(ResultRow.table_id == table_id)))
+        rows = _players(s, ids)
+        for e in entries:
+            if e["player"] in done:
+                continue
+            paid = buy_in if draw else pays if e["won"] else 0
+            s.add(
+                ResultRow(
+                    table_id=table_id, player_id=e["player"], seat=e["seat"], game=game, buy_in=buy_in,
+                    prize=paid, won=e["won"], score=e["score"], deals=e["deals"], at=when,
+                )
+            )  # fmt: skip
+            rows[e["player"]].chips += paid
+        table.status = "finished"
+
+
+# ----- the leaderboard -------------------------------------------------------------
+def leaderboard(store: Store, limit: int = 50, game: str | None = None) -> list[dict[str, Any]]:
+    """Players with at least one competition result, best first.
+
+    Each row: ``rank``, ``player`` (id), ``name``, ``won`` (chips won: the
+    sum of prize minus buy-in, negative for a net loss), ``games``,
+    ``wins``, ``average`` (the sides' points per deal over all the player's
+    deals, to 2 decimals; ``None`` before any deal) and ``chips`` (the
+    current balance).  Ranked by chips won, then wins, then name and id (so
+    the order is total); ``game`` limits it to one game."""
+    net = func.sum(ResultRow.prize - ResultRow.buy_in)
+    wins = func.sum(case((ResultRow.won, 1), else_=0))
+    columns = (Player.id, Player.name, Player.chips, net, func.count(), wins)
+    q = (
+        select(*columns, func.sum(ResultRow.score), func.sum(ResultRow.deals))
+        .join(ResultRow, ResultRow.player_id == Player.id)
+        .group_by(Player.id, Player.name, Player.chips)
+        .order_by(net.desc(), wins.desc(), Player.name, Player.id)
+        .limit(max(1, min(limit, MAX_LIMIT)))
+    )
+    if game is not None:
+        q = q.where(ResultRow.game == game)
+    out: list[dict[str, Any]] = []
+    with store.sessions() as s:
+        for rank, (pid, name, balance, won, games, n_wins, score, deals) in enumerate(s.execute(q), 1):
+            out.append(
+                {
+                    "rank": rank,
+                    "player": pid,
+                    "name": name,
+                    "won": int(won),
+                    "games": int(games),
+                    "wins": int(n_wins),
+                    "average": round(int(score) / int(deals), 2) if deals else None,
+                    "chips": int(balance),
+                }
+            )
+    return out
+
+
+# ----- routes --------------------------------------------------------------------------
+def routes(room: Callable[[], Room], identity: Identity) -> list[BaseRoute]:
+    """``GET /leaderboard`` (the page), ``GET /api/leaderboard`` (JSON:
+    ``{"players": rows, "prizes": prize_rows()}``, ``?limit=`` and
+    ``?game=``) and ``GET /api/me/chips`` (``{"chips": n}``; 401 without a
+    player cookie)."""
+
+    async def page(_request: Request) -> Response:
+        return FileResponse(STATIC / "leaderboard.html")
+
+    async def api_leaderboard(request: Request) -> Response:
+        text = request.query_params.get("limit", "50")
+        if not (text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_LIMIT):
+            return JSONResponse({"error": f"limit: a whole number from 1 to {MAX_LIMIT}"}, status_code=400)
+        game = request.query_params.get("game") or None
+        store = room().store
+        rows = await store.run(leaderboard, store, int(text), game)
+        return JSONResponse({"players": rows, "prizes": prize_rows()})
+
+    async def api_chips(request: Request) -> Response:
+        pid, _ = await identity(request)
+        if pid is None:
+            return JSONResponse({"error": "choose a name first"}, status_code=401)
+        store = room().store
+        try:
+            balance = await store.run(chips, store, pid)
+        except CompetitionError:
+            return JSONResponse({"error": "choose a name first"}, status_code=401)
+        return JSONResponse({"chips": balance})
+
+    return [
+        Route("/leaderboard", page),
+        Route("/api/leaderboard", api_leaderboard),
+        Route("/api/me/chips", api_chips),
+    ]
