@@ -1,8 +1,9 @@
 """Which bot plays which game: ``bot_for("500", "rules")``.
 
-Kinds: ``"random"`` (every game) and ``"rules"`` (a game's rule-based bot,
+Kinds: ``"random"`` (every game), ``"rules"`` (a game's rule-based bot,
 imported lazily from the path below, so a game's bot module is only loaded
-when asked for).  A kind written ``"package.module:Class"`` loads any other
+when asked for), and the levels ``"easy"`` (the rule bot), ``"normal"`` and
+``"strong"`` (PIMC card play, :mod:`trumps.bots.levels`).  A kind written ``"package.module:Class"`` loads any other
 :class:`~trumps.bots.base.Bot` subclass.
 
 >>> bot_for("500", "random").name
@@ -18,9 +19,15 @@ from typing import Any
 
 from trumps.bots.base import Bot, BotError, RandomBot
 
-__all__ = ["KINDS", "RULE_BOTS", "bot_for", "canonical_game", "has_rule_bot"]
+__all__ = ["KINDS", "LEVEL_BOTS", "RULE_BOTS", "bot_for", "canonical_game", "has_rule_bot"]
 
-KINDS = ("random", "rules")
+KINDS = ("random", "rules", "easy", "normal", "strong")
+
+#: Level -> "module:Class" of the bot (``easy`` is the game's rule bot).
+LEVEL_BOTS = {
+    "normal": "trumps.bots.levels:NormalBot",
+    "strong": "trumps.bots.levels:StrongBot",
+}
 
 #: Game name -> "module:Class" of its rule-based bot.
 RULE_BOTS = {
@@ -76,7 +83,10 @@ def bot_for(game: str, kind: str = "rules", *, fallback: bool = False) -> Bot:
         return RandomBot()
     if ":" in k:
         cls = _load(k)
-    elif k.lower() in ("rules", "rule"):
+    elif k.lower() in LEVEL_BOTS:
+        canonical_game(game)  # an unknown game is an error here too
+        cls = _load(LEVEL_BOTS[k.lower()])
+    elif k.lower() in ("rules", "rule", "easy"):
         name = canonical_game(game)
         path = RULE_BOTS.get(name)
         try:

@@ -1,0 +1,247 @@
+"""Duplicate matches between two bots: the yardstick of bot strength.
+
+Each deal is played twice from the same cards (the same seed, dealer and
+options): at table 1 bot A holds the first team's seats and bot B the
+second's, at table 2 the seats are swapped.  Luck of the cards cancels, so
+the per-deal difference measures skill alone and a few hundred deals give a
+useful confidence interval.
+
+Per deal, A's gain is measured from A's side of both tables:
+
+* 500: points per deal, ``((A - B) at table 1 + (A - B) at table 2) / 2``;
+* Coinche: the same for the deal score, and for the card points taken;
+* Bridge: IMPs per board, A's score as North-South at table 1 against B's
+  as North-South at table 2 (one team-of-four board).
+
+The interval is the normal 95% interval of the mean (1.96 standard errors).
+Deals ``seed, seed+1, ...`` are independent, so ``jobs > 1`` plays them in
+worker processes with exactly the same results as ``jobs == 1``.
+
+>>> r = duplicate_match("coinche", "random", "random", deals=2, seed=1)
+>>> r.deals, len(r.per_deal)
+(2, 2)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import trumps
+from trumps.bots.base import Bot, BotError
+from trumps.bots.selfplay import step
+from trumps.core.protocol import Match
+
+__all__ = ["ArenaResult", "DealOutcome", "Interval", "duplicate_deal", "duplicate_match", "interval"]
+
+MAX_ACTIONS = 10_000
+
+
+@dataclass(frozen=True)
+class Interval:
+    """Mean of a sample with its 95% confidence interval."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+
+    @property
+    def excludes_zero(self) -> bool:
+        return self.low > 0 or self.high < 0
+
+    def format(self, digits: int = 2) -> str:
+        return f"{self.mean:+.{digits}f} [{self.low:+.{digits}f}, {self.high:+.{digits}f}]"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
+
+
+def interval(values: Sequence[float]) -> Interval:
+    """The mean of ``values`` and its normal 95% confidence interval
+    (zero width for fewer than two values)."""
+    n = len(values)
+    if n == 0:
+        return Interval(0.0, 0.0, 0.0, 0)
+    mean = statistics.fmean(values)
+    if n < 2:
+        return Interval(mean, mean, mean, n)
+    half = 1.96 * statistics.stdev(values) / math.sqrt(n)
+    return Interval(mean, mean - half, mean + half, n)
+
+
+@dataclass(frozen=True)
+class DealOutcome:
+    """One duplicate deal: A's gain per measure, and the two tables' results."""
+
+    seed: int
+    gains: dict[str, float]
+    tables: tuple[dict[str, Any], dict[str, Any]]
+
+
+@dataclass
+class ArenaResult:
+    """A whole duplicate match."""
+
+    game: str
+    a: str
+    b: str
+    seed: int
+    measures: tuple[str, ...]
+    per_deal: list[DealOutcome] = field(default_factory=list)
+
+    @property
+    def deals(self) -> int:
+        return len(self.per_deal)
+
+    def summary(self) -> dict[str, Interval]:
+        """Measure name -> mean of A's gain per deal with its 95% interval."""
+        return {m: interval([d.gains[m] for d in self.per_deal]) for m in self.measures}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "a": self.a,
+            "b": self.b,
+            "seed": self.seed,
+            "deals": self.deals,
+            "summary": {m: i.to_dict() for m, i in self.summary().items()},
+        }
+
+    def format(self) -> str:
+        lines = [f"{self.game}: {self.a} (A) vs {self.b} (B), {self.deals} duplicate deals, seed {self.seed}"]
+        for m, i in self.summary().items():
+            verdict = "A better" if i.low > 0 else "B better" if i.high < 0 else "no significant difference"
+            lines.append(f"  {m:<22} A - B per deal {i.format()}  ({verdict})")
+        return "\n".join(lines)
+
+
+def _measures(game: str) -> tuple[str, ...]:
+    return {
+        "500": ("points",),
+        "bridge": ("imps",),
+        "coinche": ("deal_score", "card_points"),
+    }[game]
+
+
+def _play_one_deal(match: Match[Any], bots: Sequence[Bot], rng: random.Random) -> dict[str, Any]:
+    """Play until the first deal has a result; return that result."""
+    for _ in range(MAX_ACTIONS):
+        if match.results:
+            return dict(match.results[0])
+        seat = match.to_act
+        if seat is None:
+            break
+        step(match, bots[seat], rng)
+    if match.results:
+        return dict(match.results[0])
+    raise BotError("the deal did not finish")
+
+
+def _new_match(game: str, options: Mapping[str, Any] | None, seed: int) -> Match[Any]:
+    opts = dict(options or {})
+    preset = opts.pop("preset", None)
+    return trumps.new_game(game, preset=preset, options=opts, seed=seed)
+
+
+def duplicate_deal(
+    game: str,
+    make_a: Callable[[], Bot],
+    make_b: Callable[[], Bot],
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+) -> DealOutcome:
+    """Play the first deal of the game seeded ``seed`` twice, seats swapped.
+    ``options`` may hold a ``"preset"`` key besides the game's options."""
+    name = trumps.game_class(game).game
+    results: list[dict[str, Any]] = []
+    teams: list[list[int]] = []
+    for table in (0, 1):
+        match = _new_match(name, options, seed)
+        teams = [list(t) for t in match.teams]
+        if len(teams) != 2:
+            raise BotError("the arena needs a two-team format")
+        a_team = table  # table 0: A is team 0; table 1: A is team 1
+        bot_a, bot_b = make_a(), make_b()
+        bots = [bot_a if s in teams[a_team] else bot_b for s in range(match.players)]
+        # the same chance stream at both tables: only the seats differ
+        results.append(_play_one_deal(match, bots, random.Random(seed * 7919 + 17)))
+    gains = _gains(name, results)
+    return DealOutcome(seed, gains, (results[0], results[1]))
+
+
+def _gains(game: str, results: list[dict[str, Any]]) -> dict[str, float]:
+    t1, t2 = results
+    if game == "bridge":
+        from trumps.bridge.duplicate import team_imps
+
+        # A is North-South at table 1, East-West at table 2
+        return {"imps": float(team_imps(int(t1["points"][0]), int(t2["points"][0])))}
+
+    def diff(key: str) -> float:
+        # a thrown-in deal (everyone passed) has no card points: zero each
+        p1, p2 = t1.get(key) or (0, 0), t2.get(key) or (0, 0)
+        a1 = p1[0] - p1[1]  # A is team 0 at table 1
+        a2 = p2[1] - p2[0]  # and team 1 at table 2
+        return (a1 + a2) / 2
+
+    if game == "500":
+        return {"points": diff("points")}
+    return {"deal_score": diff("points"), "card_points": diff("card_points")}
+
+
+def _factory(game: str, kind: str | Bot) -> Callable[[], Bot]:
+    from trumps.bots.registry import bot_for
+
+    if isinstance(kind, Bot):
+        bot = kind
+        return lambda: bot
+    bot_for(game, kind)  # fail early on an unknown kind
+    return lambda: bot_for(game, kind)
+
+
+def _worker(args: tuple[str, str, str, int, dict[str, Any] | None]) -> DealOutcome:
+    game, a, b, seed, options = args
+    return duplicate_deal(game, _factory(game, a), _factory(game, b), seed, options)
+
+
+def duplicate_match(
+    game: str,
+    a: str | Bot,
+    b: str | Bot,
+    *,
+    deals: int,
+    seed: int = 1,
+    options: Mapping[str, Any] | None = None,
+    jobs: int = 1,
+    progress: Callable[[int, DealOutcome], None] | None = None,
+) -> ArenaResult:
+    """Play ``deals`` duplicate deals (seeds ``seed`` ... ``seed+deals-1``)
+    between bot kinds (or bot objects) ``a`` and ``b``."""
+    name = trumps.game_class(game).game
+    if deals < 1:
+        raise BotError("the arena needs at least one deal")
+    result = ArenaResult(name, str(getattr(a, "name", a)), str(getattr(b, "name", b)), seed, _measures(name))
+    seeds = range(seed, seed + deals)
+    opts = dict(options) if options else None
+    if jobs > 1 and isinstance(a, str) and isinstance(b, str):
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            work = [(name, a, b, s, opts) for s in seeds]
+            for i, outcome in enumerate(pool.imap(_worker, work, chunksize=1)):
+                result.per_deal.append(outcome)
+                if progress is not None:
+                    progress(i + 1, outcome)
+        return result
+    make_a, make_b = _factory(name, a), _factory(name, b)
+    for i, s in enumerate(seeds):
+        outcome = duplicate_deal(name, make_a, make_b, s, opts)
+        result.per_deal.append(outcome)
+        if progress is not None:
+            progress(i + 1, outcome)
+    return result

@@ -1,0 +1,100 @@
+"""The bot levels of every game: ``easy``, ``normal`` and ``strong``.
+
+* ``easy`` is the game's rule-based bot (:mod:`trumps.bots.five_hundred`,
+  :mod:`~trumps.bots.bridge`, :mod:`~trumps.bots.coinche`).
+* ``normal`` and ``strong`` play their cards by perfect-information Monte
+  Carlo (:mod:`trumps.bots.pimc`) with a growing number of sampled deals and
+  time budget; when several cards are worth the same the rule bot chooses
+  among them (double dummy is indifferent between, say, two small
+  discards; the rules are not).  Bidding: bridge uses the natural system of
+  :mod:`trumps.bots.sayc`; 500 and coinche bid by simulation
+  (:mod:`trumps.bots.bidsim`) when the solver is fast enough, else by rule.
+
+When the installed solver is too slow for a position (see
+:func:`trumps.bots.solving.exact_limit`) the card is chosen by the rule bot.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from trumps.bots.base import Bot
+from trumps.bots.pimc import Evaluation, evaluate
+from trumps.bots.sampling import SamplingError
+from trumps.bots.solving import exact_limit
+
+__all__ = ["LEVELS", "NormalBot", "PimcBot", "StrongBot", "cards_in_hands"]
+
+#: level -> (samples per decision, time cap in seconds)
+LEVELS: dict[str, tuple[int, float]] = {"normal": (10, 0.12), "strong": (48, 0.85)}
+
+
+def cards_in_hands(view: dict[str, Any]) -> int:
+    """Cards still held by the seats that play (from the public hand sizes)."""
+    sitting = set(view.get("sitting_out") or [])
+    return sum(int(k) for s, k in (view.get("hand_sizes") or {}).items() if s not in sitting)
+
+
+class PimcBot(Bot):
+    """Card play by PIMC; other decisions by the game's bidder."""
+
+    name: ClassVar[str] = "pimc"
+    level: ClassVar[str] = "normal"
+
+    def __init__(self) -> None:
+        self._rules: dict[str, Bot] = {}
+        self._bidders: dict[str, Bot] = {}
+        self.samples, self.budget = LEVELS[self.level]
+        self.last: Evaluation | None = None  # the last card decision's evaluation
+
+    def rules(self, game: str) -> Bot:
+        """The game's rule-based bot (the ``easy`` level)."""
+        if game not in self._rules:
+            from trumps.bots.registry import bot_for
+
+            self._rules[game] = bot_for(game, "rules")
+        return self._rules[game]
+
+    def bidder(self, game: str) -> Bot:
+        """Who makes this level's non-card decisions in ``game``."""
+        if game not in self._bidders:
+            self._bidders[game] = _bidder(game, self.level, self.rules(game))
+        return self._bidders[game]
+
+    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+        game = str(view.get("game"))
+        if len(legal) == 1:
+            return legal[0]
+        if str(view.get("phase", "")).upper() != "PLAY":
+            return self.bidder(game).choose(view, legal, rng)
+        if cards_in_hands(view) > exact_limit(game):
+            return self.rules(game).choose(view, legal, rng)
+        try:
+            ev = evaluate(view, legal, rng, samples=self.samples, budget=self.budget)
+        except SamplingError:
+            return self.rules(game).choose(view, legal, rng)
+        self.last = ev
+        best = ev.best(eps=1e-6)
+        if len(best) == 1:
+            return best[0]
+        choice = self.rules(game).choose(view, list(best), rng)
+        return choice if choice in best else best[0]
+
+
+def _bidder(game: str, level: str, rules: Bot) -> Bot:
+    return rules
+
+
+class NormalBot(PimcBot):
+    """``normal``: PIMC with a small budget (about 0.1 s a card)."""
+
+    name = "normal"
+    level = "normal"
+
+
+class StrongBot(PimcBot):
+    """``strong``: PIMC with a large budget (under a second a card)."""
+
+    name = "strong"
+    level = "strong"

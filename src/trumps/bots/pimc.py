@@ -1,0 +1,158 @@
+"""Perfect-information Monte Carlo card play, the same for every game.
+
+For one decision in trick play:
+
+1. read what the seat knows (:func:`trumps.bots.sampling.knowledge`);
+2. deal the unseen cards at random, consistently with it;
+3. rebuild that deal as an engine match at the start of its play phase
+   (:func:`world`) and replay every card played so far: a sampled deal on
+   which a past card would have been illegal is thrown away, which enforces
+   every rule of the game the sampler does not model itself;
+4. solve the position double dummy (:func:`trumps.bots.solving.solve_values`);
+5. average each legal card's value over the samples.
+
+The seat then plays the card with the best average (the declaring side
+maximises its total, the defenders minimise it; a 500 misère contractor
+minimises).  All chance comes from one number drawn from the caller's
+``rng``, so a seed gives the same decision, and the number of samples is
+fixed: the time budget only cuts a decision short on an overloaded machine.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import trumps
+from trumps.bots.sampling import PILE, SamplingError, knowledge
+from trumps.bots.solving import Values, solve_values
+from trumps.core.errors import TrumpsError
+from trumps.core.protocol import Match
+
+__all__ = ["Evaluation", "evaluate", "world"]
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Mean double-dummy value of each legal action over ``samples`` deals."""
+
+    values: dict[str, float]
+    samples: int
+    unit: str
+    maximising: bool
+
+    def best(self, eps: float = 1e-9) -> list[str]:
+        """The actions within ``eps`` of the best mean, in legal order."""
+        if not self.values:
+            return []
+        top = max(self.values.values()) if self.maximising else min(self.values.values())
+        return [a for a, v in self.values.items() if abs(v - top) <= eps]
+
+    def ranked(self) -> list[dict[str, Any]]:
+        """``[{"action", "value", "samples"}]``, best first."""
+        sign = -1 if self.maximising else 1
+        order = sorted(self.values.items(), key=lambda kv: sign * kv[1])
+        return [{"action": a, "value": round(v, 3), "samples": self.samples} for a, v in order]
+
+
+def _contract_args(view: Mapping[str, Any]) -> tuple[str, str]:
+    c = view["contract"]
+    game = view["game"]
+    if game == "bridge":
+        return str(c["call"]), str(c["declarer"])
+    if game == "coinche":
+        return str(c["bid"]) + "X" * int(c.get("level") or 0), str(c["seat"])
+    return str(c["call"]), str(c["seat"])
+
+
+def world(view: Mapping[str, Any], hands: Mapping[int, list[str]]) -> Match[Any]:
+    """The engine match of a sampled deal (``hands``: current hands, plus
+    :data:`~trumps.bots.sampling.PILE`), with the play so far replayed.
+    Raises :class:`SamplingError` if a past card is illegal in it."""
+    from trumps.bots.sampling import play_sequence
+
+    seats: list[str] = list(view["seats"])
+    played = play_sequence(view)
+    start: dict[str, list[str]] = {name: list(hands.get(i, [])) for i, name in enumerate(seats)}
+    for seat, card, _ in played:
+        start[seats[seat]].append(card)
+    deal: dict[str, Any] = dict(start)
+    if view["game"] == "500":
+        deal["kitty"] = list(hands.get(PILE, []))
+    contract, declarer = _contract_args(view)
+    try:
+        match = trumps.new_game(
+            str(view["game"]),
+            options=dict(view.get("options") or {}),
+            deal=deal,
+            dealer=str(view["dealer"]),
+            contract=contract,
+            declarer=declarer,
+        )
+        for _, card, led in played:
+            match.apply(_action_for(match, card, led))
+    except TrumpsError as exc:
+        raise SamplingError(f"sampled deal contradicts the play: {exc}") from None
+    return match
+
+
+def _action_for(match: Match[Any], card: str, led: int | None) -> Any:
+    """The legal action that plays ``card`` (a 500 joker lead names its suit)."""
+    candidates = [a for a in match.legal_actions() if str(a) == card or str(a).startswith(card + ":")]
+    if not candidates:
+        raise SamplingError(f"{card} would not be legal here")
+    if len(candidates) > 1 and led is not None:
+        code = "SHDC"[led]
+        for a in candidates:
+            if str(a).endswith(":" + code):
+                return a
+    return candidates[0]
+
+
+def evaluate(
+    view: Mapping[str, Any],
+    legal: list[str],
+    rng: random.Random,
+    *,
+    samples: int,
+    budget: float | None = None,
+) -> Evaluation:
+    """Average double-dummy value of each legal action over up to
+    ``samples`` consistent deals (fewer if ``budget`` seconds run out; at
+    least one deal is always solved)."""
+    know = knowledge(view)
+    sub = random.Random(rng.getrandbits(64))
+    start = time.perf_counter()
+    totals = dict.fromkeys(legal, 0.0)
+    done = 0
+    unit, maximising = "tricks", True
+    attempts = 0
+    while done < samples and attempts < samples * 20:
+        attempts += 1
+        if done and budget is not None and time.perf_counter() - start > budget:
+            break
+        try:
+            match = world(view, know.sample(sub))
+        except SamplingError:
+            continue
+        vals: Values = solve_values(match)
+        unit, maximising = vals.unit, vals.maximising
+        for action in legal:
+            totals[action] += _value_of(action, vals.values)
+        done += 1
+    if not done:
+        raise SamplingError("no consistent deal found")
+    return Evaluation({a: t / done for a, t in totals.items()}, done, unit, maximising)
+
+
+def _value_of(action: str, values: Mapping[str, float]) -> float:
+    if action in values:
+        return values[action]
+    card = action.split(":")[0]
+    for key, v in values.items():
+        if key.split(":")[0] == card:
+            return v
+    raise TrumpsError(f"the solver gave no value for {action}")

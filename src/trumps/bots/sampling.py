@@ -1,0 +1,187 @@
+"""What one seat knows about the hidden cards, and deals consistent with it.
+
+Perfect-information Monte Carlo needs "worlds": full deals that agree with
+everything the seat has seen.  :func:`knowledge` reads a view (never the
+game) and collects
+
+* the cards the seat holds and every exposed hand (bridge dummy, an open
+  misère hand),
+* every card already played, and by whom,
+* the suits each seat has shown out of (failing to follow the led
+  *effective* suit: a 500 left bower is a trump),
+* the cards outside every hand: the 500 kitty or discards, known to the
+  contractor (its own discards), unknown to everyone else.
+
+:meth:`Knowledge.sample` deals the unseen cards to the unseen places at
+random, respecting the hand sizes and the voids.  Rules the sampler does
+not model (coinche's duty to trump, a 500 misère player's reasons...) are
+enforced afterwards: :func:`trumps.bots.pimc.world` replays the whole play
+on the sampled deal and a deal on which a past card would have been illegal
+is rejected.  Everything is drawn from the ``rng`` passed in, so a seed
+gives the same worlds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import trumps
+from trumps.core.cards import Card, Suit
+from trumps.core.errors import TrumpsError
+
+__all__ = ["Knowledge", "SamplingError", "knowledge", "play_sequence"]
+
+PILE = -1  # "seat" of the cards outside every hand (500 kitty / discards)
+
+
+class SamplingError(TrumpsError):
+    """No deal consistent with the view was found (or the view is not a play phase)."""
+
+
+@lru_cache(maxsize=64)
+def _deck(game: str, options_key: tuple[tuple[str, Any], ...]) -> tuple[str, ...]:
+    """Every card of the game under these options (from a throw-away deal)."""
+    m = trumps.new_game(game, options=dict(options_key), seed=0)
+    deal: Any = getattr(m, "deal", None)
+    cards: list[Card] = [c for h in deal.hands for c in h]
+    cards += list(getattr(deal, "kitty", []) or [])
+    return tuple(sorted({str(c) for c in cards}))
+
+
+def _options_key(view: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted((str(k), v) for k, v in dict(view.get("options") or {}).items()))
+
+
+def _eff_suit(view: Mapping[str, Any]) -> Callable[[str], int]:
+    """The effective suit (0-3, 4 for a 500 joker in no trumps) of a card."""
+    if view.get("game") == "500":
+        from trumps.five_hundred.play import TrickRules
+
+        trump = view.get("trump")
+        rules = TrickRules(Suit.parse(trump) if trump and trump in "SHDC" else None)
+        return lambda text: rules.eff_suit(Card(text))
+
+    def plain(text: str) -> int:
+        card = Card(text)
+        return 4 if card.suit is None else int(card.suit)
+
+    return plain
+
+
+def play_sequence(view: Mapping[str, Any]) -> list[tuple[int, str, int | None]]:
+    """Every card played this deal, in order: ``(seat, card, led suit)``
+    where led suit is the trick's effective led suit (``None`` if unknown)."""
+    seats: list[str] = list(view["seats"])
+    n = len(seats)
+    sitting = {seats.index(s) for s in view.get("sitting_out") or []}
+    step = -1 if view.get("direction") == "anticlockwise" else 1
+    eff = _eff_suit(view)
+    out: list[tuple[int, str, int | None]] = []
+
+    def led_of(cards: list[str], led_code: Any) -> int | None:
+        if led_code and isinstance(led_code, str) and led_code in "SHDC":
+            return int(Suit.parse(led_code))
+        if not cards:
+            return None
+        e = eff(cards[0])
+        return None if e == 4 else e
+
+    for trick in view.get("tricks") or []:
+        seat = seats.index(trick["leader"])
+        cards = list(trick["cards"])
+        led = led_of(cards, trick.get("led_suit"))
+        for card in cards:
+            while seat in sitting:
+                seat = (seat + step) % n
+            out.append((seat, card, led))
+            seat = (seat + step) % n
+    current = list(view.get("trick") or [])
+    led = led_of([t["card"] for t in current], view.get("led_suit"))
+    for entry in current:
+        out.append((seats.index(entry["seat"]), entry["card"], led))
+    return out
+
+
+@dataclass
+class Knowledge:
+    """What the acting seat knows about where the cards are."""
+
+    game: str
+    seat: int
+    players: int
+    known: dict[int, list[str]]  # seat -> cards it holds now, where the viewer sees them
+    sizes: list[int]  # current hand sizes
+    played: list[tuple[int, str, int | None]]  # the play so far
+    voids: list[set[int]]  # per seat: effective suits it has shown out of
+    pool: list[str]  # cards the viewer cannot place
+    pile_size: int  # unseen cards outside every hand (500 kitty / discards)
+    pile_known: list[str]  # the pile as the viewer knows it (500 contractor's discards)
+    eff: Callable[[str], int]
+
+    def sample(self, rng: random.Random, tries: int = 50) -> dict[int, list[str]]:
+        """A random placement of the unseen cards: seat -> current hand, and
+        :data:`PILE` -> the cards outside the hands.  Voids and sizes hold."""
+        need = {s: self.sizes[s] - len(self.known.get(s, [])) for s in range(self.players)}
+        need = {s: k for s, k in need.items() if k > 0}
+        if self.pile_size:
+            need[PILE] = self.pile_size
+        if sum(need.values()) != len(self.pool):
+            raise SamplingError(f"{len(self.pool)} unseen cards for {sum(need.values())} unseen places")
+        for _ in range(tries):
+            placed = self._try(rng, dict(need))
+            if placed is not None:
+                hands = {s: list(self.known.get(s, [])) for s in range(self.players)}
+                hands[PILE] = list(self.pile_known)
+                for s, cards in placed.items():
+                    hands[s].extend(cards)
+                return hands
+        raise SamplingError("no deal fits what this seat has seen")
+
+    def _try(self, rng: random.Random, need: dict[int, int]) -> dict[int, list[str]] | None:
+        cards = list(self.pool)
+        rng.shuffle(cards)
+        options = {c: [s for s in need if s == PILE or self.eff(c) not in self.voids[s]] for c in cards}
+        cards.sort(key=lambda c: len(options[c]))  # most constrained first (stable: still random)
+        out: dict[int, list[str]] = {s: [] for s in need}
+        for c in cards:
+            open_seats = [s for s in options[c] if need[s] > 0]
+            if not open_seats:
+                return None
+            weights = [need[s] for s in open_seats]
+            s = rng.choices(open_seats, weights)[0]
+            out[s].append(c)
+            need[s] -= 1
+        return out
+
+
+def knowledge(view: Mapping[str, Any]) -> Knowledge:
+    """Read what the view's seat knows (the view must be in its play phase)."""
+    if str(view.get("phase", "")).upper() != "PLAY" or not view.get("contract"):
+        raise SamplingError("card-play sampling needs a view of the play phase")
+    game = str(view["game"])
+    seats: list[str] = list(view["seats"])
+    n = len(seats)
+    me = seats.index(view["seat"])
+    deck = _deck(game, _options_key(view))
+    known: dict[int, list[str]] = {}
+    for name, cards in (view.get("hands") or {}).items():
+        if cards is not None:
+            known[seats.index(name)] = [str(c) for c in cards]
+    sizes = [int(view["hand_sizes"][s]) for s in seats]
+    played = play_sequence(view)
+    eff = _eff_suit(view)
+    voids: list[set[int]] = [set() for _ in range(n)]
+    for seat, card, led in played:
+        if led is not None and eff(card) != led:
+            voids[seat].add(led)
+    seen = {c for cards in known.values() for c in cards} | {c for _, c, _ in played}
+    pile_known = [str(c) for c in view.get("discards") or []] if game == "500" else []
+    seen |= set(pile_known)
+    pool = [c for c in deck if c not in seen]
+    # whatever is in no hand and not played lies in the pile (500's kitty)
+    pile_size = len(deck) - sum(sizes) - len(played) - len(pile_known)
+    return Knowledge(game, me, n, known, sizes, played, voids, pool, pile_size, pile_known, eff)

@@ -1,0 +1,233 @@
+"""Double-dummy values of a position, from whichever solver is installed.
+
+The bots need one thing from a solver: for a full deal in trick play, the
+final total of the declaring side after each legal card with best play from
+there on (tricks in 500 and bridge, card points in coinche).  In order of
+preference that comes from
+
+1. :func:`trumps.solver.solve` (the project's solver: C when built, else its
+   pure-Python reference) for 500 and coinche;
+2. DDS through ``endplay`` for bridge (fast, C);
+3. a small private alpha-beta over the engine itself (clone, apply, read
+   the result), good for endings only: it refuses positions with more than
+   :data:`FALLBACK_CARDS` cards left.
+
+:func:`exact_limit` says how many cards a position may still hold for the
+installed solver to answer within a bot's time budget; the PIMC bot plays
+its rule-based fallback above that.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from trumps.core.errors import TrumpsError
+from trumps.core.protocol import Match
+
+__all__ = ["FALLBACK_CARDS", "SolveError", "Values", "exact_limit", "solve_values", "solver_name"]
+
+#: The private fallback solves positions with at most this many cards left.
+FALLBACK_CARDS = 12
+
+
+class SolveError(TrumpsError):
+    """The position cannot be solved here (too big for the fallback)."""
+
+
+@dataclass(frozen=True)
+class Values:
+    """Per legal action: the declaring side's final total with best play."""
+
+    values: dict[str, float]
+    maximising: bool
+    unit: str
+
+
+def _project_solver() -> Any:
+    try:
+        import trumps.solver as solver
+    except ImportError:
+        return None
+    return solver if callable(getattr(solver, "solve", None)) else None
+
+
+@functools.lru_cache(maxsize=1)
+def _endplay_ok() -> bool:
+    from trumps.bridge import dd
+
+    return dd.available()
+
+
+@functools.lru_cache(maxsize=4)
+def _fast_project_solver() -> bool:
+    """Whether the project solver's C engine is built."""
+    solver = _project_solver()
+    if solver is None:
+        return False
+    import trumps
+
+    m = trumps.new_game("coinche", seed=1, contract="80H", declarer=0)
+    try:
+        solver.solve(m, engine="c")
+    except Exception:
+        return False
+    return True
+
+
+def solver_name(game: str) -> str:
+    """Which solver answers for ``game``: ``"dds"``, ``"c"``, ``"reference"``
+    or ``"fallback"``."""
+    if game == "bridge" and _endplay_ok():
+        return "dds"
+    if _project_solver() is not None:
+        return "c" if _fast_project_solver() else "reference"
+    return "fallback"
+
+
+def exact_limit(game: str) -> int:
+    """The largest number of cards left (in hands) that the installed
+    solver handles within a bot's budget for many samples."""
+    name = solver_name(game)
+    if name in ("dds", "c"):
+        return 1000
+    if name == "reference":
+        return 20
+    return FALLBACK_CARDS
+
+
+def cards_left(match: Match[Any]) -> int:
+    """Cards still held by the seats that play (a 500 misère partner sits out)."""
+    deal: Any = getattr(match, "deal", None)
+    if deal is None:
+        return 0
+    active = getattr(deal, "active", range(len(deal.hands)))
+    return sum(len(deal.hands[s]) for s in active)
+
+
+def solve_values(match: Match[Any]) -> Values:
+    """Double-dummy values of every legal action of the seat to play."""
+    game = match.game
+    name = solver_name(game)
+    if name == "dds":
+        return _bridge_dds(match)
+    if name in ("c", "reference"):
+        solver = _project_solver()
+        sol = solver.solve(match)
+        return Values({str(k): float(v) for k, v in sol.values.items()}, bool(sol.maximising), str(sol.unit))
+    return _fallback(match)
+
+
+# ----- bridge: DDS through endplay -------------------------------------------
+def _bridge_dds(match: Match[Any]) -> Values:
+    from trumps.bridge.dd import _DENOM_OF_STRAIN, _card_text, _endplay
+    from trumps.bridge.hands import format_deal
+
+    dds, types = _endplay()
+    d: Any = getattr(match, "deal", None)
+    hands = [list(h) for h in d.hands]
+    for seat, card in zip(d.trick_seats, d.trick, strict=True):
+        hands[seat].append(card)
+    leader = d.trick_seats[0] if d.trick else d.hand_to_play
+    ep = types.Deal(format_deal(hands))
+    ep.first = types.Player(leader)
+    ep.trump = types.Denom(_DENOM_OF_STRAIN[d.contract.strain])
+    for card in d.trick:
+        ep.play(types.Card(str(card)[-1] + str(card)[:-1]))
+    side = d.declarer & 1
+    remaining = 13 - len(d.tricks)
+    won = int(d.won[side])
+    to_play = int(d.hand_to_play)
+    ours = (to_play & 1) == side
+    solved = {_card_text(c): int(t) for c, t in dds.solve_board(ep)}
+    legal = [str(a) for a in match.legal_actions()]
+    values: dict[str, float] = {}
+    for card in legal:
+        t = solved.get(card)
+        if t is None:  # DDS lists one card of a run of equals
+            t = _equal_value(card, solved, legal)
+        values[card] = float(won + (t if ours else remaining - t))
+    return Values(values, ours, "tricks")
+
+
+def _equal_value(card: str, solved: dict[str, int], legal: list[str]) -> int:
+    """Value of a card DDS left out as equal to a solved card of its suit:
+    the nearest solved card of the same suit."""
+    order = "23456789TJQKA"
+    suit = card[-1]
+    same = [c for c in solved if c[-1] == suit]
+    if not same:
+        return max(solved.values())
+    near = min(same, key=lambda c: abs(order.index(c[0]) - order.index(card[0])))
+    return solved[near]
+
+
+# ----- the private fallback: alpha-beta over the engine ------------------------
+def _declaring_total(match: Match[Any], team: int) -> float:
+    r = match.results[-1]
+    game = match.game
+    if game == "bridge":
+        return float(r["tricks"])
+    if game == "coinche":
+        return float(r["card_points"][team])
+    return float(r["tricks"][team])
+
+
+def _fallback(match: Match[Any]) -> Values:
+    if cards_left(match) > FALLBACK_CARDS:
+        raise SolveError(f"the fallback solver takes at most {FALLBACK_CARDS} cards")
+    d: Any = getattr(match, "deal", None)
+    team = _declaring_team(match)
+    teams = _team_of(match)
+    misere = match.game == "500" and bool(getattr(d.contract, "is_misere", False))
+    unit = "points" if match.game == "coinche" else "tricks"
+    n_results = len(match.results)
+
+    def wants_max(m: Match[Any]) -> bool:
+        assert m.to_act is not None
+        return (teams[m.to_act] == team) != misere
+
+    def value(m: Match[Any], alpha: float, beta: float) -> float:
+        if len(m.results) > n_results or m.to_act is None:
+            return _declaring_total(m, team)
+        maxi = wants_max(m)
+        best = -math.inf if maxi else math.inf
+        for action in m.legal_actions():
+            child = m.clone()
+            child.apply(action)
+            v = value(child, alpha, beta)
+            if maxi:
+                best = max(best, v)
+                alpha = max(alpha, v)
+            else:
+                best = min(best, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+    out: dict[str, float] = {}
+    for action in match.legal_actions():
+        child = match.clone()
+        child.apply(action)
+        out[str(action)] = value(child, -math.inf, math.inf)
+    return Values(out, wants_max(match), unit)
+
+
+def _team_of(match: Match[Any]) -> list[int]:
+    out = [0] * match.players
+    for t, members in enumerate(match.teams):
+        for s in members:
+            out[s] = t
+    return out
+
+
+def _declaring_team(match: Match[Any]) -> int:
+    d: Any = getattr(match, "deal", None)
+    for attr in ("declarer", "taker", "contractor"):
+        seat = getattr(d, attr, None)
+        if seat is not None:
+            return _team_of(match)[int(seat)]
+    raise SolveError("no declaring side in this position")
