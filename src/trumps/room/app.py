@@ -12,32 +12,38 @@ import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from itsdangerous import BadSignature, URLSafeSerializer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from trumps.room import history
+from trumps.room import competition, history
 from trumps.room.messages import (
     Act,
     Chat,
     FillBots,
     Hello,
+    Invite,
+    Kick,
     MessageError,
     SetBot,
     Sit,
     Stand,
+    Suggest,
     error_event,
     parse_client_message,
 )
 from trumps.room.room import Room, game_catalogue
+from trumps.room.settings import PRESET_PHRASES, settings_schema
 from trumps.room.store import Store
-from trumps.room.table import RoomError, Table
+from trumps.room.table import AccessDenied, RoomError, Table
+from trumps.room.timers import Clock
 
 __all__ = ["create_app"]
 
@@ -56,6 +62,12 @@ class TableIn(BaseModel):
     game: str = Field(min_length=1, max_length=20)
     preset: str | None = Field(default=None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
+    settings: dict[str, Any] = Field(default_factory=dict)
+
+
+class JoinIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    code: str = Field(min_length=1, max_length=24)
 
 
 class WsConnection:
@@ -69,17 +81,25 @@ class WsConnection:
     async def send(self, event: dict[str, Any]) -> None:
         await self.ws.send_text(json.dumps(event, separators=(",", ":")))
 
+    async def close(self, code: int = 1000) -> None:
+        await self.ws.close(code=code)
+
 
 def create_app(
-    db_url: str = "sqlite:///trumps.db", *, bot_delay: float = 0.6, grace: float = 30.0
+    db_url: str = "sqlite:///trumps.db",
+    *,
+    bot_delay: float = 0.6,
+    grace: float = 30.0,
+    clock: Clock | None = None,
 ) -> Starlette:
-    """The card room app, storing everything in ``db_url``."""
+    """The card room app, storing everything in ``db_url``; ``clock``
+    drives timers and scheduled starts (a fake clock in tests)."""
     state: dict[str, Any] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         store = Store(db_url)
-        room = Room(store, bot_delay=bot_delay, grace=grace)
+        room = Room(store, bot_delay=bot_delay, grace=grace, clock=clock)
         state["store"] = store
         state["room"] = room
         state["signer"] = URLSafeSerializer(store.secret(), salt="trumps-player")
@@ -126,13 +146,38 @@ def create_app(
         return FileResponse(STATIC / "index.html")
 
     async def table_page(request: Request) -> Response:
-        if request.path_params["tid"] not in room().tables:
+        table = room().tables.get(request.path_params["tid"])
+        if table is None:
             return Response("No such table", status_code=404, media_type="text/plain")
+        pid, _ = await identity(request)
+        if not table.may_see(pid):
+            return Response(
+                "This table is private: you need an invitation", status_code=403, media_type="text/plain"
+            )
         return FileResponse(STATIC / "table.html")
+
+    async def join_page(request: Request) -> Response:
+        """An invitation link: the lobby takes the code (asking for a name first)."""
+        code = request.path_params["code"]
+        return RedirectResponse(f"/?join={quote(code, safe='')}", status_code=303)
 
     # ----- API -------------------------------------------------------------------
     async def api_games(_request: Request) -> Response:
         return JSONResponse(game_catalogue())
+
+    async def api_settings(_request: Request) -> Response:
+        return JSONResponse({"settings": settings_schema(), "phrases": list(PRESET_PHRASES)})
+
+    async def api_join(request: Request) -> Response:
+        pid, _ = await identity(request)
+        if pid is None:
+            return bad("choose a name first", 401)
+        try:
+            data = await body(request, JoinIn)
+            table = await room().join_by_code(pid, data.code)
+        except (MessageError, RoomError) as exc:
+            return bad(str(exc), 404 if isinstance(exc, RoomError) else 400)
+        return JSONResponse({"table": table.id})
 
     async def api_me(request: Request) -> Response:
         pid, name = await identity(request)
@@ -166,7 +211,7 @@ def create_app(
             return bad("choose a name first", 401)
         try:
             data = await body(request, TableIn)
-            table = await room().create_table(pid, data.game, data.preset, data.options)
+            table = await room().create_table(pid, data.game, data.preset, data.options, data.settings)
         except (MessageError, RoomError) as exc:
             return bad(str(exc))
         return JSONResponse(table.summary(), status_code=201)
@@ -176,6 +221,9 @@ def create_app(
             t = room().get(request.path_params["tid"])
         except RoomError as exc:
             return bad(str(exc), 404)
+        pid, _ = await identity(request)
+        if not t.may_see(pid):
+            return bad("this table is private: you need an invitation", 403)
         return JSONResponse(t.summary())
 
     # ----- WebSockets ----------------------------------------------------------------
@@ -205,7 +253,12 @@ def create_app(
         conn = WsConnection(ws, pid, name)
         since_text = ws.query_params.get("since")
         since = int(since_text) if since_text and since_text.isascii() and since_text.isdigit() else None
-        await table.join(conn, since)
+        try:
+            await table.join(conn, since)
+        except AccessDenied as exc:
+            await ws.send_text(json.dumps(table.error(str(exc))))
+            await ws.close(code=4403)
+            return
         try:
             while True:
                 message = await ws.receive()
@@ -236,9 +289,13 @@ def create_app(
             elif isinstance(msg, FillBots):
                 await table.fill_bots(conn)
             elif isinstance(msg, Chat):
-                if conn.player is None:
-                    raise RoomError("choose a name before chatting")
                 await table.say(conn, msg.text)
+            elif isinstance(msg, Suggest):
+                await table.set_suggestions(conn, msg.on)
+            elif isinstance(msg, Kick):
+                await table.remove_spectator(conn, msg.player)
+            elif isinstance(msg, Invite):
+                await table.revoke_invite(conn)
         except (MessageError, RoomError) as exc:
             await conn.send(table.error(str(exc)))
         except Exception:  # never let one message kill the connection or the table
@@ -248,12 +305,16 @@ def create_app(
     routes = [
         Route("/", index),
         Route("/table/{tid}", table_page),
+        Route("/join/{code}", join_page),
         Route("/api/games", api_games),
+        Route("/api/settings", api_settings),
+        Route("/api/join", api_join, methods=["POST"]),
         Route("/api/me", api_me),
         Route("/api/guest", api_guest, methods=["POST"]),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
         Route("/api/tables/{tid}", api_table),
         *history.routes(room, identity),
+        *competition.routes(room, identity),
         WebSocketRoute("/ws/lobby", ws_lobby),
         WebSocketRoute("/ws/table/{tid}", ws_table),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

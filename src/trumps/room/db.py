@@ -12,11 +12,36 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Integer, String, Text, create_engine, event
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["ActionRow", "Base", "ChatRow", "Meta", "Player", "SeatRow", "TableRow", "make_engine", "migrate"]
+__all__ = [
+    "ActionRow",
+    "Base",
+    "ChatRow",
+    "Meta",
+    "Player",
+    "ResultRow",
+    "SeatRow",
+    "TableRow",
+    "make_engine",
+    "migrate",
+]
+
+#: Play chips every new player starts with (no real money).
+STARTING_CHIPS = 1000
 
 
 class Base(DeclarativeBase):
@@ -36,6 +61,7 @@ class Player(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     created: Mapped[float] = mapped_column(Float, default=time.time)
+    chips: Mapped[int] = mapped_column(Integer, default=STARTING_CHIPS, server_default=str(STARTING_CHIPS))
 
 
 class TableRow(Base):
@@ -48,6 +74,12 @@ class TableRow(Base):
     host: Mapped[str] = mapped_column(ForeignKey("players.id"))
     status: Mapped[str] = mapped_column(String(16), default="waiting")  # waiting, playing, finished
     created: Mapped[float] = mapped_column(Float, default=time.time)
+    # room settings (timers, chat, watching, ...): see trumps.room.settings
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    invite: Mapped[str | None] = mapped_column(String(24), nullable=True, unique=True)
+    # {"invited": [player ids let in by the invite], "banned": [player ids removed by the host]}
+    access: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    started: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class SeatRow(Base):
@@ -66,6 +98,7 @@ class ActionRow(Base):
     action: Mapped[str] = mapped_column(String(16))
     at: Mapped[float] = mapped_column(Float)
     auto: Mapped[bool] = mapped_column(default=False)
+    timeout: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
 
 class ChatRow(Base):
@@ -75,6 +108,23 @@ class ChatRow(Base):
     player_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     name: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+    channel: Mapped[str] = mapped_column(String(12), default="players", server_default="players")
+
+
+class ResultRow(Base):
+    """One human player's result in a finished competition game."""
+
+    __tablename__ = "results"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    game: Mapped[str] = mapped_column(String(20))
+    buy_in: Mapped[int] = mapped_column(Integer)
+    prize: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)
+    score: Mapped[int] = mapped_column(Integer)
+    deals: Mapped[int] = mapped_column(Integer)
     at: Mapped[float] = mapped_column(Float)
 
 

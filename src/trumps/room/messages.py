@@ -74,6 +74,27 @@ class FillBots(_Msg):
     type: Literal["fill"]
 
 
+class Suggest(_Msg):
+    """Switch the bot's suggestions on or off for yourself."""
+
+    type: Literal["suggest"]
+    on: bool
+
+
+class Kick(_Msg):
+    """Host only: remove a spectator (by player id) from the table for good."""
+
+    type: Literal["kick"]
+    player: Annotated[str, Field(min_length=1, max_length=40)]
+
+
+class Invite(_Msg):
+    """Host only: revoke the invitation (a new code replaces it)."""
+
+    type: Literal["invite"]
+    action: Literal["revoke"]
+
+
 class Chat(_Msg):
     type: Literal["chat"]
     text: Annotated[str, Field(min_length=1, max_length=300)]
@@ -87,7 +108,8 @@ class Chat(_Msg):
         return text
 
 
-ClientMessage = Annotated[Hello | Act | Sit | Stand | SetBot | FillBots | Chat, Field(discriminator="type")]
+AnyMessage = Hello | Act | Sit | Stand | SetBot | FillBots | Chat | Suggest | Kick | Invite
+ClientMessage = Annotated[AnyMessage, Field(discriminator="type")]
 _adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
@@ -95,7 +117,7 @@ class MessageError(ValueError):
     """A client message was malformed; ``str()`` is the reason sent back."""
 
 
-def parse_client_message(raw: str | bytes) -> Hello | Act | Sit | Stand | SetBot | FillBots | Chat:
+def parse_client_message(raw: str | bytes) -> AnyMessage:
     """Validate one client message or raise :class:`MessageError` with a
     short reason a person can read."""
     size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
@@ -114,7 +136,7 @@ def parse_client_message(raw: str | bytes) -> Hello | Act | Sit | Stand | SetBot
         raise MessageError(
             f"unsupported protocol version {data.get('v')!r} (this server speaks {PROTOCOL_VERSION})"
         )
-    known = ("hello", "act", "sit", "stand", "bot", "fill", "chat")
+    known = ("hello", "act", "sit", "stand", "bot", "fill", "chat", "suggest", "kick", "invite")
     if data.get("type") not in known:
         raise MessageError(f"unknown message type {data.get('type')!r}")
     try:

@@ -6,13 +6,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import secrets
 from typing import Any
+
+from pydantic import ValidationError
 
 import trumps
 from trumps.core.errors import TrumpsError
 from trumps.room.messages import PROTOCOL_VERSION
+from trumps.room.settings import SCHEDULE_HORIZON, TableSettings
 from trumps.room.store import Store
-from trumps.room.table import Connection, RoomError, Table
+from trumps.room.table import Connection, RoomError, Table, new_invite_code
+from trumps.room.timers import Clock, Timers
 
 __all__ = ["Room", "game_catalogue"]
 
@@ -29,8 +34,12 @@ def game_catalogue() -> list[dict[str, Any]]:
 
 
 class Room:
-    def __init__(self, store: Store, *, bot_delay: float = 0.6, grace: float = 30.0) -> None:
+    def __init__(
+        self, store: Store, *, bot_delay: float = 0.6, grace: float = 30.0, clock: Clock | None = None
+    ) -> None:
         self.store = store
+        self.timers = Timers(clock)
+        self.clock = self.timers.clock
         self.bot_delay = bot_delay
         self.grace = grace
         self.tables: dict[str, Table] = {}
@@ -49,12 +58,13 @@ class Room:
                     self.names[player] = name or "?"
             table = self._make(st)
             self.tables[table.id] = table
-            table._schedule_bot()
+            await table.resume()  # timers are re-armed from the stored times
 
     def _make(self, st: Any) -> Table:
         return Table(
-            st, self.store, self.names, bot_delay=self.bot_delay, grace=self.grace, on_change=self._changed
-        )
+            st, self.store, self.names, bot_delay=self.bot_delay, grace=self.grace, on_change=self._changed,
+            timers=self.timers,
+        )  # fmt: skip
 
     async def stop(self) -> None:
         if self._lobby_task is not None:
@@ -63,6 +73,7 @@ class Room:
                 await self._lobby_task
         for t in self.tables.values():
             await t.close()
+        self.timers.cancel_all()
 
     # ----- players ---------------------------------------------------------------
     async def new_player(self, name: str) -> str:
@@ -80,9 +91,15 @@ class Room:
 
     # ----- tables ------------------------------------------------------------------
     async def create_table(
-        self, host: str, game: str, preset: str | None, options: dict[str, Any] | None
+        self,
+        host: str,
+        game: str,
+        preset: str | None,
+        options: dict[str, Any] | None,
+        settings: dict[str, Any] | None = None,
     ) -> Table:
-        """Validate the options through the engine, store the table, go live."""
+        """Validate the options through the engine and the settings, store
+        the table, go live."""
         try:
             cls = trumps.game_class(game)
             resolved = cls.schema.resolve(preset or None, options or {})
@@ -90,15 +107,51 @@ class Room:
             probe = trumps.new_game(cls.game, options=resolved.to_dict(), seed=seed)
         except TrumpsError as exc:
             raise RoomError(str(exc)) from None
+        chosen = self.check_settings(settings or {})
+        if chosen.competition:
+            from trumps.room import competition
+
+            have = await self.store.run(competition.chips, self.store, host)
+            if have < chosen.buy_in:
+                raise RoomError(f"the buy-in is {chosen.buy_in} chips and you have {have}")
+        invite = new_invite_code() if chosen.private else None
         tid = await self.store.run(
-            self.store.create_table, cls.game, preset or None, resolved.to_dict(), seed, host, probe.players
-        )
+            self.store.create_table, cls.game, preset or None, resolved.to_dict(), seed, host, probe.players,
+            chosen.model_dump(), invite,
+        )  # fmt: skip
         st = await self.store.run(self.store.load_table, tid)
         assert st is not None
         table = self._make(st)
         self.tables[tid] = table
+        table.arm_start()
         await self._changed(table)
         return table
+
+    def check_settings(self, settings: dict[str, Any]) -> TableSettings:
+        """The table settings, or :class:`RoomError` with the first reason."""
+        try:
+            chosen = TableSettings.model_validate(settings)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            raise RoomError(
+                f"settings.{where}: {first.get('msg')}" if where else str(first.get("msg"))
+            ) from None
+        if chosen.start_at is not None:
+            now = self.clock.now()
+            if chosen.start_at <= now:
+                raise RoomError("settings.start_at: the start time must be in the future")
+            if chosen.start_at > now + SCHEDULE_HORIZON:
+                raise RoomError("settings.start_at: a table can be scheduled at most 24 hours ahead")
+        return chosen
+
+    async def join_by_code(self, player: str, code: str) -> Table:
+        """Let ``player`` into the private table whose invitation is ``code``."""
+        for table in self.tables.values():
+            if table.invite is not None and secrets.compare_digest(table.invite, code):
+                await table.admit(player)
+                return table
+        raise RoomError("this invitation is not valid (it may have been revoked)")
 
     def get(self, tid: str) -> Table:
         try:
@@ -107,8 +160,9 @@ class Room:
             raise RoomError(f"no table {tid!r}") from None
 
     def listing(self) -> list[dict[str, Any]]:
+        """The lobby: public tables not finished (private tables are never listed)."""
         tables = sorted(self.tables.values(), key=lambda t: t.created, reverse=True)
-        return [t.summary() for t in tables if t.status != "finished"]
+        return [t.summary() for t in tables if t.status != "finished" and not t.settings.private]
 
     def lobby_event(self) -> dict[str, Any]:
         return {"v": PROTOCOL_VERSION, "type": "lobby", "tables": self.listing()}

@@ -47,8 +47,13 @@ class StoredTable:
     host: str
     status: str
     created: float
+    settings: dict[str, Any] = field(default_factory=dict)
+    invite: str | None = None
+    access: dict[str, list[str]] = field(default_factory=dict)  # "invited" / "banned" -> player ids
+    started: float | None = None
     seats: dict[int, tuple[str | None, str | None]] = field(default_factory=dict)  # seat -> (player, bot)
     actions: list[tuple[int, str, float, bool]] = field(default_factory=list)  # seat, action, at, auto
+    timeouts: list[int] = field(default_factory=list)  # the seq of every action a timer played
     chat: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -71,12 +76,17 @@ class Store:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, fn, *args)
 
-    async def write_action(self, tid: str, seq: int, seat: int, action: str, at: float, auto: bool) -> None:
+    async def write_action(
+        self, tid: str, seq: int, seat: int, action: str, at: float, auto: bool, timeout: bool = False
+    ) -> None:
         """Store one action; returns once it is committed (raises if it
         could not be).  Actions from many tables share one transaction."""
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
-        row = {"table_id": tid, "seq": seq, "seat": seat, "action": action, "at": at, "auto": auto}
+        row = {
+            "table_id": tid, "seq": seq, "seat": seat, "action": action, "at": at, "auto": auto,
+            "timeout": timeout,
+        }  # fmt: skip
         with self._batch_lock:
             self._batch.append((row, fut))
             queue = not self._batch_queued
@@ -152,14 +162,23 @@ class Store:
 
     # ----- tables -----------------------------------------------------------
     def create_table(
-        self, game: str, preset: str | None, options: dict[str, Any], seed: int, host: str, seats: int
+        self,
+        game: str,
+        preset: str | None,
+        options: dict[str, Any],
+        seed: int,
+        host: str,
+        seats: int,
+        settings: dict[str, Any] | None = None,
+        invite: str | None = None,
     ) -> str:
         tid = new_id(6)
         with self.sessions.begin() as s:
             s.add(
                 TableRow(
                     id=tid, game=game, preset=preset, options=options, seed=seed, host=host,
-                    status="waiting", created=time.time(),
+                    status="waiting", created=time.time(), settings=settings or {}, invite=invite,
+                    access={"invited": [], "banned": []},
                 )
             )  # fmt: skip
             s.flush()
@@ -176,11 +195,25 @@ class Store:
                 row.player_id = player
                 row.bot = bot
 
-    def set_status(self, tid: str, status: str) -> None:
+    def set_status(self, tid: str, status: str, started: float | None = None) -> None:
         with self.sessions.begin() as s:
             row = s.get(TableRow, tid)
             if row is not None:
                 row.status = status
+                if started is not None:
+                    row.started = started
+
+    def set_access(self, tid: str, invite: str | None, access: dict[str, list[str]]) -> None:
+        """Store a table's invite code and its invited / banned players."""
+        with self.sessions.begin() as s:
+            row = s.get(TableRow, tid)
+            if row is not None:
+                row.invite = invite
+                row.access = {k: list(v) for k, v in access.items()}
+
+    def table_by_invite(self, code: str) -> str | None:
+        with self.sessions() as s:
+            return s.scalar(select(TableRow.id).where(TableRow.invite == code))
 
     def append_action(self, tid: str, seq: int, seat: int, action: str, at: float, auto: bool) -> None:
         """Store one action now (synchronously; the room uses :meth:`write_action`)."""
@@ -188,10 +221,14 @@ class Store:
             [{"table_id": tid, "seq": seq, "seat": seat, "action": action, "at": at, "auto": auto}]
         )
 
-    def append_chat(self, tid: str, player: str | None, name: str, text: str, at: float) -> int:
+    def append_chat(
+        self, tid: str, player: str | None, name: str, text: str, at: float, channel: str = "players"
+    ) -> int:
         with self.sessions.begin() as s:
             seq = (s.scalar(select(func.max(ChatRow.seq)).where(ChatRow.table_id == tid)) or 0) + 1
-            s.add(ChatRow(table_id=tid, seq=seq, player_id=player, name=name, text=text, at=at))
+            s.add(
+                ChatRow(table_id=tid, seq=seq, player_id=player, name=name, text=text, at=at, channel=channel)
+            )
         return seq
 
     def load_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")) -> list[StoredTable]:
@@ -212,14 +249,20 @@ class Store:
     def _load(s: Session, row: TableRow) -> StoredTable:
         t = StoredTable(
             id=row.id, game=row.game, preset=row.preset, options=dict(row.options), seed=row.seed,
-            host=row.host, status=row.status, created=row.created,
+            host=row.host, status=row.status, created=row.created, settings=dict(row.settings or {}),
+            invite=row.invite, access={k: list(v) for k, v in (row.access or {}).items()}, started=row.started,
         )  # fmt: skip
         for seat in s.scalars(select(SeatRow).where(SeatRow.table_id == row.id)):
             t.seats[seat.seat] = (seat.player_id, seat.bot)
         acts = s.scalars(select(ActionRow).where(ActionRow.table_id == row.id).order_by(ActionRow.seq))
-        t.actions = [(a.seat, a.action, a.at, a.auto) for a in acts]
+        for a in acts:
+            t.actions.append((a.seat, a.action, a.at, a.auto))
+            if a.timeout:
+                t.timeouts.append(a.seq)
         chats = s.scalars(select(ChatRow).where(ChatRow.table_id == row.id).order_by(ChatRow.seq))
-        t.chat = [{"seq": c.seq, "name": c.name, "text": c.text, "at": c.at} for c in chats]
+        t.chat = [
+            {"seq": c.seq, "name": c.name, "text": c.text, "at": c.at, "channel": c.channel} for c in chats
+        ]
         return t
 
 

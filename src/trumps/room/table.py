@@ -14,25 +14,41 @@ import asyncio
 import contextlib
 import logging
 import random
+import secrets
 import time
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import trumps
+from trumps.core.cards import Card
 from trumps.core.errors import TrumpsError
 from trumps.core.protocol import Match
 from trumps.room.messages import PROTOCOL_VERSION, error_event
+from trumps.room.settings import MAX_SPECTATORS, PRESET_PHRASES, TableSettings
 from trumps.room.store import Store, StoredTable
+from trumps.room.timers import Timers
 
-__all__ = ["Connection", "RoomError", "Table"]
+__all__ = ["CHAT_BURST", "CHAT_WINDOW", "AccessDenied", "Connection", "RoomError", "Table", "new_invite_code"]
 
 log = logging.getLogger("trumps.room")
 MAX_REPLAY = 500  # a client further behind than this just gets the current state
+CHAT_BURST, CHAT_WINDOW = 5, 10.0  # at most 5 chat lines per player in any 10 seconds
+
+
+def new_invite_code() -> str:
+    """An invitation code: 10 characters, 60 random bits (not guessable)."""
+    return secrets.token_urlsafe(8)[:10]
 
 
 class RoomError(ValueError):
     """A request the table refuses (wrong seat, not the host, table full...)."""
+
+
+class AccessDenied(RoomError):
+    """The connection may not be at this table at all (private, removed,
+    no spectators); the connection is closed after the error event."""
 
 
 class Connection(Protocol):
@@ -42,6 +58,8 @@ class Connection(Protocol):
     name: str
 
     async def send(self, event: dict[str, Any]) -> None: ...
+
+    async def close(self, code: int = 1000) -> None: ...
 
 
 @dataclass
@@ -67,6 +85,7 @@ class Table:
         bot_delay: float = 0.6,
         grace: float = 30.0,
         on_change: Callable[[Table], Awaitable[None]] | None = None,
+        timers: Timers | None = None,
     ) -> None:
         self.id = stored.id
         self.game = stored.game
@@ -76,6 +95,13 @@ class Table:
         self.host = stored.host
         self.status = stored.status
         self.created = stored.created
+        self.settings = TableSettings.model_validate(stored.settings)
+        self.invite = stored.invite
+        self.invited: set[str] = set(stored.access.get("invited", ()))
+        self.banned: set[str] = set(stored.access.get("banned", ()))
+        self.started = stored.started
+        self.timers = timers or Timers()
+        self.clock = self.timers.clock
         self.store = store
         self.bot_delay = bot_delay
         self.grace = grace
@@ -87,6 +113,9 @@ class Table:
         for seat, (player, bot) in stored.seats.items():
             self.seats[seat] = Seat(player, names.get(player or ""), bot)
         self.chat = list(stored.chat)
+        self.timeouts: Counter[int] = Counter(stored.actions[seq - 1][0] for seq in stored.timeouts)
+        self.suggesting: set[str] = set()  # players who switched suggestions on
+        self._chat_times: dict[str, deque[float]] = {}
         self.connections: set[Connection] = set()
         self.lock = asyncio.Lock()
         self._send_lock = asyncio.Lock()
@@ -114,23 +143,49 @@ class Table:
         return None
 
     def summary(self) -> dict[str, Any]:
-        """The public description shown in the lobby."""
+        """The public description shown in the lobby and at the table."""
         name = self.match.seat_name
         return {
             "id": self.id,
             "game": self.game,
             "preset": self.preset,
             "options": self.options,
+            "settings": self.settings.model_dump(),
             "status": self.status,
             "host": self.host,
             "seats": [
-                {"seat": name(i), "name": s.name, "bot": s.bot, "empty": s.empty, "away": i in self.away}
+                {
+                    "seat": name(i),
+                    "name": s.name,
+                    "bot": s.bot,
+                    "empty": s.empty,
+                    "away": i in self.away,
+                    "timeouts": self.timeouts[i],
+                }
                 for i, s in enumerate(self.seats)
             ],
             "free": sum(1 for s in self.seats if s.empty),
+            "spectators": len(self.spectators()),
             "scores": self.match.scores,
             "created": self.created,
+            "started": self.started,
         }
+
+    def _seat_summary(self, i: int, s: Seat, name: str) -> dict[str, Any]:
+        return {
+            "seat": name, "name": s.name, "bot": s.bot, "empty": s.empty, "away": i in self.away,
+            "timeouts": self.timeouts[i],
+        }  # fmt: skip
+
+    def spectators(self) -> dict[str, str]:
+        """Player id -> name of every connected person without a seat."""
+        return {
+            c.player or f"anon-{id(c)}": c.name for c in self.connections if self.seat_of(c.player) is None
+        }
+
+    def deadline(self) -> float | None:
+        """When the seat to act runs out of time (clock time), if a timer runs."""
+        return self.timers.deadline((self.id, "move"))
 
     def state_event(
         self,
@@ -151,29 +206,132 @@ class Table:
         view = m.view(seat) if cached is None else cached
         if views is not None and cached is None:
             views[seat] = view
+        host = conn.player == self.host
+        table = {
+            **(self.summary() if summary is None else summary),
+            "you": None if seat is None else self.match.seat_name(seat),
+            "is_host": host,
+            "suggesting": conn.player in self.suggesting,
+            "deadline": self.deadline() if match is None else None,
+            "now": self.clock.now(),
+        }
+        if host:  # only the host sees the invitation and who is watching
+            table["invite"] = self.invite
+            table["watchers"] = [{"player": p, "name": n} for p, n in self.spectators().items()]
+        # players never see the spectators' chat; spectators see both
+        lines = self.chat if seat is None else [c for c in self.chat if c.get("channel") != "spectators"]
         return {
             "v": PROTOCOL_VERSION,
             "type": "state",
             "seq": len(m.log),
-            "table": {
-                **(self.summary() if summary is None else summary),
-                "you": None if seat is None else self.match.seat_name(seat),
-                "is_host": conn.player == self.host,
-            },
+            "table": table,
             "view": view,
-            "chat": self.chat[-50:],
+            "chat": lines[-50:],
         }
+
+    # ----- access ---------------------------------------------------------------------
+    def may_see(self, player: str | None) -> bool:
+        """Whether ``player`` may see this table at all (lobby entry, page)."""
+        if player is not None and player in self.banned:
+            return False
+        if not self.settings.private:
+            return True
+        return player is not None and (
+            player == self.host
+            or player in self.invited
+            or self.seat_of(player) is not None
+            or player in {p for p, _ in self.pending.values()}
+        )
+
+    def check_entry(self, conn: Connection) -> None:
+        """Raise :class:`AccessDenied` if ``conn`` may not be connected now."""
+        player = conn.player
+        if player is not None and player in self.banned:
+            raise AccessDenied("you were removed from this table")
+        if not self.may_see(player):
+            raise AccessDenied("this table is private: you need an invitation")
+        if self.seat_of(player) is not None or player == self.host:
+            return
+        if player is not None and player in {p for p, _ in self.pending.values()}:
+            return
+        if self.status == "playing" and not self.settings.watching:
+            raise AccessDenied("this table does not allow spectators")
+        others = {p for p in self.spectators() if p != player}
+        if len(others) >= MAX_SPECTATORS and player not in others:
+            raise AccessDenied(f"this table already has {MAX_SPECTATORS} spectators")
+
+    async def _enforce_access(self) -> None:
+        """Close every connection that may no longer be here (revoked
+        invitation, removed spectator, game started without spectators)."""
+        for conn in list(self.connections):
+            try:
+                self.check_entry(conn)
+            except AccessDenied as exc:
+                self.connections.discard(conn)
+                with contextlib.suppress(Exception):
+                    await conn.send(self.error(str(exc)))
+                    await conn.close(4403)
+
+    async def _store_access(self) -> None:
+        access = {"invited": sorted(self.invited), "banned": sorted(self.banned)}
+        await self.store.run(self.store.set_access, self.id, self.invite, access)
+
+    async def revoke_invite(self, conn: Connection) -> None:
+        """Host only: a new invitation code; the old one and everyone let in
+        by it (without a seat) lose access at once."""
+        async with self.lock:
+            if conn.player != self.host:
+                raise RoomError("only the host can change the invitation")
+            if not self.settings.private:
+                raise RoomError("this table is public: there is no invitation to revoke")
+            self.invite = new_invite_code()
+            self.invited.clear()
+            await self._store_access()
+            await self._enforce_access()
+        await self.broadcast()
+
+    async def admit(self, player: str) -> None:
+        """``player`` used this table's invitation."""
+        if player in self.banned:
+            raise AccessDenied("you were removed from this table")
+        if player not in self.invited:
+            self.invited.add(player)
+            await self._store_access()
+
+    async def remove_spectator(self, conn: Connection, player: str) -> None:
+        """Host only: remove a spectator, who cannot come back."""
+        async with self.lock:
+            if conn.player != self.host:
+                raise RoomError("only the host can remove a spectator")
+            if player == self.host:
+                raise RoomError("you cannot remove yourself")
+            if self.seat_of(player) is not None:
+                raise RoomError("that person has a seat at this table, not a spectator")
+            if player not in self.spectators():
+                raise RoomError("no such spectator at this table")
+            self.banned.add(player)
+            self.invited.discard(player)
+            await self._store_access()
+            await self._enforce_access()
+        await self.broadcast()
 
     # ----- connections -------------------------------------------------------------
     async def join(self, conn: Connection, since: int | None = None) -> None:
-        """Connect ``conn``.  With ``since`` (the last event it saw), the
-        events it missed are sent in order; otherwise the current state."""
+        """Connect ``conn`` (or raise :class:`AccessDenied`).  With ``since``
+        (the last event it saw), the events it missed are sent in order;
+        otherwise the current state."""
+        self.check_entry(conn)
         self.connections.add(conn)
         await self.catch_up(conn, since)
         seat = self.seat_of(conn.player)
         if seat is not None and seat in self.away:
             del self.away[seat]
+            self._arm_timer()
             await self.broadcast()
+        elif seat is None:
+            await self.broadcast(exclude=conn)  # one more spectator
+        if seat is not None:
+            await self._send_suggestion()
 
     async def catch_up(self, conn: Connection, since: int | None) -> None:
         if since is None or since >= self.seq or self.seq - since > MAX_REPLAY:
@@ -186,21 +344,30 @@ class Table:
                 await conn.send(self.state_event(conn, replay))
 
     def leave(self, conn: Connection) -> None:
+        if conn not in self.connections:
+            return
         self.connections.discard(conn)
         seat = self.seat_of(conn.player)
-        if seat is None or self.status != "playing":
+        if seat is not None and any(c.player == conn.player for c in self.connections):
             return
-        if any(c.player == conn.player for c in self.connections):
+        if seat is not None and self.status == "playing":
+            self.away[seat] = time.monotonic()
+            asyncio.get_running_loop().call_later(self.grace, self._schedule_bot)
+        elif seat is not None:
             return
-        self.away[seat] = time.monotonic()
-        loop = asyncio.get_running_loop()
-        loop.call_later(self.grace, self._schedule_bot)
-        task = loop.create_task(self.broadcast())
+        self._spawn(self.broadcast())  # the seat is away, or one spectator fewer
+
+    def _spawn(self, coro: Awaitable[None]) -> None:
+        async def run() -> None:
+            await coro
+
+        task = asyncio.get_running_loop().create_task(run())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     def _controller(self, seat: int) -> str | None:
-        """The bot kind playing ``seat`` now, or ``None`` for a present human."""
+        """The bot kind playing ``seat`` now, or ``None`` for a present human
+        (or an empty seat: the game waits for someone to sit)."""
         s = self.seats[seat]
         if s.bot is not None:
             return s.bot
@@ -209,7 +376,7 @@ class Table:
             return "rules"
         return None
 
-    async def broadcast(self) -> None:
+    async def broadcast(self, exclude: Connection | None = None) -> None:
         """Send every connection its state.  Under one lock, so each
         connection sees states in order (a later send never carries an
         older state); the same state may arrive twice."""
@@ -218,7 +385,11 @@ class Table:
             # state for all; an action made meanwhile goes out with the next broadcast
             summary = self.summary()
             views: dict[int | None, dict[str, Any]] = {}
-            events = [(c, self.state_event(c, summary=summary, views=views)) for c in list(self.connections)]
+            events = [
+                (c, self.state_event(c, summary=summary, views=views))
+                for c in list(self.connections)
+                if c is not exclude
+            ]
             for conn, event in events:
                 try:
                     await conn.send(event)
@@ -228,6 +399,13 @@ class Table:
         if self.on_change is not None and summary != self._listed:
             self._listed = summary
             await self.on_change(self)
+
+    async def notify(self, text: str, **extra: Any) -> None:
+        """A ``notice`` event to everyone at the table (e.g. a timeout)."""
+        event = {"v": PROTOCOL_VERSION, "type": "notice", "seq": self.seq, "text": text, **extra}
+        for conn in list(self.connections):
+            with contextlib.suppress(Exception):
+                await conn.send(event)
 
     # ----- seats ---------------------------------------------------------------------
     def _seat_index(self, text: str) -> int:
@@ -248,6 +426,10 @@ class Table:
             current = self.seats[seat]
             if current.player is not None:
                 raise RoomError(f"seat {seat_text} is taken")
+            if self.settings.competition:
+                if self.status == "playing":
+                    raise RoomError("a competition game under way takes no new players")
+                await self._check_chips(conn.player)
             if current.bot is not None and self.status == "playing":
                 if conn.player in {p for p, _ in self.pending.values()}:
                     raise RoomError("you are already waiting for a seat")
@@ -257,7 +439,15 @@ class Table:
                 self.seats[seat] = Seat(conn.player, conn.name, None)
                 await self._maybe_start()
         await self.broadcast()
-        self._schedule_bot()
+        self._after_change()
+
+    async def _check_chips(self, player: str) -> None:
+        from trumps.room import competition
+
+        buy_in = self.settings.buy_in
+        have = await self.store.run(competition.chips, self.store, player)
+        if have < buy_in:
+            raise RoomError(f"the buy-in is {buy_in} chips and you have {have}")
 
     async def stand(self, conn: Connection) -> None:
         async with self.lock:
@@ -271,6 +461,8 @@ class Table:
         await self.broadcast()
 
     async def set_bot(self, conn: Connection, seat_text: str, kind: str | None) -> None:
+        """Host only: seat a bot, or (``kind`` None) empty a bot's seat; mid-game
+        the game then waits at that seat until someone sits there."""
         async with self.lock:
             if conn.player != self.host:
                 raise RoomError("only the host can seat bots")
@@ -278,34 +470,94 @@ class Table:
             current = self.seats[seat]
             if current.player is not None:
                 raise RoomError(f"seat {seat_text} is held by {current.name}")
-            if kind is None and self.status == "playing":
-                raise RoomError("a bot cannot leave a game under way")
+            if kind is None and self.status == "playing" and self.settings.competition:
+                raise RoomError("a bot cannot leave a competition game under way")
+            if self.status == "finished":
+                raise RoomError("the game is over")
             await self.store.run(self.store.set_seat, self.id, seat, None, kind)
             self.seats[seat] = Seat(None, None, kind)
+            if kind is None:
+                self.pending.pop(seat, None)
             await self._maybe_start()
         await self.broadcast()
-        self._schedule_bot()
+        self._after_change()
 
     async def fill_bots(self, conn: Connection) -> None:
         async with self.lock:
             if conn.player != self.host:
                 raise RoomError("only the host can seat bots")
-            for i, s in enumerate(self.seats):
-                if s.empty:
-                    await self.store.run(self.store.set_seat, self.id, i, None, "rules")
-                    self.seats[i] = Seat(None, None, "rules")
+            await self._fill_empty()
             await self._maybe_start()
         await self.broadcast()
-        self._schedule_bot()
+        self._after_change()
+
+    async def _fill_empty(self) -> None:
+        for i, s in enumerate(self.seats):
+            if s.empty:
+                await self.store.run(self.store.set_seat, self.id, i, None, "rules")
+                self.seats[i] = Seat(None, None, "rules")
 
     async def _maybe_start(self) -> None:
-        if self.status == "waiting" and all(not s.empty for s in self.seats):
-            self.status = "playing"
-            await self.store.run(self.store.set_status, self.id, "playing")
+        """Start once every seat is filled (and, if scheduled, the time has come)."""
+        if self.status != "waiting" or any(s.empty for s in self.seats):
+            return
+        start_at = self.settings.start_at
+        if start_at is not None and self.clock.now() < start_at:
+            return
+        started = self.clock.now()
+        if self.settings.competition:
+            from trumps.room import competition
+
+            buy_in = self.settings.buy_in
+            for i, s in enumerate(self.seats):  # chips may have been spent at another table since sitting
+                if s.player is not None and not await self.store.run(
+                    competition.can_afford, self.store, s.player, buy_in
+                ):
+                    await self.store.run(self.store.set_seat, self.id, i, None, None)
+                    self.seats[i] = Seat()
+                    self._spawn(self.notify(f"{s.name} cannot pay the buy-in of {buy_in} chips any more"))
+            if any(s.empty for s in self.seats):
+                return
+            players = [s.player for s in self.seats if s.player is not None]
+            await self.store.run(competition.start_competition, self.store, self.id, players, buy_in, started)
+        else:
+            await self.store.run(self.store.set_status, self.id, "playing", started)
+        self.status = "playing"
+        self.started = started
+        self.timers.cancel((self.id, "start"))
+        await self._enforce_access()
+
+    async def resume(self) -> None:
+        """After a restart: finish a game whose last action was stored but
+        not its end (a crash in between), re-arm the timers, wake the bots."""
+        if self.status == "playing" and self.match.is_over:
+            async with self.lock:
+                await self._finish()
+        self.arm_start()
+        self._after_change()
+
+    def arm_start(self) -> None:
+        """A scheduled table: start it at its time (also after a restart)."""
+        if self.status == "waiting" and self.settings.start_at is not None:
+            self.timers.arm((self.id, "start"), self.settings.start_at, self._scheduled_start)
+
+    async def _scheduled_start(self, _key: object) -> None:
+        try:
+            async with self.lock:
+                if self.status != "waiting":
+                    return
+                await self._fill_empty()
+                await self._maybe_start()
+        except Exception as exc:  # e.g. a player can no longer pay the buy-in
+            log.exception("scheduled start of table %s failed", self.id)
+            await self.notify(f"the game could not start: {exc}")
+            return
+        await self.broadcast()
+        self._after_change()
 
     # ----- play -----------------------------------------------------------------------
     async def act(self, conn: Connection | None, action: str, *, seat: int | None = None,
-                  expect_seq: int | None = None, auto: bool = False) -> None:  # fmt: skip
+                  expect_seq: int | None = None, auto: bool = False, timeout: bool = False) -> None:  # fmt: skip
         """Apply ``action`` for the connection's seat (or ``seat`` for a bot)."""
         async with self.lock:
             if conn is not None:
@@ -323,7 +575,7 @@ class Table:
             if to_act != seat:
                 who = "nobody" if to_act is None else self.match.seat_name(to_act)
                 raise RoomError(f"it is not your turn ({who} to act)")
-            at = time.time()
+            at = self.clock.now()
             try:
                 parsed = self.match.parse_action(action)
             except TrumpsError as exc:
@@ -336,9 +588,11 @@ class Table:
             if parsed not in legal:
                 raise RoomError(self.match.explain_illegal(parsed, legal))
             # commit first: nothing is shown that is not stored
-            await self.store.write_action(self.id, self.seq + 1, seat, str(parsed), at, auto)
+            await self.store.write_action(self.id, self.seq + 1, seat, str(parsed), at, auto, timeout)
             deal_number = self.match.deal_number
             self.match.apply(parsed, seat, time=at)
+            if timeout:
+                self.timeouts[seat] += 1
             new_deal = self.match.deal_number != deal_number
             if new_deal and self.pending:
                 for s_i, (player, name) in self.pending.items():  # a human takes over a bot between deals
@@ -346,19 +600,160 @@ class Table:
                     self.seats[s_i] = Seat(player, name, None)
                 self.pending.clear()
             if self.match.is_over:
-                self.status = "finished"
-                await self.store.run(self.store.set_status, self.id, "finished")
+                await self._finish()
         await self.broadcast()
-        self._schedule_bot()
+        self._after_change()
 
+    async def _finish(self) -> None:
+        self.status = "finished"
+        if self.settings.competition:
+            from trumps.room import competition
+
+            winner = self.match.winner
+            entries = [
+                {
+                    "player": s.player,
+                    "seat": i,
+                    "won": winner is not None and self.match.team_of(i) == winner,
+                    "score": self.match.scores[self.match.team_of(i)],
+                    "deals": len(self.match.results),
+                }
+                for i, s in enumerate(self.seats)
+                if s.player is not None
+            ]
+            sides = len(self.match.teams)
+            buy_in = self.settings.buy_in
+            draw = winner is None
+            await self.store.run(
+                competition.pay_out, self.store, self.id, self.game, buy_in, entries, sides, draw
+            )
+        else:
+            await self.store.run(self.store.set_status, self.id, "finished")
+
+    def _after_change(self) -> None:
+        """After any change: bots to act, the move timer, suggestions."""
+        self._schedule_bot()
+        self._arm_timer()
+        if self.suggesting and self.status == "playing":
+            self._spawn(self._send_suggestion())
+
+    # ----- chat ---------------------------------------------------------------------
     async def say(self, conn: Connection, text: str) -> None:
+        """A chat line.  Players and spectators have separate channels;
+        while the game is played the table's chat setting applies to the
+        players' channel (before and after the game it is always open)."""
+        if conn.player is None:
+            raise RoomError("choose a name before chatting")
         clean = " ".join(text.split())[:300]
         if not clean:
             raise RoomError("empty message")
-        at = time.time()
-        seq = await self.store.run(self.store.append_chat, self.id, conn.player, conn.name, clean, at)
-        self.chat.append({"seq": seq, "name": conn.name, "text": clean, "at": at})
+        seated = self.seat_of(conn.player) is not None
+        channel = "players" if seated else "spectators"
+        if not seated and not self.settings.spectator_chat:
+            raise RoomError("spectator chat is off at this table")
+        if seated and self.status == "playing":
+            if self.settings.chat == "none":
+                raise RoomError("chat is off while the game is played")
+            if self.settings.chat == "preset" and clean not in PRESET_PHRASES:
+                raise RoomError("only the preset phrases can be sent while the game is played")
+        self._throttle(conn.player)
+        at = self.clock.now()
+        seq = await self.store.run(
+            self.store.append_chat, self.id, conn.player, conn.name, clean, at, channel
+        )
+        self.chat.append({"seq": seq, "name": conn.name, "text": clean, "at": at, "channel": channel})
         await self.broadcast()
+
+    def _throttle(self, player: str) -> None:
+        now = self.clock.now()
+        times = self._chat_times.setdefault(player, deque())
+        while times and now - times[0] >= CHAT_WINDOW:
+            times.popleft()
+        if len(times) >= CHAT_BURST:
+            raise RoomError("you are sending messages too fast; wait a few seconds")
+        times.append(now)
+
+    # ----- timers ---------------------------------------------------------------------
+    def _card_turn(self) -> bool:
+        """Whether the seat to act chooses a card (play time) rather than a
+        call, exchange or declaration (bid time)."""
+        legal = self.match.legal_actions()
+        return bool(legal) and all(isinstance(getattr(a, "card", a), Card) for a in legal)
+
+    def _arm_timer(self) -> None:
+        """Arm (or cancel) the move timer of the seat to act.  The deadline
+        is the time of the last stored action (or the start) plus the
+        limit, so it is the same after a restart."""
+        key = (self.id, "move")
+        seat = self.match.to_act
+        if self.status != "playing" or seat is None or self.seats[seat].empty or self._controller(seat):
+            self.timers.cancel(key)
+            return
+        limit = self.settings.time_limit(self._card_turn())
+        if not limit:
+            self.timers.cancel(key)
+            return
+        since = self.match.log[-1][2] if self.match.log else (self.started or self.clock.now())
+        deadline = float(since if since is not None else self.clock.now()) + limit
+        if self.timers.deadline(key) != deadline:
+            self.timers.arm(key, deadline, self._on_timeout)
+
+    async def _on_timeout(self, _key: object) -> None:
+        """Time is up: the bot's choice is played for the seat (never a forfeit)."""
+        seat = self.match.to_act
+        if self.status != "playing" or seat is None:
+            return
+        seq = self.seq
+        choice = await self._bot_choice(seat, "rules")
+        try:
+            await self.act(None, choice, seat=seat, expect_seq=seq, auto=True, timeout=True)
+        except RoomError:
+            return
+        who = self.seats[seat].name or self.match.seat_name(seat)
+        await self.notify(
+            f"{who} ran out of time: {choice} was played automatically",
+            seat=self.match.seat_name(seat), action=choice, timeout=True,
+        )  # fmt: skip
+
+    # ----- suggestions -------------------------------------------------------------------
+    async def set_suggestions(self, conn: Connection, on: bool) -> None:
+        """A player switches the bot's suggestions on or off for themselves."""
+        if conn.player is None or self.seat_of(conn.player) is None:
+            raise RoomError("only a player with a seat can ask for suggestions")
+        if on and not self.settings.suggestions:
+            reason = " (a competition game)" if self.settings.competition else ""
+            raise RoomError("suggestions are off at this table" + reason)
+        if on:
+            self.suggesting.add(conn.player)
+        else:
+            self.suggesting.discard(conn.player)
+        for c in list(self.connections):
+            if c.player == conn.player:
+                with contextlib.suppress(Exception):
+                    await c.send(self.state_event(c))
+        await self._send_suggestion()
+
+    async def _send_suggestion(self) -> None:
+        """If the seat to act asked for suggestions: the bot's choice, from
+        that seat's own view only, sent to that player alone."""
+        seat = self.match.to_act
+        if seat is None or self.status != "playing" or not self.settings.suggestions:
+            return
+        player = self.seats[seat].player
+        if player is None or player not in self.suggesting:
+            return
+        seq = self.seq
+        suggestion = await self._suggest(seat)
+        if self.seq != seq:
+            return
+        event = {"v": PROTOCOL_VERSION, "type": "suggestion", "seq": seq, **suggestion}
+        for c in list(self.connections):
+            if c.player == player:
+                with contextlib.suppress(Exception):
+                    await c.send(event)
+
+    async def _suggest(self, seat: int) -> dict[str, Any]:
+        return {"action": await self._bot_choice(seat, "rules"), "reasons": None}
 
     # ----- bots ----------------------------------------------------------------------
     def _schedule_bot(self) -> None:
@@ -371,9 +766,24 @@ class Table:
             return
         self._bot_task = asyncio.get_running_loop().create_task(self._bot_loop())
 
-    async def _bot_loop(self) -> None:
+    async def _bot_choice(self, seat: int, kind: str) -> str:
+        """What bot ``kind`` plays for ``seat`` now, from that seat's view."""
         from trumps.bots.registry import bot_for
 
+        legal = [str(a) for a in self.match.legal_actions()]
+        try:
+            bot = bot_for(self.game, kind)
+            view = self.match.view(seat) if bot.needs_view else {}
+            choice = await asyncio.to_thread(bot.choose, view, legal, self._rng)
+        except Exception:  # a broken bot must never stall the table
+            log.exception("bot %s failed at table %s; playing the default action", kind, self.id)
+            return str(self.match.default_action())
+        if choice not in legal:
+            log.error("bot %s chose illegal %r at table %s", kind, choice, self.id)
+            return str(self.match.default_action())
+        return choice
+
+    async def _bot_loop(self) -> None:
         while self.status == "playing" and self.match.to_act is not None:
             seat = self.match.to_act
             kind = self._controller(seat)
@@ -384,23 +794,15 @@ class Table:
                 await asyncio.sleep(self.bot_delay)
             if self.seq != seq:
                 continue
-            legal = [str(a) for a in self.match.legal_actions()]
-            try:
-                bot = bot_for(self.game, kind)
-                view = self.match.view(seat) if bot.needs_view else {}
-                choice = await asyncio.to_thread(bot.choose, view, legal, self._rng)
-            except Exception:  # a broken bot must never stall the table
-                log.exception("bot %s failed at table %s; playing the default action", kind, self.id)
-                choice = str(self.match.default_action())
-            if choice not in legal:
-                log.error("bot %s chose illegal %r at table %s", kind, choice, self.id)
-                choice = str(self.match.default_action())
+            choice = await self._bot_choice(seat, kind)
             try:
                 await self.act(None, choice, seat=seat, expect_seq=seq, auto=True)
             except RoomError:
                 continue
 
     async def close(self) -> None:
+        self.timers.cancel((self.id, "move"))
+        self.timers.cancel((self.id, "start"))
         if self._bot_task is not None:
             self._bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -1,0 +1,120 @@
+"""Table settings: how a table is run, as opposed to the rules of its game.
+
+The rules (variation, players, kitty size, must bid to win, nullo options...)
+are the engine's options; these are the card room's own settings, chosen
+when the table is created and shown in the lobby: move timers, chat,
+spectators, invitation, suggestions, start time and competition buy-in.
+
+>>> TableSettings().bid_time, TableSettings().chat
+(0, 'text')
+>>> TableSettings(buy_in=110).suggestions
+False
+>>> TableSettings.model_validate({"bid_time": 9})
+Traceback (most recent call last):
+...
+pydantic_core._pydantic_core.ValidationError: 1 validation error for TableSettings
+...
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+__all__ = [
+    "BUY_INS",
+    "MAX_SPECTATORS",
+    "PRESET_PHRASES",
+    "SCHEDULE_HORIZON",
+    "TIME_LIMITS",
+    "TableSettings",
+    "settings_schema",
+]
+
+#: Time limits (seconds, 0 = off) for calls and for cards.
+TIME_LIMITS = (0, 7, 15, 30, 60)
+#: Competition buy-ins in play chips (0 = a friendly game).
+BUY_INS = (0, 30, 110, 275, 550)
+#: The most spectators a table admits.
+MAX_SPECTATORS = 10
+#: How far ahead a table may be scheduled, in seconds.
+SCHEDULE_HORIZON = 24 * 3600
+#: The phrases of "preset" chat, in the order the page shows them.
+PRESET_PHRASES = (
+    "Hello!",
+    "Good luck!",
+    "Well played!",
+    "Nice bid!",
+    "Oops!",
+    "Sorry, partner",
+    "Thanks!",
+    "Hurry up, please",
+    "One more game?",
+    "Good game!",
+    "Bye!",
+)
+
+TimeLimit = Literal[0, 7, 15, 30, 60]
+
+
+class TableSettings(BaseModel):
+    """A table's room settings; unknown keys and bad values are refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    bid_time: TimeLimit = Field(default=0, description="seconds for each call or declaration (0 = off)")
+    play_time: TimeLimit = Field(
+        default=0, description="seconds for each card, kitty discards included (0 = off)"
+    )
+    chat: Literal["none", "preset", "text"] = Field(
+        default="text", description="chat while the game is played (always open before and after)"
+    )
+    spectator_chat: bool = Field(default=True, description="spectators may chat among themselves")
+    watching: bool = Field(default=True, description="people without a seat may watch")
+    private: bool = Field(default=False, description="must be invited: not listed, reachable by link or code")
+    suggestions: bool = Field(default=True, description="players may ask for the bot's suggestion")
+    start_at: float | None = Field(
+        default=None, description="scheduled start (Unix time, within 24 hours); empty seats get bots"
+    )
+    buy_in: Literal[0, 30, 110, 275, 550] = Field(
+        default=0, description="competition buy-in in play chips (0 = a friendly game)"
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _competition_has_no_suggestions(cls, data: Any) -> Any:
+        # suggestions are forced off in competition games, whatever was asked
+        if isinstance(data, dict) and data.get("buy_in"):
+            return {**data, "suggestions": False}
+        return data
+
+    @property
+    def competition(self) -> bool:
+        return self.buy_in > 0
+
+    def time_limit(self, card: bool) -> int:
+        """The limit for the next action: a card, or anything else."""
+        return self.play_time if card else self.bid_time
+
+
+def settings_schema() -> list[dict[str, Any]]:
+    """Metadata for the create-table form: name, type, choices, default, doc."""
+    out = []
+    schema = TableSettings.model_json_schema()["properties"]
+    for name, field in TableSettings.model_fields.items():
+        info = schema[name]
+        choices: list[Any] | None = None
+        if "enum" in info:
+            choices = list(info["enum"])
+        kind = "bool" if info.get("type") == "boolean" else "time" if name == "start_at" else "choice"
+        out.append(
+            {
+                "name": name,
+                "type": kind,
+                "choices": choices,
+                "default": field.default,
+                "doc": field.description,
+            }
+        )
+    return out
