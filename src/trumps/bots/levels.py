@@ -17,6 +17,7 @@ When the installed solver is too slow for a position (see
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from trumps.bots.base import Bot
@@ -24,10 +25,26 @@ from trumps.bots.pimc import Evaluation, evaluate
 from trumps.bots.sampling import SamplingError
 from trumps.bots.solving import exact_limit
 
-__all__ = ["LEVELS", "NormalBot", "PimcBot", "StrongBot", "cards_in_hands"]
+__all__ = ["LEVELS", "Budget", "NormalBot", "PimcBot", "StrongBot", "cards_in_hands"]
 
-#: level -> (samples per decision, time cap in seconds)
-LEVELS: dict[str, tuple[int, float]] = {"normal": (10, 0.12), "strong": (48, 0.85)}
+
+@dataclass(frozen=True)
+class Budget:
+    """The work of one card decision: at most ``samples`` deals and
+    ``nodes`` solver nodes (the C solver searches about 4.5 million a second
+    here), and a wall-clock ``cap`` that only an overloaded machine hits.
+    Bridge's DDS reports no nodes, so there ``bridge_samples`` bounds it."""
+
+    samples: int
+    nodes: int
+    cap: float
+    bridge_samples: int
+
+
+LEVELS: dict[str, Budget] = {
+    "normal": Budget(samples=20, nodes=400_000, cap=0.3, bridge_samples=6),
+    "strong": Budget(samples=80, nodes=3_000_000, cap=2.0, bridge_samples=32),
+}
 
 
 def cards_in_hands(view: dict[str, Any]) -> int:
@@ -45,7 +62,7 @@ class PimcBot(Bot):
     def __init__(self) -> None:
         self._rules: dict[str, Bot] = {}
         self._bidders: dict[str, Bot] = {}
-        self.samples, self.budget = LEVELS[self.level]
+        self.budget = LEVELS[self.level]
         self.last: Evaluation | None = None  # the last card decision's evaluation
 
     def rules(self, game: str) -> Bot:
@@ -71,7 +88,7 @@ class PimcBot(Bot):
         if cards_in_hands(view) > exact_limit(game):
             return self.rules(game).choose(view, legal, rng)
         try:
-            ev = evaluate(view, legal, rng, samples=self.samples, budget=self.budget)
+            ev = self.evaluate(view, legal, rng)
         except SamplingError:
             return self.rules(game).choose(view, legal, rng)
         self.last = ev
@@ -81,8 +98,18 @@ class PimcBot(Bot):
         choice = self.rules(game).choose(view, list(best), rng)
         return choice if choice in best else best[0]
 
+    def evaluate(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> Evaluation:
+        """This level's PIMC evaluation of a card decision."""
+        b = self.budget
+        samples = b.bridge_samples if view.get("game") == "bridge" else b.samples
+        return evaluate(view, legal, rng, samples=samples, nodes=b.nodes, budget=b.cap)
+
 
 def _bidder(game: str, level: str, rules: Bot) -> Bot:
+    if game == "bridge":
+        from trumps.bots.sayc import SaycBot
+
+        return SaycBot()
     return rules
 
 

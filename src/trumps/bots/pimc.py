@@ -14,8 +14,9 @@ For one decision in trick play:
 The seat then plays the card with the best average (the declaring side
 maximises its total, the defenders minimise it; a 500 misère contractor
 minimises).  All chance comes from one number drawn from the caller's
-``rng``, so a seed gives the same decision, and the number of samples is
-fixed: the time budget only cuts a decision short on an overloaded machine.
+``rng``, so a seed gives the same decision.  The budget of a decision is a
+number of samples and of solver nodes (both deterministic); the wall-clock
+cap only cuts a decision short on an overloaded machine.
 """
 
 from __future__ import annotations
@@ -118,11 +119,14 @@ def evaluate(
     rng: random.Random,
     *,
     samples: int,
+    nodes: int | None = None,
     budget: float | None = None,
 ) -> Evaluation:
     """Average double-dummy value of each legal action over up to
-    ``samples`` consistent deals (fewer if ``budget`` seconds run out; at
-    least one deal is always solved)."""
+    ``samples`` consistent deals.  Fewer when the solver has searched
+    ``nodes`` nodes in all (deterministic), or when ``budget`` seconds have
+    passed (a safety net against an overloaded machine); at least one deal
+    is always solved."""
     know = knowledge(view)
     sub = random.Random(rng.getrandbits(64))
     start = time.perf_counter()
@@ -130,8 +134,11 @@ def evaluate(
     done = 0
     unit, maximising = "tricks", True
     attempts = 0
+    spent = 0
     while done < samples and attempts < samples * 20:
         attempts += 1
+        if done and nodes is not None and spent >= nodes:
+            break
         if done and budget is not None and time.perf_counter() - start > budget:
             break
         try:
@@ -140,6 +147,7 @@ def evaluate(
             continue
         vals: Values = solve_values(match)
         unit, maximising = vals.unit, vals.maximising
+        spent += vals.nodes
         for action in legal:
             totals[action] += _value_of(action, vals.values)
         done += 1

@@ -44,6 +44,9 @@ class Values:
     values: dict[str, float]
     maximising: bool
     unit: str
+    #: search nodes spent (0 when the solver does not say): the bots'
+    #: deterministic measure of work, unlike wall-clock time
+    nodes: int = 0
 
 
 def _project_solver() -> Any:
@@ -74,7 +77,7 @@ def _fast_project_solver() -> bool:
         solver.solve(m, engine="c")
     except Exception:
         return False
-    return True
+    return bool(getattr(solver, "c_available", lambda: True)())
 
 
 def solver_name(game: str) -> str:
@@ -116,7 +119,8 @@ def solve_values(match: Match[Any]) -> Values:
     if name in ("c", "reference"):
         solver = _project_solver()
         sol = solver.solve(match)
-        return Values({str(k): float(v) for k, v in sol.values.items()}, bool(sol.maximising), str(sol.unit))
+        values = {str(k): float(v) for k, v in sol.values.items()}
+        return Values(values, bool(sol.maximising), str(sol.unit), int(getattr(sol, "nodes", 0)))
     return _fallback(match)
 
 
