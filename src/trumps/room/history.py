@@ -1,24 +1,482 @@
 """Finished games: replay pages, JSON/PBN export, a player's own game list.
 
-(Being written: the routes are mounted by :func:`trumps.room.app.create_app`.)
+Routes (mounted by :func:`trumps.room.app.create_app`):
+
+* ``GET /replay/{tid}`` and ``GET /games``: the pages (static HTML + JS);
+* ``GET /api/tables/{tid}/replay``: every step of a finished game (each call
+  and card with the state after it, all hands shown) and its score sheet;
+* ``GET /api/tables/{tid}/record``: the project's JSON record
+  (:meth:`Match.to_json`), as a download; ``?format=pbn`` gives bridge
+  games as PBN 2.1;
+* ``GET /api/me/games``: the caller's own tables (seated or hosted).
+
+Hidden information: the replay and the exports show every hand, so they are
+only ever made for a game whose table is *finished*.  A table still waiting
+or being played gets ``409`` and nothing of its state, whoever asks (the
+host and the seated players included: a player must not see the others'
+cards through the export).  A finished table is immutable, so what is built
+for it (the rebuilt match, the replay JSON) is cached.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import gzip
+import json
+import re
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from starlette.requests import HTTPConnection
-from starlette.routing import BaseRoute
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+import trumps
+from trumps.core.errors import TrumpsError
+from trumps.core.protocol import Match
+from trumps.core.seats import seat_name
+from trumps.room.history_store import PlayerGame, player_games, table_exists
+from trumps.room.store import StoredTable
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
 
-__all__ = ["routes"]
+__all__ = ["NotFinished", "build_replay", "may_replay", "pbn_export", "rebuild", "routes"]
 
 Identity = Callable[[HTTPConnection], Awaitable[tuple[str | None, str]]]
+
+STATIC = Path(__file__).parent / "static"
+CACHE_SIZE = 64  # finished tables kept built (match + replay JSON)
+GAMES_LIMIT = 200  # most tables listed in a player's game list
+# phases in which an action naming a card of the hand to play is a card played (or discarded)
+CARD_PHASES = frozenset({"PLAY", "KITTY"})
+# the spectator-view keys a replay step leaves out: constant for the game (given once
+# at the top), the legal list (nobody acts in a replay), and the trick history, which
+# would make every step carry the whole deal (the last trick is kept instead)
+_DROPPED = ("game", "seat", "players", "seats", "teams", "options", "legal", "results", "tricks")
+STILL_PLAYING = "the game is still being played: its replay and records are available once it is finished"
+NOT_STARTED = "the game has not started: there is nothing to replay yet"
+CLOSED = "this table was private (or closed to spectators): only its players may replay it"
+
+
+class NotFinished(Exception):
+    """The table exists but its game is not over: nothing may be shown."""
+
+    def __init__(self, status: str) -> None:
+        super().__init__(NOT_STARTED if status == "waiting" else STILL_PLAYING)
+        self.status = status
+
+
+# ----- building (pure: no I/O, safe in a worker thread) ---------------------------------
+
+
+def rebuild(stored: StoredTable) -> Match[Any]:
+    """The table's match, rebuilt by replaying its stored actions (the game
+    state itself is never stored)."""
+    match = trumps.new_game(stored.game, options=stored.options, seed=stored.seed)
+    for seat, action, at, _auto in stored.actions:
+        match.apply(action, seat, time=at)
+    return match
+
+
+def _occupants(stored: StoredTable, names: dict[str, str], players: int) -> list[dict[str, Any]]:
+    """Who played each seat: a name, or the bot's kind."""
+    out = []
+    for seat in range(players):
+        player, bot = stored.seats.get(seat, (None, None))
+        out.append({"seat": seat_name(seat, players), "name": names.get(player or ""), "bot": bot})
+    return out
+
+
+def _full_state(match: Match[Any]) -> dict[str, Any]:
+    """The state of a finished game's ``match`` with every hand shown.
+
+    Made from the engine's own views only (the spectator's view plus each
+    seat's view of its own hand, kitty and discards), so the replay shows
+    exactly what the table showed, with nothing hidden."""
+    state = match.view(None)
+    for seat in range(match.players):
+        own = match.view(seat)
+        name = match.seat_name(seat)
+        state["hands"][name] = own["hands"][name]
+        for key in ("discards", "kitty"):
+            if key in own:
+                state[key] = own[key]
+    tricks = state.get("tricks") or []
+    state["last_trick"] = tricks[-1] if tricks else None
+    state["trick_count"] = len(tricks)
+    state["results_count"] = len(state.get("results") or [])
+    for key in _DROPPED:
+        state.pop(key, None)
+    return state
+
+
+def _at_deal_end(match: Match[Any], deal: Any, number: int) -> Match[Any]:
+    """A read-only stand-in for ``match`` showing ``deal`` as it ended.
+
+    When a deal's last action is applied the engine scores it and starts
+    the next deal at once, so the match no longer shows the last trick; the
+    replay wants that moment too.  The stand-in shares everything with the
+    match (scores and results already include the deal) except the deal
+    shown.  It is only read (``view``), never applied to."""
+    if match.deal is deal:
+        return match  # the game is over: the engine keeps the last deal
+    ghost = object.__new__(type(match))
+    ghost.__dict__.update(match.__dict__)
+    ghost.deal = deal
+    ghost.deal_number = number
+    return ghost
+
+
+def _bare_card(action: str) -> str:
+    """The card an action names (a joker lead ``RJ:C``, ``KH+belote``)."""
+    return re.split(r"[:+]", action, maxsplit=1)[0]
+
+
+def _seat_last_trick(state: dict[str, Any], plays: list[tuple[str, str]]) -> None:
+    """Name who played each card of the last finished trick (the view gives
+    only its leader and winner): the plays before the current trick's."""
+    last = state.get("last_trick")
+    if not last:
+        return
+    end = len(plays) - len(state.get("trick") or [])
+    mine = plays[end - len(last["cards"]) : end]
+    if [c for _, c in mine] == [_bare_card(c) for c in last["cards"]]:
+        last["seats"] = [h for h, _ in mine]
+
+
+def build_replay(stored: StoredTable, names: dict[str, str]) -> dict[str, Any]:
+    """Everything the replay page shows of a finished game.
+
+    ``steps`` is what the page steps through: for each deal a ``deal`` step
+    (the cards as dealt, before anyone acts), then one step per stored
+    action (``call`` or ``card``) with the state after it; the last action
+    of a deal shows that deal as it ended (last trick, its result in the
+    score sheet).  ``deals`` holds every deal as dealt (all hands, the 500
+    kitty) with its result and the range of its steps; ``sheet`` is the
+    score sheet."""
+    match = trumps.new_game(stored.game, options=stored.options, seed=stored.seed)
+    players = match.players
+    steps: list[dict[str, Any]] = []
+
+    def deal_step() -> None:
+        steps.append(
+            {
+                "index": len(steps), "kind": "deal", "deal": len(match.deal_records), "action_index": None,
+                "seat": None, "action": None, "card": None, "hand": None, "phase": None, "auto": False,
+                "time": None,
+                "state": _full_state(match),
+            }
+        )  # fmt: skip
+
+    plays: list[tuple[str, str]] = []  # (hand, card) of each card played to a trick this deal
+    deal_step()
+    for i, (seat, action, at, auto) in enumerate(stored.actions):
+        deal, number = match.deal, match.deal_number
+        before = steps[-1]["state"]
+        phase = match.phase
+        bare = _bare_card(action)
+        hand_name = before.get("hand_to_play")
+        is_card = phase in CARD_PHASES and bare in (before["hands"].get(hand_name or "") or [])
+        if is_card and phase == "PLAY":
+            plays.append((hand_name, bare))
+        match.apply(action, seat, time=at)
+        ended = match.deal is not deal or match.is_over
+        state = _full_state(_at_deal_end(match, deal, number) if ended else match)
+        _seat_last_trick(state, plays)
+        steps.append(
+            {
+                "index": len(steps), "kind": "card" if is_card else "call", "deal": number + 1,
+                "action_index": i + 1, "seat": match.seat_name(seat), "action": action,
+                "card": bare if is_card else None, "hand": hand_name if is_card else None,
+                "phase": phase, "auto": auto, "time": at, "state": state,
+            }
+        )  # fmt: skip
+        if match.deal is not deal and not match.is_over:
+            plays = []
+            deal_step()
+    if not match.is_over:
+        raise TrumpsError("the stored actions do not finish the game")
+    deals = []
+    for n, dealt in enumerate(match.deal_records, start=1):
+        mine = [s["index"] for s in steps if s["deal"] == n]
+        deals.append(
+            {
+                "number": n,
+                **dict(dealt),
+                "result": match.results[n - 1] if n - 1 < len(match.results) else None,
+                "first_step": mine[0],
+                "last_step": mine[-1],
+            }
+        )
+    teams = [[match.seat_name(s) for s in team] for team in match.teams]
+    return {
+        "id": stored.id,
+        "game": stored.game,
+        "preset": stored.preset,
+        "options": match.options.to_dict(),
+        "created": stored.created,
+        "finished": stored.actions[-1][2] if stored.actions else None,
+        "players": _occupants(stored, names, players),
+        "seats": [match.seat_name(s) for s in range(players)],
+        "teams": teams,
+        "deals": deals,
+        "steps": steps,
+        "sheet": {
+            "teams": teams,
+            "results": [dict(r) for r in match.results],
+            "scores": list(match.scores),
+            "winner": match.winner,
+        },
+        "exports": _exports(stored.id, stored.game),
+    }
+
+
+def may_replay(stored: StoredTable, player: str | None) -> bool:
+    """May ``player`` replay (and export) this finished table?
+
+    A table anyone could watch may be replayed by anyone with its link.  A
+    private table, or one that admitted no spectators, is replayed only by
+    the people who were there: its host, its seated players, its invited
+    players."""
+    settings = getattr(stored, "settings", None) or {}
+    if not settings.get("private") and settings.get("watching", True):
+        return True
+    if player is None:
+        return False
+    access = getattr(stored, "access", None) or {}
+    seated = {p for p, _bot in stored.seats.values() if p is not None}
+    return player == stored.host or player in seated or player in access.get("invited", ())
+
+
+def _exports(tid: str, game: str) -> dict[str, str | None]:
+    return {
+        "json": f"/api/tables/{tid}/record",
+        "pbn": f"/api/tables/{tid}/record?format=pbn" if game == "bridge" else None,
+    }
+
+
+def pbn_export(match: Match[Any], stored: StoredTable, names: dict[str, str]) -> str:
+    """The PBN 2.1 text of a bridge game: every deal with its auction, play
+    and result (the engine's PBN writer), plus the event, date and the
+    players' names."""
+    from trumps.bridge.pbn import records_from_game, write_pbn
+
+    occupants = _occupants(stored, names, 4)
+    who = [o["name"] or (f"bot ({o['bot']})" if o["bot"] else "?") for o in occupants]
+    date = time.strftime("%Y.%m.%d", time.gmtime(stored.created))
+    records = records_from_game(match)
+    for rec in records:
+        rec.tags.update(
+            Event=f"trumps table {stored.id}", Site="trumps card room", Date=date,
+            North=who[0], East=who[1], South=who[2], West=who[3],
+        )  # fmt: skip
+    return write_pbn(records)
+
+
+def _outcome(match: Match[Any]) -> dict[str, Any]:
+    return {
+        "scores": list(match.scores),
+        "winner": match.winner,
+        "teams": [[match.seat_name(s) for s in team] for team in match.teams],
+    }
+
+
+# ----- the routes ---------------------------------------------------------------------
+
+
+@dataclass
+class _Finished:
+    """A finished table, built once (finished tables never change)."""
+
+    stored: StoredTable
+    names: dict[str, str]
+    match: Match[Any]
+    replay: bytes | None = None
+    replay_gz: bytes | None = None
+
+
+def _error(reason: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": reason}, status_code=status)
 
 
 def routes(room: Callable[[], Room], identity: Identity) -> list[BaseRoute]:
     """The history routes, given the live room and the cookie identity."""
-    return []
+    cache: OrderedDict[str, _Finished] = OrderedDict()
+    outcomes: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    def remember(store: OrderedDict[str, Any], key: str, value: Any, size: int) -> None:
+        store[key] = value
+        store.move_to_end(key)
+        while len(store) > size:
+            store.popitem(last=False)
+
+    async def exists(tid: str) -> bool:
+        if tid in room().tables:
+            return True
+        return await room().store.run(table_exists, room().store, tid)
+
+    async def load(tid: str) -> _Finished | None:
+        """The finished table ``tid`` built from storage, ``None`` if there is
+        no such table; raises :class:`NotFinished` if its game is not over."""
+        live = room().tables.get(tid)
+        if live is not None and live.status != "finished":
+            raise NotFinished(live.status)  # known without touching the database
+        store = room().store
+        stored = await store.run(store.load_table, tid)
+        if stored is None:
+            return None
+        if stored.status != "finished":
+            raise NotFinished(stored.status)
+        names: dict[str, str] = {}
+        for player, _bot in stored.seats.values():
+            if player is not None:
+                names[player] = await room().player_name(player) or "?"
+        match = await asyncio.to_thread(rebuild, stored)
+        remember(outcomes, tid, _outcome(match), CACHE_SIZE * 16)
+        return _Finished(stored, names, match)
+
+    async def finished(tid: str) -> _Finished | None:
+        """:func:`load`, through the cache of finished tables."""
+        hit = cache.get(tid)
+        if hit is not None:
+            cache.move_to_end(tid)
+            return hit
+        entry = await load(tid)
+        if entry is not None:
+            remember(cache, tid, entry, CACHE_SIZE)
+        return entry
+
+    async def lookup(request: Request) -> _Finished | Response:
+        """The finished table of the request, or the error response."""
+        tid = request.path_params["tid"]
+        try:
+            entry = await finished(tid)
+        except NotFinished as exc:
+            return _error(str(exc), 409)
+        except TrumpsError as exc:
+            return _error(f"table {tid!r} could not be rebuilt from its stored actions: {exc}", 500)
+        if entry is None:
+            return _error(f"no table {tid!r}", 404)
+        if not may_replay(entry.stored, (await identity(request))[0]):
+            return _error(CLOSED, 403)
+        return entry
+
+    # ----- pages -----------------------------------------------------------------
+    async def replay_page(request: Request) -> Response:
+        # the page holds no game data: it loads the replay through the API,
+        # which refuses unfinished games (the page then says so)
+        if not await exists(request.path_params["tid"]):
+            return Response("No such table", status_code=404, media_type="text/plain")
+        return FileResponse(STATIC / "replay.html")
+
+    async def games_page(_request: Request) -> Response:
+        return FileResponse(STATIC / "games.html")
+
+    # ----- API -------------------------------------------------------------------------
+    async def api_replay(request: Request) -> Response:
+        entry = await lookup(request)
+        if isinstance(entry, Response):
+            return entry
+        if entry.replay is None:
+            data = await asyncio.to_thread(build_replay, entry.stored, entry.names)
+            entry.replay = json.dumps(data, separators=(",", ":")).encode()
+            entry.replay_gz = gzip.compress(entry.replay, compresslevel=6)
+        headers = {"Vary": "Accept-Encoding", "Cache-Control": "private, max-age=3600"}
+        if "gzip" in request.headers.get("accept-encoding", "") and entry.replay_gz is not None:
+            headers["Content-Encoding"] = "gzip"
+            return Response(entry.replay_gz, media_type="application/json", headers=headers)
+        return Response(entry.replay, media_type="application/json", headers=headers)
+
+    async def api_record(request: Request) -> Response:
+        fmt = request.query_params.get("format", "json")
+        if fmt not in ("json", "pbn"):
+            return _error(f"unknown format {fmt!r} (json or pbn)", 400)
+        entry = await lookup(request)
+        if isinstance(entry, Response):
+            return entry
+        st = entry.stored
+        stem = f"trumps-{st.game}-{st.id}"
+        if fmt == "pbn":
+            if st.game != "bridge":
+                return _error(f"PBN export is for bridge games; this table played {st.game}", 400)
+            text = pbn_export(entry.match, st, entry.names)
+            return Response(
+                text.encode(),
+                media_type="application/vnd.pbn; charset=utf-8",
+                headers={"Content-Disposition": f'attachment; filename="{stem}.pbn"'},
+            )
+        return JSONResponse(
+            entry.match.to_json(), headers={"Content-Disposition": f'attachment; filename="{stem}.json"'}
+        )
+
+    async def api_my_games(request: Request) -> Response:
+        pid, name = await identity(request)
+        if pid is None:
+            return _error("choose a name first", 401)
+        store = room().store
+        rows = await store.run(player_games, store, pid, GAMES_LIMIT)
+        out = []
+        for row in rows:
+            out.append(await describe(row, pid))
+        return JSONResponse({"player": pid, "name": name, "games": out})
+
+    async def describe(row: PlayerGame, pid: str) -> dict[str, Any]:
+        """One entry of a game list: public facts only (seats, status,
+        scores), never a card, whatever the table's status."""
+        players = len(row.seats)
+        seats = [{"seat": seat_name(s.seat, players), "name": s.name, "bot": s.bot} for s in row.seats]
+        mine = next((seat_name(s.seat, players) for s in row.seats if s.player == pid), None)
+        outcome: dict[str, Any] | None = None
+        status = row.status
+        live = room().tables.get(row.id)
+        if live is not None and live.status != "finished":
+            status = live.status
+            outcome = _outcome(live.match)
+            outcome["winner"] = None
+        elif status == "finished":
+            outcome = outcomes.get(row.id)
+            if outcome is None:  # built once, without filling the cache of whole tables
+                with contextlib.suppress(NotFinished, TrumpsError):
+                    await load(row.id)
+                outcome = outcomes.get(row.id)
+        result = None
+        if status == "finished" and outcome is not None and mine is not None:
+            win = outcome["winner"]
+            result = "drawn" if win is None else "won" if mine in outcome["teams"][win] else "lost"
+        over = status == "finished"
+        return {
+            "id": row.id,
+            "game": row.game,
+            "preset": row.preset,
+            "options": row.options,
+            "status": status,
+            "created": row.created,
+            "finished": row.last_action if over else None,
+            "actions": row.actions,
+            "host": row.host == pid,
+            "seat": mine,
+            "seats": seats,
+            "scores": None if outcome is None else outcome["scores"],
+            "teams": None if outcome is None else outcome["teams"],
+            "winner": None if outcome is None or not over else outcome["winner"],
+            "result": result,
+            "links": {
+                "table": None if over else f"/table/{row.id}",
+                "replay": f"/replay/{row.id}" if over else None,
+                **({"json": None, "pbn": None} if not over else _exports(row.id, row.game)),
+            },
+        }
+
+    return [
+        Route("/replay/{tid}", replay_page),
+        Route("/games", games_page),
+        Route("/api/tables/{tid}/replay", api_replay),
+        Route("/api/tables/{tid}/record", api_record),
+        Route("/api/me/games", api_my_games),
+    ]
