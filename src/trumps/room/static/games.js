@@ -38,7 +38,7 @@ function render(me) {
     tr.insertCell().textContent = when(g.finished || g.created);
     tr.insertCell().textContent = rules(g);
     tr.insertCell().textContent = g.seats.map(s => s.seat + ": " + (s.name || (s.bot ? "bot" : "—"))).join(", ");
-    tr.insertCell().textContent = (g.seat ? "seat " + g.seat : "watching") + (g.host ? " (host)" : "");
+    tr.insertCell().textContent = g.seat ? "seat " + g.seat + (g.host ? " (host)" : "") : "host";
     tr.insertCell().textContent = statusText(g);
     tr.insertCell().textContent = score(g);
     const links = tr.insertCell();

@@ -108,7 +108,9 @@ function renderTable(s, step) {
   const deal = data.deals[step.deal - 1];
   const four = data.seats.length === 4;
   const box = $("replay-table");
-  box.className = "replay-table " + (four ? "four" : "six");
+  // once the deal is over its hands are shown whole again, as dealt (played cards stay marked)
+  const ended = s.results_count >= step.deal && step.kind !== "deal";
+  box.className = "replay-table " + (four ? "four" : "six") + (ended ? " ended" : "");
   box.replaceChildren(trickBox(s, four), ...data.seats.map(seat => handBox(seat, s, deal, step)));
 }
 
@@ -154,7 +156,12 @@ function renderScore(s, step) {
     const tr = tbl.insertRow();
     if (i + 1 === step.deal && step.kind !== "deal") tr.className = "current";
     tr.append(el("td", "", String(r.deal || i + 1)), el("td", "", resultText(r)));
-    (r.points || []).forEach((p, k) => tr.append(el("td", "", (p > 0 ? "+" : "") + p + " → " + (r.scores ? r.scores[k] : ""))));
+    // the running total, with what the deal added
+    (r.points || []).forEach((p, k) => {
+      const td = el("td", "", r.scores ? String(r.scores[k]) : "");
+      td.append(el("small", "delta", " (" + (p > 0 ? "+" : "") + p + ")"));
+      tr.append(td);
+    });
   });
   const tot = tbl.insertRow();
   tot.append(el("th", "", "Total"), el("th", "", ""));
