@@ -25,7 +25,7 @@ from trumps.bots.pimc import Evaluation, evaluate
 from trumps.bots.sampling import SamplingError
 from trumps.bots.solving import exact_limit
 
-__all__ = ["LEVELS", "Budget", "NormalBot", "PimcBot", "StrongBot", "cards_in_hands"]
+__all__ = ["LEVELS", "Budget", "NormalBot", "PimcBot", "StrongBot", "card_actions", "cards_in_hands"]
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,8 @@ class Budget:
 
 
 LEVELS: dict[str, Budget] = {
-    "normal": Budget(samples=20, nodes=400_000, cap=0.3, bridge_samples=6),
-    "strong": Budget(samples=80, nodes=3_000_000, cap=2.0, bridge_samples=32),
+    "normal": Budget(samples=16, nodes=1_000_000, cap=1.0, bridge_samples=8),
+    "strong": Budget(samples=96, nodes=8_000_000, cap=4.0, bridge_samples=48),
 }
 
 
@@ -51,6 +51,11 @@ def cards_in_hands(view: dict[str, Any]) -> int:
     """Cards still held by the seats that play (from the public hand sizes)."""
     sitting = set(view.get("sitting_out") or [])
     return sum(int(k) for s, k in (view.get("hand_sizes") or {}).items() if s not in sitting)
+
+
+def card_actions(legal: list[str]) -> list[str]:
+    """The card plays among ``legal`` (not bridge's claims and their answers)."""
+    return [a for a in legal if not a.startswith("CLAIM") and a not in ("ACCEPT", "REJECT")]
 
 
 class PimcBot(Bot):
@@ -85,10 +90,15 @@ class PimcBot(Bot):
             return legal[0]
         if str(view.get("phase", "")).upper() != "PLAY":
             return self.bidder(game).choose(view, legal, rng)
+        cards = card_actions(legal)
+        if len(cards) != len(legal) and ("ACCEPT" in legal or len(cards) == 0):
+            return self.rules(game).choose(view, legal, rng)  # a bridge claim to answer
+        if len(cards) == 1:
+            return cards[0]
         if cards_in_hands(view) > exact_limit(game):
             return self.rules(game).choose(view, legal, rng)
         try:
-            ev = self.evaluate(view, legal, rng)
+            ev = self.evaluate(view, cards, rng)
         except SamplingError:
             return self.rules(game).choose(view, legal, rng)
         self.last = ev
@@ -110,7 +120,9 @@ def _bidder(game: str, level: str, rules: Bot) -> Bot:
         from trumps.bots.sayc import SaycBot
 
         return SaycBot()
-    return rules
+    from trumps.bots.bidsim import SimulationBidder
+
+    return SimulationBidder.for_level(game, level, rules)
 
 
 class NormalBot(PimcBot):

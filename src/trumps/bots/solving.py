@@ -59,9 +59,18 @@ def _project_solver() -> Any:
 
 @functools.lru_cache(maxsize=1)
 def _endplay_ok() -> bool:
+    """Whether DDS is installed; the first call also warms it up (DDS
+    allocates its tables on its first solve, which takes a second or two and
+    would otherwise eat the time cap of one decision)."""
     from trumps.bridge import dd
 
-    return dd.available()
+    if not dd.available():
+        return False
+    import trumps
+
+    warm = trumps.new_game("bridge", seed=1, contract="3NT", declarer=0)
+    _bridge_dds(warm)
+    return True
 
 
 @functools.lru_cache(maxsize=4)

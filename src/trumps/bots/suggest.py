@@ -1,0 +1,170 @@
+"""Suggestions with their reasons, and the post-game review.
+
+The card room calls these; they take plain data, never a live game:
+
+* :func:`explain` ranks the legal actions of one seat from that seat's
+  view alone: for a card, each candidate's mean double-dummy value over the
+  sampled deals (tricks, or coinche card points, of the declaring side) and
+  the number of samples; for a bid, the bidding rule that chose it (bridge)
+  or the simulated expected score of each candidate contract (500, coinche).
+* :func:`suggest` is the level's choice plus that explanation.
+* :func:`review` replays a finished game's record and marks every card
+  played with what it cost double dummy (0 for a best card), from the full
+  deal: this is after the game, so every hand is open.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import trumps
+from trumps.bots.base import BotError
+from trumps.bots.levels import PimcBot, card_actions
+from trumps.bots.registry import bot_for
+from trumps.bots.sampling import SamplingError
+from trumps.core.protocol import read_record
+
+__all__ = ["explain", "review", "suggest"]
+
+
+def _level_bot(game: str, level: str) -> PimcBot:
+    bot = bot_for(game, level if level in ("normal", "strong") else "normal")
+    assert isinstance(bot, PimcBot)
+    return bot
+
+
+def explain(
+    game: str,
+    view: dict[str, Any],
+    legal: list[str],
+    level: str = "normal",
+    rng: random.Random | None = None,
+) -> list[dict[str, Any]]:
+    """The candidates of this decision, best first.
+
+    Card play: ``[{"action", "value", "samples", "unit"}]`` with ``value``
+    the mean final total of the declaring side (``unit`` "tricks" or
+    "points") over ``samples`` deals consistent with the view, and
+    ``"maximising"`` telling whether this seat wants it high.  Bidding:
+    ``[{"action", "value", "samples", "unit", "reason"}]`` where bridge gives
+    the rule of the system (value ``None``), and 500 / coinche their
+    simulated expected deal score per candidate (see
+    :mod:`trumps.bots.bidsim`).  Raises :class:`BotError` with no legal action.
+    """
+    if not legal:
+        raise BotError("no legal action to explain")
+    name = trumps.game_class(game).game
+    rng = rng if rng is not None else random.Random(0)
+    bot = _level_bot(name, level)
+    phase = str(view.get("phase", "")).upper()
+    if phase == "PLAY":
+        cards = card_actions(legal)
+        if not cards:
+            return [{"action": a, "value": None, "samples": 0, "unit": None} for a in legal]
+        try:
+            ev = bot.evaluate(view, cards, rng)
+        except SamplingError:
+            return [{"action": a, "value": None, "samples": 0, "unit": None} for a in cards]
+        out = ev.ranked()
+        for row in out:
+            row["unit"] = ev.unit
+            row["maximising"] = ev.maximising
+        return out
+    if name == "bridge" and phase == "AUCTION":
+        from trumps.bots.sayc import choose_call
+
+        chosen, rule = choose_call(view, legal)
+        return [{"action": chosen, "value": None, "samples": 0, "unit": None, "reason": rule}]
+    bidder = bot.bidder(name)
+    explainer = getattr(bidder, "explain", None)
+    if callable(explainer):
+        rows: list[dict[str, Any]] = explainer(view, legal, rng)
+        return rows
+    chosen = bidder.choose(view, legal, rng)
+    return [{"action": chosen, "value": None, "samples": 0, "unit": None, "reason": "rule-based bidding"}]
+
+
+def suggest(
+    game: str,
+    view: dict[str, Any],
+    legal: list[str],
+    level: str = "normal",
+    rng: random.Random | None = None,
+) -> dict[str, Any]:
+    """``{"action", "reasons"}``: the level's choice from this view, with
+    :func:`explain`'s ranking as its reasons (same seed, same answer)."""
+    seed = (rng if rng is not None else random.Random(0)).getrandbits(64)
+    reasons = explain(game, view, legal, level, random.Random(seed))
+    bot = _level_bot(trumps.game_class(game).game, level)
+    action = bot.choose(view, list(legal), random.Random(seed))
+    return {"action": action, "reasons": reasons}
+
+
+def review(record: Mapping[str, Any] | str) -> list[dict[str, Any]]:
+    """Every card played in a game record with its double-dummy cost.
+
+    Returns ``[{"index", "deal", "seat", "card", "cost", "value", "best",
+    "unit"}]`` in play order: ``index`` is the action's position in the
+    record's ``actions``, ``deal`` the deal number (1-based), ``value`` the
+    final total of the declaring side the card leads to with best play
+    afterwards, ``best`` the optimal cards, and ``cost`` how much worse the
+    card is than the best for the side that played it (0 for a best card),
+    in ``unit`` ("tricks" or "points")."""
+    from trumps.bots.solving import SolveError, solve_values
+
+    data = read_record(record)
+    cls = trumps.game_class(str(data.get("game")))
+    match = cls._from_record(data)
+    out: list[dict[str, Any]] = []
+    for i, entry in enumerate(data.get("actions", [])):
+        action = str(entry["action"])
+        deal: Any = getattr(match, "deal", None)
+        seat = match.to_act
+        if (
+            deal is not None
+            and seat is not None
+            and getattr(deal, "phase", None) == "PLAY"
+            and not match.is_over
+            and card_actions([action])
+        ):
+            legal = [str(a) for a in match.legal_actions()]
+            vals = None
+            if action in legal and len(card_actions(legal)) > 1:
+                try:
+                    vals = solve_values(match)
+                except SolveError:  # only without any solver installed
+                    vals = None
+            if vals is not None:
+                v = vals.values.get(action)
+                if v is not None:
+                    top = max(vals.values.values()) if vals.maximising else min(vals.values.values())
+                    cost = (top - v) if vals.maximising else (v - top)
+                    out.append(
+                        {
+                            "index": i,
+                            "deal": match.deal_number + 1,
+                            "seat": match.seat_name(int(deal.hand_to_play)),
+                            "card": action,
+                            "cost": cost,
+                            "value": v,
+                            "best": [a for a, x in vals.values.items() if x == top],
+                            "unit": vals.unit,
+                        }
+                    )
+            elif action in legal:
+                out.append(
+                    {
+                        "index": i,
+                        "deal": match.deal_number + 1,
+                        "seat": match.seat_name(int(deal.hand_to_play)),
+                        "card": action,
+                        "cost": 0,
+                        "value": None,
+                        "best": [action],
+                        "unit": "points" if match.game == "coinche" else "tricks",
+                    }
+                )
+        match.apply(action, entry["seat"])
+    return out
