@@ -1,0 +1,628 @@
+/*
+ * _dd: the double-dummy search of trumps, for every game at once.
+ *
+ * The Python side (trumps/solver/cengine.py) reduces a position to a compact
+ * problem: at most 64 cards in play, renumbered so that each effective suit
+ * (0-3, and 4 for the no-trump jokers of 500) is a contiguous run of indices
+ * in increasing order of power; hands are 64-bit masks over those indices.
+ * Every game-specific fact arrives as a table or a flag, so this file knows
+ * two following rules only: "follow the led suit if able" (500, bridge) and
+ * the coinche trump obligations.
+ *
+ * The search is alpha-beta (fail-soft) on the declaring side's future
+ * total, with:
+ *   - a transposition table at trick boundaries storing lower/upper bounds;
+ *     for trick games the key is the hands reduced to relative ranks
+ *     (pext over the cards still in play), so positions differing only in
+ *     cards already played share an entry; for card points the key is exact;
+ *   - equivalent-card pruning (touching cards of one hand, equal points);
+ *   - a cheap trick bound (future value within 0..tricks or points left) and
+ *     a sure-trick bound for the side on lead;
+ *   - move ordering by simple play heuristics;
+ *   - an MTD(f) driver at the root (null-window searches).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdlib.h>
+
+#if defined(__BMI2__)
+#include <immintrin.h>
+#define PEXT(x, m) _pext_u64((x), (m))
+#else
+static inline uint64_t PEXT(uint64_t x, uint64_t m)
+{
+    uint64_t r = 0, bb = 1;
+    while (m) {
+        uint64_t low = m & -m;
+        if (x & low)
+            r |= bb;
+        bb <<= 1;
+        m ^= low;
+    }
+    return r;
+}
+#endif
+
+typedef uint64_t u64;
+#define MAXN 6
+#define INF 100000
+
+enum { F_N, F_KIND, F_TRUMP, F_JOKER_HIGH, F_NOMINATE, F_RESTRICT, F_POINTS, F_CTYPE,
+       F_EXEMPT, F_UNDERTRUMP, F_MEXEMPT, F_MOVERTRUMP, F_K, F_TRICKS_LEFT, F_LEADER,
+       F_NTRICK, F_LED, F_DIX, F_MAXI, F_DECL = F_MAXI + 6, F_SHOWN = F_DECL + 6,
+       F_TCARD = F_SHOWN + 6, F_CARDS = F_TCARD + 6 };
+
+typedef struct {
+    int n, kind, trump, joker_high, nominate, restrict_, points, ctype;
+    int exempt, undertrump, mexempt, movertrump, dix, K;
+    int maxi[MAXN], decl[MAXN];
+    int suit[64], pts[64];
+    u64 smask[5];
+} Game;
+
+typedef struct {
+    u64 hand[MAXN];
+    u64 trickmask;           /* cards of the current trick */
+    int leader, ntrick, led, best, bkey, tricks_left, rem_pts;
+    int tcard[MAXN];
+    unsigned shown[MAXN];
+} State;
+
+typedef struct {
+    u64 k[MAXN];
+    u64 meta;
+    uint32_t gen;
+    int16_t lo, hi;
+} Entry;
+
+#define TT_BITS 20
+#define TT_SIZE (1u << TT_BITS)
+static Entry *tt = NULL;
+static uint32_t tt_gen = 0;
+
+typedef struct {
+    const Game *g;
+    long long nodes;
+} Ctx;
+
+static inline int ctz64(u64 x) { return __builtin_ctzll(x); }
+static inline int pop64(u64 x) { return __builtin_popcountll(x); }
+static inline u64 above(int c) { return c >= 63 ? 0 : (~0ULL) << (c + 1); }
+
+static inline int card_key(const Game *g, int c, int led)
+{
+    int s = g->suit[c];
+    if (s == 4)
+        return g->joker_high ? 400 + c : 0;
+    if (s == g->trump)
+        return 300 + c;
+    if (s == led)
+        return 100 + c;
+    return 0;
+}
+
+/* The legal cards of position p (before equivalence pruning). */
+static u64 legal_mask(const Game *g, const State *s, int p)
+{
+    u64 h = s->hand[p];
+    if (s->ntrick == 0)
+        return h;
+    u64 follow = h & g->smask[s->led];
+    if (g->kind == 0)
+        return follow ? follow : h;
+    /* coinche */
+    if (g->ctype == 0)
+        return follow ? follow : h;
+    int top = s->tcard[s->best];
+    int bestpos = (s->leader + s->best) % g->n;
+    int partner = g->decl[bestpos] == g->decl[p];
+    if (g->ctype == 1 || s->led == g->trump) {
+        if (!follow)
+            return h;
+        if (partner && g->exempt)
+            return follow;
+        u64 higher = follow & above(top);
+        return higher ? higher : follow;
+    }
+    if (follow)
+        return follow;
+    u64 trumps = h & g->smask[g->trump];
+    u64 over = (g->suit[top] == g->trump) ? (trumps & above(top)) : trumps;
+    if (partner && g->mexempt) {
+        if (g->movertrump) {
+            u64 allowed = (h & ~g->smask[g->trump]) | over;
+            return allowed ? allowed : h;
+        }
+        return h;
+    }
+    if (!trumps)
+        return h;
+    if (over)
+        return over;
+    return g->undertrump ? trumps : h;
+}
+
+/* The highest card of the run of touching cards (among the cards still live)
+ * that starts at c within `legal`, with equal points. */
+static inline int run_top(const Game *g, u64 live, u64 legal, int c)
+{
+    for (;;) {
+        u64 up = live & above(c) & g->smask[g->suit[c]];
+        if (!up)
+            return c;
+        int nx = ctz64(up);
+        if (!((legal >> nx) & 1) || g->pts[nx] != g->pts[c])
+            return c;
+        c = nx;
+    }
+}
+
+/* Moves: card | (nominated suit << 8). */
+static int gen_moves(const Game *g, const State *s, int p, int *mv, int prune)
+{
+    u64 legal = legal_mask(g, s, p);
+    u64 live = s->trickmask;
+    for (int i = 0; i < g->n; i++)
+        live |= s->hand[i];
+    int m = 0;
+    u64 l = legal;
+    while (l) {
+        int c = ctz64(l);
+        l &= l - 1;
+        if (prune) {
+            u64 up = live & above(c) & g->smask[g->suit[c]];
+            if (up) {
+                int nx = ctz64(up);
+                if (((legal >> nx) & 1) && g->pts[nx] == g->pts[c])
+                    continue;
+            }
+        }
+        if (s->ntrick == 0 && g->nominate && g->suit[c] == 4) {
+            unsigned allowed = 15;
+            if (g->restrict_) {
+                allowed = 15 & ~s->shown[p];
+                if (!allowed)
+                    allowed = 15;
+            }
+            for (int x = 0; x < 4; x++)
+                if (allowed & (1u << x))
+                    mv[m++] = c | (x << 8);
+        } else {
+            mv[m++] = c | (g->suit[c] << 8);
+        }
+    }
+    return m;
+}
+
+/* Apply a move to a copy of the state; returns the value won by the
+ * declaring side if the move completed a trick (else 0). */
+static inline int apply_move(const Game *g, State *s, int p, int mv)
+{
+    int c = mv & 255;
+    u64 bit = 1ULL << c;
+    s->hand[p] &= ~bit;
+    if (s->ntrick == 0) {
+        s->led = mv >> 8;
+        s->best = 0;
+        s->bkey = card_key(g, c, s->led);
+    } else {
+        int k = card_key(g, c, s->led);
+        if (k > s->bkey) {
+            s->bkey = k;
+            s->best = s->ntrick;
+        }
+        if (g->restrict_ && g->suit[c] != s->led)
+            s->shown[p] |= 1u << s->led;
+    }
+    s->tcard[s->ntrick++] = c;
+    s->trickmask |= bit;
+    if (s->ntrick < g->n)
+        return 0;
+    int winner = (s->leader + s->best) % g->n;
+    int tp = 0;
+    if (g->points) {
+        for (int i = 0; i < g->n; i++)
+            tp += g->pts[s->tcard[i]];
+        if (s->tricks_left == 1)
+            tp += g->dix;
+    } else {
+        tp = 1;
+    }
+    s->rem_pts -= tp;
+    s->tricks_left--;
+    s->leader = winner;
+    s->ntrick = 0;
+    s->trickmask = 0;
+    s->led = -1;
+    return g->decl[winner] ? tp : 0;
+}
+
+static void order_moves(const Game *g, const State *s, int p, int *mv, int m)
+{
+    int score[64];
+    u64 live = 0;
+    for (int i = 0; i < g->n; i++)
+        live |= s->hand[i];
+    for (int i = 0; i < m; i++) {
+        int c = mv[i] & 255;
+        int sc;
+        if (s->ntrick == 0) {
+            u64 suitlive = live & g->smask[g->suit[c]];
+            int top = 63 - __builtin_clzll(suitlive);
+            if (c == top)
+                sc = 200 + g->pts[c];
+            else
+                sc = 50 - (c & 63) + g->pts[c];
+        } else {
+            int bestpos = (s->leader + s->best) % g->n;
+            int partner = g->decl[bestpos] == g->decl[p];
+            int k = card_key(g, c, s->led);
+            int last = s->ntrick == g->n - 1;
+            if (partner) {
+                sc = g->points ? 100 + 4 * g->pts[c] - (c & 63) / 4 : 100 - c;
+                if (k > s->bkey && !last)
+                    sc -= 50;
+            } else if (k > s->bkey) {
+                sc = last ? 1000 - k : 700 + k / 8 - (g->points ? 0 : 0);
+            } else {
+                sc = g->points ? 100 - 4 * g->pts[c] - (c & 63) / 4 : 100 - c;
+            }
+        }
+        score[i] = sc;
+    }
+    for (int i = 1; i < m; i++) {
+        int v = mv[i], sc = score[i], j = i - 1;
+        while (j >= 0 && score[j] < sc) {
+            mv[j + 1] = mv[j];
+            score[j + 1] = score[j];
+            j--;
+        }
+        mv[j + 1] = v;
+        score[j + 1] = sc;
+    }
+}
+
+static inline u64 mix(u64 x)
+{
+    x ^= x >> 31;
+    x *= 0x7fb5d329728ea185ULL;
+    x ^= x >> 27;
+    x *= 0x81dadef4bc2dd44dULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static void tt_key(const Game *g, const State *s, u64 *k, u64 *meta)
+{
+    u64 live = 0;
+    for (int i = 0; i < g->n; i++)
+        live |= s->hand[i];
+    u64 m = (u64)s->leader;
+    if (g->points) {
+        for (int i = 0; i < MAXN; i++)
+            k[i] = i < g->n ? s->hand[i] : 0;
+    } else {
+        for (int i = 0; i < MAXN; i++)
+            k[i] = i < g->n ? PEXT(s->hand[i], live) : 0;
+        for (int x = 0; x < 5; x++)
+            m |= (u64)pop64(live & g->smask[x]) << (3 + 5 * x);
+    }
+    if (g->restrict_)
+        for (int i = 0; i < g->n; i++)
+            m |= (u64)(s->shown[i] & 15) << (28 + 4 * i);
+    *meta = m;
+}
+
+static inline u64 tt_hash(const u64 *k, u64 meta)
+{
+    u64 h = mix(meta + 0x9e3779b97f4a7c15ULL);
+    for (int i = 0; i < MAXN; i++)
+        h = mix(h ^ (k[i] + 0x632be59bd9b4e019ULL * (u64)(i + 1)));
+    return h;
+}
+
+/* A lower bound on the tricks the side on lead can win at once, if it
+ * wants them: the leader cashes the top live cards of a suit from the top.
+ * Counted only when nobody else can win or take over those tricks: no
+ * opponent may ruff (holds no trump, unless the suit is trumps), every
+ * partner of the leader either holds no trump or follows to every round,
+ * and nobody else holds a no-trump joker.  When the opponents run out of
+ * the suit, the leader's small cards of it are winners too. */
+static int quick_tricks(const Game *g, const State *s)
+{
+    int n = g->n;
+    int leader = s->leader;
+    int side = g->decl[leader];
+    u64 lh = s->hand[leader];
+    u64 others = 0, opp = 0;
+    for (int i = 0; i < n; i++) {
+        if (i == leader)
+            continue;
+        others |= s->hand[i];
+        if (g->decl[i] != side)
+            opp |= s->hand[i];
+    }
+    if (others & g->smask[4])
+        return 0;
+    u64 tm = g->trump >= 0 ? g->smask[g->trump] : 0;
+    int qt = 0;
+    for (int x = 0; x < 4; x++) {
+        u64 sm = g->smask[x];
+        if (!(lh & sm))
+            continue;
+        if (x != g->trump && (opp & tm))
+            continue;
+        u64 live = (lh | others) & sm;
+        int cnt = 0;
+        while (live) {
+            int top = 63 - __builtin_clzll(live);
+            if (!((lh >> top) & 1))
+                break;
+            cnt++;
+            live &= ~(1ULL << top);
+        }
+        if (cnt == 0)
+            continue;
+        int maxlen = 0;
+        for (int i = 0; i < n; i++)
+            if (g->decl[i] != side) {
+                int l = pop64(s->hand[i] & sm);
+                if (l > maxlen)
+                    maxlen = l;
+            }
+        if (cnt >= maxlen)
+            cnt = pop64(lh & sm);
+        if (x != g->trump && tm) {
+            int ok = 1;
+            for (int i = 0; i < n; i++)
+                if (i != leader && g->decl[i] == side && (s->hand[i] & tm) && pop64(s->hand[i] & sm) < cnt)
+                    ok = 0;
+            if (!ok)
+                continue;
+        }
+        qt += cnt;
+    }
+    if (qt > s->tricks_left)
+        qt = s->tricks_left;
+    return qt;
+}
+
+static int search(Ctx *x, const State *s, int alpha, int beta)
+{
+    const Game *g = x->g;
+    x->nodes++;
+    Entry *e = NULL;
+    u64 k[MAXN], meta = 0;
+    int a0 = alpha, b0 = beta;
+    if (s->ntrick == 0) {
+        if (s->tricks_left == 0)
+            return 0;
+        int lo = 0, hi = g->points ? s->rem_pts : s->tricks_left;
+        if (!g->points && g->maxi[s->leader] == g->decl[s->leader]) {
+            /* the side on lead wants tricks (never in misère) */
+            int qt = quick_tricks(g, s);
+            if (g->decl[s->leader])
+                lo = qt;
+            else
+                hi -= qt;
+        }
+        tt_key(g, s, k, &meta);
+        u64 h = tt_hash(k, meta);
+        e = &tt[h & (TT_SIZE - 1)];
+        if (e->gen == tt_gen && e->meta == meta && memcmp(e->k, k, sizeof k) == 0) {
+            if (e->lo > lo)
+                lo = e->lo;
+            if (e->hi < hi)
+                hi = e->hi;
+        }
+        if (lo >= beta)
+            return lo;
+        if (hi <= alpha)
+            return hi;
+        if (lo == hi)
+            return lo;
+        if (lo > alpha)
+            alpha = lo;
+        if (hi < beta)
+            beta = hi;
+        a0 = alpha;
+        b0 = beta;
+    }
+    int p = (s->leader + s->ntrick) % g->n;
+    int mv[64];
+    int m = gen_moves(g, s, p, mv, 1);
+    order_moves(g, s, p, mv, m);
+    int maxi = g->maxi[p];
+    int best = maxi ? -INF : INF;
+    for (int i = 0; i < m; i++) {
+        State c = *s;
+        int d = apply_move(g, &c, p, mv[i]);
+        int v = d + search(x, &c, alpha - d, beta - d);
+        if (maxi) {
+            if (v > best)
+                best = v;
+            if (best > alpha)
+                alpha = best;
+        } else {
+            if (v < best)
+                best = v;
+            if (best < beta)
+                beta = best;
+        }
+        if (alpha >= beta)
+            break;
+    }
+    if (e != NULL) {
+        if (!(e->gen == tt_gen && e->meta == meta && memcmp(e->k, k, sizeof k) == 0)) {
+            memcpy(e->k, k, sizeof k);
+            e->meta = meta;
+            e->gen = tt_gen;
+            e->lo = 0;
+            e->hi = 30000;
+        }
+        if (best <= a0) {
+            if (best < e->hi)
+                e->hi = (int16_t)best;
+        } else if (best >= b0) {
+            if (best > e->lo)
+                e->lo = (int16_t)best;
+        } else {
+            e->lo = e->hi = (int16_t)best;
+        }
+    }
+    return best;
+}
+
+/* The exact future value of a state, by null-window searches (MTD(f)). */
+static int exact(Ctx *x, const State *s, int guess)
+{
+    const Game *g = x->g;
+    int lo = 0, hi = g->points ? s->rem_pts : s->tricks_left;
+    if (guess < lo)
+        guess = lo;
+    if (guess > hi)
+        guess = hi;
+    while (lo < hi) {
+        int beta = guess == lo ? guess + 1 : guess;
+        int v = search(x, s, beta - 1, beta);
+        if (v < beta)
+            hi = v;
+        else
+            lo = v;
+        guess = v;
+    }
+    return lo;
+}
+
+static PyObject *dd_solve(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "y*", &buf))
+        return NULL;
+    const int32_t *f = (const int32_t *)buf.buf;
+    Py_ssize_t nf = buf.len / 4;
+    if (nf < F_CARDS || nf < F_CARDS + 3 * f[F_K] || f[F_K] > 64 || f[F_N] < 2 || f[F_N] > MAXN) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "_dd.solve: malformed problem");
+        return NULL;
+    }
+    Game g;
+    memset(&g, 0, sizeof g);
+    State s;
+    memset(&s, 0, sizeof s);
+    g.n = f[F_N];
+    g.kind = f[F_KIND];
+    g.trump = f[F_TRUMP];
+    g.joker_high = f[F_JOKER_HIGH];
+    g.nominate = f[F_NOMINATE];
+    g.restrict_ = f[F_RESTRICT];
+    g.points = f[F_POINTS];
+    g.ctype = f[F_CTYPE];
+    g.exempt = f[F_EXEMPT];
+    g.undertrump = f[F_UNDERTRUMP];
+    g.mexempt = f[F_MEXEMPT];
+    g.movertrump = f[F_MOVERTRUMP];
+    g.dix = f[F_DIX];
+    g.K = f[F_K];
+    for (int i = 0; i < MAXN; i++) {
+        g.maxi[i] = f[F_MAXI + i];
+        g.decl[i] = f[F_DECL + i];
+        s.shown[i] = (unsigned)f[F_SHOWN + i];
+    }
+    s.tricks_left = f[F_TRICKS_LEFT];
+    s.leader = f[F_LEADER];
+    s.ntrick = f[F_NTRICK];
+    s.led = f[F_LED];
+    for (int c = 0; c < g.K; c++) {
+        int su = f[F_CARDS + c], pt = f[F_CARDS + g.K + c], own = f[F_CARDS + 2 * g.K + c];
+        g.suit[c] = su;
+        g.pts[c] = pt;
+        g.smask[su] |= 1ULL << c;
+        if (own >= 0)
+            s.hand[own] |= 1ULL << c;
+        s.rem_pts += pt;
+    }
+    s.rem_pts += g.dix;
+    s.best = 0;
+    s.bkey = 0;
+    for (int i = 0; i < s.ntrick; i++) {
+        int c = f[F_TCARD + i];
+        s.tcard[i] = c;
+        s.trickmask |= 1ULL << c;
+        int kk = card_key(&g, c, s.led);
+        if (i == 0 || kk > s.bkey) {
+            s.bkey = kk;
+            s.best = i;
+        }
+    }
+    PyBuffer_Release(&buf);
+
+    if (tt == NULL) {
+        tt = (Entry *)calloc(TT_SIZE, sizeof(Entry));
+        if (tt == NULL)
+            return PyErr_NoMemory();
+    }
+    tt_gen++;
+    if (tt_gen == 0) {
+        memset(tt, 0, TT_SIZE * sizeof(Entry));
+        tt_gen = 1;
+    }
+    Ctx x = {&g, 0};
+    int p = (s.leader + s.ntrick) % g.n;
+    int mv[64];
+    int vals[64];
+    int m;
+    Py_BEGIN_ALLOW_THREADS
+    m = gen_moves(&g, &s, p, mv, 0);
+    u64 legal = legal_mask(&g, &s, p);
+    u64 live = s.trickmask;
+    for (int i = 0; i < g.n; i++)
+        live |= s.hand[i];
+    int guess = 0;
+    int rep[64];
+    for (int i = 0; i < m; i++)
+        rep[i] = run_top(&g, live, legal, mv[i] & 255) | (mv[i] & ~255);
+    for (int i = m - 1; i >= 0; i--) {
+        int found = -1;
+        for (int j = i + 1; j < m && found < 0; j++)
+            if (mv[j] == rep[i])
+                found = j;
+        if (found >= 0) {
+            vals[i] = vals[found];
+            continue;
+        }
+        State c2 = s;
+        int d = apply_move(&g, &c2, p, mv[i]);
+        vals[i] = d + exact(&x, &c2, guess - d);
+        guess = vals[i];
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *out = PyList_New(m);
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < m; i++) {
+        PyObject *t = Py_BuildValue("(iii)", mv[i] & 255, mv[i] >> 8, vals[i]);
+        if (t == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, t);
+    }
+    return Py_BuildValue("(NL)", out, x.nodes);
+}
+
+static PyMethodDef methods[] = {
+    {"solve", dd_solve, METH_VARARGS,
+     "solve(problem: bytes) -> (list of (card, suit, value), nodes): see trumps.solver.cengine."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT, "_dd", "The C double-dummy search of trumps.", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__dd(void) { return PyModule_Create(&moduledef); }

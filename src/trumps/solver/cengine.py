@@ -1,0 +1,115 @@
+"""Reduce a :class:`Position` to the C module's compact problem and read
+back its answer.
+
+Every per-card fact the C search needs comes from the engine's rule
+objects here: the effective suit and power of a 500 card under its contract
+(``TrickRules.eff``/``power``: bowers and suit-contract jokers are trumps,
+no-trump jokers are a fifth suit), the coinche trump and plain orders and
+card points, bridge suits and ranks.  Cards are renumbered so that each
+effective suit is a run of indices in increasing power; the problem is a
+flat array of 32-bit integers (layout in ``_dd.c``).
+"""
+
+from __future__ import annotations
+
+from array import array
+from types import ModuleType
+
+from trumps.coinche.calls import AT, NT
+from trumps.coinche.play import DIX_DE_DER
+from trumps.core.cards import Card, Suit
+from trumps.five_hundred.play import JokerLead
+from trumps.solver.position import Position, SolverError
+
+__all__ = ["available", "solve_c"]
+
+_dd: ModuleType | None
+try:
+    import trumps.solver._dd as _dd
+except ImportError:  # pragma: no cover - only without a compiler
+    _dd = None
+
+# field offsets (the enum at the top of _dd.c)
+_MAXI, _DECL, _SHOWN, _TCARD = 18, 24, 30, 36
+_CARDS = 42
+
+
+def available() -> bool:
+    """Whether the compiled module was built and imports."""
+    return _dd is not None
+
+
+def _card_facts(pos: Position, card: Card) -> tuple[int, int, int]:
+    """(effective suit 0-4, power within that suit, points) of a card."""
+    i = card.index
+    if pos.game == "500":
+        return pos.rules.eff[i], pos.rules.power[i], 0
+    if pos.game == "bridge":
+        return i // 16, i % 16, 0
+    return i // 16, pos.rules.power[i], pos.rules.points[i]
+
+
+def solve_c(pos: Position) -> tuple[dict[str, int], int]:
+    """The final total after each legal move (by the C search), and nodes."""
+    if _dd is None:
+        raise SolverError("the C solver is not built (install the package with a C compiler)")
+    seats = [pos.active[0]]
+    while len(seats) < len(pos.active):
+        seats.append(pos.nxt[seats[-1]])
+    place = {s: i for i, s in enumerate(seats)}
+    n = len(seats)
+    cards: list[Card] = [c for s in seats for c in pos.hands[s]] + list(pos.trick)
+    if len(cards) > 64:
+        raise SolverError("the C solver handles at most 64 cards in play")
+    facts = {c: _card_facts(pos, c) for c in cards}
+    cards.sort(key=lambda c: (facts[c][0], facts[c][1], c.index))
+    number = {c: k for k, c in enumerate(cards)}
+    owner = {c: place[s] for s in seats for c in pos.hands[s]}
+    f = [0] * (_CARDS + 3 * len(cards))
+    f[0] = n
+    if pos.game == "coinche":
+        rules = pos.rules
+        f[1] = 1
+        f[2] = rules.trump
+        f[7] = 0 if rules.denom == NT else 1 if rules.denom == AT else 2
+        f[8], f[9] = int(rules.exempt_trump_lead), int(rules.undertrump)
+        f[10], f[11] = int(rules.master_exempt), int(rules.master_overtrump)
+        f[6], f[17] = 1, DIX_DE_DER
+    elif pos.game == "500":
+        trump = pos.rules.trump
+        f[2] = -1 if trump is None else int(trump)
+        f[3] = int(trump is None and not pos.rules.joker_low)
+        f[4] = int(trump is None)
+        f[5] = int(pos.restrict_joker_lead)
+    else:
+        f[2] = pos.rules
+    f[12] = len(cards)
+    f[13] = pos.tricks_left
+    leader = pos.trick_seats[0] if pos.trick else pos.to_play
+    f[14] = place[leader]
+    f[15] = len(pos.trick)
+    f[16] = pos.led if pos.trick else -1
+    for s in seats:
+        i = place[s]
+        f[_MAXI + i] = int(pos.declaring[s] != pos.minimise)
+        f[_DECL + i] = int(pos.declaring[s])
+        f[_SHOWN + i] = sum(1 << v for v in pos.shown_void[s]) if pos.shown_void else 0
+    for i, c in enumerate(pos.trick):
+        f[_TCARD + i] = number[c]
+    k = len(cards)
+    for c, j in number.items():
+        f[_CARDS + j] = facts[c][0]
+        f[_CARDS + k + j] = facts[c][2]
+        f[_CARDS + 2 * k + j] = owner.get(c, -1)
+    moves, nodes = _dd.solve(array("i", f).tobytes())
+    values: dict[str, int] = {}
+    for j, suit, value in moves:
+        card = cards[j]
+        total = pos.won + value
+        if pos.stop_at is not None:
+            total = min(total, pos.stop_at)
+        if card.suit is None and pos.game == "500" and not pos.trick and pos.rules.trump is None:
+            values[str(JokerLead(card, Suit(suit)))] = total
+        else:
+            values[str(card)] = total
+    return values, nodes

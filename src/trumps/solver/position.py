@@ -1,0 +1,185 @@
+"""A game-neutral snapshot of a deal in trick play, read from the engine.
+
+Both search engines (the pure-Python reference and the C module) start from
+a :class:`Position`: the hands still held, the cards of the current trick,
+who plays next, which seats are on the declaring side, and the engine's own
+per-game rule object (500 and coinche ``TrickRules``, bridge's trump suit).
+Reading everything here, once, keeps the searches free of engine state
+machines and keeps the rules in one place: the engine's ``play.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from trumps.core.cards import Card
+from trumps.core.errors import TrumpsError
+
+__all__ = ["GAMES", "Position", "SolverError", "position_of"]
+
+GAMES = ("500", "bridge", "coinche")
+
+
+class SolverError(TrumpsError):
+    """The solver was given something it cannot solve (not in trick play,
+    no declaring side, an unknown engine)."""
+
+
+@dataclass
+class Position:
+    """One deal in trick play, as the solvers see it.
+
+    ``hands`` is indexed by seat (a seat that sits out holds ``[]``);
+    ``nxt[seat]`` is the next seat to play among the active ones; ``trick``
+    and ``trick_seats`` are the current trick in play order; ``led`` is the
+    led (or, after a 500 joker lead, nominated) suit, -1 before a lead.
+    ``won`` is what the declaring side has already won (tricks or points),
+    ``tricks_left`` counts the current trick too.  ``stop_at``: the 500
+    misère deal ends as soon as the declaring side has this many tricks."""
+
+    game: str
+    rules: Any  # 500 / coinche TrickRules; bridge: the trump suit number (-1 NT)
+    options: Any
+    n_seats: int
+    active: list[int]
+    nxt: list[int]
+    declaring: list[bool]
+    minimise: bool
+    unit: str
+    hands: list[list[Card]]
+    trick: list[Card]
+    trick_seats: list[int]
+    led: int
+    joker_led: bool
+    to_play: int
+    won: int
+    tricks_left: int
+    stop_at: int | None = None
+    shown_void: list[set[int]] = field(default_factory=list)
+    restrict_joker_lead: bool = False
+
+    def copy(self) -> Position:
+        out = Position(**{k: getattr(self, k) for k in self.__dataclass_fields__})
+        out.hands = [list(h) for h in self.hands]
+        out.trick = list(self.trick)
+        out.trick_seats = list(self.trick_seats)
+        out.shown_void = [set(s) for s in self.shown_void]
+        return out
+
+
+def _game_name(match: Any) -> str:
+    module = type(match).__module__
+    if module.startswith("trumps.five_hundred"):
+        return "500"
+    if module.startswith("trumps.bridge"):
+        return "bridge"
+    if module.startswith("trumps.coinche"):
+        return "coinche"
+    raise SolverError(f"the solver does not know the game of {type(match).__name__}")
+
+
+def position_of(match: Any) -> Position:
+    """Read the current trick-play position of an engine ``Match``."""
+    if isinstance(match, Position):
+        return match.copy()
+    game = _game_name(match)
+    deal = getattr(match, "deal", None)
+    if deal is None or match.is_over or deal.phase != "PLAY":
+        phase = "over" if deal is None or match.is_over else deal.phase
+        raise SolverError(f"the solver needs a deal in trick play, not in phase {phase}")
+    if game == "500":
+        return _five_hundred(match, deal)
+    if game == "bridge":
+        return _bridge(match, deal)
+    return _coinche(match, deal)
+
+
+def _five_hundred(match: Any, d: Any) -> Position:
+    c = d.contract
+    if c is None or d.contractor is None or d.bidding_team is None:
+        raise SolverError("this 500 deal has no contract (no declaring side to solve for)")
+    n = d.n
+    declaring = [d.team[s] == d.bidding_team for s in range(n)]
+    won = sum(d.won[s] for s in range(n) if declaring[s])
+    stop_at = None
+    if c.is_misere and d.o.end_hand_when_decided:
+        stop_at = 3 if d.breach_seat is not None else 1
+    active = list(d.active)
+    hands = [list(d.hands[s]) if s in active else [] for s in range(n)]
+    return Position(
+        game="500",
+        rules=d.rules,
+        options=d.o,
+        n_seats=n,
+        active=active,
+        nxt=list(d.next_active),
+        declaring=declaring,
+        minimise=bool(c.is_misere),
+        unit="tricks",
+        hands=hands,
+        trick=list(d.trick),
+        trick_seats=list(d.trick_seats),
+        led=d.led if d.trick else -1,
+        joker_led=bool(d.joker_led) if d.trick else False,
+        to_play=d.hand_to_play,
+        won=won,
+        tricks_left=10 - len(d.tricks),
+        stop_at=stop_at,
+        shown_void=[set(s) for s in d.shown_void],
+        restrict_joker_lead=bool(d.o.joker_lead_suit_restriction) and d.rules.trump is None,
+    )
+
+
+def _bridge(match: Any, d: Any) -> Position:
+    if d.declarer is None:
+        raise SolverError("this bridge deal has no contract")
+    side = d.declarer & 1
+    declaring = [s & 1 == side for s in range(4)]
+    return Position(
+        game="bridge",
+        rules=d.trump,
+        options=match.options,
+        n_seats=4,
+        active=[0, 1, 2, 3],
+        nxt=[1, 2, 3, 0],
+        declaring=declaring,
+        minimise=False,
+        unit="tricks",
+        hands=[list(h) for h in d.hands],
+        trick=list(d.trick),
+        trick_seats=list(d.trick_seats),
+        led=d.led if d.trick else -1,
+        joker_led=False,
+        to_play=d.hand_to_play,
+        won=d.won[side],
+        tricks_left=13 - len(d.tricks),
+        shown_void=[set() for _ in range(4)],
+    )
+
+
+def _coinche(match: Any, d: Any) -> Position:
+    if d.taker is None or d.rules is None:
+        raise SolverError("this coinche deal has no contract")
+    side = d.taker % 2
+    declaring = [s % 2 == side for s in range(4)]
+    return Position(
+        game="coinche",
+        rules=d.rules,
+        options=d.o,
+        n_seats=4,
+        active=[0, 1, 2, 3],
+        nxt=list(d.next_of),
+        declaring=declaring,
+        minimise=False,
+        unit="points",
+        hands=[list(h) for h in d.hands],
+        trick=list(d.trick),
+        trick_seats=list(d.trick_seats),
+        led=d.trick[0].index // 16 if d.trick else -1,
+        joker_led=False,
+        to_play=d.hand_to_play,
+        won=d.card_points[side],
+        tricks_left=8 - len(d.tricks),
+        shown_void=[set() for _ in range(4)],
+    )

@@ -1,0 +1,192 @@
+"""The pure-Python double-dummy search: the oracle the C module is tested
+against.
+
+It is deliberately plain: every legal card and trick winner comes from the
+engine's own rule objects (500 ``TrickRules.legal_follow``/``winner``,
+bridge ``trick_winner``, coinche ``TrickRules.legal``/``by_led``), the state
+is copied at each move, and the only search techniques are alpha-beta and a
+transposition table at trick boundaries keyed on the exact hands.  That is
+slow but obviously right; :func:`brute_force` (no pruning at all) checks
+the alpha-beta itself on tiny hands.
+"""
+
+from __future__ import annotations
+
+from trumps.bridge.deal import SUIT_OF, trick_winner
+from trumps.coinche.play import DIX_DE_DER
+from trumps.core.cards import Card, Suit
+from trumps.five_hundred.play import JokerLead
+from trumps.solver.position import Position
+
+__all__ = ["Move", "brute_force", "legal_moves", "play", "solve_reference"]
+
+Move = Card | JokerLead
+_INF = 1 << 20
+
+
+def legal_moves(pos: Position) -> list[Move]:
+    """The legal cards (and 500 joker leads with their nominated suit) of
+    the seat to play, in the engine's own order."""
+    seat = pos.to_play
+    hand = pos.hands[seat]
+    if pos.game == "500":
+        rules = pos.rules
+        if pos.trick:
+            return list(rules.legal_follow(hand, pos.led))
+        if rules.trump is None and any(c.suit is None for c in hand):
+            suits = list(Suit)
+            if pos.restrict_joker_lead:
+                suits = [s for s in suits if int(s) not in pos.shown_void[seat]] or suits
+            out: list[Move] = []
+            for c in hand:
+                if c.suit is None:
+                    out.extend(JokerLead(c, s) for s in suits)
+                else:
+                    out.append(c)
+            return out
+        return list(hand)
+    if pos.game == "bridge":
+        if pos.trick:
+            return [c for c in hand if SUIT_OF[c.index] == pos.led] or list(hand)
+        return list(hand)
+    trick = pos.trick
+    best = _coinche_best(pos)
+    partner = bool(trick) and (pos.trick_seats[best] - seat) % 4 == 2
+    return list(pos.rules.legal(hand, trick, best, partner))
+
+
+def _coinche_best(pos: Position) -> int:
+    trick = pos.trick
+    if not trick:
+        return 0
+    strength = pos.rules.by_led[pos.led]
+    best = 0
+    for i in range(1, len(trick)):
+        if strength[trick[i].index] > strength[trick[best].index]:
+            best = i
+    return best
+
+
+def play(pos: Position, move: Move) -> tuple[Position, bool]:
+    """The position after ``move`` and whether the deal is now over."""
+    out = pos.copy()
+    seat = out.to_play
+    card = move.card if isinstance(move, JokerLead) else move
+    out.hands[seat].remove(card)
+    if not out.trick:
+        if isinstance(move, JokerLead):
+            out.led, out.joker_led = int(move.suit), True
+        elif out.game == "500":
+            out.led, out.joker_led = out.rules.eff[card.index], card.suit is None
+        else:
+            out.led, out.joker_led = card.index // 16, False
+    elif out.game == "500" and out.rules.eff[card.index] != out.led:
+        out.shown_void[seat].add(out.led)
+    out.trick.append(card)
+    out.trick_seats.append(seat)
+    if len(out.trick) < len(out.active):
+        out.to_play = out.nxt[seat]
+        return out, False
+    if out.game == "500":
+        i = out.rules.winner(out.trick, out.led, out.joker_led)
+    elif out.game == "bridge":
+        i = trick_winner(out.trick, out.rules)
+    else:
+        i = _coinche_best(out)
+    winner = out.trick_seats[i]
+    if out.declaring[winner]:
+        if out.unit == "points":
+            out.won += out.rules.trick_points(out.trick) + (DIX_DE_DER if out.tricks_left == 1 else 0)
+        else:
+            out.won += 1
+    out.tricks_left -= 1
+    out.trick, out.trick_seats, out.led, out.joker_led = [], [], -1, False
+    out.to_play = winner
+    over = out.tricks_left == 0 or (out.stop_at is not None and out.won >= out.stop_at)
+    return out, over
+
+
+def _wants_more(pos: Position) -> bool:
+    return pos.declaring[pos.to_play] != pos.minimise
+
+
+def _key(pos: Position) -> tuple[object, ...]:
+    hands = tuple(tuple(sorted(c.index for c in h)) for h in pos.hands)
+    voids = tuple(frozenset(s) for s in pos.shown_void) if pos.restrict_joker_lead else ()
+    return (hands, pos.to_play, voids, pos.won if pos.stop_at is not None else 0)
+
+
+class _Search:
+    """Alpha-beta with a table of bounds on the *future* value (what is still
+    to be won from a trick boundary), which is independent of the past."""
+
+    def __init__(self) -> None:
+        self.table: dict[tuple[object, ...], tuple[int, int]] = {}
+        self.nodes = 0
+
+    def value(self, pos: Position, alpha: int, beta: int) -> int:
+        """Final total of the declaring side (fail-soft within alpha, beta)."""
+        self.nodes += 1
+        key = None
+        lo, hi = -_INF, _INF
+        if not pos.trick:
+            key = _key(pos)
+            got = self.table.get(key)
+            if got is not None:
+                lo, hi = got[0] + pos.won, got[1] + pos.won
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+        a0, b0 = max(alpha, lo), min(beta, hi)
+        a, b = a0, b0
+        maxi = _wants_more(pos)
+        best = -_INF if maxi else _INF
+        for move in legal_moves(pos):
+            child, over = play(pos, move)
+            v = child.won if over else self.value(child, a, b)
+            if maxi:
+                if v > best:
+                    best = v
+                a = max(a, v)
+            else:
+                if v < best:
+                    best = v
+                b = min(b, v)
+            if a >= b:
+                break
+        if key is not None:
+            old_lo, old_hi = self.table.get(key, (-_INF, _INF))
+            f = best - pos.won
+            if best <= a0:
+                self.table[key] = (old_lo, min(old_hi, f))
+            elif best >= b0:
+                self.table[key] = (max(old_lo, f), old_hi)
+            else:
+                self.table[key] = (f, f)
+        return best
+
+
+def solve_reference(pos: Position) -> tuple[dict[str, int], int]:
+    """The exact final total after each legal move, and the nodes searched."""
+    search = _Search()
+    values: dict[str, int] = {}
+    for move in legal_moves(pos):
+        child, over = play(pos, move)
+        values[str(move)] = child.won if over else search.value(child, -_INF, _INF)
+    return values, search.nodes
+
+
+def brute_force(pos: Position) -> int:
+    """Plain minimax (no pruning, no table): the check of the check."""
+    best: int | None = None
+    maxi = _wants_more(pos)
+    for move in legal_moves(pos):
+        child, over = play(pos, move)
+        v = child.won if over else brute_force(child)
+        if best is None or (v > best if maxi else v < best):
+            best = v
+    assert best is not None
+    return best
