@@ -153,7 +153,7 @@ def test_bad_format_and_pbn_for_other_games(client: TestClient) -> None:
     refused(
         client.get(f"/api/tables/{tid}/record?format=pbn"),
         400,
-        "PBN export is for bridge games; this table played coinche",
+        "coinche games have no PBN export (only JSON)",
     )
 
 

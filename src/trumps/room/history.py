@@ -6,16 +6,21 @@ Routes (mounted by :func:`trumps.room.app.create_app`):
 * ``GET /api/tables/{tid}/replay``: every step of a finished game (each call
   and card with the state after it, all hands shown) and its score sheet;
 * ``GET /api/tables/{tid}/record``: the project's JSON record
-  (:meth:`Match.to_json`), as a download; ``?format=pbn`` gives bridge
-  games as PBN 2.1;
+  (:meth:`Match.to_json`), as a download; ``?format=pbn`` gives it as PBN
+  2.1 for a game that has a PBN format;
 * ``GET /api/me/games``: the caller's own tables (seated or hosted).
 
 Hidden information: the replay and the exports show every hand, so they are
 only ever made for a game whose table is *finished*.  A table still waiting
 or being played gets ``409`` and nothing of its state, whoever asks (the
 host and the seated players included: a player must not see the others'
-cards through the export).  A finished table is immutable, so what is built
+cards through the export).  A finished table that was private (or admitted
+no spectators) is replayed only by its host, players and invited players
+(``403`` for anyone else).  A finished table is immutable, so what is built
 for it (the rebuilt match, the replay JSON) is cached.
+
+Finished tables are not kept live after a restart: everything here reads
+them from storage, and rebuilds the game by replaying the stored actions.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gzip
+import importlib
 import json
 import re
 import time
@@ -30,6 +36,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection, Request
@@ -254,19 +261,35 @@ def may_replay(stored: StoredTable, player: str | None) -> bool:
     return player == stored.host or player in seated or player in access.get("invited", ())
 
 
+def _pbn_module(game: str) -> ModuleType | None:
+    """The game's PBN module (``<game package>.pbn`` with ``records_from_game``
+    and ``write_pbn``), or ``None``.  Found by name, as the CLI finds a game's
+    ``cli`` module: the room knows games only through the protocol."""
+    package = trumps.game_class(game).__module__.rpartition(".")[0]
+    try:
+        module = importlib.import_module(package + ".pbn")
+    except ModuleNotFoundError:
+        return None
+    if not (hasattr(module, "records_from_game") and hasattr(module, "write_pbn")):
+        return None
+    return module
+
+
 def _exports(tid: str, game: str) -> dict[str, str | None]:
     return {
         "json": f"/api/tables/{tid}/record",
-        "pbn": f"/api/tables/{tid}/record?format=pbn" if game == "bridge" else None,
+        "pbn": f"/api/tables/{tid}/record?format=pbn" if _pbn_module(game) is not None else None,
     }
 
 
 def pbn_export(match: Match[Any], stored: StoredTable, names: dict[str, str]) -> str:
-    """The PBN 2.1 text of a bridge game: every deal with its auction, play
-    and result (the engine's PBN writer), plus the event, date and the
-    players' names."""
-    from trumps.bridge.pbn import records_from_game, write_pbn
-
+    """The PBN 2.1 text of a game that has a PBN format: every deal with its
+    auction, play and result (the game's own PBN writer), plus the event,
+    the date and the players' names."""
+    pbn = _pbn_module(stored.game)
+    if pbn is None:
+        raise TrumpsError(f"{stored.game} games have no PBN format")
+    records_from_game, write_pbn = pbn.records_from_game, pbn.write_pbn
     occupants = _occupants(stored, names, 4)
     who = [o["name"] or (f"bot ({o['bot']})" if o["bot"] else "?") for o in occupants]
     date = time.strftime("%Y.%m.%d", time.gmtime(stored.created))
@@ -276,7 +299,8 @@ def pbn_export(match: Match[Any], stored: StoredTable, names: dict[str, str]) ->
             Event=f"trumps table {stored.id}", Site="trumps card room", Date=date,
             North=who[0], East=who[1], South=who[2], West=who[3],
         )  # fmt: skip
-    return write_pbn(records)
+    text: str = write_pbn(records)
+    return text
 
 
 def _outcome(match: Match[Any]) -> dict[str, Any]:
@@ -403,8 +427,8 @@ def routes(room: Callable[[], Room], identity: Identity) -> list[BaseRoute]:
         st = entry.stored
         stem = f"trumps-{st.game}-{st.id}"
         if fmt == "pbn":
-            if st.game != "bridge":
-                return _error(f"PBN export is for bridge games; this table played {st.game}", 400)
+            if _pbn_module(st.game) is None:
+                return _error(f"{st.game} games have no PBN export (only JSON)", 400)
             text = pbn_export(entry.match, st, entry.names)
             return Response(
                 text.encode(),
