@@ -84,14 +84,8 @@ class SimulationBidder(Bot):
         self.margin = margin
         #: taken off every double-dummy total of ours before scoring: the
         #: declaring side does worse at the table than with all cards open
-        self.handicap = (10.0 if game == "coinche" else 0.5) if handicap is None else handicap
+        self.handicap = (10.0 if game == "coinche" else 0.0) if handicap is None else handicap
         self._cache: _Sim | None = None
-
-    @classmethod
-    def for_level(cls, game: str, level: str, rules: Bot) -> Bot:
-        if game not in ("500", "coinche"):
-            return rules
-        return cls(game, 6 if level == "normal" else 16, rules)
 
     # ----- the Bot interface ------------------------------------------------
     def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
@@ -318,7 +312,10 @@ def _five_hundred_options(
             made = [t - bidder.handicap >= c.level for t in sim.totals[key]]
             value = bid_value(c.level, c.denom)
         rate = sum(made) / len(made)
-        ev = statistics.fmean(value if m else -value for m in made)
+        # the defenders score ten a trick (misère: the contractor's tricks)
+        tricks = sim.totals["MIS" if c.is_misere else key]
+        theirs = [10 * (t if c.is_misere else 10 - t) for t in tricks]
+        ev = statistics.fmean((value if m else -value) - d for m, d in zip(made, theirs, strict=True))
         if rate >= bidder.min_make and ev > bidder.margin:
             out.append(BidOption(call, ev, rate))
     return out

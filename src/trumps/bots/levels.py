@@ -39,11 +39,14 @@ class Budget:
     nodes: int
     cap: float
     bridge_samples: int
+    #: deals simulated per bid in 500 and coinche (0: the rule bot bids)
+    bid_samples: int = 0
 
 
 LEVELS: dict[str, Budget] = {
-    "normal": Budget(samples=16, nodes=1_000_000, cap=1.0, bridge_samples=8),
-    "strong": Budget(samples=96, nodes=8_000_000, cap=4.0, bridge_samples=48),
+    "normal": Budget(samples=16, nodes=1_000_000, cap=1.0, bridge_samples=8, bid_samples=0),
+    "normal-sim": Budget(samples=16, nodes=1_000_000, cap=1.0, bridge_samples=8, bid_samples=8),
+    "strong": Budget(samples=96, nodes=8_000_000, cap=4.0, bridge_samples=48, bid_samples=8),
 }
 
 
@@ -81,7 +84,7 @@ class PimcBot(Bot):
     def bidder(self, game: str) -> Bot:
         """Who makes this level's non-card decisions in ``game``."""
         if game not in self._bidders:
-            self._bidders[game] = _bidder(game, self.level, self.rules(game))
+            self._bidders[game] = _bidder(game, self.budget.bid_samples, self.rules(game))
         return self._bidders[game]
 
     def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
@@ -115,14 +118,16 @@ class PimcBot(Bot):
         return evaluate(view, legal, rng, samples=samples, nodes=b.nodes, budget=b.cap)
 
 
-def _bidder(game: str, level: str, rules: Bot) -> Bot:
+def _bidder(game: str, bid_samples: int, rules: Bot) -> Bot:
     if game == "bridge":
         from trumps.bots.sayc import SaycBot
 
         return SaycBot()
+    if bid_samples <= 0 or game not in ("500", "coinche"):
+        return rules
     from trumps.bots.bidsim import SimulationBidder
 
-    return SimulationBidder.for_level(game, level, rules)
+    return SimulationBidder(game, bid_samples, rules)
 
 
 class NormalBot(PimcBot):
@@ -130,6 +135,14 @@ class NormalBot(PimcBot):
 
     name = "normal"
     level = "normal"
+
+
+class NormalSimBot(PimcBot):
+    """``normal`` card play with ``strong``'s simulation bidding: the arena
+    variant that measures what the bidding alone is worth."""
+
+    name = "normal-sim"
+    level = "normal-sim"
 
 
 class StrongBot(PimcBot):

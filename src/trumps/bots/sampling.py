@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -121,6 +121,8 @@ class Knowledge:
     pile_size: int  # unseen cards outside every hand (500 kitty / discards)
     pile_known: list[str]  # the pile as the viewer knows it (500 contractor's discards)
     eff: Callable[[str], int]
+    #: (seat, test of the seat's hand as dealt): what its bids promised
+    promises: list[tuple[int, Callable[[list[str]], bool]]] = field(default_factory=list)
 
     def sample(self, rng: random.Random, tries: int = 50) -> dict[int, list[str]]:
         """A random placement of the unseen cards: seat -> current hand, and
@@ -131,14 +133,24 @@ class Knowledge:
             need[PILE] = self.pile_size
         if sum(need.values()) != len(self.pool):
             raise SamplingError(f"{len(self.pool)} unseen cards for {sum(need.values())} unseen places")
-        for _ in range(tries):
+        played_by: dict[int, list[str]] = {}
+        for seat, card, _ in self.played:
+            played_by.setdefault(seat, []).append(card)
+        for attempt in range(tries):
             placed = self._try(rng, dict(need))
-            if placed is not None:
-                hands = {s: list(self.known.get(s, [])) for s in range(self.players)}
-                hands[PILE] = list(self.pile_known)
-                for s, cards in placed.items():
-                    hands[s].extend(cards)
-                return hands
+            if placed is None:
+                continue
+            hands = {s: list(self.known.get(s, [])) for s in range(self.players)}
+            hands[PILE] = list(self.pile_known)
+            for s, cards in placed.items():
+                hands[s].extend(cards)
+            # what the auction promised holds in the first half of the tries;
+            # after that a deal without it beats no deal at all
+            if attempt < tries // 2 and not all(
+                ok(hands[s] + played_by.get(s, [])) for s, ok in self.promises
+            ):
+                continue
+            return hands
         raise SamplingError("no deal fits what this seat has seen")
 
     def _try(self, rng: random.Random, need: dict[int, int]) -> dict[int, list[str]] | None:
@@ -184,4 +196,38 @@ def knowledge(view: Mapping[str, Any]) -> Knowledge:
     pool = [c for c in deck if c not in seen]
     # whatever is in no hand and not played lies in the pile (500's kitty)
     pile_size = len(deck) - sum(sizes) - len(played) - len(pile_known)
-    return Knowledge(game, me, n, known, sizes, played, voids, pool, pile_size, pile_known, eff)
+    promises = [(s, test) for s, test in _promises(view) if s != me and s not in known]
+    return Knowledge(game, me, n, known, sizes, played, voids, pool, pile_size, pile_known, eff, promises)
+
+
+def _promises(view: Mapping[str, Any]) -> list[tuple[int, Callable[[list[str]], bool]]]:
+    """Simple auction inferences, as tests of a seat's hand as dealt: in 500
+    a suit bid promises three cards of the suit (bowers and joker
+    counted), in coinche three with its jack or nine.  (Bridge bids are
+    partly artificial; the bridge sampler uses none.)"""
+    game = view.get("game")
+    if game not in ("500", "coinche"):
+        return []
+    seats: list[str] = list(view["seats"])
+    out: list[tuple[int, Callable[[list[str]], bool]]] = []
+    for entry in view.get("auction") or []:
+        call = str(entry["call"]).lstrip("i")
+        if not call[:1].isdigit() or call.endswith(("NT", "AT")) or call[-1] not in "SHDC":
+            continue
+        out.append((seats.index(str(entry["seat"])), _suit_test(str(game), call[-1])))
+    return out
+
+
+def _suit_test(game: str, suit: str) -> Callable[[list[str]], bool]:
+    if game == "500":
+        from trumps.five_hundred.play import TrickRules
+
+        rules = TrickRules(Suit.parse(suit))
+        code = int(Suit.parse(suit))
+        return lambda hand: sum(1 for c in hand if rules.eff_suit(Card(c)) == code) >= 3
+
+    def coinche(hand: list[str]) -> bool:
+        held = [c for c in hand if c[-1] == suit]
+        return len(held) >= 3 and any(c[0] in "J9" for c in held)
+
+    return coinche

@@ -26,7 +26,10 @@ from trumps.bots.registry import bot_for
 from trumps.bots.sampling import SamplingError
 from trumps.core.protocol import read_record
 
-__all__ = ["explain", "review", "suggest"]
+__all__ = ["EXPLAIN_BID_SAMPLES", "explain", "review", "suggest"]
+
+#: Deals simulated to explain a 500 / coinche bid when the level itself bids by rule.
+EXPLAIN_BID_SAMPLES = 6
 
 
 def _level_bot(game: str, level: str) -> PimcBot:
@@ -50,8 +53,10 @@ def explain(
     ``"maximising"`` telling whether this seat wants it high.  Bidding:
     ``[{"action", "value", "samples", "unit", "reason"}]`` where bridge gives
     the rule of the system (value ``None``), and 500 / coinche their
-    simulated expected deal score per candidate (see
-    :mod:`trumps.bots.bidsim`).  Raises :class:`BotError` with no legal action.
+    simulated expected deal score (ours minus theirs) per candidate with
+    ``"make"`` the fraction of samples in which it makes (see
+    :mod:`trumps.bots.bidsim`; only the candidates the simulation finds
+    sound are listed, the pass always).  Raises :class:`BotError` with no legal action.
     """
     if not legal:
         raise BotError("no legal action to explain")
@@ -77,13 +82,16 @@ def explain(
 
         chosen, rule = choose_call(view, legal)
         return [{"action": chosen, "value": None, "samples": 0, "unit": None, "reason": rule}]
-    bidder = bot.bidder(name)
-    explainer = getattr(bidder, "explain", None)
-    if callable(explainer):
-        rows: list[dict[str, Any]] = explainer(view, legal, rng)
+    if name in ("500", "coinche") and phase == "AUCTION":
+        from trumps.bots.bidsim import SimulationBidder
+
+        samples = bot.budget.bid_samples or EXPLAIN_BID_SAMPLES
+        rows: list[dict[str, Any]] = SimulationBidder(name, samples, bot.rules(name)).explain(
+            view, legal, rng
+        )
         return rows
-    chosen = bidder.choose(view, legal, rng)
-    return [{"action": chosen, "value": None, "samples": 0, "unit": None, "reason": "rule-based bidding"}]
+    chosen = bot.bidder(name).choose(view, legal, rng)
+    return [{"action": chosen, "value": None, "samples": 0, "unit": None, "reason": "rule-based"}]
 
 
 def suggest(
@@ -97,6 +105,9 @@ def suggest(
     :func:`explain`'s ranking as its reasons (same seed, same answer)."""
     seed = (rng if rng is not None else random.Random(0)).getrandbits(64)
     reasons = explain(game, view, legal, level, random.Random(seed))
+    if str(view.get("phase", "")).upper() == "AUCTION" and reasons and reasons[0].get("value") is not None:
+        # a simulated bid: suggest what the reasons rank first
+        return {"action": reasons[0]["action"], "reasons": reasons}
     bot = _level_bot(trumps.game_class(game).game, level)
     action = bot.choose(view, list(legal), random.Random(seed))
     return {"action": action, "reasons": reasons}
