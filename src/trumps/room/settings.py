@@ -61,7 +61,7 @@ TimeLimit = Literal[0, 7, 15, 30, 60]
 class TableSettings(BaseModel):
     """A table's room settings; unknown keys and bad values are refused."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     bid_time: TimeLimit = Field(default=0, description="seconds for each call or declaration (0 = off)")
     play_time: TimeLimit = Field(

@@ -178,9 +178,12 @@ class Table:
         }  # fmt: skip
 
     def spectators(self) -> dict[str, str]:
-        """Player id -> name of every connected person without a seat."""
+        """Player id -> name of every connected person without a seat (the
+        host, who may run a table without playing, aside)."""
         return {
-            c.player or f"anon-{id(c)}": c.name for c in self.connections if self.seat_of(c.player) is None
+            c.player or f"anon-{id(c)}": c.name
+            for c in self.connections
+            if c.player != self.host and self.seat_of(c.player) is None
         }
 
     def deadline(self) -> float | None:
@@ -380,6 +383,7 @@ class Table:
         """Send every connection its state.  Under one lock, so each
         connection sees states in order (a later send never carries an
         older state); the same state may arrive twice."""
+        self._arm_timer()  # so the deadline sent is the one for this state
         async with self._send_lock:
             # every event is made before the first send awaits: one consistent
             # state for all; an action made meanwhile goes out with the next broadcast
@@ -565,6 +569,8 @@ class Table:
                 if seat is None:
                     raise RoomError("you have no seat at this table")
             assert seat is not None
+            if conn is None and not timeout and self._controller(seat) is None:
+                raise RoomError("no bot plays this seat now")  # removed, or its human came back
             if self.status != "playing":
                 raise RoomError(
                     "the game has not started" if self.status == "waiting" else "the game is over"
@@ -601,6 +607,12 @@ class Table:
                 self.pending.clear()
             if self.match.is_over:
                 await self._finish()
+        if timeout:  # told before the state that shows the automatic action
+            who = self.seats[seat].name or self.match.seat_name(seat)
+            await self.notify(
+                f"{who} ran out of time: {parsed} was played automatically",
+                seat=self.match.seat_name(seat), action=str(parsed), timeout=True,
+            )  # fmt: skip
         await self.broadcast()
         self._after_change()
 
@@ -705,15 +717,8 @@ class Table:
             return
         seq = self.seq
         choice = await self._bot_choice(seat, "rules")
-        try:
+        with contextlib.suppress(RoomError):  # the seat acted meanwhile
             await self.act(None, choice, seat=seat, expect_seq=seq, auto=True, timeout=True)
-        except RoomError:
-            return
-        who = self.seats[seat].name or self.match.seat_name(seat)
-        await self.notify(
-            f"{who} ran out of time: {choice} was played automatically",
-            seat=self.match.seat_name(seat), action=choice, timeout=True,
-        )  # fmt: skip
 
     # ----- suggestions -------------------------------------------------------------------
     async def set_suggestions(self, conn: Connection, on: bool) -> None:

@@ -44,6 +44,7 @@ class FakeClock:
     def __init__(self, start: float = 1_000_000.0) -> None:
         self.t = start
         self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def now(self) -> float:
         return self.t
@@ -52,7 +53,8 @@ class FakeClock:
         if seconds <= 0:
             await asyncio.sleep(0)
             return
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = self._loop.create_future()
         self._sleepers.append((self.t + seconds, fut))
         await fut
 
@@ -66,6 +68,14 @@ class FakeClock:
                 fut.set_result(None)
         for _ in range(5):  # let the woken tasks (and what they start) run
             await asyncio.sleep(0)
+
+    def advance_from_thread(self, seconds: float, timeout: float = 10.0) -> None:
+        """:meth:`advance` from another thread (a test driving a live server)."""
+        loop = self._loop
+        if loop is None:  # nothing has slept yet: just move the time
+            self.t += seconds
+            return
+        asyncio.run_coroutine_threadsafe(self.advance(seconds), loop).result(timeout)
 
 
 class Timers:
