@@ -149,7 +149,7 @@ def test_replay_steps_to_the_end_and_pbn_loads_back(browser: Browser, server: Li
         want.result,
         want.passed_out,
     )
-    assert got.tags["South"] == "bot (rules)"
+    assert got.tags["South"] == "bot (easy)"  # the table page seats easy (rule-based) bots
     page.close()
 
 

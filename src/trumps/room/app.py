@@ -23,7 +23,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from trumps.room import competition, history
+from trumps.room import competition, history, history_store
 from trumps.room.messages import (
     Act,
     Chat,
@@ -146,8 +146,12 @@ def create_app(
         return FileResponse(STATIC / "index.html")
 
     async def table_page(request: Request) -> Response:
-        table = room().tables.get(request.path_params["tid"])
+        tid = request.path_params["tid"]
+        table = room().tables.get(tid)
         if table is None:
+            # every unfinished table is live, so a stored table that is not is finished
+            if await room().store.run(history_store.table_exists, room().store, tid):
+                return RedirectResponse(f"/replay/{tid}", status_code=303)
             return Response("No such table", status_code=404, media_type="text/plain")
         pid, _ = await identity(request)
         if not table.may_see(pid):
@@ -181,7 +185,10 @@ def create_app(
 
     async def api_me(request: Request) -> Response:
         pid, name = await identity(request)
-        return JSONResponse({"player": pid, "name": name if pid else None})
+        if pid is None:
+            return JSONResponse({"player": None, "name": None})
+        chips = await room().store.run(competition.chips, room().store, pid)
+        return JSONResponse({"player": pid, "name": name, "chips": chips})
 
     async def api_guest(request: Request) -> Response:
         try:
@@ -287,7 +294,7 @@ def create_app(
             elif isinstance(msg, SetBot):
                 await table.set_bot(conn, msg.seat, msg.kind)
             elif isinstance(msg, FillBots):
-                await table.fill_bots(conn)
+                await table.fill_bots(conn, msg.kind)
             elif isinstance(msg, Chat):
                 await table.say(conn, msg.text)
             elif isinstance(msg, Suggest):

@@ -60,18 +60,19 @@ class Stand(_Msg):
 
 
 class SetBot(_Msg):
-    """Host only: put a bot in ``seat`` (``kind`` "rules"/"random") or
-    remove it (``kind`` null)."""
+    """Host only: put a bot in ``seat`` (``kind`` a level: "easy" = "rules",
+    "normal", "strong"; or "random") or remove it (``kind`` null)."""
 
     type: Literal["bot"]
     seat: SeatText
-    kind: Literal["rules", "random"] | None = "rules"
+    kind: Literal["rules", "easy", "normal", "strong", "random"] | None = "rules"
 
 
 class FillBots(_Msg):
-    """Host only: a rule bot in every empty seat."""
+    """Host only: a bot (of level ``kind``) in every empty seat."""
 
     type: Literal["fill"]
+    kind: Literal["rules", "easy", "normal", "strong", "random"] = "rules"
 
 
 class Suggest(_Msg):

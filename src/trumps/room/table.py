@@ -35,6 +35,7 @@ __all__ = ["CHAT_BURST", "CHAT_WINDOW", "AccessDenied", "Connection", "RoomError
 log = logging.getLogger("trumps.room")
 MAX_REPLAY = 500  # a client further behind than this just gets the current state
 CHAT_BURST, CHAT_WINDOW = 5, 10.0  # at most 5 chat lines per player in any 10 seconds
+SUGGESTION_LEVEL = "normal"  # the bot level whose choice a suggestion shows
 
 
 def new_invite_code() -> str:
@@ -486,20 +487,20 @@ class Table:
         await self.broadcast()
         self._after_change()
 
-    async def fill_bots(self, conn: Connection) -> None:
+    async def fill_bots(self, conn: Connection, kind: str = "rules") -> None:
         async with self.lock:
             if conn.player != self.host:
                 raise RoomError("only the host can seat bots")
-            await self._fill_empty()
+            await self._fill_empty(kind)
             await self._maybe_start()
         await self.broadcast()
         self._after_change()
 
-    async def _fill_empty(self) -> None:
+    async def _fill_empty(self, kind: str = "rules") -> None:
         for i, s in enumerate(self.seats):
             if s.empty:
-                await self.store.run(self.store.set_seat, self.id, i, None, "rules")
-                self.seats[i] = Seat(None, None, "rules")
+                await self.store.run(self.store.set_seat, self.id, i, None, kind)
+                self.seats[i] = Seat(None, None, kind)
 
     async def _maybe_start(self) -> None:
         """Start once every seat is filled (and, if scheduled, the time has come)."""
@@ -758,6 +759,20 @@ class Table:
                     await c.send(event)
 
     async def _suggest(self, seat: int) -> dict[str, Any]:
+        """The ``normal`` bot's choice for ``seat`` with its reasons (the value
+        of each candidate over the sampled deals), from that seat's view."""
+        from trumps.bots.suggest import suggest
+
+        legal = [str(a) for a in self.match.legal_actions()]
+        view = self.match.view(seat)
+        rng = random.Random(self._rng.getrandbits(64))
+        try:
+            got = await asyncio.to_thread(suggest, self.game, view, legal, SUGGESTION_LEVEL, rng)
+            if got.get("action") in legal:
+                return {"action": got["action"], "reasons": got.get("reasons")}
+            log.error("suggestion %r is not legal at table %s", got.get("action"), self.id)
+        except Exception:
+            log.exception("suggestion failed at table %s; the rule bot's choice instead", self.id)
         return {"action": await self._bot_choice(seat, "rules"), "reasons": None}
 
     # ----- bots ----------------------------------------------------------------------

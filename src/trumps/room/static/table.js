@@ -1,6 +1,7 @@
 "use strict";
 const tid = location.pathname.split("/").pop();
 let ws = null, state = null, lastSeq = -1, lastTrickTimer = null;
+let suggestion = null, clockOffset = 0, phrases = [], botLevel = "easy";
 const $ = id => document.getElementById(id);
 const SUIT_SYM = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
@@ -61,16 +62,26 @@ function renderSeats(t, v) {
   for (const s of t.seats) {
     const d = el("div", "seat" + (v.to_act === s.seat ? " turn" : ""));
     d.append(el("strong", "", s.seat + " "), s.name ? s.name : s.bot ? "bot (" + s.bot + ")" : "empty");
+    if (s.away) d.append(" (away)");
+    if (s.timeouts) d.append(el("span", "timeouts", " ⏱×" + s.timeouts));
+    if (s.bot && t.is_host && t.status !== "finished" && !(t.settings.buy_in && t.status === "playing")) {
+      const b = el("button", "", "Empty seat"); b.setAttribute("aria-label", "Remove the bot from " + s.seat);
+      b.onclick = () => send({ type: "bot", seat: s.seat, kind: null }); d.append(" ", b);
+    }
     if (s.empty && !t.you) {
       const b = el("button", "", "Sit here"); b.onclick = () => send({ type: "sit", seat: s.seat }); d.append(" ", b);
     }
     if (s.empty && t.is_host) {
-      const b = el("button", "", "Bot"); b.onclick = () => send({ type: "bot", seat: s.seat, kind: "rules" }); d.append(" ", b);
+      const b = el("button", "", "Bot"); b.onclick = () => send({ type: "bot", seat: s.seat, kind: botLevel }); d.append(" ", b);
     }
     box.append(d);
   }
   if (t.is_host && t.free) {
-    const b = el("button", "", "Fill empty seats with bots"); b.onclick = () => send({ type: "fill" }); box.append(b);
+    const b = el("button", "", "Fill empty seats with bots"); b.onclick = () => send({ type: "fill", kind: botLevel }); box.append(b);
+    const level = el("select"); level.id = "bot-level"; level.setAttribute("aria-label", "Bot level");
+    for (const [k, label] of [["easy", "easy bots"], ["normal", "normal bots"], ["strong", "strong bots"]]) level.append(new Option(label, k));
+    level.value = botLevel; level.onchange = () => { botLevel = level.value; };
+    box.append(level);
   }
   if (t.you && t.status === "waiting") {
     const b = el("button", "", "Stand up"); b.onclick = () => send({ type: "stand" }); box.append(b);
@@ -168,9 +179,53 @@ function renderAuction(v) {
   }
 }
 
+// A rubber bridge sheet: points above the line (bonuses, overtricks, penalties)
+// stack upwards, trick points below it, a line under each game won.
+function renderRubber(v, box) {
+  const tbl = el("table", "rubber");
+  const head = tbl.insertRow();
+  v.teams.forEach(team => head.append(el("th", "", team.join(""))));
+  const above = v.teams.map(() => []), below = v.teams.map(() => []);
+  for (const r of v.results || []) {
+    if (!r.sheet) continue;
+    r.sheet.above.forEach((p, i) => { if (p) above[i].push(p); });
+    r.sheet.below.forEach((p, i) => { if (p) below[i].push({ p, game: r.sheet.game_won !== null && r.sheet.game_won !== undefined }); });
+    if (r.sheet.game_won !== null && r.sheet.game_won !== undefined) below.forEach(col => col.push({ line: true }));
+  }
+  const tall = Math.max(0, ...above.map(a => a.length));
+  for (let k = tall - 1; k >= 0; k--) {
+    const row = tbl.insertRow();
+    above.forEach(col => row.append(el("td", "above", col[k] !== undefined ? String(col[k]) : "")));
+  }
+  const line = tbl.insertRow(); line.className = "the-line";
+  v.teams.forEach(() => line.append(el("td", "", "")));
+  const deep = Math.max(0, ...below.map(b => b.length));
+  for (let k = 0; k < deep; k++) {
+    const row = tbl.insertRow();
+    below.forEach(col => {
+      const item = col[k];
+      const td = el("td", item && item.line ? "game-line" : "below", item && !item.line ? String(item.p) : "");
+      row.append(td);
+    });
+  }
+  const tot = tbl.insertRow();
+  v.teams.forEach((_, i) => tot.append(el("th", "", String(v.scores[i]))));
+  box.append(el("div", "note", "Rubber: points above and below the line"), tbl);
+}
+
+function detail(r, i) {
+  const bits = [];
+  if (Array.isArray(r.tricks)) bits.push(r.tricks[i] + " tr");
+  if (Array.isArray(r.card_points)) bits.push(r.card_points[i] + " cp");
+  if (Array.isArray(r.belote) && r.belote[i]) bits.push("belote " + r.belote[i]);
+  if (Array.isArray(r.melds) && r.melds[i]) bits.push("melds " + r.melds[i]);
+  return bits.join(", ");
+}
+
 function renderScore(v) {
   const box = $("score");
   box.replaceChildren();
+  if ((v.results || []).some(r => r.sheet)) { renderRubber(v, box); return; }
   const tbl = el("table");
   const head = tbl.insertRow();
   head.append(el("th", "", "Deal"));
@@ -178,8 +233,17 @@ function renderScore(v) {
   for (const r of v.results || []) {
     const row = tbl.insertRow();
     const who = r.contractor || r.declarer || r.taker || "";
-    row.append(el("td", "", r.contract ? prettyCall(r.contract) + " " + who : (r.thrown_in || r.passed_out ? "passed out" : "—")));
-    (r.points || []).forEach(p => row.append(el("td", "", (p > 0 ? "+" : "") + p)));
+    let what = r.contract ? prettyCall(r.contract) + " " + who : (r.thrown_in || r.passed_out ? "passed out" : "—");
+    if (r.contract && r.made !== undefined) what += r.made ? " made" : " down";
+    else if (r.contract && typeof r.tricks === "number") what += " · " + r.tricks + " tricks";
+    row.append(el("td", "", what));
+    (r.points || []).forEach((p, i) => {
+      const td = el("td", "", (p > 0 ? "+" : "") + p);
+      const extra = detail(r, i);
+      if (extra) td.append(el("div", "note", extra));
+      if (r.scores) td.append(el("div", "note", "= " + r.scores[i]));
+      row.append(td);
+    });
   }
   const tot = tbl.insertRow();
   tot.append(el("th", "", "Total"));
@@ -232,13 +296,21 @@ function render(ev) {
   $("status").textContent = statusText(t, v);
   $("extras").textContent = extrasText(v);
   $("again").hidden = !(v.over && t.you);
+  $("replay-link").hidden = !v.over;
+  $("replay-link").href = "/replay/" + t.id;
+  clockOffset = t.now - Date.now() / 1000;
+  if (suggestion && suggestion.seq !== ev.seq) suggestion = null;
+  renderSuggestBox(t, myTurn);
+  renderHost(t);
+  renderChatControls(t);
   renderHands(t, v, myTurn);
   renderTrick(v);
   renderCalls(v, myTurn);
   renderAuction(v);
   renderScore(v);
   const chat = $("chat");
-  chat.replaceChildren(...(ev.chat || []).map(c => el("div", "", c.name + ": " + c.text)));
+  chat.replaceChildren(...(ev.chat || []).map(c => el("div", c.channel === "spectators" ? "spectator-line" : "", (c.channel === "spectators" ? "👁 " : "") + c.name + ": " + c.text)));
+  markSuggestion();
   announceChange(prev, v);
   $("error").textContent = "";
   if (myTurn && (!document.activeElement || document.activeElement === document.body)) {
@@ -255,6 +327,8 @@ function connect() {
     const ev = JSON.parse(m.data);
     if (ev.type === "state") { if (ev.seq >= lastSeq) render(ev); }
     else if (ev.type === "error") { $("error").textContent = ev.reason; }
+    else if (ev.type === "notice") { $("notice").textContent = ev.text; announce(ev.text); }
+    else if (ev.type === "suggestion") { if (ev.seq === lastSeq) { suggestion = ev; markSuggestion(); } }
   };
   ws.onclose = () => setTimeout(connect, 1000);
 }
@@ -297,3 +371,88 @@ fetch("/api/me").then(r => r.json()).then(me => {
     if (name) return fetch("/api/guest", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
   }
 }).finally(connect);
+
+// ----- move clock: the server keeps the deadline; this only shows it -----
+function tickClock() {
+  const box = $("clock");
+  const t = state && state.table, v = state && state.view;
+  if (!t || !t.deadline || t.status !== "playing" || !v.to_act) { box.textContent = ""; return; }
+  const left = Math.max(0, Math.ceil(t.deadline - (Date.now() / 1000 + clockOffset)));
+  box.textContent = (v.to_act === t.you ? "Your time: " : v.to_act + "'s time: ") + left + " s";
+  box.classList.toggle("low", left <= 5);
+}
+setInterval(tickClock, 250);
+
+// ----- suggestions: the bot's choice from your own view, marked in yellow -----
+function renderSuggestBox(t, myTurn) {
+  const allowed = !!t.you && t.settings.suggestions && t.status === "playing";
+  $("suggest-box").hidden = !allowed;
+  $("suggest-on").checked = !!t.suggesting;
+  $("why").hidden = !(suggestion && suggestion.reasons && suggestion.reasons.length && myTurn);
+  if (!myTurn) $("reasons").hidden = true;
+}
+
+function markSuggestion() {
+  for (const b of document.querySelectorAll(".suggested")) b.classList.remove("suggested");
+  if (!suggestion || !state || suggestion.seq !== state.seq) return;
+  const a = suggestion.action;
+  const card = a.split(/[:+]/)[0];
+  for (const b of document.querySelectorAll("#hand button.card, #others button.card")) {
+    if (b.dataset.card === card) { b.classList.add("suggested"); b.setAttribute("aria-description", "suggested"); }
+  }
+  for (const b of document.querySelectorAll("#calls button")) {
+    if (b.getAttribute("aria-label") === "call " + a || b.getAttribute("aria-label") === a) b.classList.add("suggested");
+  }
+  $("why").hidden = !(suggestion.reasons && suggestion.reasons.length);
+}
+
+$("suggest-on").addEventListener("change", e => send({ type: "suggest", on: e.target.checked }));
+$("why").addEventListener("click", () => {
+  const box = $("reasons");
+  box.hidden = !box.hidden;
+  if (box.hidden || !suggestion) return;
+  const rows = (suggestion.reasons || []).map(r => {
+    const value = r.value === null || r.value === undefined ? "" : " — " + r.value + " " + (r.unit || "");
+    const n = r.samples ? " (" + r.samples + " samples)" : "";
+    return el("div", r.action === suggestion.action ? "best" : "", prettyCall(r.action) + value + n + (r.reason ? ": " + r.reason : ""));
+  });
+  box.replaceChildren(...rows);
+});
+
+// ----- host: invitation and spectators -----
+function renderHost(t) {
+  const show = !!t.is_host && (t.invite || (t.watchers && t.watchers.length));
+  $("host-box").hidden = !show;
+  const inv = $("invite");
+  inv.replaceChildren();
+  if (t.invite) {
+    const link = location.origin + "/join/" + t.invite;
+    const input = el("input"); input.readOnly = true; input.value = link; input.setAttribute("aria-label", "Invitation link");
+    const revoke = el("button", "", "Revoke link"); revoke.onclick = () => send({ type: "invite", action: "revoke" });
+    inv.append(el("div", "", "Invitation code: " + t.invite), input, revoke);
+  }
+  const w = $("watchers");
+  w.replaceChildren();
+  for (const s of t.watchers || []) {
+    const row = el("div", "", "👁 " + s.name + " ");
+    const b = el("button", "", "Remove"); b.setAttribute("aria-label", "Remove spectator " + s.name);
+    b.onclick = () => send({ type: "kick", player: s.player });
+    row.append(b); w.append(row);
+  }
+}
+
+// ----- chat: always open before and after the game; during it the table's setting -----
+function renderChatControls(t) {
+  const playing = t.status === "playing";
+  const spectator = !t.you;
+  const mode = spectator ? (t.settings.spectator_chat ? "text" : "none") : playing ? t.settings.chat : "text";
+  $("chat-title").textContent = spectator ? "Chat (spectators)" : "Chat";
+  $("chat-form").hidden = mode !== "text";
+  const box = $("phrases");
+  box.replaceChildren();
+  if (mode === "preset") for (const ph of phrases) {
+    const b = el("button", "", ph); b.type = "button"; b.onclick = () => send({ type: "chat", text: ph }); box.append(b);
+  }
+  $("chat-note").textContent = mode === "none" ? (spectator ? "Spectator chat is off at this table." : "Chat is off during the game.") : mode === "preset" ? "Chat during the game: phrases only." : "";
+}
+fetch("/api/settings").then(r => r.json()).then(m => { phrases = m.phrases; if (state) renderChatControls(state.table); });
