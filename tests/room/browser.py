@@ -12,6 +12,7 @@ from pathlib import Path
 import uvicorn
 
 from trumps.room.app import create_app
+from trumps.room.timers import Clock
 
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -38,17 +39,18 @@ class LiveServer:
     """``trumps serve`` in a thread; :meth:`restart` stops it hard and
     starts a new one on the same port and database."""
 
-    def __init__(self, db_url: str, port: int, bot_delay: float = 0.0) -> None:
+    def __init__(self, db_url: str, port: int, bot_delay: float = 0.0, clock: Clock | None = None) -> None:
         self.db_url = db_url
         self.port = port
         self.bot_delay = bot_delay
+        self.clock = clock  # e.g. a FakeClock: advance it with clock.advance_from_thread(seconds)
         self.url = f"http://127.0.0.1:{port}"
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
         config = uvicorn.Config(
-            create_app(self.db_url, bot_delay=self.bot_delay),
+            create_app(self.db_url, bot_delay=self.bot_delay, clock=self.clock),
             host="127.0.0.1",
             port=self.port,
             log_level="warning",
