@@ -128,6 +128,8 @@ class Table:
         self._tasks: set[asyncio.Task[None]] = set()
         self._rng = random.Random(self.seed ^ 0x5EED)
         self._listed: dict[str, Any] | None = None  # the summary the lobby was last told of
+        self._deal_start: tuple[int, Match[Any]] = (0, self.match)  # replaced below
+        self._mark_deal_start()
 
     # ----- reading -------------------------------------------------------------
     @property
@@ -338,14 +340,25 @@ class Table:
             await self._send_suggestion()
 
     async def catch_up(self, conn: Connection, since: int | None) -> None:
+        """Send ``conn`` every state after ``since``, in order.  The replay
+        starts from the copy kept at the start of the current deal when it
+        can (a reconnect mostly misses part of one deal), else from the
+        start of the game."""
         if since is None or since >= self.seq or self.seq - since > MAX_REPLAY:
             await conn.send(self.state_event(conn))
             return
-        replay = trumps.new_game(self.game, options=self.options, seed=self.seed)
-        for seat, action, at in self.match.log:
+        start_seq, start = self._deal_start
+        if since >= start_seq:
+            replay = start.clone()
+        else:
+            replay = trumps.new_game(self.game, options=self.options, seed=self.seed)
+        for seat, action, at in self.match.log[len(replay.log) :]:
             replay.apply(action, seat, time=at)
             if len(replay.log) > since:
                 await conn.send(self.state_event(conn, replay))
+
+    def _mark_deal_start(self) -> None:
+        self._deal_start = (self.seq, self.match.clone())
 
     def leave(self, conn: Connection) -> None:
         if conn not in self.connections:
@@ -601,6 +614,8 @@ class Table:
             if timeout:
                 self.timeouts[seat] += 1
             new_deal = self.match.deal_number != deal_number
+            if new_deal:
+                self._mark_deal_start()
             if new_deal and self.pending:
                 for s_i, (player, name) in self.pending.items():  # a human takes over a bot between deals
                     await self.store.run(self.store.set_seat, self.id, s_i, player, None)
