@@ -147,6 +147,10 @@ def _run(argv: list[str]) -> int:
     if not argv:
         parser.print_help()
         return 0
+    if argv[0] in ("solve", "arena"):  # they parse their own arguments, --help included
+        return _tool(argv[0])(argv[1:])
+    if argv[0] == "dd":
+        return game_command("bridge", "dd")(argv[1:])
     args = parser.parse_args(argv)
     command = args.command
     if command == "games":

@@ -714,7 +714,14 @@ class Table:
         limit, so it is the same after a restart."""
         key = (self.id, "move")
         seat = self.match.to_act
-        if self.status != "playing" or seat is None or self.seats[seat].empty or self._controller(seat):
+        timed = self.settings.bid_time or self.settings.play_time
+        if (
+            not timed
+            or self.status != "playing"
+            or seat is None
+            or self.seats[seat].empty
+            or self._controller(seat)
+        ):
             self.timers.cancel(key)
             return
         limit = self.settings.time_limit(self._card_turn())
