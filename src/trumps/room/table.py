@@ -354,7 +354,9 @@ class Table:
             replay = trumps.new_game(self.game, options=self.options, seed=self.seed)
         for seat, action, at in self.match.log[len(replay.log) :]:
             replay.apply(action, seat, time=at)
-            if len(replay.log) > since:
+            if len(replay.log) == self.seq:  # the present: the live state, with its deadline
+                await conn.send(self.state_event(conn))
+            elif len(replay.log) > since:
                 await conn.send(self.state_event(conn, replay))
 
     def _mark_deal_start(self) -> None:
