@@ -57,8 +57,9 @@ def cards_in_hands(view: dict[str, Any]) -> int:
 
 
 def card_actions(legal: list[str]) -> list[str]:
-    """The card plays among ``legal`` (not bridge's claims and their answers)."""
-    return [a for a in legal if not a.startswith("CLAIM") and a not in ("ACCEPT", "REJECT")]
+    """The card plays among ``legal`` (not bridge's claims and their answers,
+    nor coinche's meld declarations)."""
+    return [a for a in legal if not a.startswith(("CLAIM", "MELD")) and a not in ("ACCEPT", "REJECT")]
 
 
 class PimcBot(Bot):
@@ -94,7 +95,7 @@ class PimcBot(Bot):
         if str(view.get("phase", "")).upper() != "PLAY":
             return self.bidder(game).choose(view, legal, rng)
         cards = card_actions(legal)
-        if len(cards) != len(legal) and ("ACCEPT" in legal or len(cards) == 0):
+        if len(cards) != len(legal) and ("ACCEPT" in legal or not cards or legal[0].startswith("MELD")):
             return self.rules(game).choose(view, legal, rng)  # a bridge claim to answer
         if len(cards) == 1:
             return cards[0]

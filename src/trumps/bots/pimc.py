@@ -33,7 +33,7 @@ from trumps.bots.solving import Values, solve_values, solver_name
 from trumps.core.errors import TrumpsError
 from trumps.core.protocol import Match
 
-__all__ = ["Evaluation", "evaluate", "world"]
+__all__ = ["Evaluation", "card_of", "evaluate", "world"]
 
 
 @dataclass(frozen=True)
@@ -157,11 +157,17 @@ def evaluate(
     return Evaluation({a: t / done for a, t in totals.items()}, done, unit, maximising)
 
 
+def card_of(action: str) -> str:
+    """The card an action plays: ``RJ:H`` (a 500 joker lead naming hearts)
+    and ``KH+BELOTE`` (a coinche card with its announcement) play ``RJ``, ``KH``."""
+    return action.split(":")[0].split("+")[0]
+
+
 def _value_of(action: str, values: Mapping[str, float]) -> float:
     if action in values:
         return values[action]
-    card = action.split(":")[0]
+    card = card_of(action)
     for key, v in values.items():
-        if key.split(":")[0] == card:
+        if card_of(key) == card:
             return v
     raise TrumpsError(f"the solver gave no value for {action}")

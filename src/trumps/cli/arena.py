@@ -27,7 +27,9 @@ def build_parser() -> CliParser:
     p.add_argument("--seed", type=int, default=1, help="seed of the first deal (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
-    p.add_argument("--progress", action="store_true", help="print a line per 50 deals on stderr")
+    p.add_argument(
+        "--progress", action="store_true", help="print the running result every 50 deals on stderr"
+    )
     add_option_arguments(p)
     return p
 
@@ -36,16 +38,22 @@ def main(argv: list[str]) -> int:
     """Run the arena; returns the exit status."""
 
     def run() -> int:
-        from trumps.bots.arena import DealOutcome, duplicate_match
+        from trumps.bots.arena import DealOutcome, duplicate_match, interval
 
         args = build_parser().parse_args(argv)
         options = parse_options(args.option)
         if args.preset:
             options["preset"] = args.preset
 
+        seen: list[DealOutcome] = []
+
         def progress(done: int, outcome: DealOutcome) -> None:
+            seen.append(outcome)
             if args.progress and done % 50 == 0:
-                print(f"  {done} deals", file=sys.stderr, flush=True)
+                parts = [
+                    f"{m} {interval([d.gains[m] for d in seen]).format()}" for m in sorted(outcome.gains)
+                ]
+                print(f"  {done} deals: " + ", ".join(parts), file=sys.stderr, flush=True)
 
         result = duplicate_match(
             args.game,

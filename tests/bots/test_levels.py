@@ -1,0 +1,51 @@
+"""The levels in the registry, and what each level delegates."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import trumps
+from trumps.bots.base import BotError
+from trumps.bots.bidsim import SimulationBidder
+from trumps.bots.levels import LEVELS, NormalBot, StrongBot, card_actions
+from trumps.bots.registry import KINDS, bot_for
+from trumps.bots.sayc import SaycBot
+
+
+def test_kinds() -> None:
+    assert set(KINDS) >= {"random", "rules", "easy", "normal", "strong"}
+    assert type(bot_for("500", "easy")) is type(bot_for("500", "rules"))
+    assert isinstance(bot_for("coinche", "normal"), NormalBot)
+    assert isinstance(bot_for("bridge", "strong"), StrongBot)
+    with pytest.raises(BotError):
+        bot_for("bridge", "grandmaster")
+
+
+def test_budgets_grow_with_the_level() -> None:
+    n, s = LEVELS["normal"], LEVELS["strong"]
+    assert s.samples > n.samples and s.nodes > n.nodes and s.bridge_samples > n.bridge_samples
+    assert n.bid_samples == 0 and s.bid_samples > 0
+
+
+def test_bidders() -> None:
+    assert isinstance(NormalBot().bidder("bridge"), SaycBot)
+    assert type(NormalBot().bidder("coinche")) is type(bot_for("coinche", "rules"))
+    assert isinstance(StrongBot().bidder("500"), SimulationBidder)
+
+
+def test_card_actions_leave_out_claims() -> None:
+    assert card_actions(["AS", "CLAIM3", "ACCEPT", "REJECT", "2H"]) == ["AS", "2H"]
+
+
+@pytest.mark.parametrize("game", ["500", "bridge", "coinche"])
+def test_strong_plays_a_whole_deal_legally(game: str) -> None:
+    from trumps.bots.selfplay import step
+
+    m = trumps.new_game(game, seed=12)
+    bots = [StrongBot() if s % 2 == 0 else bot_for(game, "easy") for s in range(m.players)]
+    rng = random.Random(1)
+    while not m.results and m.to_act is not None:
+        step(m, bots[m.to_act], rng)
+    assert m.results
