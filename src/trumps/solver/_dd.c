@@ -45,6 +45,23 @@ static inline uint64_t PEXT(uint64_t x, uint64_t m)
 }
 #endif
 
+#if defined(__BMI2__)
+#define PDEP(x, m) _pdep_u64((x), (m))
+#else
+static inline uint64_t PDEP(uint64_t x, uint64_t m)
+{
+    uint64_t r = 0, bb = 1;
+    while (m) {
+        uint64_t low = m & -m;
+        if (x & bb)
+            r |= low;
+        bb <<= 1;
+        m ^= low;
+    }
+    return r;
+}
+#endif
+
 typedef uint64_t u64;
 #define MAXN 6
 #define INF 100000
@@ -56,7 +73,7 @@ enum { F_N, F_KIND, F_TRUMP, F_JOKER_HIGH, F_NOMINATE, F_RESTRICT, F_POINTS, F_C
 
 typedef struct {
     int n, kind, trump, joker_high, nominate, restrict_, points, ctype;
-    int exempt, undertrump, mexempt, movertrump, dix, K;
+    int exempt, undertrump, mexempt, movertrump, dix, K, misere;
     int maxi[MAXN], decl[MAXN];
     int suit[64], pts[64];
     u64 smask[5];
@@ -70,17 +87,26 @@ typedef struct {
     unsigned shown[MAXN];
 } State;
 
+/* A transposition-table entry (partition search): the bound holds for every
+ * position with the same leader, the same suit lengths in every hand, and
+ * the same owners of the cards marked in `spec` (relative ranks: positions
+ * among the live cards, the top ones of each suit that mattered). */
 typedef struct {
-    u64 k[MAXN];
+    u64 lens[2];
     u64 meta;
+    u64 spec;
+    u64 k[MAXN];
     uint32_t gen;
     int16_t lo, hi;
+    uint8_t msuit, mrank, mnom, used;  /* best move: suit, live cards above it, nominated suit */
 } Entry;
 
-#define TT_BITS 20
+#define TT_WAYS 16
+#define TT_BITS 14
 #define TT_SIZE (1u << TT_BITS)
 static Entry *tt = NULL;
 static uint32_t tt_gen = 0;
+static unsigned tt_victim = 0;
 
 typedef struct {
     const Game *g;
@@ -160,7 +186,7 @@ static inline int run_top(const Game *g, u64 live, u64 legal, int c)
 }
 
 /* Moves: card | (nominated suit << 8). */
-static int gen_moves(const Game *g, const State *s, int p, int *mv, int prune)
+static int gen_moves(const Game *g, const State *s, int p, int *mv, int prune, int *pairs, int *npairs)
 {
     u64 legal = legal_mask(g, s, p);
     u64 live = s->trickmask;
@@ -175,8 +201,11 @@ static int gen_moves(const Game *g, const State *s, int p, int *mv, int prune)
             u64 up = live & above(c) & g->smask[g->suit[c]];
             if (up) {
                 int nx = ctz64(up);
-                if (((legal >> nx) & 1) && g->pts[nx] == g->pts[c])
+                if (((legal >> nx) & 1) && g->pts[nx] == g->pts[c]) {
+                    /* c is the same as nx: remember the pair (see search) */
+                    pairs[(*npairs)++] = c | (nx << 8);
                     continue;
+                }
             }
         }
         if (s->ntrick == 0 && g->nominate && g->suit[c] == 4) {
@@ -198,7 +227,7 @@ static int gen_moves(const Game *g, const State *s, int p, int *mv, int prune)
 
 /* Apply a move to a copy of the state; returns the value won by the
  * declaring side if the move completed a trick (else 0). */
-static inline int apply_move(const Game *g, State *s, int p, int mv)
+static inline int apply_move(const Game *g, State *s, int p, int mv, u64 *winrel)
 {
     int c = mv & 255;
     u64 bit = 1ULL << c;
@@ -221,6 +250,20 @@ static inline int apply_move(const Game *g, State *s, int p, int mv)
     if (s->ntrick < g->n)
         return 0;
     int winner = (s->leader + s->best) % g->n;
+    int w = s->tcard[s->best];
+    int beaten = -1;
+    for (int i = 0; i < g->n; i++) {
+        int c = s->tcard[i];
+        if (i != s->best && g->suit[c] == g->suit[w] && c > beaten)
+            beaten = c;
+    }
+    if (beaten >= 0) {
+        /* it beat a card of its own suit: its rank mattered; in misère,
+         * where a side wants to lose, so does the rank it had to beat */
+        *winrel |= 1ULL << w;
+        if (g->misere)
+            *winrel |= 1ULL << beaten;
+    }
     int tp = 0;
     if (g->points) {
         for (int i = 0; i < g->n; i++)
@@ -249,12 +292,27 @@ static void order_moves(const Game *g, const State *s, int p, int *mv, int m)
         int c = mv[i] & 255;
         int sc;
         if (s->ntrick == 0) {
-            u64 suitlive = live & g->smask[g->suit[c]];
+            int x = g->suit[c];
+            u64 suitlive = live & g->smask[x];
             int top = 63 - __builtin_clzll(suitlive);
-            if (c == top)
-                sc = 200 + g->pts[c];
+            int side = g->decl[p];
+            u64 opp = 0, mate = 0;
+            for (int j = 0; j < g->n; j++) {
+                if (g->decl[j] != side)
+                    opp |= s->hand[j];
+                else if (j != p)
+                    mate |= s->hand[j];
+            }
+            int rank = pop64(suitlive & above(c)); /* live cards above c */
+            int ruffable = x != g->trump && g->trump >= 0 && (opp & g->smask[g->trump]);
+            if (x == 4)
+                sc = 180;
+            else if (c == top)
+                sc = (ruffable ? 90 : 200) + g->pts[c];
+            else if ((mate >> top) & 1)
+                sc = 150 + rank + g->pts[c];
             else
-                sc = 50 - (c & 63) + g->pts[c];
+                sc = 50 + rank - g->pts[c];
         } else {
             int bestpos = (s->leader + s->best) % g->n;
             int partner = g->decl[bestpos] == g->decl[p];
@@ -294,43 +352,54 @@ static inline u64 mix(u64 x)
     return x;
 }
 
-static void tt_key(const Game *g, const State *s, u64 *k, u64 *meta)
+static inline u64 live_of(const Game *g, const State *s)
 {
     u64 live = 0;
     for (int i = 0; i < g->n; i++)
         live |= s->hand[i];
+    return live;
+}
+
+/* Suit lengths of every hand (4 bits each) and the leader/void metadata. */
+static void tt_shape(const Game *g, const State *s, u64 *lens, u64 *meta)
+{
+    lens[0] = lens[1] = 0;
+    for (int i = 0; i < g->n; i++)
+        for (int x = 0; x < 5; x++) {
+            int bit = (i * 5 + x) * 4;
+            lens[bit >> 6] |= (u64)pop64(s->hand[i] & g->smask[x]) << (bit & 63);
+        }
     u64 m = (u64)s->leader;
-    if (g->points) {
-        for (int i = 0; i < MAXN; i++)
-            k[i] = i < g->n ? s->hand[i] : 0;
-    } else {
-        for (int i = 0; i < MAXN; i++)
-            k[i] = i < g->n ? PEXT(s->hand[i], live) : 0;
-        for (int x = 0; x < 5; x++)
-            m |= (u64)pop64(live & g->smask[x]) << (3 + 5 * x);
-    }
     if (g->restrict_)
         for (int i = 0; i < g->n; i++)
-            m |= (u64)(s->shown[i] & 15) << (28 + 4 * i);
+            m |= (u64)(s->shown[i] & 15) << (4 + 4 * i);
     *meta = m;
 }
 
-static inline u64 tt_hash(const u64 *k, u64 meta)
+/* The relative-rank mask (over the live cards) of every live card ranked at
+ * or above the lowest relevant card of its suit. */
+static u64 spec_of(const Game *g, u64 live, u64 rel)
 {
-    u64 h = mix(meta + 0x9e3779b97f4a7c15ULL);
-    for (int i = 0; i < MAXN; i++)
-        h = mix(h ^ (k[i] + 0x632be59bd9b4e019ULL * (u64)(i + 1)));
-    return h;
+    u64 abs_ = 0;
+    for (int x = 0; x < 5; x++) {
+        u64 r = rel & g->smask[x] & live;
+        if (r) {
+            int low = ctz64(r);
+            abs_ |= live & g->smask[x] & ~((1ULL << low) - 1);
+        }
+    }
+    return PEXT(abs_, live);
 }
 
 /* A lower bound on the tricks the side on lead can win at once, if it
  * wants them: the leader cashes the top live cards of a suit from the top.
  * Counted only when nobody else can win or take over those tricks: no
- * opponent may ruff (holds no trump, unless the suit is trumps), every
+ * opponent may ruff (an opponent with trumps only while it follows), every
  * partner of the leader either holds no trump or follows to every round,
- * and nobody else holds a no-trump joker.  When the opponents run out of
- * the suit, the leader's small cards of it are winners too. */
-static int quick_tricks(const Game *g, const State *s)
+ * and nobody else holds a no-trump joker.  When no opponent can ruff and
+ * they run out of the suit, the leader's small cards of it win too.
+ * `rel` gets the cards whose rank the count used. */
+static int quick_tricks(const Game *g, const State *s, u64 *rel)
 {
     int n = g->n;
     int leader = s->leader;
@@ -352,15 +421,15 @@ static int quick_tricks(const Game *g, const State *s)
         u64 sm = g->smask[x];
         if (!(lh & sm))
             continue;
-        if (x != g->trump && (opp & tm))
-            continue;
         u64 live = (lh | others) & sm;
         int cnt = 0;
+        u64 used = 0;
         while (live) {
             int top = 63 - __builtin_clzll(live);
             if (!((lh >> top) & 1))
                 break;
             cnt++;
+            used |= 1ULL << top;
             live &= ~(1ULL << top);
         }
         if (cnt == 0)
@@ -372,8 +441,25 @@ static int quick_tricks(const Game *g, const State *s)
                 if (l > maxlen)
                     maxlen = l;
             }
-        if (cnt >= maxlen)
-            cnt = pop64(lh & sm);
+        if (x != g->trump && (opp & tm)) {
+            for (int i = 0; i < n; i++)
+                if (g->decl[i] != side && (s->hand[i] & tm)) {
+                    int l = pop64(s->hand[i] & sm);
+                    if (l < cnt)
+                        cnt = l;
+                }
+        } else if (cnt >= maxlen) {
+            /* the small cards win too, unless a partner could overtake
+             * one of them and take the lead away */
+            u64 mates = 0;
+            for (int i = 0; i < n; i++)
+                if (i != leader && g->decl[i] == side)
+                    mates |= s->hand[i];
+            if (!(mates & sm))
+                cnt = pop64(lh & sm);
+        }
+        if (cnt == 0)
+            continue;
         if (x != g->trump && tm) {
             int ok = 1;
             for (int i = 0; i < n; i++)
@@ -382,6 +468,7 @@ static int quick_tricks(const Game *g, const State *s)
             if (!ok)
                 continue;
         }
+        *rel |= used;
         qt += cnt;
     }
     if (qt > s->tricks_left)
@@ -389,88 +476,302 @@ static int quick_tricks(const Game *g, const State *s)
     return qt;
 }
 
-static int search(Ctx *x, const State *s, int alpha, int beta)
+/* Tricks each side must win whatever happens: a hand's trumps (or, in a
+ * 500 no-trump deal, jokers) above every such card of the other side each
+ * win a trick, one per trick.  Narrows lo/hi (declaring side's future). */
+static void master_bound(const Game *g, const State *s, int *lo, int *hi, u64 *rel_lo, u64 *rel_hi)
+{
+    int boss = g->trump >= 0 ? g->trump : (g->joker_high ? 4 : -1);
+    if (boss < 0)
+        return;
+    u64 sm = g->smask[boss];
+    u64 bside[2] = {0, 0};
+    for (int i = 0; i < g->n; i++)
+        bside[g->decl[i]] |= s->hand[i] & sm;
+    for (int side = 0; side < 2; side++) {
+        u64 other = bside[1 - side];
+        u64 over = other ? above(63 - __builtin_clzll(other)) : ~0ULL;
+        u64 topo = other ? 1ULL << (63 - __builtin_clzll(other)) : 0;
+        int m = 0;
+        u64 mrel = 0;
+        for (int i = 0; i < g->n; i++)
+            if (g->decl[i] == side) {
+                u64 mine = s->hand[i] & over & sm;
+                int c = pop64(mine);
+                if (c > m) {
+                    m = c;
+                    mrel = topo | (mine ? 1ULL << ctz64(mine) : 0);
+                }
+            }
+        if (side == 1) {
+            if (m > *lo) {
+                *lo = m;
+                *rel_lo = mrel;
+            }
+        } else if (s->tricks_left - m < *hi) {
+            *hi = s->tricks_left - m;
+            *rel_hi = mrel;
+        }
+    }
+}
+
+/* Look the position up: the tightest bounds of the matching entries (and
+ * the relevant cards of each), and the best-move hint of one of them. */
+static Entry *tt_probe(const Game *g, const State *s, u64 live, const u64 *lens, u64 meta, Entry *bucket,
+                       int *lo, int *hi, u64 *rel_lo, u64 *rel_hi)
+{
+    u64 rk[MAXN];
+    Entry *hint = NULL;
+    if (g->points) {
+        for (int i = 0; i < MAXN; i++)
+            rk[i] = i < g->n ? s->hand[i] : 0;
+    } else {
+        for (int i = 0; i < MAXN; i++)
+            rk[i] = i < g->n ? PEXT(s->hand[i], live) : 0;
+    }
+    for (int w = 0; w < TT_WAYS; w++) {
+        Entry *e = &bucket[w];
+        if (e->gen != tt_gen || e->meta != meta || e->lens[0] != lens[0] || e->lens[1] != lens[1])
+            continue;
+        int ok = 1;
+        for (int i = 0; i < g->n && ok; i++)
+            if ((rk[i] & e->spec) != e->k[i])
+                ok = 0;
+        if (!ok)
+            continue;
+        u64 r = g->points ? 0 : PDEP(e->spec, live);
+        if (e->lo > *lo) {
+            *lo = e->lo;
+            *rel_lo = r;
+        }
+        if (e->hi < *hi) {
+            *hi = e->hi;
+            *rel_hi = r;
+        }
+        if (e->mrank != 255)
+            hint = e;
+    }
+    return hint;
+}
+
+static void tt_store(const Game *g, const State *s, u64 live, const u64 *lens, u64 meta, Entry *bucket,
+                     u64 rel, int lo, int hi, int bestmove)
+{
+#ifdef NO_PART
+    u64 spec = g->points ? ~0ULL : PEXT(live, live);
+#else
+    u64 spec = g->points ? ~0ULL : spec_of(g, live, rel);
+#endif
+    u64 k[MAXN];
+    for (int i = 0; i < MAXN; i++)
+        k[i] = i >= g->n ? 0 : g->points ? s->hand[i] : PEXT(s->hand[i], live) & spec;
+    Entry *e = NULL;
+    for (int w = 0; w < TT_WAYS && e == NULL; w++) {
+        Entry *c = &bucket[w];
+        if (c->gen == tt_gen && c->meta == meta && c->lens[0] == lens[0] && c->lens[1] == lens[1] &&
+            c->spec == spec && memcmp(c->k, k, sizeof k) == 0)
+            e = c;
+    }
+    if (e == NULL) {
+        for (int w = 0; w < TT_WAYS && e == NULL; w++)
+            if (bucket[w].gen != tt_gen)
+                e = &bucket[w];
+        if (e == NULL)
+            e = &bucket[(tt_victim++) % TT_WAYS];
+        e->gen = tt_gen;
+        e->meta = meta;
+        e->lens[0] = lens[0];
+        e->lens[1] = lens[1];
+        e->spec = spec;
+        memcpy(e->k, k, sizeof k);
+        e->lo = 0;
+        e->hi = 30000;
+        e->mrank = 255;
+    }
+    if (lo > e->lo)
+        e->lo = (int16_t)lo;
+    if (hi < e->hi)
+        e->hi = (int16_t)hi;
+    if (bestmove >= 0) {
+        int c = bestmove & 255;
+        e->msuit = (uint8_t)g->suit[c];
+        e->mnom = (uint8_t)(bestmove >> 8);
+        e->mrank = (uint8_t)pop64(live & g->smask[g->suit[c]] & above(c));
+    }
+}
+
+/* Fail-soft alpha-beta on the declaring side's future total.  `rel` gets
+ * the cards whose rank the returned bound depends on (partition search). */
+#ifdef HIST
+static long long hist[14][7];
+static long long cuts[64], cutnodes;
+#endif
+static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
 {
     const Game *g = x->g;
     x->nodes++;
-    Entry *e = NULL;
-    u64 k[MAXN], meta = 0;
+#ifdef HIST
+    hist[s->tricks_left][s->ntrick]++;
+#endif
+    *rel = 0;
+    Entry *bucket = NULL, *hint = NULL;
+    u64 lens[2], meta = 0, live = 0, extra = 0;
     int a0 = alpha, b0 = beta;
     if (s->ntrick == 0) {
         if (s->tricks_left == 0)
             return 0;
+        if (s->tricks_left == 1 && !(g->nominate && (s->hand[s->leader] & g->smask[4]))) {
+            /* the last trick plays itself: one card in every hand */
+            State c = *s;
+            int d = 0;
+            for (int i = 0; i < g->n; i++) {
+                int q = (c.leader + c.ntrick) % g->n;
+                int card = ctz64(c.hand[q]);
+                d = apply_move(g, &c, q, card | (g->suit[card] << 8), rel);
+            }
+            return d;
+        }
         int lo = 0, hi = g->points ? s->rem_pts : s->tricks_left;
+        u64 rel_lo = 0, rel_hi = 0;
+        live = live_of(g, s);
+#ifdef NO_QT
+        if (0) {
+#else
         if (!g->points && g->maxi[s->leader] == g->decl[s->leader]) {
+#endif
             /* the side on lead wants tricks (never in misère) */
-            int qt = quick_tricks(g, s);
-            if (g->decl[s->leader])
+            u64 qrel = 0;
+            int qt = quick_tricks(g, s, &qrel);
+            if (g->decl[s->leader]) {
                 lo = qt;
-            else
+                rel_lo = qrel;
+            } else {
                 hi -= qt;
+                rel_hi = qrel;
+            }
         }
-        tt_key(g, s, k, &meta);
-        u64 h = tt_hash(k, meta);
-        e = &tt[h & (TT_SIZE - 1)];
-        if (e->gen == tt_gen && e->meta == meta && memcmp(e->k, k, sizeof k) == 0) {
-            if (e->lo > lo)
-                lo = e->lo;
-            if (e->hi < hi)
-                hi = e->hi;
+#ifndef NO_MASTER
+        if (!g->points)
+            master_bound(g, s, &lo, &hi, &rel_lo, &rel_hi);
+#endif
+        tt_shape(g, s, lens, &meta);
+        u64 h;
+        if (g->points) {
+            h = mix(meta + 0x9e3779b97f4a7c15ULL);
+            for (int i = 0; i < g->n; i++)
+                h = mix(h ^ (s->hand[i] + 0x632be59bd9b4e019ULL * (u64)(i + 1)));
+        } else {
+            h = mix(mix(lens[0] ^ meta * 0x9e3779b97f4a7c15ULL) ^ lens[1]);
         }
-        if (lo >= beta)
+        bucket = &tt[(h & (TT_SIZE - 1)) * TT_WAYS];
+        hint = tt_probe(g, s, live, lens, meta, bucket, &lo, &hi, &rel_lo, &rel_hi);
+        if (lo >= beta) {
+            *rel = rel_lo;
             return lo;
-        if (hi <= alpha)
+        }
+        if (hi <= alpha) {
+            *rel = rel_hi;
             return hi;
-        if (lo == hi)
+        }
+        if (lo == hi) {
+            *rel = rel_lo | rel_hi;
             return lo;
-        if (lo > alpha)
+        }
+        if (lo > alpha) {
             alpha = lo;
-        if (hi < beta)
+            extra |= rel_lo;
+        }
+        if (hi < beta) {
             beta = hi;
+            extra |= rel_hi;
+        }
         a0 = alpha;
         b0 = beta;
     }
     int p = (s->leader + s->ntrick) % g->n;
     int mv[64];
-    int m = gen_moves(g, s, p, mv, 1);
+    int pairs[64], npairs = 0;
+    int m = gen_moves(g, s, p, mv, 1, pairs, &npairs);
     order_moves(g, s, p, mv, m);
+    if (hint != NULL) {
+        /* the stored best move, in relative rank, first */
+        u64 sm = live & g->smask[hint->msuit];
+        int want = pop64(sm) - 1 - hint->mrank;
+        for (int i = 0; i < m; i++) {
+            int c = mv[i] & 255;
+            if (g->suit[c] == hint->msuit && (mv[i] >> 8) == hint->mnom && pop64(sm & ((1ULL << c) - 1)) == want) {
+                int t = mv[i];
+                memmove(mv + 1, mv, i * sizeof(int));
+                mv[0] = t;
+                break;
+            }
+        }
+    }
+    int bestmove = -1;
     int maxi = g->maxi[p];
     int best = maxi ? -INF : INF;
+    u64 all = 0, cut = 0;
+    int cutoff = 0;
     for (int i = 0; i < m; i++) {
         State c = *s;
-        int d = apply_move(g, &c, p, mv[i]);
-        int v = d + search(x, &c, alpha - d, beta - d);
+        u64 crel = 0, wrel = 0;
+        int d = apply_move(g, &c, p, mv[i], &wrel);
+        int v = d + search(x, &c, alpha - d, beta - d, &crel);
+        crel |= wrel;
+        all |= crel;
         if (maxi) {
-            if (v > best)
+            if (v > best) {
                 best = v;
+                bestmove = mv[i];
+            }
             if (best > alpha)
                 alpha = best;
         } else {
-            if (v < best)
+            if (v < best) {
                 best = v;
+                bestmove = mv[i];
+            }
             if (best < beta)
                 beta = best;
         }
-        if (alpha >= beta)
+        if (alpha >= beta) {
+#ifdef HIST
+            cuts[i]++;
+#endif
+            cut = crel;
+            cutoff = 1;
             break;
+        }
     }
-    if (e != NULL) {
-        if (!(e->gen == tt_gen && e->meta == meta && memcmp(e->k, k, sizeof k) == 0)) {
-            memcpy(e->k, k, sizeof k);
-            e->meta = meta;
-            e->gen = tt_gen;
-            e->lo = 0;
-            e->hi = 30000;
+    if (cutoff) {
+        *rel = cut | extra;
+    } else {
+        /* A touching pair pruned as one move stays one move in every position
+         * matching on the relevant ranks unless the threshold of relevance
+         * falls between its two cards: then the lower card becomes relevant
+         * too (highest pairs first, as each can lower the threshold). */
+        u64 r = all | extra;
+        u64 lv = s->trickmask;
+        for (int i = 0; i < g->n; i++)
+            lv |= s->hand[i];
+        for (int j = npairs - 1; j >= 0; j--) {
+            int c = pairs[j] & 255, nx = pairs[j] >> 8;
+            u64 rs = r & lv & g->smask[g->suit[c]];
+            if (rs) {
+                int tau = ctz64(rs);
+                if (c < tau && tau <= nx)
+                    r |= 1ULL << c;
+            }
         }
-        if (best <= a0) {
-            if (best < e->hi)
-                e->hi = (int16_t)best;
-        } else if (best >= b0) {
-            if (best > e->lo)
-                e->lo = (int16_t)best;
-        } else {
-            e->lo = e->hi = (int16_t)best;
-        }
+        *rel = r;
+    }
+    if (bucket != NULL) {
+        if (best <= a0)
+            tt_store(g, s, live, lens, meta, bucket, *rel, 0, best, bestmove);
+        else if (best >= b0)
+            tt_store(g, s, live, lens, meta, bucket, *rel, best, 30000, bestmove);
+        else
+            tt_store(g, s, live, lens, meta, bucket, *rel, best, best, bestmove);
     }
     return best;
 }
@@ -480,13 +781,30 @@ static int exact(Ctx *x, const State *s, int guess)
 {
     const Game *g = x->g;
     int lo = 0, hi = g->points ? s->rem_pts : s->tricks_left;
+    if (guess < 0) {
+        /* no earlier value to start from: bisect */
+        while (lo < hi) {
+            int mid = (lo + hi + 1) / 2;
+            u64 r;
+            int v = search(x, s, mid - 1, mid, &r);
+            if (v < mid)
+                hi = v;
+            else
+                lo = v;
+        }
+        return lo;
+    }
     if (guess < lo)
         guess = lo;
     if (guess > hi)
         guess = hi;
     while (lo < hi) {
         int beta = guess == lo ? guess + 1 : guess;
-        int v = search(x, s, beta - 1, beta);
+        long long b4 = x->nodes;
+        u64 r;
+        int v = search(x, s, beta - 1, beta, &r);
+        if (getenv("DD_DEBUG"))
+            fprintf(stderr, "  beta %d -> %d  (%lld nodes)\n", beta, v, x->nodes - b4);
         if (v < beta)
             hi = v;
         else
@@ -498,6 +816,20 @@ static int exact(Ctx *x, const State *s, int guess)
 
 static PyObject *dd_solve(PyObject *self, PyObject *args)
 {
+#ifdef HIST
+    if (getenv("DD_HIST")) {
+        for (int t = 0; t < 14; t++) {
+            fprintf(stderr, "tl %2d:", t);
+            for (int j = 0; j < 6; j++)
+                fprintf(stderr, " %9lld", hist[t][j]);
+            fprintf(stderr, "\n");
+        }
+        fprintf(stderr, "cut at move:");
+        for (int j = 0; j < 8; j++)
+            fprintf(stderr, " %lld", cuts[j]);
+        fprintf(stderr, "\n");
+    }
+#endif
     (void)self;
     Py_buffer buf;
     if (!PyArg_ParseTuple(args, "y*", &buf))
@@ -530,6 +862,8 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
     for (int i = 0; i < MAXN; i++) {
         g.maxi[i] = f[F_MAXI + i];
         g.decl[i] = f[F_DECL + i];
+        if (i < g.n && g.maxi[i] != g.decl[i])
+            g.misere = 1;
         s.shown[i] = (unsigned)f[F_SHOWN + i];
     }
     s.tricks_left = f[F_TRICKS_LEFT];
@@ -561,13 +895,13 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
     PyBuffer_Release(&buf);
 
     if (tt == NULL) {
-        tt = (Entry *)calloc(TT_SIZE, sizeof(Entry));
+        tt = (Entry *)calloc((size_t)TT_SIZE * TT_WAYS, sizeof(Entry));
         if (tt == NULL)
             return PyErr_NoMemory();
     }
     tt_gen++;
     if (tt_gen == 0) {
-        memset(tt, 0, TT_SIZE * sizeof(Entry));
+        memset(tt, 0, (size_t)TT_SIZE * TT_WAYS * sizeof(Entry));
         tt_gen = 1;
     }
     Ctx x = {&g, 0};
@@ -576,12 +910,13 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
     int vals[64];
     int m;
     Py_BEGIN_ALLOW_THREADS
-    m = gen_moves(&g, &s, p, mv, 0);
+    int pr0[64], npr0 = 0;
+    m = gen_moves(&g, &s, p, mv, 0, pr0, &npr0);
     u64 legal = legal_mask(&g, &s, p);
     u64 live = s.trickmask;
     for (int i = 0; i < g.n; i++)
         live |= s.hand[i];
-    int guess = 0;
+    int guess = -1;
     int rep[64];
     for (int i = 0; i < m; i++)
         rep[i] = run_top(&g, live, legal, mv[i] & 255) | (mv[i] & ~255);
@@ -595,9 +930,13 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
             continue;
         }
         State c2 = s;
-        int d = apply_move(&g, &c2, p, mv[i]);
-        vals[i] = d + exact(&x, &c2, guess - d);
+        u64 wr = 0;
+        int d = apply_move(&g, &c2, p, mv[i], &wr);
+        long long before = x.nodes;
+        vals[i] = d + exact(&x, &c2, guess < 0 ? -1 : guess - d);
         guess = vals[i];
+        if (getenv("DD_DEBUG"))
+            fprintf(stderr, "move %d value %d nodes %lld\n", mv[i], vals[i], x.nodes - before);
     }
     Py_END_ALLOW_THREADS
     PyObject *out = PyList_New(m);

@@ -1,0 +1,139 @@
+"""``trumps solve GAME``: the double-dummy value of every legal card.
+
+    trumps solve bridge --deal "N:AKQ.. ... ... ..." --contract 3NT --declarer S
+    trumps solve 500 --deal "N=JS AS ...;E=...;S=...;W=..." --contract 7NT --declarer N --json
+    trumps solve coinche --seed 4 --contract 100H --declarer E --play "AH 7H"
+
+The deal is bridge PBN (``N:`` then four hands ``S.H.D.C``), or for any game
+``SEAT=CARDS`` groups separated by ``;`` (cards as the engine writes them,
+space- or comma-separated, or the hand form ``AKQ.JT9.876.543+RJ``; 500 may
+add ``kitty=...``, else the kitty is the cards not dealt), or a JSON object
+of the same; without ``--deal`` a seeded random deal (``--seed``).  The deal
+starts at its first lead under ``--contract``/``--declarer``; ``--play``
+applies cards (500 joker leads in no trumps as ``RJ:C``) to reach a later
+position; ``--leader`` makes another seat lead the first trick.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import trumps
+from trumps.cli.common import CliParser, UsageError, add_option_arguments, guarded, parse_options
+from trumps.core.errors import DealError
+from trumps.core.seats import parse_seat
+from trumps.solver import ENGINES, Solution, position_of, solve
+
+__all__ = ["main", "parse_deal_text"]
+
+
+def parse_deal_text(game: str, text: str) -> Any:
+    """The ``--deal`` text as ``new_game`` takes it: bridge PBN stays a
+    string; ``SEAT=CARDS;...`` and JSON objects become a mapping."""
+    t = text.strip()
+    if t.startswith("{"):
+        try:
+            data = json.loads(t)
+        except json.JSONDecodeError as exc:
+            raise DealError(f"--deal: not valid JSON ({exc.msg})") from None
+        if not isinstance(data, dict):
+            raise DealError("--deal: a JSON deal is an object of seats to cards")
+        return data
+    if "=" not in t:
+        if game == "bridge":
+            return t
+        raise DealError("--deal: write SEAT=CARDS groups separated by ';' (e.g. N=AS KS ...;E=...)")
+    out: dict[str, str] = {}
+    for part in t.split(";"):
+        if not part.strip():
+            continue
+        key, sep, cards = part.partition("=")
+        if not sep or not key.strip():
+            raise DealError(f"--deal: {part.strip()!r} is not SEAT=CARDS")
+        out[key.strip()] = cards.replace(",", " ").strip()
+    return out
+
+
+def _parser() -> CliParser:
+    p = CliParser(prog="trumps solve", description="Double-dummy value of each legal card from a position.")
+    p.add_argument("game", help="500, bridge or coinche")
+    p.add_argument("--deal", help="the hands (see 'trumps solve --help' for the forms)")
+    p.add_argument("--seed", type=int, help="a seeded random deal instead of --deal")
+    p.add_argument("--contract", required=True, help="e.g. 7NT, MIS (500), 3NT (bridge), 100H (coinche)")
+    p.add_argument("--declarer", default="0", help="the declaring (contracting) seat (default N / 0)")
+    p.add_argument("--leader", help="the seat to lead the first trick (default: the game's rule)")
+    p.add_argument("--play", default="", help="cards already played, in order (e.g. 'AS 2S RJ:C')")
+    p.add_argument("--engine", default="auto", choices=ENGINES, help="auto (C if built), c or python")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_option_arguments(p)
+    return p
+
+
+def main(argv: list[str]) -> int:
+    """Entry point of ``trumps solve``."""
+    return guarded(lambda: _run(argv))
+
+
+def _run(argv: list[str]) -> int:
+    a = _parser().parse_args(argv)
+    if a.deal is not None and a.seed is not None:
+        raise UsageError("give --deal or --seed, not both")
+    deal = parse_deal_text(a.game, a.deal) if a.deal is not None else None
+    match = trumps.new_game(
+        a.game,
+        preset=a.preset,
+        options=parse_options(a.option),
+        seed=a.seed if a.seed is not None else (None if deal is not None else 0),
+        deal=deal,
+        contract=a.contract,
+        declarer=a.declarer,
+    )
+    for action in a.play.replace(",", " ").split():
+        if match.is_over or match.deal.phase != "PLAY":
+            raise UsageError(f"--play: the deal is over before {action}")
+        match.apply(action)
+    pos = position_of(match)
+    if a.leader is not None:
+        started = pos.trick or (pos.game == "bridge" and pos.tricks_left < 13)
+        started = started or (pos.game == "500" and pos.tricks_left < 10)
+        started = started or (pos.game == "coinche" and pos.tricks_left < 8)
+        if started:
+            raise UsageError("--leader only applies before the first card is played")
+        seat = parse_seat(a.leader, match.players)
+        if seat not in pos.active:
+            raise UsageError(f"--leader: {match.seat_name(seat)} does not play this deal")
+        pos.to_play = seat
+    sol = solve(pos, engine=a.engine)
+    if a.json:
+        print(json.dumps(_json(match, pos.game, a.contract, sol)))
+    else:
+        print(_text(match, a.contract, sol))
+    return 0
+
+
+def _json(match: Any, game: str, contract: str, sol: Solution) -> dict[str, Any]:
+    return {
+        "game": game,
+        "contract": contract,
+        "to_play": match.seat_name(sol.seat),
+        "maximising": sol.maximising,
+        "unit": sol.unit,
+        "values": sol.values,
+        "best": sol.best,
+        "nodes": sol.nodes,
+        "engine": sol.engine,
+    }
+
+
+def _text(match: Any, contract: str, sol: Solution) -> str:
+    seat = match.seat_name(sol.seat)
+    lines = [
+        f"{contract}: {seat} to play; values are the declaring side's final {sol.unit}"
+        f" ({seat} wants {'more' if sol.maximising else 'fewer'}; * = best)",
+    ]
+    width = max(len(m) for m in sol.values)
+    for move, value in sol.values.items():
+        mark = "  *" if move in sol.best else ""
+        lines.append(f"  {move:<{width}}  {value:>3}{mark}")
+    return "\n".join(lines)
