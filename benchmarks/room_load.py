@@ -282,7 +282,11 @@ def pct(xs: list[float], p: float) -> float:
 
 async def main_async(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    limits = httpx.Limits(max_connections=50)
+    # idle pooled connections are dropped by the client (2 s) before uvicorn's
+    # keep-alive timeout (5 s) closes them: otherwise a request sent on a
+    # connection the server is closing fails with a ReadError (seen once at
+    # saturation: a client-side keep-alive race, nothing lost on the server)
+    limits = httpx.Limits(max_connections=50, keepalive_expiry=2.0)
     async with httpx.AsyncClient(base_url=server.url, timeout=60, limits=limits) as http:
         # every client has its own cookie: the shared HTTP client must keep none
         http.cookies.jar.set_policy(DefaultCookiePolicy(allowed_domains=[]))
