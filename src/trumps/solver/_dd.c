@@ -75,7 +75,7 @@ typedef struct {
     int n, kind, trump, joker_high, nominate, restrict_, points, ctype;
     int exempt, undertrump, mexempt, movertrump, dix, K, misere;
     int maxi[MAXN], decl[MAXN];
-    int suit[64], pts[64];
+    int suit[64], pts[64], pclass[64];
     u64 smask[5];
 } Game;
 
@@ -360,6 +360,24 @@ static inline u64 live_of(const Game *g, const State *s)
     return live;
 }
 
+/* The card-point key (coinche): every hand in relative ranks, and the
+ * points of the live cards in rank order (4-bit classes) in the two spare
+ * words, so positions that differ only in which equal-point cards were
+ * played share an entry.  Only for at most 4 hands and 32 live cards. */
+static void points_key(const Game *g, const State *s, u64 live, u64 *rk)
+{
+    for (int i = 0; i < MAXN; i++)
+        rk[i] = i < g->n ? PEXT(s->hand[i], live) : 0;
+    u64 w[2] = {0, 0};
+    int j = 0;
+    for (u64 l = live; l; l &= l - 1, j++) {
+        int c = ctz64(l);
+        w[j >> 4] |= (u64)g->pclass[c] << ((j & 15) * 4);
+    }
+    rk[4] = w[0];
+    rk[5] = w[1];
+}
+
 /* Suit lengths of every hand (4 bits each) and the leader/void metadata. */
 static void tt_shape(const Game *g, const State *s, u64 *lens, u64 *meta)
 {
@@ -523,8 +541,7 @@ static Entry *tt_probe(const Game *g, const State *s, u64 live, const u64 *lens,
     u64 rk[MAXN];
     Entry *hint = NULL;
     if (g->points) {
-        for (int i = 0; i < MAXN; i++)
-            rk[i] = i < g->n ? s->hand[i] : 0;
+        points_key(g, s, live, rk);
     } else {
         for (int i = 0; i < MAXN; i++)
             rk[i] = i < g->n ? PEXT(s->hand[i], live) : 0;
@@ -534,7 +551,7 @@ static Entry *tt_probe(const Game *g, const State *s, u64 live, const u64 *lens,
         if (e->gen != tt_gen || e->meta != meta || e->lens[0] != lens[0] || e->lens[1] != lens[1])
             continue;
         int ok = 1;
-        for (int i = 0; i < g->n && ok; i++)
+        for (int i = 0; i < MAXN && ok; i++)
             if ((rk[i] & e->spec) != e->k[i])
                 ok = 0;
         if (!ok)
@@ -563,8 +580,11 @@ static void tt_store(const Game *g, const State *s, u64 live, const u64 *lens, u
     u64 spec = g->points ? ~0ULL : spec_of(g, live, rel);
 #endif
     u64 k[MAXN];
-    for (int i = 0; i < MAXN; i++)
-        k[i] = i >= g->n ? 0 : g->points ? s->hand[i] : PEXT(s->hand[i], live) & spec;
+    if (g->points)
+        points_key(g, s, live, k);
+    else
+        for (int i = 0; i < MAXN; i++)
+            k[i] = i >= g->n ? 0 : PEXT(s->hand[i], live) & spec;
     Entry *e = NULL;
     for (int w = 0; w < TT_WAYS && e == NULL; w++) {
         Entry *c = &bucket[w];
@@ -657,9 +677,11 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
         tt_shape(g, s, lens, &meta);
         u64 h;
         if (g->points) {
+            u64 rk[MAXN];
+            points_key(g, s, live, rk);
             h = mix(meta + 0x9e3779b97f4a7c15ULL);
-            for (int i = 0; i < g->n; i++)
-                h = mix(h ^ (s->hand[i] + 0x632be59bd9b4e019ULL * (u64)(i + 1)));
+            for (int i = 0; i < MAXN; i++)
+                h = mix(h ^ (rk[i] + 0x632be59bd9b4e019ULL * (u64)(i + 1)));
         } else {
             h = mix(mix(lens[0] ^ meta * 0x9e3779b97f4a7c15ULL) ^ lens[1]);
         }
@@ -776,40 +798,50 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
     return best;
 }
 
-/* The exact future value of a state, by null-window searches (MTD(f)). */
+/* The exact future value of a state, by null-window searches: MTD(f) from
+ * a guess, galloping (steps doubling) while the bound moves one way and
+ * bisecting once it turns, so a card-point range of 0-162 is closed in a
+ * few searches.  A negative guess bisects from the start. */
 static int exact(Ctx *x, const State *s, int guess)
 {
     const Game *g = x->g;
     int lo = 0, hi = g->points ? s->rem_pts : s->tricks_left;
-    if (guess < 0) {
-        /* no earlier value to start from: bisect */
-        while (lo < hi) {
-            int mid = (lo + hi + 1) / 2;
-            u64 r;
-            int v = search(x, s, mid - 1, mid, &r);
-            if (v < mid)
-                hi = v;
-            else
-                lo = v;
-        }
-        return lo;
-    }
-    if (guess < lo)
-        guess = lo;
-    if (guess > hi)
-        guess = hi;
+    int dir = 0, step = 1, first = 1;
     while (lo < hi) {
-        int beta = guess == lo ? guess + 1 : guess;
-        long long b4 = x->nodes;
+        int beta;
+        if (first && guess >= 0)
+            beta = guess;
+        else if (first || dir == 0)
+            beta = (lo + hi + 1) / 2;
+        else if (dir > 0)
+            beta = lo + step;
+        else
+            beta = hi - step + 1;
+        if (beta <= lo)
+            beta = lo + 1;
+        if (beta > hi)
+            beta = hi;
+        first = 0;
         u64 r;
+        long long b4 = x->nodes;
         int v = search(x, s, beta - 1, beta, &r);
         if (getenv("DD_DEBUG"))
             fprintf(stderr, "  beta %d -> %d  (%lld nodes)\n", beta, v, x->nodes - b4);
-        if (v < beta)
-            hi = v;
-        else
+        int d = v >= beta ? 1 : -1;
+        if (d > 0)
             lo = v;
-        guess = v;
+        else
+            hi = v;
+        if (d == dir) {
+            step *= 2;
+        } else if (dir != 0) {
+            dir = 0; /* turned: bisect next */
+            step = 1;
+            continue;
+        } else {
+            step = 2;
+        }
+        dir = d;
     }
     return lo;
 }
@@ -870,10 +902,33 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
     s.leader = f[F_LEADER];
     s.ntrick = f[F_NTRICK];
     s.led = f[F_LED];
+    if (g.points && (g.K > 32 || g.n > 4)) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "_dd.solve: card points need at most 4 hands and 32 cards");
+        return NULL;
+    }
+    int classes[16], nclasses = 0;
     for (int c = 0; c < g.K; c++) {
         int su = f[F_CARDS + c], pt = f[F_CARDS + g.K + c], own = f[F_CARDS + 2 * g.K + c];
         g.suit[c] = su;
         g.pts[c] = pt;
+        {
+            /* a small class number per distinct point value (for the key) */
+            int cls = -1;
+            for (int q = 0; q < nclasses; q++)
+                if (classes[q] == pt)
+                    cls = q;
+            if (cls < 0 && nclasses < 16) {
+                classes[nclasses] = pt;
+                cls = nclasses++;
+            }
+            if (cls < 0) {
+                PyBuffer_Release(&buf);
+                PyErr_SetString(PyExc_ValueError, "_dd.solve: more than 16 distinct card values");
+                return NULL;
+            }
+            g.pclass[c] = cls;
+        }
         g.smask[su] |= 1ULL << c;
         if (own >= 0)
             s.hand[own] |= 1ULL << c;
