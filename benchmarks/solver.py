@@ -4,7 +4,8 @@ deals from the first lead (the value of every legal card), one core.
     python benchmarks/solver.py [--deals 100] [--seed 1] [--engine c]
 
 Rows: 500 suit and no-trump contracts (4 players, 10 cards), 500 misère,
-6-player 500, coinche (8 cards, card points), bridge (13 cards).
+coinche (8 cards, card points); with --all also 6-player 500 and 13-card
+bridge (slow: fewer deals).
 """
 
 from __future__ import annotations
@@ -18,50 +19,51 @@ from typing import Any
 from trumps.solver import solve
 from trumps.solver.randpos import random_match
 
-ROWS: list[tuple[str, str, list[str], dict[str, Any]]] = [
-    ("500 suit (4p, 10 cards)", "500", ["6S", "7H", "8D", "9C", "10S"], {"players": "2v2"}),
-    ("500 no trumps (4p)", "500", ["6NT", "8NT"], {"players": "2v2"}),
-    ("500 misère (3 hands)", "500", ["MIS"], {"players": "2v2"}),
-    ("500 6-player suit", "500", ["7S", "8H"], {"players": "3v3"}),
-    ("coinche (8 cards, points)", "coinche", ["80S", "90H", "100NT", "110AT"], {}),
-    ("bridge (13 cards)", "bridge", ["4S", "3NT"], {}),
+# name, game, contracts, options, deals (None: --deals), opt-in only
+ROWS: list[tuple[str, str, list[str], dict[str, Any], int | None, bool]] = [
+    ("500 suit (4p, 10 cards)", "500", ["6S", "7H", "8D", "9C", "10S"], {"players": "2v2"}, None, False),
+    ("500 no trumps (4p)", "500", ["6NT", "8NT"], {"players": "2v2"}, None, False),
+    ("500 misère (3 hands)", "500", ["MIS"], {"players": "2v2"}, None, False),
+    ("coinche (8 cards, points)", "coinche", ["80S", "90H", "100NT", "110AT"], {}, None, False),
+    ("500 6-player suit (3v3)", "500", ["7S", "8H"], {"players": "3v3"}, 20, True),
+    ("bridge (13 cards)", "bridge", ["4S", "3NT"], {}, 10, True),
 ]
 
 
 def run_row(
     game: str, contracts: list[str], options: dict[str, Any], deals: int, seed: int, engine: str
-) -> list[float]:
+) -> tuple[list[float], list[int]]:
     rng = random.Random(seed)
-    times = []
+    times, nodes = [], []
     for _ in range(deals):
-        kw = dict(options) if options else {}
-        match = (
-            random_match(game, rng, rng.choice(contracts), **kw)
-            if kw
-            else random_match(game, rng, rng.choice(contracts))
-        )
+        match = random_match(game, rng, rng.choice(contracts), **options)
         t = time.perf_counter()
-        solve(match, engine=engine)
+        sol = solve(match, engine=engine)
         times.append(time.perf_counter() - t)
-    return times
+        nodes.append(sol.nodes)
+    return times, nodes
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=100)
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--deals", type=int, default=100, help="deals per target row (default 100)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--engine", default="c")
+    ap.add_argument("--all", action="store_true", help="also the slow rows (6-player 500, 13-card bridge)")
     ap.add_argument("--only", help="run the rows whose name contains this")
     args = ap.parse_args()
-    print(f"{'row':28} {'deals':>5} {'median ms':>10} {'p90 ms':>9} {'max ms':>9}")
-    for name, game, contracts, options in ROWS:
+    print(f"{'row':28} {'deals':>5} {'median ms':>10} {'p90 ms':>9} {'max ms':>9} {'median nodes':>13}")
+    for name, game, contracts, options, count, slow in ROWS:
         if args.only and args.only not in name:
             continue
-        t = run_row(game, contracts, options, args.deals, args.seed, args.engine)
+        if slow and not (args.all or args.only):
+            continue
+        t, nodes = run_row(game, contracts, options, count or args.deals, args.seed, args.engine)
         t.sort()
         p90 = t[int(0.9 * (len(t) - 1))]
         print(
-            f"{name:28} {len(t):5} {1000 * statistics.median(t):10.2f} {1000 * p90:9.2f} {1000 * t[-1]:9.2f}",
+            f"{name:28} {len(t):5} {1000 * statistics.median(t):10.2f} {1000 * p90:9.2f}"
+            f" {1000 * t[-1]:9.2f} {int(statistics.median(nodes)):13d}",
             flush=True,
         )
 

@@ -105,6 +105,9 @@ typedef struct {
 #define TT_BITS 14
 #define TT_SIZE (1u << TT_BITS)
 static Entry *tt = NULL;
+/* one cache line of tags per bucket: (hash bits, generation) of each way,
+ * scanned before any entry is touched */
+static uint32_t *tt_tags = NULL;
 static uint32_t tt_gen = 0;
 static unsigned tt_victim = 0;
 
@@ -536,7 +539,7 @@ static void master_bound(const Game *g, const State *s, int *lo, int *hi, u64 *r
 /* Look the position up: the tightest bounds of the matching entries (and
  * the relevant cards of each), and the best-move hint of one of them. */
 static Entry *tt_probe(const Game *g, const State *s, u64 live, const u64 *lens, u64 meta, Entry *bucket,
-                       int *lo, int *hi, u64 *rel_lo, u64 *rel_hi)
+                       const uint32_t *tags, uint32_t tag, int *lo, int *hi, u64 *rel_lo, u64 *rel_hi)
 {
     u64 rk[MAXN];
     Entry *hint = NULL;
@@ -547,6 +550,8 @@ static Entry *tt_probe(const Game *g, const State *s, u64 live, const u64 *lens,
             rk[i] = i < g->n ? PEXT(s->hand[i], live) : 0;
     }
     for (int w = 0; w < TT_WAYS; w++) {
+        if (tags[w] != tag)
+            continue;
         Entry *e = &bucket[w];
         if (e->gen != tt_gen || e->meta != meta || e->lens[0] != lens[0] || e->lens[1] != lens[1])
             continue;
@@ -572,7 +577,7 @@ static Entry *tt_probe(const Game *g, const State *s, u64 live, const u64 *lens,
 }
 
 static void tt_store(const Game *g, const State *s, u64 live, const u64 *lens, u64 meta, Entry *bucket,
-                     u64 rel, int lo, int hi, int bestmove)
+                     uint32_t *tags, uint32_t tag, u64 rel, int lo, int hi, int bestmove)
 {
 #ifdef NO_PART
     u64 spec = g->points ? ~0ULL : PEXT(live, live);
@@ -587,17 +592,22 @@ static void tt_store(const Game *g, const State *s, u64 live, const u64 *lens, u
             k[i] = i >= g->n ? 0 : PEXT(s->hand[i], live) & spec;
     Entry *e = NULL;
     for (int w = 0; w < TT_WAYS && e == NULL; w++) {
+        if (tags[w] != tag)
+            continue;
         Entry *c = &bucket[w];
         if (c->gen == tt_gen && c->meta == meta && c->lens[0] == lens[0] && c->lens[1] == lens[1] &&
             c->spec == spec && memcmp(c->k, k, sizeof k) == 0)
             e = c;
     }
     if (e == NULL) {
-        for (int w = 0; w < TT_WAYS && e == NULL; w++)
-            if (bucket[w].gen != tt_gen)
-                e = &bucket[w];
-        if (e == NULL)
-            e = &bucket[(tt_victim++) % TT_WAYS];
+        int w = -1;
+        for (int v = 0; v < TT_WAYS && w < 0; v++)
+            if ((tags[v] & 255u) != (tt_gen & 255u) || tags[v] == 0)
+                w = v; /* empty, or left from an earlier solve */
+        if (w < 0)
+            w = (int)((tt_victim++) % TT_WAYS);
+        e = &bucket[w];
+        tags[w] = tag;
         e->gen = tt_gen;
         e->meta = meta;
         e->lens[0] = lens[0];
@@ -635,6 +645,7 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
 #endif
     *rel = 0;
     Entry *bucket = NULL, *hint = NULL;
+    uint32_t *tags = NULL, tag = 0;
     u64 lens[2], meta = 0, live = 0, extra = 0;
     int a0 = alpha, b0 = beta;
     if (s->ntrick == 0) {
@@ -686,7 +697,9 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
             h = mix(mix(lens[0] ^ meta * 0x9e3779b97f4a7c15ULL) ^ lens[1]);
         }
         bucket = &tt[(h & (TT_SIZE - 1)) * TT_WAYS];
-        hint = tt_probe(g, s, live, lens, meta, bucket, &lo, &hi, &rel_lo, &rel_hi);
+        tags = &tt_tags[(h & (TT_SIZE - 1)) * TT_WAYS];
+        tag = ((uint32_t)(h >> 40) << 8) | (tt_gen & 255u);
+        hint = tt_probe(g, s, live, lens, meta, bucket, tags, tag, &lo, &hi, &rel_lo, &rel_hi);
         if (lo >= beta) {
             *rel = rel_lo;
             return lo;
@@ -789,11 +802,11 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
     }
     if (bucket != NULL) {
         if (best <= a0)
-            tt_store(g, s, live, lens, meta, bucket, *rel, 0, best, bestmove);
+            tt_store(g, s, live, lens, meta, bucket, tags, tag, *rel, 0, best, bestmove);
         else if (best >= b0)
-            tt_store(g, s, live, lens, meta, bucket, *rel, best, 30000, bestmove);
+            tt_store(g, s, live, lens, meta, bucket, tags, tag, *rel, best, 30000, bestmove);
         else
-            tt_store(g, s, live, lens, meta, bucket, *rel, best, best, bestmove);
+            tt_store(g, s, live, lens, meta, bucket, tags, tag, *rel, best, best, bestmove);
     }
     return best;
 }
@@ -951,12 +964,22 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
 
     if (tt == NULL) {
         tt = (Entry *)calloc((size_t)TT_SIZE * TT_WAYS, sizeof(Entry));
-        if (tt == NULL)
+        tt_tags = (uint32_t *)aligned_alloc(64, (size_t)TT_SIZE * TT_WAYS * sizeof(uint32_t));
+        if (tt == NULL || tt_tags == NULL) {
+            free(tt);
+            free(tt_tags);
+            tt = NULL;
+            tt_tags = NULL;
             return PyErr_NoMemory();
+        }
+        memset(tt_tags, 0, (size_t)TT_SIZE * TT_WAYS * sizeof(uint32_t));
     }
     tt_gen++;
+    if ((tt_gen & 255u) == 0)
+        tt_gen++; /* generation 0 in a tag means an empty way */
     if (tt_gen == 0) {
         memset(tt, 0, (size_t)TT_SIZE * TT_WAYS * sizeof(Entry));
+        memset(tt_tags, 0, (size_t)TT_SIZE * TT_WAYS * sizeof(uint32_t));
         tt_gen = 1;
     }
     Ctx x = {&g, 0};
