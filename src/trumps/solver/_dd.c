@@ -65,6 +65,9 @@ static inline uint64_t PDEP(uint64_t x, uint64_t m)
 typedef uint64_t u64;
 #define MAXN 6
 #define INF 100000
+#ifndef HIST_MIX
+#define HIST_MIX (sc * 4096 + (h > 4095 ? 4095 : h))
+#endif
 
 enum { F_N, F_KIND, F_TRUMP, F_JOKER_HIGH, F_NOMINATE, F_RESTRICT, F_POINTS, F_CTYPE,
        F_EXEMPT, F_UNDERTRUMP, F_MEXEMPT, F_MOVERTRUMP, F_K, F_TRICKS_LEFT, F_LEADER,
@@ -285,12 +288,22 @@ static inline int apply_move(const Game *g, State *s, int p, int mv, u64 *winrel
     return g->decl[winner] ? tp : 0;
 }
 
+static int history[MAXN][64]; /* cutoffs per (hand, card), cleared per solve */
+
 static void order_moves(const Game *g, const State *s, int p, int *mv, int m)
 {
     int score[64];
-    u64 live = 0;
-    for (int i = 0; i < g->n; i++)
-        live |= s->hand[i];
+    if (m < 2)
+        return;
+    u64 live = 0, opp = 0, mate = 0;
+    int side = g->decl[p];
+    for (int j = 0; j < g->n; j++) {
+        live |= s->hand[j];
+        if (g->decl[j] != side)
+            opp |= s->hand[j];
+        else if (j != p)
+            mate |= s->hand[j];
+    }
     for (int i = 0; i < m; i++) {
         int c = mv[i] & 255;
         int sc;
@@ -298,14 +311,6 @@ static void order_moves(const Game *g, const State *s, int p, int *mv, int m)
             int x = g->suit[c];
             u64 suitlive = live & g->smask[x];
             int top = 63 - __builtin_clzll(suitlive);
-            int side = g->decl[p];
-            u64 opp = 0, mate = 0;
-            for (int j = 0; j < g->n; j++) {
-                if (g->decl[j] != side)
-                    opp |= s->hand[j];
-                else if (j != p)
-                    mate |= s->hand[j];
-            }
             int rank = pop64(suitlive & above(c)); /* live cards above c */
             int ruffable = x != g->trump && g->trump >= 0 && (opp & g->smask[g->trump]);
             if (x == 4)
@@ -326,12 +331,18 @@ static void order_moves(const Game *g, const State *s, int p, int *mv, int m)
                 if (k > s->bkey && !last)
                     sc -= 50;
             } else if (k > s->bkey) {
-                sc = last ? 1000 - k : 700 + k / 8 - (g->points ? 0 : 0);
+                /* a winner: the cheapest in second and fourth seat (for tricks),
+                 * the highest in third */
+                if (g->points)
+                    sc = last ? 1000 - k : 700 + k / 8;
+                else
+                    sc = last || s->ntrick == 1 ? 1000 - k : 700 + k;
             } else {
                 sc = g->points ? 100 - 4 * g->pts[c] - (c & 63) / 4 : 100 - c;
             }
         }
-        score[i] = sc;
+        int h = history[p][c];
+        score[i] = HIST_MIX;
     }
     for (int i = 1; i < m; i++) {
         int v = mv[i], sc = score[i], j = i - 1;
@@ -773,6 +784,7 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
 #ifdef HIST
             cuts[i]++;
 #endif
+            history[p][mv[i] & 255] += s->tricks_left * s->tricks_left;
             cut = crel;
             cutoff = 1;
             break;
@@ -983,6 +995,7 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
         tt_gen = 1;
     }
     Ctx x = {&g, 0};
+    memset(history, 0, sizeof history);
     int p = (s.leader + s.ntrick) % g.n;
     int mv[64];
     int vals[64];
