@@ -34,6 +34,7 @@ from typing import Any
 import trumps
 from trumps.bots.base import Bot
 from trumps.core.cards import Card, Suit
+from trumps.core.errors import TrumpsError
 
 __all__ = ["BidOption", "SimulationBidder"]
 
@@ -91,7 +92,10 @@ class SimulationBidder(Bot):
     def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         if str(view.get("phase", "")).upper() != "AUCTION" or len(legal) == 1:
             return self.rules.choose(view, legal, rng)
-        options = self.options_for(view, legal, rng)
+        try:
+            options = self.options_for(view, legal, rng)
+        except TrumpsError:  # a sampled deal the engine or solver refuses
+            options = []
         if not options:
             return self.rules.choose(view, legal, rng)
         best = max(options, key=lambda o: o.ev)

@@ -22,8 +22,8 @@ from typing import Any, ClassVar
 
 from trumps.bots.base import Bot
 from trumps.bots.pimc import Evaluation, evaluate
-from trumps.bots.sampling import SamplingError
 from trumps.bots.solving import exact_limit
+from trumps.core.errors import TrumpsError
 
 __all__ = ["LEVELS", "Budget", "NormalBot", "PimcBot", "StrongBot", "card_actions", "cards_in_hands"]
 
@@ -103,7 +103,7 @@ class PimcBot(Bot):
             return self.rules(game).choose(view, legal, rng)
         try:
             ev = self.evaluate(view, cards, rng)
-        except SamplingError:
+        except TrumpsError:  # no consistent deal, or a position the solver refuses
             return self.rules(game).choose(view, legal, rng)
         self.last = ev
         best = ev.best(eps=1e-6)

@@ -28,8 +28,9 @@ def build_parser() -> CliParser:
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument(
-        "--progress", action="store_true", help="print the running result every 50 deals on stderr"
+        "--progress", action="store_true", help="print the running result on stderr as deals finish"
     )
+    p.add_argument("--every", type=int, default=50, help="deals between --progress lines (default 50)")
     add_option_arguments(p)
     return p
 
@@ -49,7 +50,7 @@ def main(argv: list[str]) -> int:
 
         def progress(done: int, outcome: DealOutcome) -> None:
             seen.append(outcome)
-            if args.progress and done % 50 == 0:
+            if args.progress and done % max(1, args.every) == 0:
                 parts = [
                     f"{m} {interval([d.gains[m] for d in seen]).format()}" for m in sorted(outcome.gains)
                 ]
