@@ -65,6 +65,9 @@ static inline uint64_t PDEP(uint64_t x, uint64_t m)
 typedef uint64_t u64;
 #define MAXN 6
 #define INF 100000
+#ifndef TT_MIN_TRICKS
+#define TT_MIN_TRICKS 1
+#endif
 #ifndef HIST_MIX
 #define HIST_MIX (sc * 4096 + (h > 4095 ? 4095 : h))
 #endif
@@ -696,6 +699,26 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
         if (!g->points)
             master_bound(g, s, &lo, &hi, &rel_lo, &rel_hi);
 #endif
+        if (s->tricks_left <= TT_MIN_TRICKS) {
+            /* small endings: searching is cheaper than a table look-up */
+            if (lo >= beta) {
+                *rel = rel_lo;
+                return lo;
+            }
+            if (hi <= alpha) {
+                *rel = rel_hi;
+                return hi;
+            }
+            if (lo > alpha) {
+                alpha = lo;
+                extra |= rel_lo;
+            }
+            if (hi < beta) {
+                beta = hi;
+                extra |= rel_hi;
+            }
+            goto moves;
+        }
         tt_shape(g, s, lens, &meta);
         u64 h;
         if (g->points) {
@@ -734,6 +757,7 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
         a0 = alpha;
         b0 = beta;
     }
+moves:;
     int p = (s->leader + s->ntrick) % g->n;
     int mv[64];
     int pairs[64], npairs = 0;
@@ -850,8 +874,11 @@ static int exact(Ctx *x, const State *s, int guess)
         u64 r;
         long long b4 = x->nodes;
         int v = search(x, s, beta - 1, beta, &r);
-        if (getenv("DD_DEBUG"))
-            fprintf(stderr, "  beta %d -> %d  (%lld nodes)\n", beta, v, x->nodes - b4);
+#ifdef DD_DEBUG
+        fprintf(stderr, "  beta %d -> %d  (%lld nodes)\n", beta, v, x->nodes - b4);
+#else
+        (void)b4;
+#endif
         int d = v >= beta ? 1 : -1;
         if (d > 0)
             lo = v;
@@ -874,7 +901,7 @@ static int exact(Ctx *x, const State *s, int guess)
 static PyObject *dd_solve(PyObject *self, PyObject *args)
 {
 #ifdef HIST
-    if (getenv("DD_HIST")) {
+    {
         for (int t = 0; t < 14; t++) {
             fprintf(stderr, "tl %2d:", t);
             for (int j = 0; j < 6; j++)
@@ -1026,8 +1053,11 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
         long long before = x.nodes;
         vals[i] = d + exact(&x, &c2, guess < 0 ? -1 : guess - d);
         guess = vals[i];
-        if (getenv("DD_DEBUG"))
-            fprintf(stderr, "move %d value %d nodes %lld\n", mv[i], vals[i], x.nodes - before);
+#ifdef DD_DEBUG
+        fprintf(stderr, "move %d value %d nodes %lld\n", mv[i], vals[i], x.nodes - before);
+#else
+        (void)before;
+#endif
     }
     Py_END_ALLOW_THREADS
     PyObject *out = PyList_New(m);
