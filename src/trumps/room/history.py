@@ -8,6 +8,9 @@ Routes (mounted by :func:`trumps.room.app.create_app`):
 * ``GET /api/tables/{tid}/record``: the project's JSON record
   (:meth:`Match.to_json`), as a download; ``?format=pbn`` gives it as PBN
   2.1 for a game that has a PBN format;
+* ``GET /api/tables/{tid}/review?deal=N``: the post-game analysis of deal
+  ``N``: every card played with its double-dummy cost (see
+  :func:`review_deal`), computed in a worker process with a time limit;
 * ``GET /api/me/games``: the caller's own tables (seated or hosted).
 
 Hidden information: the replay and the exports show every hand, so they are
@@ -30,10 +33,12 @@ import contextlib
 import gzip
 import importlib
 import json
+import os
 import re
+import sys
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -53,7 +58,16 @@ from trumps.room.store import StoredTable
 if TYPE_CHECKING:
     from trumps.room.room import Room
 
-__all__ = ["NotFinished", "build_replay", "may_replay", "pbn_export", "rebuild", "routes"]
+__all__ = [
+    "NotFinished",
+    "ReviewFailed",
+    "build_replay",
+    "may_replay",
+    "pbn_export",
+    "rebuild",
+    "review_deal",
+    "routes",
+]
 
 Identity = Callable[[HTTPConnection], Awaitable[tuple[str | None, str]]]
 
@@ -66,6 +80,11 @@ CARD_PHASES = frozenset({"PLAY", "KITTY"})
 # at the top), the legal list (nobody acts in a replay), and the trick history, which
 # would make every step carry the whole deal (the last trick is kept instead)
 _DROPPED = ("game", "seat", "players", "seats", "teams", "options", "legal", "results", "tricks")
+REVIEW_SECONDS = 20.0  # wall-clock limit of one deal's analysis (its worker is then stopped)
+REVIEW_WORKERS = 1  # analyses running at once (each a process busy on one core)
+REVIEW_CACHE = 512  # deal analyses kept (finished games never change)
+# the analysis worker: reads a job (JSON) on stdin, writes JSON lines (see review_worker)
+REVIEW_COMMAND = [sys.executable, "-c", "from trumps.room.history import review_worker; review_worker()"]
 STILL_PLAYING = "the game is still being played: its replay and records are available once it is finished"
 NOT_STARTED = "the game has not started: there is nothing to replay yet"
 CLOSED = "this table was private (or closed to spectators): only its players may replay it"
@@ -311,6 +330,212 @@ def _outcome(match: Match[Any]) -> dict[str, Any]:
     }
 
 
+# ----- post-game analysis (pure; run in a worker process) ------------------------------
+
+
+class ReviewFailed(TrumpsError):
+    """The analysis of a deal could not be made (the solver failed)."""
+
+
+@dataclass
+class _Played:
+    """A card played in trick play, with the position it was played from."""
+
+    index: int  # the action's position in the stored actions
+    match: Match[Any]  # the game just before the card (a clone)
+    card: str
+    legal: list[str]
+    hand: str  # the hand the card came from
+    by: str  # the seat that chose it (a declarer for its dummy)
+
+
+def _deal_plays(
+    game: str, options: dict[str, Any], seed: int | None, actions: Sequence[tuple[int, str]], deal: int
+) -> list[_Played]:
+    """The cards played to tricks in deal ``deal`` (1-based) of a stored game,
+    each with a copy of the game just before it."""
+    from trumps.bots.levels import card_actions
+
+    match = trumps.new_game(game, options=options, seed=seed)
+    out: list[_Played] = []
+    for i, (seat, action) in enumerate(actions):
+        number = match.deal_number + 1
+        if number > deal or match.is_over:
+            break
+        to_act = match.to_act
+        if number == deal and to_act is not None and match.phase == "PLAY" and card_actions([action]):
+            legal = [str(a) for a in match.legal_actions()]
+            if action in legal:
+                hand = match.seat_name(int(getattr(match.deal, "hand_to_play", to_act)))
+                out.append(_Played(i, match.clone(), action, legal, hand, match.seat_name(to_act)))
+        match.apply(action, seat)
+    return out
+
+
+def review_deal(
+    game: str, options: dict[str, Any], seed: int | None, actions: Sequence[tuple[int, str]], deal: int
+) -> Iterator[dict[str, Any]]:
+    """The post-game analysis of one deal, card by card.
+
+    First ``{"plays": [[index, card, hand, by], ...]}``: every card played to
+    a trick in the deal (``index`` its position in ``actions``, ``hand`` the
+    hand it came from, ``by`` the seat that chose it).  Then one
+    ``{"row": ...}`` per card, **last card first** (the late positions are
+    quick to solve; the first tricks of a big deal may take minutes, so a
+    caller with a time limit keeps the rest of the deal).  A row is
+    :func:`trumps.bots.suggest.review`'s (``index``, ``deal``, ``seat`` =
+    the hand, ``card``, ``cost``, ``value``, ``best``, ``unit``) plus
+    ``by`` and ``analysed``.  A forced card (the only legal one) costs 0
+    with ``value`` ``None``; a position no installed solver can take is not
+    ``analysed`` (``cost`` ``None``).  Other solver errors raise."""
+    from trumps.bots.levels import card_actions
+    from trumps.bots.solving import SolveError, solve_values
+
+    plays = _deal_plays(game, options, seed, actions, deal)
+    yield {"plays": [[p.index, p.card, p.hand, p.by] for p in plays]}
+    for p in reversed(plays):
+        row: dict[str, Any] = {
+            "index": p.index, "deal": deal, "seat": p.hand, "by": p.by, "card": p.card,
+            "cost": 0, "value": None, "best": [p.card], "unit": None, "analysed": True,
+        }  # fmt: skip
+        if len(card_actions(p.legal)) > 1:
+            try:
+                vals = solve_values(p.match)
+            except SolveError:  # no solver for this position (only without any solver installed)
+                row.update(cost=None, best=[], analysed=False)
+                yield {"row": row}
+                continue
+            value = vals.values.get(p.card)
+            if value is None:
+                raise ReviewFailed(f"the solver gave no value for {p.card} (it gave {sorted(vals.values)})")
+            top = max(vals.values.values()) if vals.maximising else min(vals.values.values())
+            row.update(
+                cost=(top - value) if vals.maximising else (value - top),
+                value=value,
+                best=[a for a, x in vals.values.items() if x == top],
+                unit=vals.unit,
+            )
+        yield {"row": row}
+
+
+def review_worker() -> None:
+    """The analysis worker's main (``REVIEW_COMMAND``): a job ``{"game",
+    "options", "seed", "actions": [[seat, action], ...], "deal"}`` on stdin,
+    :func:`review_deal`'s items on stdout as JSON lines, then ``{"done":
+    true}``, or ``{"error": "..."}`` and exit status 1."""
+    try:
+        job = json.loads(sys.stdin.read())
+        actions = [(int(seat), str(action)) for seat, action in job["actions"]]
+        for item in review_deal(job["game"], job["options"], job["seed"], actions, int(job["deal"])):
+            print(json.dumps(item, separators=(",", ":")), flush=True)
+    except Exception as exc:
+        print(json.dumps({"error": f"{type(exc).__name__}: {exc}"}), flush=True)
+        sys.exit(1)
+    print(json.dumps({"done": True}), flush=True)
+
+
+def _worker_env() -> dict[str, str]:
+    """The environment of a worker: this process's, with this ``trumps`` importable."""
+    root = str(Path(trumps.__file__).resolve().parents[1])
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+async def run_review(job: dict[str, Any], limit: float) -> dict[str, Any]:
+    """Run one deal's analysis in a worker process for at most ``limit``
+    seconds (then the worker is killed, and the cards not analysed yet are
+    left so: the first ones of the deal, as the worker goes backwards).
+
+    Returns ``{"cards": [...] in play order, "complete", "seconds"}``: every
+    card played in the deal, ``analysed`` or not.  Raises
+    :class:`ReviewFailed` when the worker reports an error or dies."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    proc = await asyncio.create_subprocess_exec(
+        *REVIEW_COMMAND,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=_worker_env(),
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    stderr = asyncio.ensure_future(proc.stderr.read())
+    plays: list[list[Any]] | None = None
+    rows: dict[int, dict[str, Any]] = {}
+    error: str | None = None
+    done = timed_out = False
+    try:
+        proc.stdin.write(json.dumps(job).encode())
+        await proc.stdin.drain()
+        proc.stdin.close()
+        while not done and error is None:
+            left = start + limit - loop.time()
+            try:
+                if left <= 0:
+                    raise TimeoutError
+                line = await asyncio.wait_for(proc.stdout.readline(), left)
+            except TimeoutError:
+                timed_out = True
+                break
+            if not line:
+                break  # the worker ended
+            item = json.loads(line)
+            if "plays" in item:
+                plays = item["plays"]
+            elif "row" in item:
+                rows[int(item["row"]["index"])] = item["row"]
+            elif "error" in item:
+                error = str(item["error"])
+            elif item.get("done"):
+                done = True
+    except (OSError, ValueError) as exc:  # a broken pipe, a garbled line
+        error = f"the analysis worker failed: {exc}"
+    finally:
+        if proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+        await proc.wait()
+        err = (await stderr).decode(errors="replace").strip()
+    seconds = round(loop.time() - start, 3)
+    if error is None and not done and not timed_out:  # it died by itself, unfinished
+        error = f"the analysis worker stopped (exit status {proc.returncode}): {err[-300:] or 'no message'}"
+    if error is not None:
+        raise ReviewFailed(error)
+    if plays is None:  # stopped before it listed the cards: list them here
+        found = await asyncio.to_thread(
+            _deal_plays, job["game"], job["options"], job["seed"], job["actions"], job["deal"]
+        )
+        plays = [[f.index, f.card, f.hand, f.by] for f in found]
+    cards = []
+    for index, card, hand, by in plays:
+        row = rows.get(int(index))
+        if row is None:  # not reached within the time limit
+            row = {
+                "index": index, "deal": job["deal"], "seat": hand, "by": by, "card": card,
+                "cost": None, "value": None, "best": [], "unit": None, "analysed": False,
+            }  # fmt: skip
+        cards.append(row)
+    return {"cards": cards, "complete": done, "seconds": seconds}
+
+
+def _review_summary(cards: list[dict[str, Any]], seats: list[str]) -> dict[str, Any]:
+    """The unit of a deal's analysis and each seat's totals: cards
+    analysed, costly ones, and their summed cost (by the seat that chose)."""
+    unit = next((c["unit"] for c in cards if c["unit"] is not None), None)
+    totals = {seat: {"cards": 0, "mistakes": 0, "cost": 0} for seat in seats}
+    for c in cards:
+        if c["unit"] is None and c["analysed"]:
+            c["unit"] = unit  # a forced card: the deal's unit
+        if c["analysed"] and c["by"] in totals:
+            t = totals[c["by"]]
+            t["cards"] += 1
+            if c["cost"]:
+                t["mistakes"] += 1
+                t["cost"] += c["cost"]
+    return {"unit": unit, "totals": totals}
+
+
 # ----- the routes ---------------------------------------------------------------------
 
 
@@ -339,8 +564,11 @@ def routes(room: Callable[[], Room], identity: Identity) -> list[BaseRoute]:
     """The history routes, given the live room and the cookie identity."""
     cache: OrderedDict[str, _Finished] = OrderedDict()
     outcomes: OrderedDict[str, dict[str, Any]] = OrderedDict()
+    reviews: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+    reviewing: dict[tuple[str, int], asyncio.Future[dict[str, Any]]] = {}
+    workers: list[asyncio.Semaphore] = []  # made on first use, in the server's loop
 
-    def remember(store: OrderedDict[str, Any], key: str, value: Any, size: int) -> None:
+    def remember(store: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> None:
         store[key] = value
         store.move_to_end(key)
         while len(store) > size:
@@ -444,6 +672,60 @@ def routes(room: Callable[[], Room], identity: Identity) -> list[BaseRoute]:
             entry.match.to_json(), headers={"Content-Disposition": f'attachment; filename="{stem}.json"'}
         )
 
+    async def analyse(entry: _Finished, deal: int) -> dict[str, Any]:
+        """Deal ``deal``'s analysis, made once (in a worker process, at most
+        :data:`REVIEW_WORKERS` at a time) and kept."""
+        key = (entry.stored.id, deal)
+        if not workers:
+            workers.append(asyncio.Semaphore(REVIEW_WORKERS))
+        async with workers[0]:
+            hit = reviews.get(key)
+            if hit is not None:
+                return hit
+            st, match = entry.stored, entry.match
+            job = {
+                "game": st.game, "options": st.options, "seed": st.seed, "deal": deal,
+                "actions": [[seat, action] for seat, action, _at, _auto in st.actions],
+            }  # fmt: skip
+            ran = await run_review(job, REVIEW_SECONDS)
+        seats = [match.seat_name(s) for s in range(match.players)]
+        result = {
+            "table": st.id,
+            "deal": deal,
+            "deals": len(match.deal_records),
+            **_review_summary(ran["cards"], seats),
+            "complete": ran["complete"],
+            "cards": ran["cards"],
+            "seconds": ran["seconds"],
+            "limit": REVIEW_SECONDS,
+        }
+        remember(reviews, key, result, REVIEW_CACHE)
+        return result
+
+    async def api_review(request: Request) -> Response:
+        entry = await lookup(request)
+        if isinstance(entry, Response):
+            return entry
+        count = len(entry.match.deal_records)
+        raw = request.query_params.get("deal", "")
+        if not raw.isdigit() or not 1 <= int(raw) <= count:
+            return _error(f"give the deal to analyse: ?deal=N with N from 1 to {count}", 400)
+        deal = int(raw)
+        key = (entry.stored.id, deal)
+        result = reviews.get(key)
+        if result is None:
+            task = reviewing.get(key)
+            if task is None:  # one analysis per deal, whoever asks meanwhile
+                task = asyncio.ensure_future(analyse(entry, deal))
+                reviewing[key] = task
+                task.add_done_callback(lambda _t: reviewing.pop(key, None))
+            try:
+                result = await asyncio.shield(task)
+            except ReviewFailed as exc:
+                return _error(f"the double-dummy analysis of deal {deal} failed: {exc}", 503)
+        reviews.move_to_end(key)
+        return JSONResponse(result, headers={"Cache-Control": "private, max-age=3600"})
+
     async def api_my_games(request: Request) -> Response:
         pid, name = await identity(request)
         if pid is None:
@@ -507,5 +789,6 @@ def routes(room: Callable[[], Room], identity: Identity) -> list[BaseRoute]:
         Route("/games", games_page),
         Route("/api/tables/{tid}/replay", api_replay),
         Route("/api/tables/{tid}/record", api_record),
+        Route("/api/tables/{tid}/review", api_review),
         Route("/api/me/games", api_my_games),
     ]

@@ -6,17 +6,126 @@ const tid = location.pathname.split("/").pop();
 const $ = id => document.getElementById(id);
 const SUIT_SYM = { S: "♠", H: "♥", D: "♦", C: "♣" };
 let data = null, at = 0;
+// the post-game analysis: shown or not, and per deal its answer ({pending}, {error} or the review)
+let analysis = false;
+const reviews = new Map();
 
 function el(tag, cls, txt) { const e = document.createElement(tag); if (cls) e.className = cls; if (txt !== undefined) e.textContent = txt; return e; }
 function prettyCall(c) { return c.replace(/^(i?\d+)(S|H|D|C)(X{0,2})$/, (m, n, s, x) => n + SUIT_SYM[s] + x); }
 
-function cardFace(code, cls) {
+function cardFace(code, cls, row) {
   const d = el("div", "card small" + (cls ? " " + cls : ""));
   d.append(cardSVG(code));
   d.setAttribute("role", "img");
-  d.setAttribute("aria-label", cardLabel(code) + (cls && cls.includes("gone") ? " (played)" : ""));
+  d.setAttribute("aria-label", cardLabel(code) + (cls && cls.includes("gone") ? " (played)" : "") + (row ? ", " + costWords(row) : ""));
   d.dataset.card = code;
+  if (row) d.append(costBadge(row));
   return d;
+}
+
+// ----- the post-game analysis ---------------------------------------------------------
+function bare(action) { return action.split(/[:+]/)[0]; }
+function shortCard(action) {
+  // "Q♥", "RJ (♣)" for a joker lead naming its suit, "K♥ + belote"
+  const [card, ...extra] = action.split("+");
+  const [c, suit] = card.split(":");
+  const face = c === "RJ" || c === "BJ" ? c : c.slice(0, -1) + (SUIT_SYM[c.slice(-1)] || c.slice(-1));
+  return face + (suit ? " (" + (SUIT_SYM[suit] || suit) + ")" : "") + (extra.length ? " + " + extra.join(" ").toLowerCase() : "");
+}
+function num(x) { return Number.isInteger(x) ? String(x) : x.toFixed(1); }
+function amount(x, unit) {
+  const u = unit || "tricks";
+  return num(x) + " " + (x === 1 ? u.replace(/s$/, "") : u);
+}
+function costWords(row) {
+  if (!row.analysed) return "not analysed";
+  if (row.cost > 0) return "cost " + amount(row.cost, row.unit);
+  return row.value === null ? "forced" : "a best card";
+}
+function costBadge(row) {
+  const bad = row.analysed && row.cost > 0;
+  const b = el("span", "cost-badge" + (bad ? " bad" : row.analysed ? "" : " unknown"), bad ? "−" + num(row.cost) : row.analysed ? "✓" : "?");
+  b.setAttribute("aria-hidden", "true");
+  return b;
+}
+
+// the analysis of a deal, once loaded: {byCard, byIndex, review}, else null
+function reviewOf(deal) {
+  const r = reviews.get(deal);
+  return r && r.cards ? r : null;
+}
+function rowFor(deal, card, step) {
+  // the analysed row of a card of this deal, once the card has been played at this step
+  const r = analysis && reviewOf(deal);
+  if (!r || step.action_index === null) return null;
+  const row = r.byCard.get(card);
+  return row && row.index < step.action_index ? row : null;
+}
+
+function loadReview(deal) {
+  if (reviews.has(deal)) return;
+  reviews.set(deal, { pending: true });
+  fetch("/api/tables/" + encodeURIComponent(tid) + "/review?deal=" + deal)
+    .then(async res => {
+      const body = await res.json().catch(() => ({ error: res.statusText || "no answer" }));
+      if (!res.ok) { reviews.set(deal, { error: body.error || "the analysis failed" }); return; }
+      body.byCard = new Map(body.cards.map(c => [bare(c.card), c]));
+      body.byIndex = new Map(body.cards.map(c => [c.index, c]));
+      reviews.set(deal, body);
+    })
+    .catch(() => reviews.set(deal, { error: "the analysis could not be loaded" }))
+    .finally(() => { if (data && analysis && data.steps[at].deal === deal) go(at); });
+}
+
+function stepAnalysis(step) {
+  // what the analysis says of this step's card: [text, class]
+  if (!analysis || step.kind !== "card" || step.phase !== "PLAY") return null;
+  const r = reviews.get(step.deal);
+  if (!r || r.pending) return ["Analysing deal " + step.deal + "…", ""];
+  if (r.error) return ["Analysis: " + r.error, "bad"];
+  const row = r.byIndex.get(step.action_index - 1);
+  if (!row) return null;
+  if (!row.analysed) return ["Not analysed (the time limit of the deal's analysis was reached).", ""];
+  const best = row.best.length ? " (best: " + row.best.map(shortCard).join(", ") + ")" : "";
+  if (row.cost > 0) return ["✗ Cost " + amount(row.cost, row.unit) + " double dummy" + best + ".", "bad"];
+  if (row.value === null) return ["✓ Forced: the only legal card.", "good"];
+  const others = row.best.filter(c => c !== row.card);
+  return ["✓ A best card" + (others.length ? " (as good: " + others.map(shortCard).join(", ") + ")" : "") + ".", "good"];
+}
+
+function renderAnalysis(step) {
+  const panel = $("analysis-panel"), box = $("analysis-summary");
+  panel.hidden = !analysis;
+  document.body.classList.toggle("analysis-on", analysis);
+  if (!analysis) return;
+  loadReview(step.deal);
+  const r = reviews.get(step.deal);
+  box.replaceChildren(el("p", "note", "Deal " + step.deal + ": what each card played cost double dummy, all hands open."));
+  if (!r || r.pending) { box.append(el("p", "note", "Analysing deal " + step.deal + "…")); return; }
+  if (r.error) { box.append(el("p", "note error", r.error)); return; }
+  if (!r.cards.length) { box.append(el("p", "note", "No card was played in this deal.")); return; }
+  const tbl = el("table");
+  const head = tbl.insertRow();
+  head.append(el("th", "", "Seat"), el("th", "", "Cards"), el("th", "", "Mistakes"), el("th", "", "Cost"));
+  for (const seat of data.seats) {
+    const t = r.totals[seat];
+    if (!t || !t.cards) continue;
+    const tr = tbl.insertRow();
+    tr.dataset.seat = seat;
+    tr.append(el("td", "", seat + " · " + occupant(seat)), el("td", "", String(t.cards)), el("td", "", String(t.mistakes)),
+      el("td", t.cost > 0 ? "bad" : "", t.cost > 0 ? "−" + amount(t.cost, r.unit) : "0"));
+  }
+  box.append(tbl);
+  const missing = r.cards.filter(c => !c.analysed).length;
+  if (missing) box.append(el("p", "note", missing + " card" + (missing === 1 ? " was" : "s were") + " not analysed: the analysis stops after " + num(r.limit) + " s (the first tricks of a big deal are the slowest)."));
+  box.append(el("p", "note", "Costs in " + (r.unit || "tricks") + " lost by the side that played the card, against its best card; a dummy's cards count for its declarer."));
+}
+
+function toggleAnalysis() {
+  analysis = !analysis;
+  for (const [deal, r] of reviews) if (r.error) reviews.delete(deal);  // a failed analysis is asked again
+  $("analysis").setAttribute("aria-pressed", String(analysis));
+  if (data) go(at);
 }
 
 function occupant(seat) {
@@ -79,14 +188,14 @@ function handBox(seat, s, deal, step) {
     let cls = left.includes(c) ? "" : discards.has(c) ? "gone discarded" : "gone";
     if (step.card === c && !left.includes(c)) cls += " just";  // the card of this step
     if (!dealt.includes(c)) cls += " taken";
-    row.append(cardFace(c, cls.trim()));
+    row.append(cardFace(c, cls.trim(), left.includes(c) ? null : rowFor(step.deal, c, step)));
   }
   box.append(row);
   box.append(el("div", "rhand-count", left.length + " card" + (left.length === 1 ? "" : "s") + " left"));
   return box;
 }
 
-function trickBox(s, four) {
+function trickBox(s, four, step) {
   const box = el("div", "rtrick" + (four ? " four" : ""));
   box.setAttribute("aria-label", "Trick");
   let cards = s.trick, label = "";
@@ -97,7 +206,7 @@ function trickBox(s, four) {
   }
   for (const p of cards) {
     const d = el("div", "played seat-" + String(p.seat).toLowerCase());
-    d.append(cardFace(p.card), el("div", "", p.seat || ""));
+    d.append(cardFace(p.card, "", rowFor(step.deal, bare(p.card), step)), el("div", "", p.seat || ""));
     box.append(d);
   }
   box.append(el("div", "rtrick-label", label || (cards.length ? "" : "no cards on the table")));
@@ -111,7 +220,7 @@ function renderTable(s, step) {
   // once the deal is over its hands are shown whole again, as dealt (played cards stay marked)
   const ended = s.results_count >= step.deal && step.kind !== "deal";
   box.className = "replay-table " + (four ? "four" : "six") + (ended ? " ended" : "");
-  box.replaceChildren(trickBox(s, four), ...data.seats.map(seat => handBox(seat, s, deal, step)));
+  box.replaceChildren(trickBox(s, four, step), ...data.seats.map(seat => handBox(seat, s, deal, step)));
 }
 
 function renderAuction(s) {
@@ -176,6 +285,9 @@ function go(i) {
   $("scrub").value = String(at);
   $("step-label").textContent = "Step " + at + " of " + (data.steps.length - 1) + " · deal " + step.deal + " of " + data.deals.length;
   $("step-text").textContent = stepText(step);
+  const said = stepAnalysis(step);
+  if (said) $("step-text").append(el("span", "step-analysis " + said[1], said[0]));
+  renderAnalysis(step);
   $("status").textContent = statusText(s, step);
   $("extras").textContent = extrasText(s, data.deals[step.deal - 1]);
   renderTable(s, step);
@@ -184,7 +296,7 @@ function go(i) {
   $("first").disabled = $("prev").disabled = at === 0;
   $("last").disabled = $("next").disabled = at === data.steps.length - 1;
   for (const d of document.querySelectorAll("#deals .deal")) d.classList.toggle("current", Number(d.dataset.deal) === step.deal);
-  history.replaceState(null, "", "#step=" + at);
+  history.replaceState(null, "", "#step=" + at + (analysis ? "&analysis" : ""));
 }
 
 function dealStart(n) { return data.deals[Math.max(0, Math.min(data.deals.length - 1, n - 1))].first_step; }
@@ -256,6 +368,7 @@ $("next").onclick = () => go(at + 1);
 $("last").onclick = () => go(data.steps.length - 1);
 $("prev-deal").onclick = prevDeal;
 $("next-deal").onclick = nextDeal;
+$("analysis").onclick = toggleAnalysis;
 $("scrub").addEventListener("input", e => go(Number(e.target.value)));
 document.addEventListener("keydown", e => {
   if (!data || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -263,6 +376,7 @@ document.addEventListener("keydown", e => {
   const keys = {
     ArrowLeft: () => go(at - 1), ArrowRight: () => go(at + 1), Home: () => go(0),
     End: () => go(data.steps.length - 1), PageUp: prevDeal, PageDown: nextDeal,
+    a: toggleAnalysis,
   };
   const fn = keys[e.key];
   if (!fn) return;
@@ -277,6 +391,7 @@ fetch("/api/tables/" + encodeURIComponent(tid) + "/replay")
     data = body;
     renderFixed();
     const m = /step=(\d+)/.exec(location.hash);
+    if (/analysis/.test(location.hash)) { analysis = true; $("analysis").setAttribute("aria-pressed", "true"); }
     go(m ? Number(m[1]) : 0);
   })
   .catch(() => showError("the replay could not be loaded", 0));
