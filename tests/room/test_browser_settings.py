@@ -1,0 +1,565 @@
+"""Table settings end to end in Chromium, every table created through the
+lobby's form: a timed table where the player does nothing and the bot plays
+for them (fake clock), preset and text chat with the spectators' channel, a
+spectator who never receives a hidden card (every WebSocket frame and the
+DOM checked against the stored game replayed through the engine), an
+invite-only table reachable only by its link, a suggestion highlighted and
+followed, a scheduled table starting on time, and a competition game paying
+out and reaching the leaderboard.  Several people are several browser
+contexts (one cookie, one guest each).  Screenshots go to
+``artifacts/screenshots/settings-*.png``."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import sys
+import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, WebSocket, sync_playwright
+
+import trumps
+from trumps.room.settings import PRESET_PHRASES
+from trumps.room.store import Store, StoredTable
+from trumps.room.timers import FakeClock
+
+sys.path.insert(0, str(Path(__file__).parent))
+from browser import CHROMIUM_ARGS, SCREENSHOTS, LiveServer, chromium_path, free_port
+from test_ws_games import CARD, Oracle, _allowed
+
+SEATS = "NESW"
+LONG = 60_000  # ms: generous, for two busy cores
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    # the real time at the start, so the times the browser shows and sends make sense
+    return FakeClock(time.time())
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'room.db'}"
+
+
+@pytest.fixture
+def server(db_url: str, clock: FakeClock) -> Iterator[LiveServer]:
+    s = LiveServer(db_url, free_port(), bot_delay=0.0, clock=clock)
+    s.start()
+    yield s
+    s.stop()
+
+
+# ----- helpers -------------------------------------------------------------------------------
+def shot(page: Page, name: str, full: bool = False) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / name), full_page=full)
+
+
+def new_page(browser: Browser) -> Page:
+    """A new person: their own context (cookie), in UTC and British English."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, timezone_id="UTC", locale="en-GB")
+    page = ctx.new_page()
+    page.set_default_timeout(LONG)
+    return page
+
+
+def person(browser: Browser, server: LiveServer, name: str) -> Page:
+    """A new person who chose ``name`` in the lobby's name form."""
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.fill("#name", name)
+    page.click("#name-form button")
+    page.wait_for_selector("#name-box", state="hidden")
+    page.wait_for_selector(f"#me:has-text('You are {name}')")
+    return page
+
+
+def create(page: Page, game: str, settings: dict[str, Any]) -> str:
+    """Create a table in the lobby's form with these table settings; returns its id."""
+    page.select_option("#game", game)
+    for name, value in settings.items():
+        field = page.locator(f"#settings [name={name}]")
+        if isinstance(value, bool):
+            field.set_checked(value)
+        elif name == "start_at":
+            field.fill(value)
+        else:
+            field.select_option(str(value))
+    page.click("#create-form button[type=submit]")
+    page.wait_for_url("**/table/*")
+    page.wait_for_selector("#status:not(:empty)")
+    return page.url.rsplit("/", 1)[1]
+
+
+def sit(page: Page, seat: str) -> None:
+    page.locator("#seats .seat").nth(SEATS.index(seat)).get_by_role("button", name="Sit here").click()
+    page.wait_for_selector(f"#me:has-text('You sit {seat}')")
+
+
+def fill(page: Page) -> None:
+    page.get_by_role("button", name="Fill empty seats with bots").click()
+    page.wait_for_selector("#status:has-text('Deal 1')")
+
+
+def seq(page: Page) -> int:
+    return int(page.evaluate("() => state ? state.seq : -1"))
+
+
+def my_turn(page: Page) -> bool:
+    return bool(page.evaluate("() => !!state && state.table.status === 'playing' && !!state.table.you"
+                              " && state.view.to_act === state.table.you"))  # fmt: skip
+
+
+def act_once(page: Page, prefer: str | None = None) -> bool:
+    """On our turn: click a call named ``prefer`` if offered, else the first
+    legal card, else the first call; then wait until the table moved on."""
+    if not my_turn(page):
+        return False
+    before = seq(page)
+    target = page.locator(f"#calls button[aria-label='call {prefer}']") if prefer else None
+    if target is None or not target.count():
+        target = page.locator("#hand button.card.legal, #others button.card.legal").first
+    if not target.count():
+        target = page.locator("#calls button").first
+    with contextlib.suppress(Exception):  # several ways to play one card: the first
+        target.click(timeout=5000)
+        if (
+            seq(page) == before
+            and page.locator("#calls button").count()
+            and target.get_attribute("data-card")
+        ):
+            page.locator("#calls button").first.click(timeout=5000)
+    with contextlib.suppress(Exception):
+        page.wait_for_function("s => state.seq > s", arg=before, timeout=10_000)
+    return True
+
+
+def load(db_url: str, tid: str) -> StoredTable:
+    store = Store(db_url)
+    try:
+        stored = store.load_table(tid)
+    finally:
+        store.close()
+    assert stored is not None
+    return stored
+
+
+def wait_until(cond: Callable[[], bool], what: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for " + what)
+        time.sleep(0.05)
+
+
+# ----- timers --------------------------------------------------------------------------------
+def test_a_timed_table_plays_for_a_player_who_does_nothing(
+    browser: Browser, server: LiveServer, clock: FakeClock, db_url: str
+) -> None:
+    ann = person(browser, server, "Ann")
+    tid = create(ann, "500", {"bid_time": 7, "play_time": 15})
+    sit(ann, "S")
+    fill(ann)
+    timeouts = 0
+    card_turn_timed_out = False
+    for _ in range(40):  # Ann never acts: every call times out after 7 s, every card after 15 s
+        ann.wait_for_function("() => state.view.to_act === 'S' && state.table.deadline")
+        ann.wait_for_selector("#clock:has-text('Your time:')")
+        limit = ann.evaluate("() => state.table.deadline - state.table.now")
+        phase = ann.evaluate("() => state.view.phase")
+        assert limit == (15 if phase in ("PLAY", "KITTY") else 7), (phase, limit)
+        shown = int(re.fullmatch(r"Your time: (\d+) s", ann.inner_text("#clock")).group(1))  # type: ignore[union-attr]
+        assert 0 <= shown <= limit
+        if timeouts == 0:
+            assert ann.inner_text("#notice") == ""
+            shot(ann, "settings-timer-before.png")
+        clock.advance_from_thread(limit - 0.5)
+        assert ann.locator(".timeouts").count() == (1 if timeouts else 0)  # not yet
+        clock.advance_from_thread(0.5)
+        timeouts += 1
+        ann.wait_for_selector(f"#seats .seat:has-text('⏱×{timeouts}')")
+        notice = ann.inner_text("#notice")
+        assert re.fullmatch(r"Ann ran out of time: \S+ was played automatically", notice), notice
+        if phase in ("PLAY", "KITTY"):
+            card_turn_timed_out = True
+        if timeouts == 1:
+            shot(ann, "settings-timer.png")
+        if card_turn_timed_out and timeouts >= 2:
+            break
+    assert card_turn_timed_out, "never reached a card turn"
+    seat_text = ann.locator("#seats .seat").nth(2).inner_text()
+    assert seat_text.startswith("S") and f"⏱×{timeouts}" in seat_text
+    assert ann.locator(".timeouts").count() == 1  # only Ann's seat
+    # the automatic actions are stored as timeouts of seat S, the last one as the notice said
+    stored = load(db_url, tid)
+    assert len(stored.timeouts) == timeouts
+    assert all(stored.actions[s - 1][0] == 2 and stored.actions[s - 1][3] for s in stored.timeouts)
+    last = stored.actions[stored.timeouts[-1] - 1][1]
+    assert ann.inner_text("#notice") == f"Ann ran out of time: {last} was played automatically"
+    ann.context.close()
+
+
+# ----- chat ----------------------------------------------------------------------------------
+def test_preset_and_text_chat_with_the_spectators_channel(browser: Browser, server: LiveServer) -> None:
+    ann = person(browser, server, "Ann")
+    tid = create(ann, "500", {"chat": "preset"})
+    sit(ann, "S")
+    # before the game the chat is open to text, shown as text (never as HTML)
+    assert ann.is_visible("#chat-form") and ann.locator("#phrases button").count() == 0
+    ann.fill("#chat-text", "<b>x</b>")
+    ann.press("#chat-text", "Enter")
+    ann.wait_for_selector("#chat div:has-text('Ann: <b>x</b>')")
+    assert ann.locator("#chat b").count() == 0
+    fill(ann)
+    # during the game: phrases only
+    ann.wait_for_selector("#phrases button")
+    assert [ann.locator("#phrases button").nth(i).inner_text() for i in range(len(PRESET_PHRASES))] == list(
+        PRESET_PHRASES
+    )
+    assert ann.is_hidden("#chat-form")
+    assert ann.inner_text("#chat-note") == "Chat during the game: phrases only."
+    ann.get_by_role("button", name="Well played!").click()
+    ann.wait_for_selector("#chat div:has-text('Ann: Well played!')")
+
+    # a spectator chats in the spectators' channel, as text
+    bob = person(browser, server, "Bob")
+    bob.goto(f"{server.url}/table/{tid}")
+    bob.wait_for_selector("#me:has-text('Watching')")
+    assert bob.inner_text("#chat-title") == "Chat (spectators)"
+    assert bob.is_visible("#chat-form") and bob.locator("#phrases button").count() == 0
+    bob.wait_for_selector("#chat div:has-text('Ann: Well played!')")  # spectators see the players
+    bob.fill("#chat-text", "<i>kibitz</i>")
+    bob.click("#chat-form button")
+    line = bob.locator("#chat .spectator-line")
+    line.wait_for()
+    assert line.inner_text() == "👁 Bob: <i>kibitz</i>"
+    assert bob.locator("#chat i").count() == 0
+
+    # the players never see it; and five lines in ten seconds at most
+    ann.wait_for_function("() => state.view.to_act === 'S'")  # the table waits for Ann: no re-render
+    for n, phrase in enumerate(("Thanks!", "Good luck!", "Hello!"), 3):
+        ann.get_by_role("button", name=phrase).click()
+        ann.wait_for_function("n => state.chat.length >= n", arg=n)
+    bob.wait_for_selector("#chat div:has-text('Ann: Hello!')")
+    assert "kibitz" not in ann.inner_text("#chat")
+    assert all(c.get("channel") != "spectators" for c in ann.evaluate("() => state.chat"))
+    ann.get_by_role("button", name="Oops!").click()  # the sixth line (the fake clock stands still)
+    ann.wait_for_selector("#error:has-text('you are sending messages too fast; wait a few seconds')")
+    assert "Oops!" not in ann.inner_text("#chat")
+    shot(ann, "settings-chat.png")
+    shot(bob, "settings-chat-spectator.png")
+    bob.context.close()
+    ann.context.close()
+
+
+# ----- spectators ------------------------------------------------------------------------------
+def test_a_spectator_never_receives_a_hidden_card(browser: Browser, server: LiveServer, db_url: str) -> None:
+    ann = person(browser, server, "Ann")
+    tid = create(ann, "500", {"watching": True})
+    sit(ann, "S")
+    bob = person(browser, server, "Bob")
+    bob.locator(f"#tables a[href='/table/{tid}']").click()  # from the lobby's list
+    bob.wait_for_url(f"**/table/{tid}")
+    sit(bob, "N")
+    ann.wait_for_selector("#seats:has-text('Bob')")
+    fill(ann)
+
+    # Cy comes to watch, named through the table page's prompt; every frame is recorded
+    cy = new_page(browser)
+    frames: list[str] = []
+
+    def record(ws: WebSocket) -> None:
+        if "/ws/table/" in ws.url:
+            ws.on(
+                "framereceived",
+                lambda payload: frames.append(payload if isinstance(payload, str) else payload.decode()),
+            )
+
+    cy.on("websocket", record)
+    cy.on("dialog", lambda d: d.accept("Cy"))
+    cy.goto(f"{server.url}/table/{tid}")
+    cy.wait_for_selector("#me:has-text('Watching')")
+    assert cy.inner_text("#chat-title") == "Chat (spectators)"
+
+    humans = {"S": ann, "N": bob}
+
+    def waiting_human() -> Page | None:
+        """The human whose turn it is, once every page shows the same state."""
+        to_act = ann.evaluate("() => state.table.status === 'playing' ? state.view.to_act : null")
+        page = humans.get(to_act or "")
+        if page is None:
+            return None
+        s = seq(ann)
+        if seq(bob) != s or seq(cy) != s or not my_turn(page):
+            return None
+        return page
+
+    # a full table: no seat to take; a seat held by a person is refused
+    wait_until(lambda: waiting_human() is not None, "a human's turn")
+    assert cy.get_by_role("button", name="Sit here").count() == 0
+    cy.evaluate("() => send({ type: 'sit', seat: 'N' })")
+    cy.wait_for_selector("#error:has-text('seat N is taken')")
+    assert cy.inner_text("#me") == "Watching"
+
+    # the humans play; at each of their turns the spectator's page is read
+    snapshots: list[tuple[int, set[str], set[str], str]] = []
+    for _ in range(400):
+        wait_until(lambda: waiting_human() is not None or "Game over" in ann.inner_text("#status"), "a turn")
+        page = waiting_human()
+        if page is None:
+            break
+        snapshots.append(
+            (
+                seq(cy),
+                set(
+                    cy.evaluate(
+                        "() => [...document.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label'))"
+                    )
+                ),
+                set(
+                    cy.evaluate(
+                        "() => [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card)"
+                    )
+                ),
+                cy.inner_text("body"),
+            )
+        )
+        played_tricks = int(ann.evaluate("() => state.view.tricks.length"))
+        if played_tricks >= 3 and ann.evaluate("() => state.view.phase") == "PLAY":
+            break
+        act_once(page, prefer="7S" if page is ann else None)  # a contract, so there is play to watch
+    else:
+        raise AssertionError("the game did not get far enough")
+    assert ann.evaluate("() => state.view.phase") == "PLAY", "never watched the play"
+    assert cy.locator("#hand .card").count() == 0 and cy.is_hidden("#suggest-box")
+    shot(cy, "settings-spectator.png")
+    # the labels the page gives to every card of the deck (as cards.js writes them)
+    deck = sorted(_every_card())
+    labels = dict(zip(deck, cy.evaluate("codes => codes.map(cardLabel)", deck), strict=True))
+    cy.context.close()  # no more frames
+
+    oracle = Oracle(db_url, tid)
+    states = 0
+    for raw in frames:
+        ev = json.loads(raw)
+        if ev["type"] == "state":
+            assert ev["table"]["you"] is None
+            oracle.check(ev, "spectator", None)  # the whole view is the spectator's, no hidden card
+            states += 1
+        else:  # errors and notices: no card the spectator may not see at that moment
+            allowed, _ = _allowed(oracle.game, oracle.snaps[ev["seq"]], None)
+            assert set(CARD.findall(raw)) <= allowed, raw
+    assert states >= len(snapshots)
+    assert any(json.loads(f).get("reason") == "seat N is taken" for f in frames)
+    # the DOM: no hidden card as a label, a data attribute or a word of text
+    for at, aria, data, text in snapshots:
+        m = oracle.snaps[at]
+        allowed, exposed = _allowed(oracle.game, m, None)
+        hidden = set(deck) - allowed  # the other hands, the kitty, the discards
+        assert {str(c) for s in range(m.players) if s not in exposed for c in m.deal.hands[s]} <= hidden
+        assert data <= allowed, (at, data - allowed)
+        for card in hidden:
+            label = labels[card]
+            assert label not in aria, (at, card)
+            assert not re.search(rf"(?<!\w){re.escape(label)}(?!\w)", text), (at, card)
+    ann.context.close()
+    bob.context.close()
+
+
+def _every_card() -> set[str]:
+    """The 43 cards of four-handed 500."""
+    m = trumps.new_game("500", seed=1)
+    d = m.deal
+    return {str(c) for h in d.hands for c in h} | {str(c) for c in d.kitty}
+
+
+# ----- invitations ------------------------------------------------------------------------------
+def test_an_invite_only_table_is_reachable_only_by_its_link(browser: Browser, server: LiveServer) -> None:
+    ann = person(browser, server, "Ann")
+    tid = create(ann, "coinche", {"private": True})
+    ann.wait_for_selector("#invite:has-text('Invitation code:')")
+    code = ann.inner_text("#invite").split("Invitation code:")[1].split()[0]
+    assert len(code) == 10
+    link = ann.locator("#invite input").input_value()
+    assert link == f"{server.url}/join/{code}"
+
+    bob = new_page(browser)
+    response = bob.goto(f"{server.url}/table/{tid}")
+    assert response is not None and response.status == 403
+    assert "private" in bob.inner_text("body")
+    # the link: the lobby asks for a name first, never lists the table, then takes Bob there
+    bob.goto(link)
+    bob.wait_for_selector("#name-box", state="visible")
+    assert f"join={code}" in bob.url
+    bob.wait_for_selector("#tables:has-text('No tables yet')")
+    bob.fill("#name", "Bob")
+    bob.click("#name-form button")
+    bob.wait_for_url(f"**/table/{tid}")
+    bob.wait_for_selector("#me:has-text('Watching')")
+    assert bob.is_hidden("#host-box")  # only the host sees the invitation
+    ann.wait_for_selector("#watchers:has-text('Bob')")
+    shot(ann, "settings-invite.png")
+
+    ann.get_by_role("button", name="Revoke link").click()
+    bob.wait_for_selector("#error:has-text('this table is private: you need an invitation')")
+    ann.wait_for_function("old => !document.getElementById('invite').textContent.includes(old)", arg=code)
+    ann.wait_for_function("() => !document.getElementById('watchers').textContent.includes('Bob')")
+    new_code = ann.inner_text("#invite").split("Invitation code:")[1].split()[0]
+    assert new_code != code
+    # (asked directly: Chromium may show the page it cached, which has no Cache-Control)
+    assert bob.request.get(f"{server.url}/table/{tid}").status == 403
+    bob.goto(f"{server.url}/join/{code}")
+    bob.wait_for_selector("#join-error:has-text('this invitation is not valid (it may have been revoked)')")
+    assert "/table/" not in bob.url
+    bob.wait_for_selector("#tables:has-text('No tables yet')")  # still not listed
+    # the code typed in the lobby works as the link does
+    bob.fill("#join-code", new_code)
+    bob.click("#join-form button")
+    bob.wait_for_url(f"**/table/{tid}")
+    bob.wait_for_selector("#me:has-text('Watching')")
+    bob.context.close()
+    ann.context.close()
+
+
+# ----- suggestions --------------------------------------------------------------------------------
+def test_a_suggestion_is_highlighted_and_followed(browser: Browser, server: LiveServer, db_url: str) -> None:
+    ann = person(browser, server, "Ann")
+    tid = create(ann, "500", {"suggestions": True})
+    sit(ann, "S")
+    assert ann.is_hidden("#suggest-box")  # not before the game
+    fill(ann)
+    ann.wait_for_selector("#suggest-box", state="visible")
+    ann.check("#suggest-on")
+    followed: list[tuple[int, str, bool]] = []
+    why_shown = False
+    for _ in range(80):
+        if any(card for *_, card in followed) and any(not card for *_, card in followed) and why_shown:
+            break
+        ann.wait_for_function(
+            "() => state.view.over || (state.view.to_act === 'S' && !!document.querySelector('.suggested'))"
+        )
+        if ann.evaluate("() => state.view.over"):
+            break
+        at, action = ann.evaluate("() => [suggestion.seq, suggestion.action]")
+        assert at == seq(ann)
+        marked = ann.locator("#hand .suggested, #others .suggested, #calls .suggested")
+        assert marked.count() == 1
+        is_card = marked.get_attribute("data-card") is not None
+        if is_card:
+            assert marked.get_attribute("data-card") == action.split(":")[0].split("+")[0]
+        else:
+            assert marked.get_attribute("aria-label") == f"call {action}"
+        # yellow
+        colour = ann.evaluate(
+            "e => getComputedStyle(e).boxShadow + ' ' + getComputedStyle(e).backgroundColor",
+            marked.element_handle(),
+        )
+        assert "255, 212, 0" in colour or "255, 243, 160" in colour, colour
+        if not why_shown and ann.is_visible("#why"):
+            ann.click("#why")
+            ann.wait_for_selector("#reasons", state="visible")
+            assert ann.locator("#reasons > div").count() >= 1
+            assert ann.locator("#reasons .best").count() == 1
+            why_shown = True
+            shot(ann, "settings-suggestion.png")
+        if is_card and not any(card for *_, card in followed):
+            shot(ann, "settings-suggestion-card.png")
+        marked.click()
+        if ann.locator(f"#calls button[aria-label='{action}']").count():  # a card played one of several ways
+            ann.click(f"#calls button[aria-label='{action}']")
+        ann.wait_for_function("s => state.seq > s", arg=at)
+        followed.append((at, action, is_card))
+    assert any(card for *_, card in followed), "no card was suggested"
+    assert any(not card for *_, card in followed), "no call was suggested"
+    assert why_shown
+    stored = load(db_url, tid)
+    for at, action, _ in followed:  # what was played is what was suggested
+        assert stored.actions[at][:2] == (2, action), (at, action)
+    ann.uncheck("#suggest-on")
+    ann.wait_for_function("() => state.table.suggesting === false")
+    ann.context.close()
+
+
+# ----- scheduled start --------------------------------------------------------------------------------
+def test_a_scheduled_table_starts_on_time(browser: Browser, server: LiveServer, clock: FakeClock) -> None:
+    ann = person(browser, server, "Ann")
+    start = datetime.fromtimestamp(clock.now() + 3600, tz=UTC)
+    tid = create(ann, "bridge", {"start_at": start.strftime("%Y-%m-%dT%H:%M")})
+    start_at = ann.evaluate("() => state.table.settings.start_at")
+    assert start_at == start.replace(second=0, microsecond=0).timestamp()
+    bob = person(browser, server, "Bob")
+    row = bob.locator("#tables tr", has=bob.locator(f"a[href='/table/{tid}']"))
+    row.wait_for()
+    assert f"starts {start.strftime('%a %H:%M')}" in row.inner_text(), row.inner_text()
+    shot(bob, "settings-scheduled-lobby.png")
+    row.get_by_role("link", name="Join").click()
+    sit(bob, "N")
+    sit(ann, "S")
+    bob.wait_for_selector("#status:has-text('2 seat(s) free')")
+    clock.advance_from_thread(start_at - clock.now() - 1)
+    assert bob.request.get(f"{server.url}/api/tables/{tid}").json()["status"] == "waiting"
+    assert "Waiting for players" in bob.inner_text("#status")
+    clock.advance_from_thread(1)
+    for page in (bob, ann):
+        page.wait_for_selector("#status:has-text('Deal 1')")
+    seats = bob.locator("#seats .seat")
+    shown = [" ".join(seats.nth(i).inner_text().split()) for i in range(4)]
+    assert shown == ["N Bob", "E bot (rules)", "S Ann", "W bot (rules)"], shown
+    assert bob.evaluate("() => state.table.started") == start_at
+    shot(bob, "settings-scheduled.png")
+    bob.context.close()
+    ann.context.close()
+
+
+# ----- competition --------------------------------------------------------------------------------
+def test_a_competition_game_pays_out_and_reaches_the_leaderboard(
+    browser: Browser, server: LiveServer
+) -> None:
+    ann = person(browser, server, "Ann")
+    assert ann.inner_text("#me") == "You are Ann · 1000 chips"
+    create(ann, "bridge", {"buy_in": 30, "suggestions": True})  # one board; suggestions forced off
+    assert ann.evaluate("() => state.table.settings.suggestions") is False
+    sit(ann, "S")
+    fill(ann)
+    assert ann.is_hidden("#suggest-box")
+    me = ann.request.get(f"{server.url}/api/me").json()
+    assert me["chips"] == 970
+    lobby = ann.context.new_page()
+    lobby.goto(server.url + "/")
+    lobby.wait_for_selector("#me:has-text('You are Ann · 970 chips')")
+    for _ in range(400):
+        if "Game over" in ann.inner_text("#status"):
+            break
+        if not act_once(ann, prefer="1C"):  # a contract: a board played, won or lost
+            ann.wait_for_function("() => state.view.over || state.view.to_act === 'S'")
+    ann.wait_for_selector("#status:has-text('Game over')")
+    status = ann.inner_text("#status")
+    paid = 30 if "No winner" in status else 54 if "Team NS wins" in status else 0
+    assert paid == 30 or "Team EW wins" in status or "Team NS wins" in status, status
+    shot(ann, "settings-competition.png")
+    lobby.reload()
+    lobby.wait_for_selector(f"#me:has-text('You are Ann · {970 + paid} chips')")
+    lobby.goto(server.url + "/leaderboard")
+    lobby.wait_for_selector("#board tr:has-text('Ann')")
+    cells = [c.strip() for c in lobby.locator("#board tr").first.inner_text().split("\t")]
+    won = paid - 30
+    assert cells[:5] == ["1", "Ann", f"+{won}" if won > 0 else str(won), "1", "1" if paid == 54 else "0"]
+    assert cells[6] == str(970 + paid)
+    assert lobby.locator("#board tr").count() == 1
+    shot(lobby, "leaderboard.png")
+    ann.context.close()
