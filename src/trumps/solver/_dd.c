@@ -550,6 +550,41 @@ static void master_bound(const Game *g, const State *s, int *lo, int *hi, u64 *r
     }
 }
 
+/* The side on lead loses the current trick if the other side wants it:
+ * whatever suit the leader leads, an opponent holds its top live card (and,
+ * for a side suit, no partner of the leader could ruff instead; no jokers
+ * on the leader's side).  `rel` gets the top cards it looked at. */
+static int must_lose_trick(const Game *g, const State *s, u64 *rel)
+{
+    int leader = s->leader;
+    int side = g->decl[leader];
+    u64 lh = s->hand[leader], live = 0, opp = 0;
+    for (int i = 0; i < g->n; i++) {
+        live |= s->hand[i];
+        if (g->decl[i] != side)
+            opp |= s->hand[i];
+        else if (s->hand[i] & g->smask[4])
+            return 0;
+    }
+    u64 tm = g->trump >= 0 ? g->smask[g->trump] : 0;
+    u64 r = 0;
+    for (int x = 0; x < 4; x++) {
+        u64 sm = g->smask[x];
+        if (!(lh & sm))
+            continue;
+        int top = 63 - __builtin_clzll(live & sm);
+        if (!((opp >> top) & 1))
+            return 0;
+        r |= 1ULL << top;
+        if (x != g->trump && tm)
+            for (int i = 0; i < g->n; i++)
+                if (i != leader && g->decl[i] == side && !(s->hand[i] & sm) && (s->hand[i] & tm))
+                    return 0;
+    }
+    *rel |= r;
+    return 1;
+}
+
 /* Look the position up: the tightest bounds of the matching entries (and
  * the relevant cards of each), and the best-move hint of one of them. */
 static Entry *tt_probe(const Game *g, const State *s, u64 live, const u64 *lens, u64 meta, Entry *bucket,
@@ -693,6 +728,20 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
             } else {
                 hi -= qt;
                 rel_hi = qrel;
+            }
+        }
+        if (!g->points && g->maxi[s->leader] == g->decl[s->leader]) {
+            u64 lrel = 0;
+            if (must_lose_trick(g, s, &lrel)) {
+                if (g->decl[s->leader]) {
+                    if (s->tricks_left - 1 < hi) {
+                        hi = s->tricks_left - 1;
+                        rel_hi |= lrel;
+                    }
+                } else if (lo < 1) {
+                    lo = 1;
+                    rel_lo |= lrel;
+                }
             }
         }
 #ifndef NO_MASTER
