@@ -434,7 +434,7 @@ static u64 spec_of(const Game *g, u64 live, u64 rel)
  * and nobody else holds a no-trump joker.  When no opponent can ruff and
  * they run out of the suit, the leader's small cards of it win too.
  * `rel` gets the cards whose rank the count used. */
-static int quick_tricks(const Game *g, const State *s, u64 *rel)
+static int quick_tricks(const Game *g, const State *s, u64 *rel, int *qpts)
 {
     int n = g->n;
     int leader = s->leader;
@@ -451,7 +451,7 @@ static int quick_tricks(const Game *g, const State *s, u64 *rel)
     if (others & g->smask[4])
         return 0;
     u64 tm = g->trump >= 0 ? g->smask[g->trump] : 0;
-    int qt = 0;
+    int qt = 0, qp = 0;
     for (int x = 0; x < 4; x++) {
         u64 sm = g->smask[x];
         if (!(lh & sm))
@@ -505,9 +505,17 @@ static int quick_tricks(const Game *g, const State *s, u64 *rel)
         }
         *rel |= used;
         qt += cnt;
+        /* the points of the cards cashed: the top `cnt` of the leader's */
+        u64 mine = lh & sm;
+        for (int k = 0; k < cnt && mine; k++) {
+            int top = 63 - __builtin_clzll(mine);
+            qp += g->pts[top];
+            mine &= ~(1ULL << top);
+        }
     }
     if (qt > s->tricks_left)
         qt = s->tricks_left;
+    *qpts = qp;
     return qt;
 }
 
@@ -516,6 +524,7 @@ static int quick_tricks(const Game *g, const State *s, u64 *rel)
  * win a trick, one per trick.  Narrows lo/hi (declaring side's future). */
 static void master_bound(const Game *g, const State *s, int *lo, int *hi, u64 *rel_lo, u64 *rel_hi)
 {
+    int full = g->points ? s->rem_pts : s->tricks_left;
     int boss = g->trump >= 0 ? g->trump : (g->joker_high ? 4 : -1);
     if (boss < 0)
         return;
@@ -533,6 +542,12 @@ static void master_bound(const Game *g, const State *s, int *lo, int *hi, u64 *r
             if (g->decl[i] == side) {
                 u64 mine = s->hand[i] & over & sm;
                 int c = pop64(mine);
+                if (g->points) {
+                    /* card points: each master trump brings at least itself */
+                    c = 0;
+                    for (u64 t = mine; t; t &= t - 1)
+                        c += g->pts[ctz64(t)];
+                }
                 if (c > m) {
                     m = c;
                     mrel = topo | (mine ? 1ULL << ctz64(mine) : 0);
@@ -543,8 +558,8 @@ static void master_bound(const Game *g, const State *s, int *lo, int *hi, u64 *r
                 *lo = m;
                 *rel_lo = mrel;
             }
-        } else if (s->tricks_left - m < *hi) {
-            *hi = s->tricks_left - m;
+        } else if (full - m < *hi) {
+            *hi = full - m;
             *rel_hi = mrel;
         }
     }
@@ -717,11 +732,15 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
 #ifdef NO_QT
         if (0) {
 #else
-        if (!g->points && g->maxi[s->leader] == g->decl[s->leader]) {
+        if (g->maxi[s->leader] == g->decl[s->leader]) {
 #endif
-            /* the side on lead wants tricks (never in misère) */
+            /* the side on lead wants tricks (never in misère); for card
+             * points, the cashed cards' own points */
             u64 qrel = 0;
-            int qt = quick_tricks(g, s, &qrel);
+            int qp = 0;
+            int qt = quick_tricks(g, s, &qrel, &qp);
+            if (g->points)
+                qt = qp;
             if (g->decl[s->leader]) {
                 lo = qt;
                 rel_lo = qrel;
@@ -745,7 +764,7 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
             }
         }
 #ifndef NO_MASTER
-        if (!g->points)
+        if (!g->points || g->trump >= 0)
             master_bound(g, s, &lo, &hi, &rel_lo, &rel_hi);
 #endif
         if (s->tricks_left <= TT_MIN_TRICKS) {
