@@ -214,10 +214,14 @@ def test_spectator_chat_can_be_switched_off(room: TestClient) -> None:
         assert b.error() == "spectator chat is off at this table"
     with peer(room, tid, ann) as a:
         a.state()
+        a.send(type="chat", text="hosting")  # the host, even without a seat, talks with the players
+        line = a.state(lambda e: bool(e["chat"]))["chat"][-1]
+        assert (line["text"], line["channel"]) == ("hosting", "players")
         a.send(type="sit", seat="N")
         a.state(lambda e: e["table"]["you"] == "N")
         a.send(type="chat", text="hello")
-        assert a.state(lambda e: bool(e["chat"]))["chat"][-1]["text"] == "hello"
+        assert [c["text"] for c in a.state(lambda e: len(e["chat"]) == 2)["chat"]] == ["hosting", "hello"]
+    assert as_guest(room, ann).get(f"/table/{tid}").headers["cache-control"] == "no-store"
 
 
 # ----- watching ----------------------------------------------------------------------------

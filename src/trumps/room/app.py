@@ -158,7 +158,8 @@ def create_app(
             return Response(
                 "This table is private: you need an invitation", status_code=403, media_type="text/plain"
             )
-        return FileResponse(STATIC / "table.html")
+        # never from a cache: the access check must run on every visit
+        return FileResponse(STATIC / "table.html", headers={"Cache-Control": "no-store"})
 
     async def join_page(request: Request) -> Response:
         """An invitation link: the lobby takes the code (asking for a name first)."""

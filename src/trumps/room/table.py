@@ -224,8 +224,9 @@ class Table:
         if host:  # only the host sees the invitation and who is watching
             table["invite"] = self.invite
             table["watchers"] = [{"player": p, "name": n} for p, n in self.spectators().items()]
-        # players never see the spectators' chat; spectators see both
-        lines = self.chat if seat is None else [c for c in self.chat if c.get("channel") != "spectators"]
+        # players (and the host) never see the spectators' chat; spectators see both
+        player_side = seat is not None or host
+        lines = [c for c in self.chat if c.get("channel") != "spectators"] if player_side else self.chat
         return {
             "v": PROTOCOL_VERSION,
             "type": "state",
@@ -677,7 +678,8 @@ class Table:
         clean = " ".join(text.split())[:300]
         if not clean:
             raise RoomError("empty message")
-        seated = self.seat_of(conn.player) is not None
+        # the host counts as a player (a host may run the table without a seat)
+        seated = self.seat_of(conn.player) is not None or conn.player == self.host
         channel = "players" if seated else "spectators"
         if not seated and not self.settings.spectator_chat:
             raise RoomError("spectator chat is off at this table")

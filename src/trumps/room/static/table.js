@@ -68,6 +68,10 @@ function renderSeats(t, v) {
       const b = el("button", "", "Empty seat"); b.setAttribute("aria-label", "Remove the bot from " + s.seat);
       b.onclick = () => send({ type: "bot", seat: s.seat, kind: null }); d.append(" ", b);
     }
+    if (s.bot && !t.you && t.status === "playing" && !t.settings.buy_in) {
+      const b = el("button", "", "Take over next deal"); b.setAttribute("aria-label", "Take over " + s.seat + " from the bot at the next deal");
+      b.onclick = () => send({ type: "sit", seat: s.seat }); d.append(" ", b);
+    }
     if (s.empty && !t.you) {
       const b = el("button", "", "Sit here"); b.onclick = () => send({ type: "sit", seat: s.seat }); d.append(" ", b);
     }
@@ -444,7 +448,7 @@ function renderHost(t) {
 // ----- chat: always open before and after the game; during it the table's setting -----
 function renderChatControls(t) {
   const playing = t.status === "playing";
-  const spectator = !t.you;
+  const spectator = !t.you && !t.is_host;
   const mode = spectator ? (t.settings.spectator_chat ? "text" : "none") : playing ? t.settings.chat : "text";
   $("chat-title").textContent = spectator ? "Chat (spectators)" : "Chat";
   $("chat-form").hidden = mode !== "text";
