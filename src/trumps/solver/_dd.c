@@ -115,6 +115,7 @@ static Entry *tt = NULL;
  * scanned before any entry is touched */
 static uint32_t *tt_tags = NULL;
 static uint32_t tt_gen = 0;
+static PyThread_type_lock solve_lock = NULL;
 static unsigned tt_victim = 0;
 
 typedef struct {
@@ -1069,6 +1070,11 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
     }
     PyBuffer_Release(&buf);
 
+    /* the table and history are shared: one solve at a time, other Python
+     * threads running meanwhile */
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(solve_lock, WAIT_LOCK);
+    Py_END_ALLOW_THREADS
     if (tt == NULL) {
         tt = (Entry *)calloc((size_t)TT_SIZE * TT_WAYS, sizeof(Entry));
         tt_tags = (uint32_t *)aligned_alloc(64, (size_t)TT_SIZE * TT_WAYS * sizeof(uint32_t));
@@ -1077,6 +1083,7 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
             free(tt_tags);
             tt = NULL;
             tt_tags = NULL;
+            PyThread_release_lock(solve_lock);
             return PyErr_NoMemory();
         }
         memset(tt_tags, 0, (size_t)TT_SIZE * TT_WAYS * sizeof(uint32_t));
@@ -1128,6 +1135,7 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
 #endif
     }
     Py_END_ALLOW_THREADS
+    PyThread_release_lock(solve_lock);
     PyObject *out = PyList_New(m);
     if (out == NULL)
         return NULL;
@@ -1153,4 +1161,12 @@ static struct PyModuleDef moduledef = {
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__dd(void) { return PyModule_Create(&moduledef); }
+PyMODINIT_FUNC PyInit__dd(void)
+{
+    if (solve_lock == NULL) {
+        solve_lock = PyThread_allocate_lock();
+        if (solve_lock == NULL)
+            return PyErr_NoMemory();
+    }
+    return PyModule_Create(&moduledef);
+}
