@@ -65,6 +65,9 @@ static inline uint64_t PDEP(uint64_t x, uint64_t m)
 typedef uint64_t u64;
 #define MAXN 6
 #define INF 100000
+#ifndef TT_MIN_POINTS
+#define TT_MIN_POINTS 1
+#endif
 #ifndef TT_MIN_TRICKS
 #define TT_MIN_TRICKS 1
 #endif
@@ -768,7 +771,7 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
         if (!g->points || g->trump >= 0)
             master_bound(g, s, &lo, &hi, &rel_lo, &rel_hi);
 #endif
-        if (s->tricks_left <= TT_MIN_TRICKS) {
+        if (s->tricks_left <= (g->points ? TT_MIN_POINTS : TT_MIN_TRICKS)) {
             /* small endings: searching is cheaper than a table look-up */
             if (lo >= beta) {
                 *rel = rel_lo;
