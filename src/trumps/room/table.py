@@ -226,15 +226,27 @@ class Table:
             table["watchers"] = [{"player": p, "name": n} for p, n in self.spectators().items()]
         # players (and the host) never see the spectators' chat; spectators see both
         player_side = seat is not None or host
-        lines = [c for c in self.chat if c.get("channel") != "spectators"] if player_side else self.chat
+        lines = self._players_chat() if player_side else self.chat[-50:]
         return {
             "v": PROTOCOL_VERSION,
             "type": "state",
             "seq": len(m.log),
             "table": table,
             "view": view,
-            "chat": lines[-50:],
+            "chat": lines,
         }
+
+    def _players_chat(self) -> list[dict[str, Any]]:
+        """The last 50 lines of the players' channel (read from the end: the
+        chat only grows, and this runs for every state sent)."""
+        out: list[dict[str, Any]] = []
+        for line in reversed(self.chat):
+            if line.get("channel") != "spectators":
+                out.append(line)
+                if len(out) == 50:
+                    break
+        out.reverse()
+        return out
 
     # ----- access ---------------------------------------------------------------------
     def may_see(self, player: str | None) -> bool:
