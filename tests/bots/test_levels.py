@@ -32,7 +32,8 @@ def test_budgets_grow_with_the_level() -> None:
 def test_bidders() -> None:
     assert isinstance(NormalBot().bidder("bridge"), SaycBot)
     assert type(NormalBot().bidder("coinche")) is type(bot_for("coinche", "rules"))
-    assert isinstance(StrongBot().bidder("500"), SimulationBidder)
+    assert isinstance(StrongBot().bidder("coinche"), SimulationBidder)
+    assert type(StrongBot().bidder("500")) is type(bot_for("500", "rules"))
 
 
 def test_card_actions_leave_out_claims() -> None:

@@ -81,7 +81,9 @@ class SimulationBidder(Bot):
         self.game = game
         self.samples = samples
         self.rules = rules
-        self.min_make = min_make
+        #: 500 contracts are judged more strictly: the double-dummy
+        #: contractor also sees which three cards to throw from the kitty
+        self.min_make = max(min_make, 0.7) if game == "500" else min_make
         self.margin = margin
         #: taken off every double-dummy total of ours before scoring: the
         #: declaring side does worse at the table than with all cards open
@@ -99,6 +101,10 @@ class SimulationBidder(Bot):
         if not options:
             return self.rules.choose(view, legal, rng)
         best = max(options, key=lambda o: o.ev)
+        if best.action == "P" and self.game == "500":
+            ruled = self.rules.choose(view, legal, rng)
+            if ruled.startswith("i"):  # an inkle tells partner something and costs nothing
+                return ruled
         return best.action if best.action in legal else self.rules.choose(view, legal, rng)
 
     def explain(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> list[dict[str, Any]]:

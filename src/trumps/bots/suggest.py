@@ -105,7 +105,13 @@ def suggest(
     :func:`explain`'s ranking as its reasons (same seed, same answer)."""
     seed = (rng if rng is not None else random.Random(0)).getrandbits(64)
     reasons = explain(game, view, legal, level, random.Random(seed))
-    if str(view.get("phase", "")).upper() == "AUCTION" and reasons and reasons[0].get("value") is not None:
+    simulated = trumps.game_class(game).game == "coinche"  # 500 levels bid by rule (docs/bots.md)
+    if (
+        simulated
+        and str(view.get("phase", "")).upper() == "AUCTION"
+        and reasons
+        and reasons[0].get("value") is not None
+    ):
         # a simulated bid: suggest what the reasons rank first
         return {"action": reasons[0]["action"], "reasons": reasons}
     bot = _level_bot(trumps.game_class(game).game, level)
