@@ -8,6 +8,7 @@ an event loop that keeps serving while a deal is analysed."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 import threading
 import time
@@ -273,12 +274,16 @@ def test_solver_failures_are_json_errors(lite: TestClient, monkeypatch: pytest.M
     )
     died = "import sys; sys.stdin.read(); sys.stderr.write('Fatal: out of memory'); sys.exit(3)"
     monkeypatch.setattr(history, "REVIEW_COMMAND", fake_worker(died))
-    refused(
-        lite.get(f"/api/tables/{tid}/review?deal=1"),
-        503,
-        "the double-dummy analysis of deal 1 failed: the analysis worker stopped (exit status 3): "
-        "Fatal: out of memory",
-    )
+    r = lite.get(f"/api/tables/{tid}/review?deal=1")
+    assert r.status_code == 503 and r.headers["content-type"] == "application/json"
+    # the exit status is 3; on a loaded machine asyncio's child watcher may lose it (255,
+    # "Unknown child process"): the reason the worker gave is what must reach the client
+    error = r.json()["error"]
+    assert re.fullmatch(
+        r"the double-dummy analysis of deal 1 failed: the analysis worker stopped "
+        r"\(exit status (3|255)\): Fatal: out of memory",
+        error,
+    ), error
     monkeypatch.undo()  # a failure is not kept: the next request tries again
     assert get_review(lite, tid, 1)["complete"] is True
 
