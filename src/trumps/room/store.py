@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from trumps.room.db import ActionRow, ChatRow, Meta, Player, SeatRow, TableRow, make_engine, migrate
@@ -66,8 +66,9 @@ class Store:
         migrate(self.engine)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trumps-db")
-        # actions waiting for the next group commit, with the future of each caller
-        self._batch: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
+        # writes waiting for the next group commit (an action row, or a function
+        # run on the transaction's connection), with the future of each caller
+        self._batch: list[tuple[dict[str, Any] | _Write, asyncio.Future[None]]] = []
         self._batch_lock = threading.Lock()
         self._batch_queued = False
 
@@ -81,14 +82,23 @@ class Store:
     ) -> None:
         """Store one action; returns once it is committed (raises if it
         could not be).  Actions from many tables share one transaction."""
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[None] = loop.create_future()
         row = {
             "table_id": tid, "seq": seq, "seat": seat, "action": action, "at": at, "auto": auto,
             "timeout": timeout,
         }  # fmt: skip
+        await self._queue(row)
+
+    async def write(self, fn: Callable[..., None], *args: Any) -> None:
+        """Run ``fn(connection, *args)`` in the next group commit, in order
+        with the actions (seat and status changes take this path, so a busy
+        room does not pay one transaction for each)."""
+        await self._queue(_Write(fn, args))
+
+    async def _queue(self, item: dict[str, Any] | _Write) -> None:
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
         with self._batch_lock:
-            self._batch.append((row, fut))
+            self._batch.append((item, fut))
             queue = not self._batch_queued
             self._batch_queued = True
         if queue:
@@ -105,13 +115,13 @@ class Store:
         if not batch:
             return
         try:
-            self._insert_actions([row for row, _ in batch])
+            self._commit([item for item, _ in batch])
             results: list[BaseException | None] = [None] * len(batch)
         except Exception:
             results = []
-            for row, _ in batch:
+            for item, _ in batch:
                 try:
-                    self._insert_actions([row])
+                    self._commit([item])
                     results.append(None)
                 except Exception as exc:
                     results.append(exc)
@@ -127,6 +137,21 @@ class Store:
     def _insert_actions(self, rows: list[dict[str, Any]]) -> None:
         with self.engine.begin() as conn:
             conn.execute(insert(ActionRow), rows)
+
+    def _commit(self, items: list[dict[str, Any] | _Write]) -> None:
+        """One transaction: consecutive action rows in one insert, writes in order."""
+        with self.engine.begin() as conn:
+            rows: list[dict[str, Any]] = []
+            for item in items:
+                if isinstance(item, dict):
+                    rows.append(item)
+                    continue
+                if rows:
+                    conn.execute(insert(ActionRow), rows)
+                    rows = []
+                item.fn(conn, *item.args)
+            if rows:
+                conn.execute(insert(ActionRow), rows)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
@@ -194,6 +219,23 @@ class Store:
             else:
                 row.player_id = player
                 row.bot = bot
+
+    @staticmethod
+    def seat_write(conn: Connection, tid: str, seat: int, player: str | None, bot: str | None) -> None:
+        """:meth:`set_seat` on a group commit's connection (:meth:`write`)."""
+        conn.execute(
+            update(SeatRow)
+            .where(SeatRow.table_id == tid, SeatRow.seat == seat)
+            .values(player_id=player, bot=bot)
+        )
+
+    @staticmethod
+    def status_write(conn: Connection, tid: str, status: str, started: float | None = None) -> None:
+        """:meth:`set_status` on a group commit's connection (:meth:`write`)."""
+        values: dict[str, Any] = {"status": status}
+        if started is not None:
+            values["started"] = started
+        conn.execute(update(TableRow).where(TableRow.id == tid).values(**values))
 
     def set_status(self, tid: str, status: str, started: float | None = None) -> None:
         with self.sessions.begin() as s:
@@ -264,6 +306,14 @@ class Store:
             {"seq": c.seq, "name": c.name, "text": c.text, "at": c.at, "channel": c.channel} for c in chats
         ]
         return t
+
+
+@dataclass(frozen=True)
+class _Write:
+    """A write queued for a group commit: ``fn(connection, *args)``."""
+
+    fn: Callable[..., None]
+    args: tuple[Any, ...]
 
 
 def _resolve(done: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:

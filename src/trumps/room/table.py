@@ -468,7 +468,7 @@ class Table:
                     raise RoomError("you are already waiting for a seat")
                 self.pending[seat] = (conn.player, conn.name)
             else:
-                await self.store.run(self.store.set_seat, self.id, seat, conn.player, None)
+                await self.store.write(self.store.seat_write, self.id, seat, conn.player, None)
                 self.seats[seat] = Seat(conn.player, conn.name, None)
                 await self._maybe_start()
         await self.broadcast()
@@ -489,7 +489,7 @@ class Table:
                 raise RoomError("you have no seat at this table")
             if self.status == "playing":
                 raise RoomError("the game is under way: you cannot leave your seat now")
-            await self.store.run(self.store.set_seat, self.id, seat, None, None)
+            await self.store.write(self.store.seat_write, self.id, seat, None, None)
             self.seats[seat] = Seat()
         await self.broadcast()
 
@@ -507,7 +507,7 @@ class Table:
                 raise RoomError("a bot cannot leave a competition game under way")
             if self.status == "finished":
                 raise RoomError("the game is over")
-            await self.store.run(self.store.set_seat, self.id, seat, None, kind)
+            await self.store.write(self.store.seat_write, self.id, seat, None, kind)
             self.seats[seat] = Seat(None, None, kind)
             if kind is None:
                 self.pending.pop(seat, None)
@@ -527,7 +527,7 @@ class Table:
     async def _fill_empty(self, kind: str = "rules") -> None:
         for i, s in enumerate(self.seats):
             if s.empty:
-                await self.store.run(self.store.set_seat, self.id, i, None, kind)
+                await self.store.write(self.store.seat_write, self.id, i, None, kind)
                 self.seats[i] = Seat(None, None, kind)
 
     async def _maybe_start(self) -> None:
@@ -546,7 +546,7 @@ class Table:
                 if s.player is not None and not await self.store.run(
                     competition.can_afford, self.store, s.player, buy_in
                 ):
-                    await self.store.run(self.store.set_seat, self.id, i, None, None)
+                    await self.store.write(self.store.seat_write, self.id, i, None, None)
                     self.seats[i] = Seat()
                     self._spawn(self.notify(f"{s.name} cannot pay the buy-in of {buy_in} chips any more"))
             if any(s.empty for s in self.seats):
@@ -554,7 +554,7 @@ class Table:
             players = [s.player for s in self.seats if s.player is not None]
             await self.store.run(competition.start_competition, self.store, self.id, players, buy_in, started)
         else:
-            await self.store.run(self.store.set_status, self.id, "playing", started)
+            await self.store.write(self.store.status_write, self.id, "playing", started)
         self.status = "playing"
         self.started = started
         self.timers.cancel((self.id, "start"))
@@ -633,7 +633,7 @@ class Table:
                 self._mark_deal_start()
             if new_deal and self.pending:
                 for s_i, (player, name) in self.pending.items():  # a human takes over a bot between deals
-                    await self.store.run(self.store.set_seat, self.id, s_i, player, None)
+                    await self.store.write(self.store.seat_write, self.id, s_i, player, None)
                     self.seats[s_i] = Seat(player, name, None)
                 self.pending.clear()
             if self.match.is_over:
@@ -671,7 +671,7 @@ class Table:
                 competition.pay_out, self.store, self.id, self.game, buy_in, entries, sides, draw
             )
         else:
-            await self.store.run(self.store.set_status, self.id, "finished")
+            await self.store.write(self.store.status_write, self.id, "finished")
 
     def _after_change(self) -> None:
         """After any change: bots to act, the move timer, suggestions."""
