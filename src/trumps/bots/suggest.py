@@ -127,8 +127,9 @@ def review(record: Mapping[str, Any] | str) -> list[dict[str, Any]]:
     record's ``actions``, ``deal`` the deal number (1-based), ``value`` the
     final total of the declaring side the card leads to with best play
     afterwards, ``best`` the optimal cards, and ``cost`` how much worse the
-    card is than the best for the side that played it (0 for a best card),
-    in ``unit`` ("tricks" or "points")."""
+    card is than the best for the side that played it (0 for a best or a
+    forced card; ``None``, with no ``best``, when no solver could take the
+    position), in ``unit`` ("tricks" or "points")."""
     from trumps.bots.solving import SolveError, solve_values
 
     data = read_record(record)
@@ -148,11 +149,12 @@ def review(record: Mapping[str, Any] | str) -> list[dict[str, Any]]:
         ):
             legal = [str(a) for a in match.legal_actions()]
             vals = None
+            unsolved = False
             if action in legal and len(card_actions(legal)) > 1:
                 try:
                     vals = solve_values(match)
                 except SolveError:  # only without any solver installed
-                    vals = None
+                    vals, unsolved = None, True
             if vals is not None:
                 v = vals.values.get(action)
                 if v is not None:
@@ -177,9 +179,10 @@ def review(record: Mapping[str, Any] | str) -> list[dict[str, Any]]:
                         "deal": match.deal_number + 1,
                         "seat": match.seat_name(int(deal.hand_to_play)),
                         "card": action,
-                        "cost": 0,
+                        # a forced card costs nothing; one no solver could take is not analysed
+                        "cost": None if unsolved else 0,
                         "value": None,
-                        "best": [action],
+                        "best": [] if unsolved else [action],
                         "unit": "points" if match.game == "coinche" else "tricks",
                     }
                 )
