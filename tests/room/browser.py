@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import uvicorn
+from playwright.sync_api import Page
 
 from trumps.room.app import create_app
 from trumps.room.timers import Clock
@@ -73,3 +74,11 @@ class LiveServer:
     def restart(self) -> None:
         self.stop()
         self.start()
+
+
+def enter(page: Page, server: LiveServer, name: str) -> None:
+    """Choose a display name in the lobby (a new guest)."""
+    page.goto(server.url + "/")
+    page.fill("#name", name)
+    page.click("#name-form button")
+    page.wait_for_selector("#name-box", state="hidden")

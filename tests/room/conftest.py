@@ -9,12 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 
 from trumps.room.app import create_app
 
 sys.path.insert(0, str(Path(__file__).parent))
+from browser import CHROMIUM_ARGS, LiveServer, chromium_path, free_port
 from pg import postgres_server
 
 
@@ -41,3 +43,21 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def client(db_url: str) -> Iterator[TestClient]:
     with TestClient(create_app(db_url, bot_delay=0)) as c:
         yield c
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium under Playwright, one per test module."""
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    """``trumps serve`` on a fresh SQLite file, bots instant."""
+    s = LiveServer(f"sqlite:///{tmp_path / 'room.db'}", free_port())
+    s.start()
+    yield s
+    s.stop()

@@ -8,41 +8,17 @@ from __future__ import annotations
 import contextlib
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 import trumps
 
 sys.path.insert(0, str(Path(__file__).parent))
-from browser import CHROMIUM_ARGS, SCREENSHOTS, LiveServer, chromium_path, free_port
+from browser import SCREENSHOTS, LiveServer, enter
 
 DEAL = re.compile(r"Deal (\d+)")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    s = LiveServer(f"sqlite:///{tmp_path / 'room.db'}", free_port())
-    s.start()
-    yield s
-    s.stop()
-
-
-def enter(page: Page, server: LiveServer, name: str) -> None:
-    page.goto(server.url + "/")
-    page.fill("#name", name)
-    page.click("#name-form button")
-    page.wait_for_selector("#name-box", state="hidden")
 
 
 def create_and_sit(page: Page, server: LiveServer, game: str) -> str:

@@ -8,43 +8,18 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 import trumps
 from trumps.bridge.pbn import read_pbn, records_from_game
 
 sys.path.insert(0, str(Path(__file__).parent))
-from browser import CHROMIUM_ARGS, SCREENSHOTS, LiveServer, chromium_path, free_port
+from browser import SCREENSHOTS, LiveServer, enter
 
 STEP = re.compile(r"Step (\d+) of (\d+)")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    s = LiveServer(f"sqlite:///{tmp_path / 'room.db'}", free_port())
-    s.start()
-    yield s
-    s.stop()
-
-
-def enter(page: Page, server: LiveServer, name: str) -> None:
-    page.goto(server.url + "/")
-    page.fill("#name", name)
-    page.click("#name-form button")
-    page.wait_for_selector("#name-box", state="hidden")
 
 
 def bot_game(page: Page, server: LiveServer, game: str, options: dict[str, str] | None = None) -> str:

@@ -8,33 +8,15 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 sys.path.insert(0, str(Path(__file__).parent))
-from browser import CHROMIUM_ARGS, SCREENSHOTS, LiveServer, chromium_path, free_port
+from browser import SCREENSHOTS, LiveServer
 
 SUIT = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    s = LiveServer(f"sqlite:///{tmp_path / 'room.db'}", free_port())
-    s.start()
-    yield s
-    s.stop()
 
 
 def short(card: str) -> str:

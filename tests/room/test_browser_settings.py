@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, WebSocket, sync_playwright
+from playwright.sync_api import Browser, Page, WebSocket
 
 import trumps
 from trumps.room.settings import PRESET_PHRASES
@@ -30,19 +30,11 @@ from trumps.room.store import Store, StoredTable
 from trumps.room.timers import FakeClock
 
 sys.path.insert(0, str(Path(__file__).parent))
-from browser import CHROMIUM_ARGS, SCREENSHOTS, LiveServer, chromium_path, free_port
+from browser import SCREENSHOTS, LiveServer, free_port
 from test_ws_games import CARD, Oracle, _allowed
 
 SEATS = "NESW"
 LONG = 60_000  # ms: generous, for two busy cores
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
