@@ -118,3 +118,15 @@ def test_review_marks_every_card() -> None:
             assert r["cost"] >= 0
             assert (r["cost"] == 0) == (r["card"] in r["best"])
         assert rows == sorted(rows, key=lambda r: r["index"])
+
+
+@pytest.mark.parametrize("game", ["500", "bridge", "coinche"])
+def test_the_suggested_action_is_always_among_its_reasons(game: str) -> None:
+    """ "Why?" must be able to show the suggestion itself, also for bids chosen by rule."""
+    for seed in range(4):
+        match = trumps.new_game(game, seed=seed)
+        view = match.view(match.to_act)
+        legal = [str(a) for a in match.legal_actions()]
+        got = suggest(game, view, legal, "normal", random.Random(seed))
+        assert got["action"] in legal
+        assert got["action"] in [r["action"] for r in got["reasons"]]

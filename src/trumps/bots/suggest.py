@@ -116,6 +116,19 @@ def suggest(
         return {"action": reasons[0]["action"], "reasons": reasons}
     bot = _level_bot(trumps.game_class(game).game, level)
     action = bot.choose(view, list(legal), random.Random(seed))
+    if all(r.get("action") != action for r in reasons):
+        # a bid chosen by rule that the simulation did not rank: the reasons
+        # must still name the suggested action, so "why?" can show it
+        reasons = [
+            {
+                "action": action,
+                "value": None,
+                "samples": 0,
+                "unit": None,
+                "reason": "the bot's rule-based choice",
+            },
+            *reasons,
+        ]
     return {"action": action, "reasons": reasons}
 
 
