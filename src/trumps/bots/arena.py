@@ -115,7 +115,15 @@ class ArenaResult:
     def format(self) -> str:
         lines = [f"{self.game}: {self.a} (A) vs {self.b} (B), {self.deals} duplicate deals, seed {self.seed}"]
         for m, i in self.summary().items():
-            verdict = "A better" if i.low > 0 else "B better" if i.high < 0 else "no significant difference"
+            verdict = (
+                "too few deals to tell"
+                if i.n < 2
+                else "A better"
+                if i.low > 0
+                else "B better"
+                if i.high < 0
+                else "no significant difference"
+            )
             lines.append(f"  {m:<22} A - B per deal {i.format()}  ({verdict})")
         return "\n".join(lines)
 
