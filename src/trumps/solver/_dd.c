@@ -111,7 +111,9 @@ typedef struct {
 } Entry;
 
 #define TT_WAYS 16
+#ifndef TT_BITS
 #define TT_BITS 14
+#endif
 #define TT_SIZE (1u << TT_BITS)
 static Entry *tt = NULL;
 /* one cache line of tags per bucket: (hash bits, generation) of each way,
@@ -523,6 +525,81 @@ static int quick_tricks(const Game *g, const State *s, u64 *rel, int *qpts)
     return qt;
 }
 
+/* Quick tricks through a partner's entry: the leader leads a small card of
+ * a suit whose top live card a partner holds (every opponent follows to it,
+ * so nobody ruffs or throws a card), the partner wins and cashes its own
+ * quick tricks.  A lower bound on the side's tricks (and the cashed points)
+ * counted in the position after that trick, with each opponent's lowest
+ * card of the suit gone (the worst case for the partner's later tricks). */
+static int cross_tricks(const Game *g, const State *s, u64 *rel, int *qpts)
+{
+    int n = g->n;
+    int leader = s->leader;
+    int side = g->decl[leader];
+    u64 lh = s->hand[leader];
+    int best = 0, bestp = 0;
+    u64 bestrel = 0;
+    if (s->tricks_left < 2)
+        return 0;
+    for (int x = 0; x < 4; x++) {
+        u64 sm = g->smask[x];
+        if (!(lh & sm))
+            continue;
+        u64 live = 0;
+        for (int i = 0; i < n; i++)
+            live |= s->hand[i] & sm;
+        int top = 63 - __builtin_clzll(live);
+        int p = -1;
+        for (int i = 0; i < n; i++)
+            if (i != leader && ((s->hand[i] >> top) & 1))
+                p = i;
+        if (p < 0 || g->decl[p] != side)
+            continue;
+        int ok = 1;
+        for (int i = 0; i < n && ok; i++)
+            if (g->decl[i] != side && !(s->hand[i] & sm))
+                ok = 0;
+        if (!ok)
+            continue;
+        State c = *s;
+        int low = ctz64(lh & sm);
+        c.hand[leader] &= ~(1ULL << low);
+        c.hand[p] &= ~(1ULL << top);
+        int tp = g->pts[low] + g->pts[top];
+        for (int i = 0; i < n; i++) {
+            if (i == leader || i == p)
+                continue;
+            /* other hands follow with their lowest card of the suit (a
+             * partner too: it has one, or it is an opponent) */
+            u64 h = c.hand[i] & sm;
+            if (h) {
+                int q = ctz64(h);
+                c.hand[i] &= ~(1ULL << q);
+                tp += g->pts[q];
+            } else {
+                ok = 0; /* a void partner: it could ruff or overtake; skip */
+            }
+        }
+        if (!ok)
+            continue;
+        c.leader = p;
+        c.tricks_left--;
+        u64 r = 0;
+        int qp = 0;
+        int qt = quick_tricks(g, &c, &r, &qp);
+        if (1 + qt > best) {
+            best = 1 + qt;
+            bestp = tp + qp;
+            bestrel = r | (1ULL << top);
+        }
+    }
+    if (best > 0) {
+        *rel |= bestrel;
+        *qpts = bestp;
+    }
+    return best;
+}
+
 /* Tricks each side must win whatever happens: a hand's trumps (or, in a
  * 500 no-trump deal, jokers) above every such card of the other side each
  * win a trick, one per trick.  Narrows lo/hi (declaring side's future). */
@@ -703,6 +780,7 @@ static void tt_store(const Game *g, const State *s, u64 live, const u64 *lens, u
 #ifdef HIST
 static long long hist[14][7];
 static long long cuts[64], cutnodes;
+static long long cutat[6][8], allnodes[6], allmoves[6];
 #endif
 static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
 {
@@ -743,6 +821,18 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
             u64 qrel = 0;
             int qp = 0;
             int qt = quick_tricks(g, s, &qrel, &qp);
+#ifndef NO_CROSS
+            {
+                u64 crel = 0;
+                int cp = 0;
+                int ct = cross_tricks(g, s, &crel, &cp);
+                if (g->points ? cp > qp : ct > qt) {
+                    qt = ct;
+                    qp = cp;
+                    qrel = crel;
+                }
+            }
+#endif
             if (g->points)
                 qt = qp;
             if (g->decl[s->leader]) {
@@ -879,6 +969,7 @@ moves:;
         if (alpha >= beta) {
 #ifdef HIST
             cuts[i]++;
+            if (m > 1) cutat[s->ntrick][i < 7 ? i : 7]++;
 #endif
             history[p][mv[i] & 255] += s->tricks_left * s->tricks_left;
             cut = crel;
@@ -886,6 +977,9 @@ moves:;
             break;
         }
     }
+#ifdef HIST
+    if (!cutoff && m > 1) { allnodes[s->ntrick]++; allmoves[s->ntrick] += m; }
+#endif
     if (cutoff) {
         *rel = cut | extra;
     } else {
@@ -928,6 +1022,22 @@ static int exact(Ctx *x, const State *s, int guess)
     const Game *g = x->g;
     int lo = 0, hi = g->points ? s->rem_pts : s->tricks_left;
     int dir = 0, step = 1, first = 1;
+    if (!g->points) {
+        /* tricks: MTD(f), one trick at a time from the guess */
+        int v = guess >= 0 ? guess : (lo + hi + 1) / 2;
+        if (v > hi)
+            v = hi;
+        while (lo < hi) {
+            int beta = v <= lo ? lo + 1 : v;
+            u64 r;
+            v = search(x, s, beta - 1, beta, &r);
+            if (v >= beta)
+                lo = v;
+            else
+                hi = v;
+        }
+        return lo;
+    }
     while (lo < hi) {
         int beta;
         if (first && guess >= 0)
@@ -980,6 +1090,7 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
                 fprintf(stderr, " %9lld", hist[t][j]);
             fprintf(stderr, "\n");
         }
+        for (int j = 0; j < 4; j++) fprintf(stderr, "ply %d cuts %lld %lld %lld %lld %lld  all %lld avg moves %.2f\n", j, cutat[j][0], cutat[j][1], cutat[j][2], cutat[j][3], cutat[j][4], allnodes[j], allnodes[j] ? (double)allmoves[j]/allnodes[j] : 0.0);
         fprintf(stderr, "cut at move:");
         for (int j = 0; j < 8; j++)
             fprintf(stderr, " %lld", cuts[j]);
