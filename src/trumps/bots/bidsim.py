@@ -58,6 +58,7 @@ class _Sim:
     totals: dict[str, list[float]] = field(default_factory=dict)
     extras: dict[str, list[Any]] = field(default_factory=dict)
     samples: int = 0
+    samples500: list[_Sample] = field(default_factory=list)
 
 
 def _cards(texts: Sequence[str]) -> list[Card]:
@@ -74,20 +75,24 @@ class SimulationBidder(Bot):
         game: str,
         samples: int,
         rules: Bot,
-        min_make: float = 0.6,
-        margin: float = 10.0,
+        min_make: float | None = None,
+        margin: float | None = None,
         handicap: float | None = None,
     ) -> None:
         self.game = game
         self.samples = samples
         self.rules = rules
-        #: 500 contracts are judged more strictly: the double-dummy
-        #: contractor also sees which three cards to throw from the kitty
-        self.min_make = max(min_make, 0.7) if game == "500" else min_make
-        self.margin = margin
-        #: taken off every double-dummy total of ours before scoring: the
-        #: declaring side does worse at the table than with all cards open
-        self.handicap = (10.0 if game == "coinche" else 0.0) if handicap is None else handicap
+        five = game == "500"
+        #: the risk rule: a contract of ours is considered only if it makes
+        #: (after the handicap) in this fraction of the samples
+        self.min_make = (0.5 if five else 0.6) if min_make is None else min_make
+        #: coinche: points a bid must beat passing by; 500: points by which
+        #: a call must beat the rule bot's call to replace it
+        self.margin = (30.0 if five else 10.0) if margin is None else margin
+        #: taken off every double-dummy total of the declaring side before
+        #: scoring (500: tricks; coinche: card points of ours): declarers do
+        #: worse at the table than with all cards open
+        self.handicap = (0.5 if five else 10.0) if handicap is None else handicap
         self._cache: _Sim | None = None
 
     # ----- the Bot interface ------------------------------------------------
@@ -100,17 +105,20 @@ class SimulationBidder(Bot):
             options = []
         if not options:
             return self.rules.choose(view, legal, rng)
+        if self.game == "500":
+            call, _why = _decide_500(self, options, self.rules.choose(view, legal, rng))
+            return call if call in legal else self.rules.choose(view, legal, rng)
         best = max(options, key=lambda o: o.ev)
-        if best.action == "P" and self.game == "500":
-            ruled = self.rules.choose(view, legal, rng)
-            if ruled.startswith("i"):  # an inkle tells partner something and costs nothing
-                return ruled
         return best.action if best.action in legal else self.rules.choose(view, legal, rng)
 
     def explain(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> list[dict[str, Any]]:
-        """The candidates with their expected score and how often they make."""
+        """The candidates with their expected score and how often they make
+        (500: the chosen call first, its reason saying why it was chosen)."""
         options = self.options_for(view, legal, rng)
         samples = self._cache.samples if self._cache is not None else 0
+        chosen, why = None, ""
+        if self.game == "500" and options:
+            chosen, why = _decide_500(self, options, self.rules.choose(view, legal, rng))
         rows = [
             {
                 "action": o.action,
@@ -118,9 +126,9 @@ class SimulationBidder(Bot):
                 "samples": samples,
                 "unit": "points",
                 "make": round(o.make, 2),
-                "reason": "simulated expected score (ours minus theirs)",
+                "reason": why if o.action == chosen else "simulated expected score (ours minus theirs)",
             }
-            for o in sorted(options, key=lambda o: -o.ev)
+            for o in sorted(options, key=lambda o: (o.action != chosen, -o.ev))
         ]
         if not rows:
             rows = [
@@ -136,7 +144,7 @@ class SimulationBidder(Bot):
         return _five_hundred_options(self, view, legal, rng)
 
     def simulation(self, view: Mapping[str, Any], denoms: list[str], rng: random.Random) -> _Sim:
-        """Double-dummy totals of our side per denomination (cached per deal)."""
+        """Coinche: double-dummy card points of our side per denomination (cached per deal)."""
         seat = str(view["seat"])
         key = (view.get("deal_number"), seat, tuple(view["hands"][seat]), str(view.get("dealer")))
         sim = self._cache
@@ -207,8 +215,8 @@ def _fits(hand: list[str], suits: set[str], game: str) -> bool:
 def _solve_denom(
     view: Mapping[str, Any], denom: str, deals: list[dict[str, list[str]]]
 ) -> tuple[list[float], list[Any]]:
-    """Our side's double-dummy total in ``denom`` (a 500 call text, or a
-    coinche denomination) on each sampled deal, with us declaring."""
+    """Our side's double-dummy card points in the coinche denomination
+    ``denom`` on each sampled deal, with us declaring."""
     from trumps.bots.solving import solve_values
 
     me = str(view["seat"])
@@ -216,14 +224,8 @@ def _solve_denom(
     extras: list[Any] = []
     for deal in deals:
         hands = {s: list(h) for s, h in deal.items()}
-        if view["game"] == "500":
-            kitty = hands.pop("kitty")
-            hands[me], discards = _exchange(hands[me] + kitty, denom)
-            hands["kitty"] = discards
-            contract = denom
-        else:
-            hands.pop("kitty", None)
-            contract = "80" + denom
+        hands.pop("kitty", None)
+        contract = "80" + denom
         match = trumps.new_game(
             str(view["game"]),
             options=dict(view.get("options") or {}),
@@ -239,31 +241,179 @@ def _solve_denom(
     return totals, extras
 
 
-def _exchange(cards: list[str], call: str) -> tuple[list[str], list[str]]:
-    """The 500 contractor's ten cards after the kitty: keep trumps and high
-    cards (low cards in misère), discard the rest."""
-    from trumps.five_hundred.calls import Call
-    from trumps.five_hundred.play import TrickRules
-
-    c = Call.parse(call)
-    trump = None if c.is_misere or call.endswith("NT") else Suit.parse(call[-1])
-    rules = TrickRules(trump)
-    keep_count = len(cards) - (len(cards) - 10)  # ten cards are kept
-
-    def strength(text: str) -> float:
-        card = Card(text)
-        p = rules.power[card.index]
-        is_trump = trump is not None and rules.eff[card.index] == int(trump)
-        return (1000 if is_trump else 0) + p
-
-    order = sorted(cards, key=strength, reverse=not c.is_misere)
-    return order[:keep_count], order[keep_count:]
-
-
 # ----- 500 ----------------------------------------------------------------------------------
+@dataclass
+class _Sample:
+    """One sampled deal of a 500 bid decision."""
+
+    hands: dict[str, list[str]]  # seat -> ten cards, and "kitty"
+    base: Any  # the engine's match at this decision (the auction so far replayed)
+    #: (strain, contractor seat) -> the declaring side's double-dummy tricks
+    tricks: dict[tuple[str, str], float] = field(default_factory=dict)
+    #: our call -> the contract (call, seat) the rest of the auction leads to (None: thrown in)
+    after: dict[str, tuple[str, str] | None] = field(default_factory=dict)
+
+
+def _strain(call: str) -> str:
+    """The strain of a call: 7H -> H, 8NT -> NT, MIS and OMIS -> MIS."""
+    c = call.lstrip("i")
+    if c in ("MIS", "OMIS"):
+        return "MIS"
+    return c[-2:] if c.endswith("NT") else c[-1]
+
+
+def _samples_500(bidder: SimulationBidder, view: Mapping[str, Any], rng: random.Random) -> list[_Sample]:
+    """The sampled deals of this decision (cached per deal and auction)."""
+    seat = str(view["seat"])
+    auction = tuple((str(e["seat"]), str(e["call"])) for e in view.get("auction") or [])
+    key = (view.get("deal_number"), seat, tuple(view["hands"][seat]), str(view.get("dealer")), auction)
+    sim = bidder._cache
+    if sim is not None and sim.key == key:
+        return sim.samples500
+    sim = bidder._cache = _Sim(key)
+    sub = random.Random(rng.getrandbits(64))
+    opts = dict(view.get("options") or {})
+    for _ in range(bidder.samples):
+        hands = _deal_sample(view, sub)
+        base = trumps.new_game("500", options=opts, deal=hands, dealer=str(view["dealer"]))
+        for _s, call in auction:
+            base.apply(call)
+        if base.to_act is None or str(base.view(base.to_act)["seat"]) != seat:
+            raise TrumpsError("the auction in the view does not lead to this seat's turn")
+        sim.samples500.append(_Sample(hands, base))
+    sim.samples = len(sim.samples500)
+    return sim.samples500
+
+
+def _exchange_by_rule(
+    rules: Bot, view: Mapping[str, Any], hand: list[str], call: str, seat: str
+) -> tuple[list[str], list[str]]:
+    """The contractor's kitty exchange as the rule bot makes it (the bots'
+    own exchange): ``hand`` holds the kitty; returns (kept, discarded)."""
+    seats: list[str] = list(view["seats"])
+    teams = view.get("teams") or [seats[0::2], seats[1::2]]
+    team = next(i for i, t in enumerate(teams) if seat in t)
+    keep = list(hand)
+    discards: list[str] = []
+    fake: dict[str, Any] = {
+        "game": "500",
+        "phase": "KITTY",
+        "seat": seat,
+        "hand_to_play": seat,
+        "players": view.get("players", len(seats)),
+        "seats": seats,
+        "teams": teams,
+        "options": view.get("options") or {},
+        "contract": {"call": call, "seat": seat, "team": team},
+        "hands": {seat: keep},
+    }
+    rng = random.Random(0)
+    while len(keep) > 10:
+        card = rules.choose(fake, list(keep), rng)
+        keep.remove(card)
+        discards.append(card)
+    return keep, discards
+
+
+def _tricks(
+    bidder: SimulationBidder, view: Mapping[str, Any], sample: _Sample, call: str, seat: str
+) -> float:
+    """Double-dummy tricks of ``seat``'s side declaring ``call``'s strain on
+    this sample, after the rule bot's kitty exchange (cached)."""
+    from trumps.bots.solving import solve_values
+
+    strain = _strain(call)
+    key = (strain, seat)
+    got = sample.tricks.get(key)
+    if got is not None:
+        return got
+    contract = "MIS" if strain == "MIS" else "7" + strain
+    hands = {s: list(h) for s, h in sample.hands.items() if s != "kitty"}
+    hands[seat], hands["kitty"] = _exchange_by_rule(
+        bidder.rules, view, hands[seat] + sample.hands["kitty"], contract, seat
+    )
+    opts = dict(view.get("options") or {})
+    opts["end_hand_when_decided"] = False
+    match = trumps.new_game(
+        "500", options=opts, deal=hands, dealer=str(view["dealer"]), contract=contract, declarer=seat
+    )
+    vals = solve_values(match)
+    pick = max if vals.maximising else min
+    total = float(pick(vals.values.values()))
+    sample.tricks[key] = total
+    return total
+
+
+def _rest_of_auction(
+    bidder: SimulationBidder, view: Mapping[str, Any], sample: _Sample, call: str
+) -> tuple[str, str] | None:
+    """The contract after ``call`` when every later call is the rule bot's
+    (the opponents at the table bid by rule; partner is modelled so too)."""
+    if call in sample.after:
+        return sample.after[call]
+    m = sample.base.clone()
+    deal = m.deal
+    m.apply(call)
+    banned = set(view.get("banned") or [])
+    rng = random.Random(0)
+    steps = 0
+    while not deal.auction.done and steps < 40:
+        steps += 1
+        v = m.view(m.to_act)
+        legal = [str(a) for a in v["legal"]]
+        a = "P" if str(v["seat"]) in banned else bidder.rules.choose(v, legal, rng)
+        m.apply(a)
+    won = deal.auction.contract()
+    seats: list[str] = list(view["seats"])
+    out = None if won is None else (str(won[1]), seats[won[0]])
+    sample.after[call] = out
+    return out
+
+
+def _result_500(
+    bidder: SimulationBidder, view: Mapping[str, Any], sample: _Sample, contract: tuple[str, str] | None
+) -> tuple[float, float]:
+    """(how far the contract makes, 0 to 1; our side's score minus the
+    others') on this sample if ``contract`` is played.  Our double-dummy
+    tricks lose :attr:`SimulationBidder.handicap` as declarers (theirs too):
+    a fractional shortfall makes the contract partly."""
+    from trumps.bots.five_hundred import misere_danger
+    from trumps.five_hundred.calls import Call
+
+    if contract is None:
+        return 0.0, 0.0
+    call, seat = contract
+    o = view.get("options") or {}
+    c = Call.parse(call)
+    seats: list[str] = list(view["seats"])
+    ours = _team_of(view, seat) == _team_of(view, str(view["seat"]))
+    per_trick = 10.0
+    if c.is_misere:
+        per_trick = 0.0 if o.get("misere_defender_points") == "none" else 10.0
+        value = float(o.get("open_nullo_points", 500) if call == "OMIS" else o.get("nullo_points", 250))
+        if seat == str(view["seat"]):
+            t = _tricks(bidder, view, sample, call, seat)
+            made = 1.0 if t < 0.5 else 0.0
+        else:  # another seat's misère: the rule bot's own judgement of that hand
+            from trumps.core.decks import deck_500
+
+            deck = deck_500(len(seats), int(o.get("kitty_size", 3)))
+            danger = misere_danger([Card(x) for x in sample.hands[seat]], deck)
+            made = 0.66 if danger <= 1.0 else 0.6 if danger <= 2.0 else 0.45 if danger <= 3.0 else 0.2
+            t = 1.5 * (1 - made)
+        diff = value * (2 * made - 1) - per_trick * (10 - t)
+    else:
+        t = _tricks(bidder, view, sample, call, seat) - bidder.handicap
+        value = float(c.value)
+        made = min(1.0, max(0.0, t - c.level + 1))
+        won = 250.0 if t >= 10 and value < 250 else value
+        diff = made * won - (1 - made) * value - per_trick * min(10.0, max(0.0, 10 - t))
+    return made, (diff if ours else -diff)
+
+
 def _five_hundred_candidates(view: Mapping[str, Any], legal: list[str]) -> list[str]:
     """The strains worth simulating for this hand: a suit with four or more
-    (counting bowers and jokers), no trumps with two aces or a joker,
+    (counting bowers and jokers), no trumps with three aces and jokers,
     misère with a low hand."""
     from trumps.five_hundred.play import TrickRules
 
@@ -282,74 +432,69 @@ def _five_hundred_candidates(view: Mapping[str, Any], legal: list[str]) -> list[
         from trumps.core.decks import deck_500
 
         deck = deck_500(len(view["seats"]), int(view["options"].get("kitty_size", 3)))
-        if misere_danger(hand, deck) < 0.5:
+        if misere_danger(hand, deck) <= MISERE_DANGER:
             out.append("MIS")
     return out
+
+
+#: the largest misère danger (:func:`trumps.bots.five_hundred.misere_danger`)
+#: of a hand whose misère is simulated
+MISERE_DANGER = 1.0
 
 
 def _five_hundred_options(
     bidder: SimulationBidder, view: dict[str, Any], legal: list[str], rng: random.Random
 ) -> list[BidOption]:
-    from trumps.five_hundred.calls import Call, bid_value
+    """Our candidate calls valued by playing out the rest of the auction (by
+    rule) and the resulting contract (double dummy) on every sample: passing
+    is worth what the others then bid and make."""
+    from trumps.five_hundred.calls import Call
 
+    ruled = bidder.rules.choose(view, legal, random.Random(0))
     strains = _five_hundred_candidates(view, legal)
-    if not strains:
-        return []
-    denoms = [("6" + s if s != "MIS" else "MIS") for s in strains]
-    sim = bidder.simulation(view, denoms, rng)
-    o = view.get("options") or {}
-    out: list[BidOption] = []
-    if "P" in legal:
-        out.append(BidOption("P", _five_hundred_pass(view, sim), 1.0))
+    if ruled != "P" and not ruled.startswith("i") and _strain(ruled) not in strains:
+        strains.append(_strain(ruled))
+    samples = _samples_500(bidder, view, rng)
+    me = str(view["seat"])
+    calls: list[str] = [c for c in dict.fromkeys(["P", ruled]) if c in legal]
+    makes: dict[str, float] = {}
     for call in legal:
-        if call.startswith("i") or call in ("P", "BREACH"):
+        if call in calls or call.startswith("i") or call in ("P", "BREACH"):
             continue
         c = Call.parse(call)
-        if not c.is_bid:
+        if not c.is_bid or _strain(call) not in strains:
             continue
-        if c.is_misere:
-            if "MIS" not in sim.totals:
-                continue
-            value = (
-                int(o.get("open_nullo_points", 500)) if call == "OMIS" else int(o.get("nullo_points", 250))
+        # no competition, we declare: how often would it make?
+        rate = statistics.fmean(_result_500(bidder, view, s, (call, me))[0] for s in samples)
+        makes[call] = rate
+        if rate >= bidder.min_make:
+            calls.append(call)
+    out: list[BidOption] = []
+    for call in calls:
+        evs = [_result_500(bidder, view, s, _rest_of_auction(bidder, view, s, call))[1] for s in samples]
+        if call not in makes:
+            c = Call.parse(call.lstrip("i"))
+            real = c.is_bid and not call.startswith("i")
+            makes[call] = (
+                statistics.fmean(_result_500(bidder, view, s, (call, me))[0] for s in samples)
+                if real
+                else 1.0
             )
-            made = [t + bidder.handicap < 1 for t in sim.totals["MIS"]]
-        else:
-            strain = call[-2:] if call.endswith("NT") else call[-1]
-            key = "6" + strain
-            if key not in sim.totals:
-                continue
-            made = [t - bidder.handicap >= c.level for t in sim.totals[key]]
-            value = bid_value(c.level, c.denom)
-        rate = sum(made) / len(made)
-        # the defenders score ten a trick (misère: the contractor's tricks)
-        tricks = sim.totals["MIS" if c.is_misere else key]
-        theirs = [10 * (t if c.is_misere else 10 - t) for t in tricks]
-        ev = statistics.fmean((value if m else -value) - d for m, d in zip(made, theirs, strict=True))
-        if rate >= bidder.min_make and ev > bidder.margin:
-            out.append(BidOption(call, ev, rate))
+        out.append(BidOption(call, statistics.fmean(evs), makes[call]))
     return out
 
 
-def _five_hundred_pass(view: Mapping[str, Any], sim: _Sim) -> float:
-    """Passing is worth 0, or partner's contract when partner holds the
-    highest bid (valued as if this hand declared it: a rough stand-in)."""
-    from trumps.five_hundred.calls import Call, bid_value
-
-    for entry in reversed(view.get("auction") or []):
-        call = str(entry["call"])
-        c = Call.parse(call.lstrip("i"))
-        if not c.is_bid or call.startswith("i"):
-            continue
-        if str(entry["seat"]) != _partner(view) or c.is_misere:
-            return 0.0
-        strain = call[-2:] if call.endswith("NT") else call[-1]
-        totals = sim.totals.get("6" + strain)
-        if not totals:
-            return 0.0
-        value = bid_value(c.level, c.denom)
-        return statistics.fmean(value if t >= c.level else -value for t in totals)
-    return 0.0
+def _decide_500(bidder: SimulationBidder, options: list[BidOption], ruled: str) -> tuple[str, str]:
+    """The call, and why: the rule bot's call unless the simulation finds a
+    call better by :attr:`SimulationBidder.margin` points."""
+    by = {o.action: o for o in options}
+    best = max(options, key=lambda o: o.ev)
+    base = by.get(ruled)
+    if base is None:
+        return best.action, "simulation: best expected score"
+    if best.action != ruled and best.ev >= base.ev + bidder.margin:
+        return best.action, f"simulation: beats the rule bid {ruled} by {best.ev - base.ev:.0f} points"
+    return ruled, "the rule bid; the simulation finds nothing clearly better"
 
 
 # ----- coinche --------------------------------------------------------------------------------
