@@ -93,3 +93,17 @@ def test_cli(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["summary"]["points"]["mean"] == 0.0
     assert main(["500", "--a", "nope"]) == 2
+
+
+def test_arena_bots_have_no_wall_clock_cap() -> None:
+    import math
+
+    from trumps.bots.arena import _factory, uncapped
+    from trumps.bots.levels import PimcBot
+
+    bot, level = _factory("500", "normal")(), bot_for("500", "normal")
+    assert isinstance(bot, PimcBot) and isinstance(level, PimcBot)
+    assert bot.budget.cap == math.inf
+    assert level.budget.cap < math.inf  # the levels keep theirs
+    plain = RandomBot()
+    assert uncapped(plain) is plain

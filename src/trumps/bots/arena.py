@@ -14,6 +14,9 @@ Per deal, A's gain is measured from A's side of both tables:
   as North-South at table 2 (one team-of-four board).
 
 The interval is the normal 95% interval of the mean (1.96 standard errors).
+The arena takes the bots' wall-clock cap off (:func:`uncapped`): a decision
+is bounded by its sample and node budgets alone, so a seed gives the same
+result on a loaded machine too.
 Deals ``seed, seed+1, ...`` are independent, so ``jobs > 1`` plays them in
 worker processes with exactly the same results as ``jobs == 1``.
 
@@ -24,6 +27,7 @@ worker processes with exactly the same results as ``jobs == 1``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import statistics
@@ -36,7 +40,15 @@ from trumps.bots.base import Bot, BotError
 from trumps.bots.selfplay import step
 from trumps.core.protocol import Match
 
-__all__ = ["ArenaResult", "DealOutcome", "Interval", "duplicate_deal", "duplicate_match", "interval"]
+__all__ = [
+    "ArenaResult",
+    "DealOutcome",
+    "Interval",
+    "duplicate_deal",
+    "duplicate_match",
+    "interval",
+    "uncapped",
+]
 
 MAX_ACTIONS = 10_000
 
@@ -202,6 +214,16 @@ def _gains(game: str, results: list[dict[str, Any]]) -> dict[str, float]:
     return {"deal_score": diff("points"), "card_points": diff("card_points")}
 
 
+def uncapped(bot: Bot) -> Bot:
+    """``bot`` without its wall-clock cap, if it has one (the PIMC levels'
+    ``budget.cap``): their sample and node budgets alone bound a decision,
+    so a seed gives the same result however loaded the machine is."""
+    budget = getattr(bot, "budget", None)
+    if dataclasses.is_dataclass(budget) and not isinstance(budget, type) and hasattr(budget, "cap"):
+        bot.budget = dataclasses.replace(budget, cap=math.inf)  # type: ignore[attr-defined]
+    return bot
+
+
 def _factory(game: str, kind: str | Bot) -> Callable[[], Bot]:
     from trumps.bots.registry import bot_for
 
@@ -209,7 +231,7 @@ def _factory(game: str, kind: str | Bot) -> Callable[[], Bot]:
         bot = kind
         return lambda: bot
     bot_for(game, kind)  # fail early on an unknown kind
-    return lambda: bot_for(game, kind)
+    return lambda: uncapped(bot_for(game, kind))
 
 
 def _worker(args: tuple[str, str, str, int, dict[str, Any] | None]) -> DealOutcome:
