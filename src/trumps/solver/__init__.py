@@ -15,6 +15,13 @@ total of the declaring side over the whole deal with best play by everyone
 from here (tricks for 500 and bridge, card points with dix de der for
 coinche).  Two engines compute the same numbers: the C module ``_dd``
 (built by ``pip install``) and the pure-Python reference, its test oracle.
+
+``value(match)`` is the position's double-dummy result alone (the best of
+those totals for the seat to play), found by one search instead of one per
+card: what a simulation needs from each sampled deal.
+
+>>> value(g) == (max if sol.maximising else min)(sol.values.values())
+True
 """
 
 from __future__ import annotations
@@ -22,11 +29,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from trumps.solver.cengine import available, solve_c
+from trumps.solver.cengine import available, solve_c, value_c
 from trumps.solver.position import Position, SolverError, position_of
 from trumps.solver.reference import legal_moves, solve_reference
 
-__all__ = ["ENGINES", "Position", "Solution", "SolverError", "c_available", "position_of", "solve"]
+__all__ = ["ENGINES", "Position", "Solution", "SolverError", "c_available", "position_of", "solve", "value"]
 
 ENGINES = ("auto", "c", "python")
 
@@ -77,3 +84,18 @@ def solve(match_or_deal: Any, *, engine: str = "auto") -> Solution:
     target = max(values.values()) if maximising else min(values.values())
     best = [m for m, v in values.items() if v == target]
     return Solution(values, maximising, pos.unit, best, nodes, pos.to_play, used)
+
+
+def value(match_or_deal: Any, *, engine: str = "auto") -> int:
+    """The final total of the declaring side with best play by everyone from
+    the current position: ``solve(...)``'s best value, without the value of
+    every other card (one search; about half the work or less).  Same
+    errors as :func:`solve`."""
+    if engine not in ENGINES:
+        raise SolverError(f"unknown solver engine {engine!r} (choose from {', '.join(ENGINES)})")
+    pos = position_of(match_or_deal)
+    if engine == "c" or (engine == "auto" and available()):
+        return value_c(pos)[0]
+    values, _ = solve_reference(pos)
+    maximising = pos.declaring[pos.to_play] != pos.minimise
+    return max(values.values()) if maximising else min(values.values())

@@ -201,12 +201,9 @@ static inline int run_top(const Game *g, u64 live, u64 legal, int c)
 }
 
 /* Moves: card | (nominated suit << 8). */
-static int gen_moves(const Game *g, const State *s, int p, int *mv, int prune, int *pairs, int *npairs)
+static int gen_moves(const Game *g, const State *s, int p, u64 live, int *mv, int prune, int *pairs, int *npairs)
 {
     u64 legal = legal_mask(g, s, p);
-    u64 live = s->trickmask;
-    for (int i = 0; i < g->n; i++)
-        live |= s->hand[i];
     int m = 0;
     u64 l = legal;
     while (l) {
@@ -299,15 +296,14 @@ static inline int apply_move(const Game *g, State *s, int p, int mv, u64 *winrel
 
 static int history[MAXN][64]; /* cutoffs per (hand, card), cleared per solve */
 
-static void order_moves(const Game *g, const State *s, int p, int *mv, int m)
+static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv, int m)
 {
     int score[64];
     if (m < 2)
         return;
-    u64 live = 0, opp = 0, mate = 0;
+    u64 opp = 0, mate = 0;
     int side = g->decl[p];
     for (int j = 0; j < g->n; j++) {
-        live |= s->hand[j];
         if (g->decl[j] != side)
             opp |= s->hand[j];
         else if (j != p)
@@ -923,8 +919,11 @@ moves:;
     int p = (s->leader + s->ntrick) % g->n;
     int mv[64];
     int pairs[64], npairs = 0;
-    int m = gen_moves(g, s, p, mv, 1, pairs, &npairs);
-    order_moves(g, s, p, mv, m);
+    if (s->ntrick != 0)
+        live = live_of(g, s);
+    u64 lv = live | s->trickmask; /* the hands and the current trick */
+    int m = gen_moves(g, s, p, lv, mv, 1, pairs, &npairs);
+    order_moves(g, s, p, live, mv, m);
     if (hint != NULL) {
         /* the stored best move, in relative rank, first */
         u64 sm = live & g->smask[hint->msuit];
@@ -988,9 +987,6 @@ moves:;
          * falls between its two cards: then the lower card becomes relevant
          * too (highest pairs first, as each can lower the threshold). */
         u64 r = all | extra;
-        u64 lv = s->trickmask;
-        for (int i = 0; i < g->n; i++)
-            lv |= s->hand[i];
         for (int j = npairs - 1; j >= 0; j--) {
             int c = pairs[j] & 255, nx = pairs[j] >> 8;
             u64 rs = r & lv & g->smask[g->suit[c]];
@@ -1080,33 +1076,19 @@ static int exact(Ctx *x, const State *s, int guess)
     return lo;
 }
 
-static PyObject *dd_solve(PyObject *self, PyObject *args)
+/* Read a problem (the int32 array of cengine.py) into a game and a state;
+ * 0 on success, -1 with a Python error set. */
+static int parse_problem(PyObject *args, Game *gp, State *sp)
 {
-#ifdef HIST
-    {
-        for (int t = 0; t < 14; t++) {
-            fprintf(stderr, "tl %2d:", t);
-            for (int j = 0; j < 6; j++)
-                fprintf(stderr, " %9lld", hist[t][j]);
-            fprintf(stderr, "\n");
-        }
-        for (int j = 0; j < 4; j++) fprintf(stderr, "ply %d cuts %lld %lld %lld %lld %lld  all %lld avg moves %.2f\n", j, cutat[j][0], cutat[j][1], cutat[j][2], cutat[j][3], cutat[j][4], allnodes[j], allnodes[j] ? (double)allmoves[j]/allnodes[j] : 0.0);
-        fprintf(stderr, "cut at move:");
-        for (int j = 0; j < 8; j++)
-            fprintf(stderr, " %lld", cuts[j]);
-        fprintf(stderr, "\n");
-    }
-#endif
-    (void)self;
     Py_buffer buf;
     if (!PyArg_ParseTuple(args, "y*", &buf))
-        return NULL;
+        return -1;
     const int32_t *f = (const int32_t *)buf.buf;
     Py_ssize_t nf = buf.len / 4;
     if (nf < F_CARDS || nf < F_CARDS + 3 * f[F_K] || f[F_K] > 64 || f[F_N] < 2 || f[F_N] > MAXN) {
         PyBuffer_Release(&buf);
         PyErr_SetString(PyExc_ValueError, "_dd.solve: malformed problem");
-        return NULL;
+        return -1;
     }
     Game g;
     memset(&g, 0, sizeof g);
@@ -1140,7 +1122,7 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
     if (g.points && (g.K > 32 || g.n > 4)) {
         PyBuffer_Release(&buf);
         PyErr_SetString(PyExc_ValueError, "_dd.solve: card points need at most 4 hands and 32 cards");
-        return NULL;
+        return -1;
     }
     int classes[16], nclasses = 0;
     for (int c = 0; c < g.K; c++) {
@@ -1160,7 +1142,7 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
             if (cls < 0) {
                 PyBuffer_Release(&buf);
                 PyErr_SetString(PyExc_ValueError, "_dd.solve: more than 16 distinct card values");
-                return NULL;
+                return -1;
             }
             g.pclass[c] = cls;
         }
@@ -1184,8 +1166,16 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
     }
     PyBuffer_Release(&buf);
 
-    /* the table and history are shared: one solve at a time, other Python
-     * threads running meanwhile */
+    *gp = g;
+    *sp = s;
+    return 0;
+}
+
+/* Take the solver (the table and the history are shared: one solve at a
+ * time, other Python threads running meanwhile) and start a new generation
+ * of the table; -1 with a Python error if it cannot be allocated. */
+static int begin_solve(void)
+{
     Py_BEGIN_ALLOW_THREADS
     PyThread_acquire_lock(solve_lock, WAIT_LOCK);
     Py_END_ALLOW_THREADS
@@ -1198,7 +1188,8 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
             tt = NULL;
             tt_tags = NULL;
             PyThread_release_lock(solve_lock);
-            return PyErr_NoMemory();
+            PyErr_NoMemory();
+            return -1;
         }
         memset(tt_tags, 0, (size_t)TT_SIZE * TT_WAYS * sizeof(uint32_t));
     }
@@ -1210,19 +1201,44 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
         memset(tt_tags, 0, (size_t)TT_SIZE * TT_WAYS * sizeof(uint32_t));
         tt_gen = 1;
     }
-    Ctx x = {&g, 0};
     memset(history, 0, sizeof history);
+    return 0;
+}
+
+static PyObject *dd_solve(PyObject *self, PyObject *args)
+{
+#ifdef HIST
+    {
+        for (int t = 0; t < 14; t++) {
+            fprintf(stderr, "tl %2d:", t);
+            for (int j = 0; j < 6; j++)
+                fprintf(stderr, " %9lld", hist[t][j]);
+            fprintf(stderr, "\n");
+        }
+        for (int j = 0; j < 4; j++) fprintf(stderr, "ply %d cuts %lld %lld %lld %lld %lld  all %lld avg moves %.2f\n", j, cutat[j][0], cutat[j][1], cutat[j][2], cutat[j][3], cutat[j][4], allnodes[j], allnodes[j] ? (double)allmoves[j]/allnodes[j] : 0.0);
+        fprintf(stderr, "cut at move:");
+        for (int j = 0; j < 8; j++)
+            fprintf(stderr, " %lld", cuts[j]);
+        fprintf(stderr, "\n");
+    }
+#endif
+    (void)self;
+    Game g;
+    State s;
+    if (parse_problem(args, &g, &s) < 0 || begin_solve() < 0)
+        return NULL;
+    Ctx x = {&g, 0};
     int p = (s.leader + s.ntrick) % g.n;
     int mv[64];
     int vals[64];
     int m;
     Py_BEGIN_ALLOW_THREADS
     int pr0[64], npr0 = 0;
-    m = gen_moves(&g, &s, p, mv, 0, pr0, &npr0);
-    u64 legal = legal_mask(&g, &s, p);
     u64 live = s.trickmask;
     for (int i = 0; i < g.n; i++)
         live |= s.hand[i];
+    m = gen_moves(&g, &s, p, live, mv, 0, pr0, &npr0);
+    u64 legal = legal_mask(&g, &s, p);
     int guess = -1;
     int rep[64];
     for (int i = 0; i < m; i++)
@@ -1264,9 +1280,30 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
     return Py_BuildValue("(NL)", out, x.nodes);
 }
 
+/* Only the value of the position (best play by everyone from here): one
+ * MTD(f) search over all the moves at once, cheaper than every card's
+ * value. */
+static PyObject *dd_value(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Game g;
+    State s;
+    if (parse_problem(args, &g, &s) < 0 || begin_solve() < 0)
+        return NULL;
+    Ctx x = {&g, 0};
+    int v;
+    Py_BEGIN_ALLOW_THREADS
+    v = exact(&x, &s, -1);
+    Py_END_ALLOW_THREADS
+    PyThread_release_lock(solve_lock);
+    return Py_BuildValue("(iL)", v, x.nodes);
+}
+
 static PyMethodDef methods[] = {
     {"solve", dd_solve, METH_VARARGS,
      "solve(problem: bytes) -> (list of (card, suit, value), nodes): see trumps.solver.cengine."},
+    {"value", dd_value, METH_VARARGS,
+     "value(problem: bytes) -> (value, nodes): the position's value only (see trumps.solver.cengine)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -21,7 +21,7 @@ from trumps.core.cards import Card, Suit
 from trumps.five_hundred.play import JokerLead
 from trumps.solver.position import Position, SolverError
 
-__all__ = ["available", "solve_c"]
+__all__ = ["available", "solve_c", "value_c"]
 
 _dd: ModuleType | None
 try:
@@ -49,10 +49,8 @@ def _card_facts(pos: Position, card: Card) -> tuple[int, int, int]:
     return i // 16, pos.rules.power[i], pos.rules.points[i]
 
 
-def solve_c(pos: Position) -> tuple[dict[str, int], int]:
-    """The final total after each legal move (by the C search), and nodes."""
-    if _dd is None:
-        raise SolverError("the C solver is not built (install the package with a C compiler)")
+def _problem(pos: Position) -> tuple[bytes, list[Card]]:
+    """The C module's problem for a position, and its cards by number."""
     seats = [pos.active[0]]
     while len(seats) < len(pos.active):
         seats.append(pos.nxt[seats[-1]])
@@ -101,15 +99,40 @@ def solve_c(pos: Position) -> tuple[dict[str, int], int]:
         f[_CARDS + j] = facts[c][0]
         f[_CARDS + k + j] = facts[c][2]
         f[_CARDS + 2 * k + j] = owner.get(c, -1)
-    moves, nodes = _dd.solve(array("i", f).tobytes())
+    return array("i", f).tobytes(), cards
+
+
+def _total(pos: Position, future: int) -> int:
+    total = pos.won + future
+    return total if pos.stop_at is None else min(total, pos.stop_at)
+
+
+def _module() -> ModuleType:
+    if _dd is None:
+        raise SolverError("the C solver is not built (install the package with a C compiler)")
+    return _dd
+
+
+def solve_c(pos: Position) -> tuple[dict[str, int], int]:
+    """The final total after each legal move (by the C search), and nodes."""
+    dd = _module()
+    problem, cards = _problem(pos)
+    moves, nodes = dd.solve(problem)
     values: dict[str, int] = {}
     for j, suit, value in moves:
         card = cards[j]
-        total = pos.won + value
-        if pos.stop_at is not None:
-            total = min(total, pos.stop_at)
+        total = _total(pos, value)
         if card.suit is None and pos.game == "500" and not pos.trick and pos.rules.trump is None:
             values[str(JokerLead(card, Suit(suit)))] = total
         else:
             values[str(card)] = total
     return values, nodes
+
+
+def value_c(pos: Position) -> tuple[int, int]:
+    """The final total with best play from here (one search, no per-card
+    values), and nodes."""
+    dd = _module()
+    problem, _ = _problem(pos)
+    future, nodes = dd.value(problem)
+    return _total(pos, future), nodes
