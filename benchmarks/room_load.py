@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import platform
@@ -91,16 +92,20 @@ def machine() -> str:
 
 # ----- the server -----------------------------------------------------------------
 class Server:
-    def __init__(self, db: str, port: int) -> None:
+    def __init__(self, db: str, port: int, timings: str | None = None) -> None:
         self.db = db
         self.port = port
+        self.timings = timings  # file the server writes its own timings to (room/timing.py)
         self.url = f"http://{HOST}:{port}"
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 60.0) -> None:
         cmd = [sys.executable, "-m", "trumps", "serve", "--port", str(self.port), "--db", self.db]
         cmd += ["--bot-delay", "0"]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        env = dict(os.environ)
+        if self.timings:
+            env["TRUMPS_ROOM_TIMINGS"] = self.timings
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -133,6 +138,10 @@ class Server:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    samples: list[tuple[float, float]] = field(default_factory=list)  # (wall time sent, latency)
+    lags: list[tuple[float, float]] = field(default_factory=list)  # client loop: (wall time, lateness)
+    gc_pauses: list[tuple[float, float]] = field(default_factory=list)  # client: (wall time, pause)
+    created: list[float] = field(default_factory=list)  # wall times of the tables created
     actions: int = 0
     errors: int = 0
     games_finished: int = 0
@@ -175,6 +184,7 @@ class LiveTable:
             t0 = self.sent.pop(s, None)
             if t0 is not None and self.stats.measuring:
                 self.stats.latencies.append(now - t0)
+                self.stats.samples.append((time.time() - (time.perf_counter() - t0), now - t0))
 
 
 async def play_client(
@@ -232,6 +242,7 @@ async def run_table(
 ) -> None:  # fmt: skip
     while not stop.is_set():
         tid = await new_table(http, cookies[0], game, preset)
+        stats.created.append(time.time())
         ws_url = f"ws://{HOST}:{server.port}/ws/table/{tid}"
         table = LiveTable(stats)
         results = await asyncio.gather(
@@ -266,6 +277,29 @@ async def idle_table(
                     break
         ready()
         await release.wait()
+
+
+async def lag_probe(stats: Stats, stop: asyncio.Event, tick: float = 0.005) -> None:
+    """The client loop's lag: how late a 5 ms sleep wakes up (every message
+    received meanwhile waited as long before it was timed)."""
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        await asyncio.sleep(tick)
+        late = time.perf_counter() - t0 - tick
+        if late > 0.002:
+            stats.lags.append((time.time(), late))
+
+
+def gc_recorder(stats: Stats) -> Callable[[str, dict[str, Any]], None]:
+    started: list[float] = []
+
+    def hook(phase: str, _info: dict[str, Any]) -> None:
+        if phase == "start":
+            started.append(time.perf_counter())
+        elif started:
+            stats.gc_pauses.append((time.time(), time.perf_counter() - started.pop()))
+
+    return hook
 
 
 async def bounded(sem: asyncio.Semaphore, coro: Any) -> Any:
@@ -328,6 +362,16 @@ async def main_async(args: argparse.Namespace, server: Server) -> dict[str, Any]
         # ----- load --------------------------------------------------------------
         stats = Stats()
         stop = asyncio.Event()
+        probe = asyncio.create_task(lag_probe(stats, stop))
+        gc_hook = gc_recorder(stats)
+        gc.callbacks.append(gc_hook)
+        # the load generator's own garbage collections stop all 1,200 clients
+        # at once (5 s of pauses per 30 s run, up to 250 ms each, measured as
+        # server latency): off during the load; the client's RSS growth is reported
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+        rss_client0 = rss_kb(os.getpid())
         rng = random.Random(args.seed)
         sem = asyncio.Semaphore(20)
         players = await asyncio.gather(
@@ -359,12 +403,17 @@ async def main_async(args: argparse.Namespace, server: Server) -> dict[str, Any]
             rss_peak = max(rss_peak, rss_kb(server.pid))
         stats.measuring = False
         elapsed = time.perf_counter() - t0
+        window = (time.time() - elapsed, time.time())
+        gc.callbacks.remove(gc_hook)
         out["server_cpu"] = (cpu_seconds(server.pid) - cpu0) / elapsed
         out["rss_load_kb"] = rss_peak
+        out["client_rss_growth_kb"] = rss_kb(os.getpid()) - rss_client0
         stop.set()
-        _, pending = await asyncio.wait(tasks, timeout=RECV_TIMEOUT + 10)
+        _, pending = await asyncio.wait([*tasks, probe], timeout=RECV_TIMEOUT + 10)
         for t in pending:
             t.cancel()
+        gc.enable()
+        gc.unfreeze()
         for t in tasks:
             if t.done() and not t.cancelled() and t.exception() is not None:
                 out.setdefault("failures", []).append(repr(t.exception()))
@@ -381,8 +430,79 @@ async def main_async(args: argparse.Namespace, server: Server) -> dict[str, Any]
             errors=stats.errors,
             stalls=stats.stalls,
             games_finished=stats.games_finished,
+            window=window,
+            samples=stats.samples,
+            client_lag=[x for x in stats.lags if window[0] <= x[0] <= window[1]],
+            client_gc=[x for x in stats.gc_pauses if window[0] <= x[0] <= window[1]],
+            created=[t for t in stats.created if window[0] <= t <= window[1]],
         )
     return out
+
+
+def ms(x: float) -> str:
+    return f"{x * 1000:.1f}"
+
+
+def report_timings(out: dict[str, Any], server: dict[str, list[list[float]]]) -> None:
+    """Where the time goes: the server's phases of an action, its database
+    thread and event loop, and the client's own event loop and GC, all in
+    the measured window."""
+    lo, hi = out["window"]
+
+    def rows(kind: str) -> list[list[float]]:
+        return [r for r in server.get(kind, []) if lo <= r[0] <= hi]
+
+    acts = rows("act")
+    if acts:
+        total = [sum(r[1:]) for r in acts]
+        parts = ", ".join(
+            f"{name} p50 {ms(pct([r[i] for r in acts], 50))} / p99 {ms(pct([r[i] for r in acts], 99))}"
+            for i, name in ((1, "table lock"), (2, "commit"), (4, "broadcast"))
+        )
+        print(
+            f"server, act received -> last send of its broadcast ({len(acts)}): p50 {ms(pct(total, 50))} ms, "
+            f"p99 {ms(pct(total, 99))} ms, max {ms(max(total))} ms; {parts} ms"
+        )
+    batches = rows("batch")
+    if batches:
+        sizes = [r[1] for r in batches]
+        took = [r[2] for r in batches]
+        print(
+            f"server DB thread: {len(batches)} group commits, {statistics.fmean(sizes):.1f} writes each, "
+            f"commit p50 {ms(pct(took, 50))} ms, p99 {ms(pct(took, 99))} ms, max {ms(max(took))} ms, "
+            f"busy {sum(took) / (hi - lo) * 100:.0f}% of the time in group commits"
+        )
+    for kind in sorted(k for k in server if k.startswith("run:") or k == "create_table"):
+        rs = rows(kind)
+        if rs:
+            d = [r[1] for r in rs]
+            print(
+                f"server {kind}: {len(rs)} calls, p50 {ms(pct(d, 50))} ms, p99 {ms(pct(d, 99))} ms, max {ms(max(d))} ms"
+            )
+    for who, lag, pauses in (
+        ("server", [r[1] for r in rows("lag")], [r[1] for r in rows("gc")]),
+        ("client", [x[1] for x in out["client_lag"]], [x[1] for x in out["client_gc"]]),
+    ):
+        print(
+            f"{who} event loop: {sum(1 for x in lag if x > 0.01)} stalls > 10 ms, {sum(1 for x in lag if x > 0.05)} > 50 ms, "
+            f"max {ms(max(lag, default=0.0))} ms; GC: {len(pauses)} collections, max {ms(max(pauses, default=0.0))} ms, "
+            f"total {ms(sum(pauses))} ms"
+        )
+    # which seconds hold the tail
+    samples = out["samples"]
+    if samples:
+        by_second: dict[int, list[float]] = {}
+        for t, lat in samples:
+            by_second.setdefault(int(t - lo), []).append(lat)
+        created: dict[int, int] = {}
+        for t in out["created"]:
+            created[int(t - lo)] = created.get(int(t - lo), 0) + 1
+        slow = [sec for sec, xs in sorted(by_second.items()) if pct(xs, 99) > 0.1]
+        line = ", ".join(
+            f"s{sec}: p99 {ms(pct(by_second[sec], 99))} ms, {created.get(sec, 0)} tables created"
+            for sec in slow
+        )
+        print(f"seconds with p99 > 100 ms: {line or 'none'}")
 
 
 def main() -> int:
@@ -399,6 +519,7 @@ def main() -> int:
     ap.add_argument("--preset", default=None)
     ap.add_argument("--db", default=None, help="database URL (default: SQLite file in a temporary folder)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--dump", default=None, help="write every sample and the server's timings here (JSON)")
     ap.add_argument("--no-uvloop", action="store_true", help="run the clients on the default event loop")
     args = ap.parse_args()
     if args.idle_tables is None:
@@ -418,12 +539,14 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="room-load-") as tmp:
         db = args.db or f"sqlite:///{tmp}/room.db"
-        server = Server(db, free_port())
+        server = Server(db, free_port(), timings=f"{tmp}/timings.json")
         server.start()
         try:
             out = runner(main_async(args, server))
         finally:
             server.stop()
+        timings_file = Path(f"{tmp}/timings.json")
+        timings = json.loads(timings_file.read_text()) if timings_file.exists() else {}
 
     print(f"machine: {machine()}")
     print(f"server: trumps serve --db {db.split('///')[0]}///... --bot-delay 0 (pid {server.pid}), "
@@ -438,7 +561,8 @@ def main() -> int:
     print(
         f"load: {args.tables} active tables for {out['elapsed']:.1f} s: {out['actions']} actions, "
         f"{out['actions_per_s']:.0f} actions/s, server CPU {out['server_cpu'] * 100:.0f}% of a core, "
-        f"peak RSS {out['rss_load_kb'] / 1024:.1f} MiB"
+        f"peak RSS {out['rss_load_kb'] / 1024:.1f} MiB (client RSS +{out['client_rss_growth_kb'] / 1024:.0f} MiB "
+        "with its GC off)"
     )
     print(
         f"latency action -> state at all 4 seats ({out['measured']} samples): "
@@ -451,6 +575,9 @@ def main() -> int:
     )
     for f in out.get("failures", [])[:3]:
         print("  failure:", f)
+    report_timings(out, timings)
+    if args.dump:
+        Path(args.dump).write_text(json.dumps({"client": out, "server": timings}))
     ok_load = out["p99_ms"] < 100 and not out.get("failures") and not out["stalls"]
     print(
         f"target >= 300 active tables with p99 < 100 ms: {'met' if ok_load and args.tables >= 300 else 'NOT met'}"

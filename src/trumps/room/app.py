@@ -7,6 +7,7 @@ cookie (itsdangerous), so a client can only ever act for its own seat.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -85,15 +86,39 @@ class WsConnection:
         await self.ws.close(code=code)
 
 
+GC_YOUNG = 20_000  # allocations between young collections (CPython's default: 700)
+
+
+def server_gc() -> None:
+    """Garbage collection for a long-running server process.
+
+    A full collection walks every tracked object and stops the process
+    (event loop and database thread) meanwhile: with 300 tables and 1,200
+    connections that was 200-350 ms, every 8-10 s, the whole p99 of the
+    load benchmark (docs/benchmarks.md).  So: what exists once the room has
+    started (modules, classes, the rebuilt tables) is frozen out of the
+    collector's walks, and young collections run every ``GC_YOUNG``
+    allocations instead of 700, so short-lived objects (a message, an
+    action waiting for its commit) die before they are collected and are
+    not promoted, which is what made full collections frequent."""
+    gc.collect()
+    gc.freeze()
+    _young, middle, old = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG, middle, old)
+
+
 def create_app(
     db_url: str = "sqlite:///trumps.db",
     *,
     bot_delay: float = 0.6,
     grace: float = 30.0,
     clock: Clock | None = None,
+    tune_gc: bool = False,
 ) -> Starlette:
     """The card room app, storing everything in ``db_url``; ``clock``
-    drives timers and scheduled starts (a fake clock in tests)."""
+    drives timers and scheduled starts (a fake clock in tests).  With
+    ``tune_gc`` (``trumps serve``) the garbage collector is set up for a
+    long-running server once the room has started (:func:`server_gc`)."""
     state: dict[str, Any] = {}
 
     @contextlib.asynccontextmanager
@@ -104,6 +129,8 @@ def create_app(
         state["room"] = room
         state["signer"] = URLSafeSerializer(store.secret(), salt="trumps-player")
         await room.start()
+        if tune_gc:
+            server_gc()
         try:
             yield
         finally:

@@ -7,12 +7,14 @@ import asyncio
 import contextlib
 import random
 import secrets
+import time
 from typing import Any
 
 from pydantic import ValidationError
 
 import trumps
 from trumps.core.errors import TrumpsError
+from trumps.room import timing
 from trumps.room.messages import PROTOCOL_VERSION
 from trumps.room.settings import SCHEDULE_HORIZON, TableSettings
 from trumps.room.store import Store
@@ -50,6 +52,7 @@ class Room:
 
     async def start(self) -> None:
         """Rebuild every unfinished table from storage and restart its bots."""
+        timing.start()
         stored = await self.store.run(self.store.load_tables)
         for st in stored:
             for player, _bot in st.seats.values():
@@ -63,8 +66,15 @@ class Room:
     def _make(self, st: Any) -> Table:
         return Table(
             st, self.store, self.names, bot_delay=self.bot_delay, grace=self.grace, on_change=self._changed,
-            timers=self.timers,
+            timers=self.timers, on_done=self._done,
         )  # fmt: skip
+
+    def _done(self, table: Table) -> None:
+        """A finished game nobody is connected to leaves the live tables (its
+        page and replay are served from storage), so a long-running room
+        keeps only the tables in use, not every table it ever had."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
 
     async def stop(self) -> None:
         if self._lobby_task is not None:
@@ -74,6 +84,7 @@ class Room:
         for t in self.tables.values():
             await t.close()
         self.timers.cancel_all()
+        await timing.stop()
 
     # ----- players ---------------------------------------------------------------
     async def new_player(self, name: str) -> str:
@@ -100,6 +111,7 @@ class Room:
     ) -> Table:
         """Validate the options through the engine and the settings, store
         the table, go live."""
+        t0 = time.perf_counter()
         try:
             cls = trumps.game_class(game)
             resolved = cls.schema.resolve(preset or None, options or {})
@@ -115,16 +127,21 @@ class Room:
             if have < chosen.buy_in:
                 raise RoomError(f"the buy-in is {chosen.buy_in} chips and you have {have}")
         invite = new_invite_code() if chosen.private else None
-        tid = await self.store.run(
-            self.store.create_table, cls.game, preset or None, resolved.to_dict(), seed, host, probe.players,
-            chosen.model_dump(), invite,
-        )  # fmt: skip
-        st = await self.store.run(self.store.load_table, tid)
-        assert st is not None
+        st = await self.store.add_table(
+            cls.game,
+            preset or None,
+            resolved.to_dict(),
+            seed,
+            host,
+            probe.players,
+            chosen.model_dump(),
+            invite,
+        )
         table = self._make(st)
-        self.tables[tid] = table
+        self.tables[st.id] = table
         table.arm_start()
         await self._changed(table)
+        timing.record("create_table", time.perf_counter() - t0)
         return table
 
     def check_settings(self, settings: dict[str, Any]) -> TableSettings:

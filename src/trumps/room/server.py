@@ -33,7 +33,7 @@ def serve(
     # no per-message deflate: table states are small, and its per-connection
     # state was two thirds of an idle table's memory (docs/benchmarks.md)
     uvicorn.run(
-        create_app(db, bot_delay=bot_delay),
+        create_app(db, bot_delay=bot_delay, tune_gc=True),
         host=host,
         port=port,
         log_level="warning",

@@ -10,6 +10,7 @@ committed, so nothing is shown that is not stored."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import threading
@@ -22,6 +23,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from trumps.room import timing
 from trumps.room.db import ActionRow, ChatRow, Meta, Player, SeatRow, TableRow, make_engine, migrate
 
 __all__ = ["Store", "StoredTable", "new_id"]
@@ -75,7 +77,12 @@ class Store:
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a synchronous storage call on the database thread."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, fn, *args)
+        if not timing.ENABLED:
+            return await loop.run_in_executor(self._pool, fn, *args)
+        t0 = time.perf_counter()
+        out = await loop.run_in_executor(self._pool, fn, *args)
+        timing.record("run:" + getattr(fn, "__name__", "?"), time.perf_counter() - t0)
+        return out
 
     async def write_action(
         self, tid: str, seq: int, seat: int, action: str, at: float, auto: bool, timeout: bool = False
@@ -103,7 +110,12 @@ class Store:
             self._batch_queued = True
         if queue:
             self._pool.submit(self._write_batch)
+        if not timing.ENABLED:
+            await fut
+            return
+        t0 = time.perf_counter()
         await fut
+        timing.record("dbwait", time.perf_counter() - t0)
 
     def _write_batch(self) -> None:
         """On the database thread: commit every waiting action at once, then
@@ -114,6 +126,7 @@ class Store:
             self._batch_queued = False
         if not batch:
             return
+        t0 = time.perf_counter()
         try:
             self._commit([item for item, _ in batch])
             results: list[BaseException | None] = [None] * len(batch)
@@ -125,6 +138,7 @@ class Store:
                     results.append(None)
                 except Exception as exc:
                     results.append(exc)
+        timing.record("batch", len(batch), time.perf_counter() - t0)
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]] = {}
         for (_, fut), failure in zip(batch, results, strict=True):
             by_loop.setdefault(fut.get_loop(), []).append((fut, failure))
@@ -210,6 +224,41 @@ class Store:
             for seat in range(seats):
                 s.add(SeatRow(table_id=tid, seat=seat, player_id=None, bot=None))
         return tid
+
+    async def add_table(
+        self,
+        game: str,
+        preset: str | None,
+        options: dict[str, Any],
+        seed: int,
+        host: str,
+        seats: int,
+        settings: dict[str, Any] | None = None,
+        invite: str | None = None,
+    ) -> StoredTable:
+        """:meth:`create_table` in the next group commit (so a burst of new
+        tables costs no transaction of its own, and nothing waits behind
+        one); returns the table as :meth:`load_table` would read it back."""
+        st = StoredTable(
+            id=new_id(6), game=game, preset=preset, options=_as_stored(options), seed=seed, host=host,
+            status="waiting", created=time.time(), settings=_as_stored(settings or {}), invite=invite,
+            access={"invited": [], "banned": []}, seats={i: (None, None) for i in range(seats)},
+        )  # fmt: skip
+        await self.write(self._table_write, st)
+        return st
+
+    @staticmethod
+    def _table_write(conn: Connection, st: StoredTable) -> None:
+        conn.execute(
+            insert(TableRow).values(
+                id=st.id, game=st.game, preset=st.preset, options=st.options, seed=st.seed, host=st.host,
+                status=st.status, created=st.created, settings=st.settings, invite=st.invite, access=st.access,
+            )
+        )  # fmt: skip
+        conn.execute(
+            insert(SeatRow),
+            [{"table_id": st.id, "seat": i, "player_id": None, "bot": None} for i in st.seats],
+        )
 
     def set_seat(self, tid: str, seat: int, player: str | None, bot: str | None) -> None:
         with self.sessions.begin() as s:
@@ -314,6 +363,12 @@ class _Write:
 
     fn: Callable[..., None]
     args: tuple[Any, ...]
+
+
+def _as_stored(value: dict[str, Any]) -> dict[str, Any]:
+    """``value`` as a JSON column gives it back (tuples become lists...)."""
+    out: dict[str, Any] = json.loads(json.dumps(value))
+    return out
 
 
 def _resolve(done: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:

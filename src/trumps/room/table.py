@@ -25,6 +25,7 @@ import trumps
 from trumps.core.cards import Card
 from trumps.core.errors import TrumpsError
 from trumps.core.protocol import Match
+from trumps.room import timing
 from trumps.room.messages import PROTOCOL_VERSION, error_event
 from trumps.room.settings import MAX_SPECTATORS, PRESET_PHRASES, TableSettings
 from trumps.room.store import Store, StoredTable
@@ -87,6 +88,7 @@ class Table:
         grace: float = 30.0,
         on_change: Callable[[Table], Awaitable[None]] | None = None,
         timers: Timers | None = None,
+        on_done: Callable[[Table], None] | None = None,
     ) -> None:
         self.id = stored.id
         self.game = stored.game
@@ -107,6 +109,7 @@ class Table:
         self.bot_delay = bot_delay
         self.grace = grace
         self.on_change = on_change
+        self.on_done = on_done  # told when the game is over and nobody is connected any more
         self.match: Match[Any] = trumps.new_game(self.game, options=self.options, seed=self.seed)
         for seat, action, at, _auto in stored.actions:
             self.match.apply(action, seat, time=at)
@@ -379,6 +382,7 @@ class Table:
         if conn not in self.connections:
             return
         self.connections.discard(conn)
+        self._check_done()
         seat = self.seat_of(conn.player)
         if seat is not None and any(c.player == conn.player for c in self.connections):
             return
@@ -388,6 +392,12 @@ class Table:
         elif seat is not None:
             return
         self._spawn(self.broadcast())  # the seat is away, or one spectator fewer
+
+    def _check_done(self) -> None:
+        """A finished table nobody is connected to is over for the room: its
+        replay is read from storage from now on."""
+        if self.status == "finished" and not self.connections and self.on_done is not None:
+            self.on_done(self)
 
     def _spawn(self, coro: Awaitable[None]) -> None:
         async def run() -> None:
@@ -568,6 +578,7 @@ class Table:
                 await self._finish()
         self.arm_start()
         self._after_change()
+        self._check_done()
 
     def arm_start(self) -> None:
         """A scheduled table: start it at its time (also after a restart)."""
@@ -592,7 +603,9 @@ class Table:
     async def act(self, conn: Connection | None, action: str, *, seat: int | None = None,
                   expect_seq: int | None = None, auto: bool = False, timeout: bool = False) -> None:  # fmt: skip
         """Apply ``action`` for the connection's seat (or ``seat`` for a bot)."""
+        t0 = time.perf_counter()
         async with self.lock:
+            t1 = time.perf_counter()
             if conn is not None:
                 seat = self.seat_of(conn.player)
                 if seat is None:
@@ -624,6 +637,7 @@ class Table:
                 raise RoomError(self.match.explain_illegal(parsed, legal))
             # commit first: nothing is shown that is not stored
             await self.store.write_action(self.id, self.seq + 1, seat, str(parsed), at, auto, timeout)
+            t2 = time.perf_counter()
             deal_number = self.match.deal_number
             self.match.apply(parsed, seat, time=at)
             if timeout:
@@ -644,8 +658,12 @@ class Table:
                 f"{who} ran out of time: {parsed} was played automatically",
                 seat=self.match.seat_name(seat), action=str(parsed), timeout=True,
             )  # fmt: skip
+        t3 = time.perf_counter()
         await self.broadcast()
+        if timing.ENABLED:  # lock wait, commit wait, apply, broadcast
+            timing.record("act", t1 - t0, t2 - t1, t3 - t2, time.perf_counter() - t3)
         self._after_change()
+        self._check_done()
 
     async def _finish(self) -> None:
         self.status = "finished"
