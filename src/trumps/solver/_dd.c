@@ -295,6 +295,9 @@ static inline int apply_move(const Game *g, State *s, int p, int mv, u64 *winrel
 }
 
 static int history[MAXN][64]; /* cutoffs per (hand, card), cleared per solve */
+/* the last lead that cut off, per tricks left and leader (no-trump and card
+ * point deals: measured 10-13 % fewer nodes there, 3 % more in suit deals) */
+static int killer[16][MAXN];
 
 static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv, int m)
 {
@@ -348,6 +351,8 @@ static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv,
         }
         int h = history[p][c];
         score[i] = HIST_MIX;
+        if (s->ntrick == 0 && killer[s->tricks_left][p] == c + 1 && (g->points || g->trump < 0))
+            score[i] = 1 << 30;
     }
     for (int i = 1; i < m; i++) {
         int v = mv[i], sc = score[i], j = i - 1;
@@ -450,9 +455,15 @@ static int quick_tricks(const Game *g, const State *s, u64 *rel, int *qpts)
         if (g->decl[i] != side)
             opp |= s->hand[i];
     }
-    if (others & g->smask[4])
-        return 0;
     u64 tm = g->trump >= 0 ? g->smask[g->trump] : 0;
+    u64 jm = g->smask[4]; /* 500 no-trump jokers */
+    if (jm) {
+        /* a high joker is played only when void in the led suit (or led):
+         * to the cashing it is a one-card trump suit */
+        if (!g->joker_high && (others & jm))
+            return 0;
+        tm = jm;
+    }
     int qt = 0, qp = 0;
     for (int x = 0; x < 4; x++) {
         u64 sm = g->smask[x];
@@ -513,6 +524,15 @@ static int quick_tricks(const Game *g, const State *s, u64 *rel, int *qpts)
             int top = 63 - __builtin_clzll(mine);
             qp += g->pts[top];
             mine &= ~(1ULL << top);
+        }
+    }
+    if (jm && g->joker_high && (lh & jm)) {
+        /* the leader's joker, if no higher one is out, wins when led */
+        int top = 63 - __builtin_clzll((lh | others) & jm);
+        if ((lh >> top) & 1) {
+            *rel |= 1ULL << top;
+            qt++;
+            qp += g->pts[top];
         }
     }
     if (qt > s->tricks_left)
@@ -971,6 +991,8 @@ moves:;
             if (m > 1) cutat[s->ntrick][i < 7 ? i : 7]++;
 #endif
             history[p][mv[i] & 255] += s->tricks_left * s->tricks_left;
+            if (s->ntrick == 0)
+                killer[s->tricks_left][p] = (mv[i] & 255) + 1;
             cut = crel;
             cutoff = 1;
             break;
@@ -1202,6 +1224,7 @@ static int begin_solve(void)
         tt_gen = 1;
     }
     memset(history, 0, sizeof history);
+    memset(killer, 0, sizeof killer);
     return 0;
 }
 
