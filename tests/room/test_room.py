@@ -3,14 +3,18 @@ games, bad input, restarts, and no hidden card in any message."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import time
+from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
 
 import trumps
 from trumps.room.app import create_app
+from trumps.room.store import Store
 
 CARD = re.compile(r'"((?:[AKQJT2-9]|1[0-3])[SHDC]|RJ|BJ)(?::[SHDC])?"')
 
@@ -89,6 +93,15 @@ def test_full_game_with_bots_and_no_leak(client: TestClient) -> None:
     assert ev["view"]["winner"] in (0, 1)
     for ev in sent:
         _assert_no_hidden_cards(ev, "S")
+    # the finished table nobody is connected to leaves the live tables (a
+    # long-running room keeps only the tables in use): its page is the replay
+    for _ in range(100):
+        r = client.get(f"/table/{t['id']}", follow_redirects=False)
+        if r.status_code == 303:
+            break
+        time.sleep(0.05)
+    assert r.status_code == 303 and r.headers["location"] == f"/replay/{t['id']}"
+    assert client.get(f"/api/tables/{t['id']}/replay").status_code == 200
 
 
 def _assert_no_hidden_cards(ev: dict[str, Any], me: str) -> None:
@@ -306,3 +319,18 @@ def test_a_human_takes_over_a_bot_between_deals(client: TestClient) -> None:
             if not ev["view"]["over"]:
                 w = next(s for s in ev["table"]["seats"] if s["seat"] == "W")
                 assert w["name"] == "Bob" and w["bot"] is None
+
+
+def test_a_new_table_in_the_group_commit_is_stored_as_it_is_held(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'room.db'}")
+    try:
+        host = store.create_player("Ann")
+        options = {"variation": "american", "kitty_size": 5, "order": ("a", "b")}
+        settings = {"chat": "preset", "bid_time": 15}
+        st = asyncio.run(
+            store.add_table("500", "american", options, 2**61 + 3, host, 4, settings, "code-1234")
+        )
+        assert st.options["order"] == ["a", "b"]  # as the JSON column gives it back
+        assert store.load_table(st.id) == st
+    finally:
+        store.close()
