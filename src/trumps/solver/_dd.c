@@ -441,7 +441,7 @@ static u64 spec_of(const Game *g, u64 live, u64 rel)
  * and nobody else holds a no-trump joker.  When no opponent can ruff and
  * they run out of the suit, the leader's small cards of it win too.
  * `rel` gets the cards whose rank the count used. */
-static int quick_tricks(const Game *g, const State *s, u64 *rel, int *qpts)
+static int quick_tricks(const Game *g, const State *s, u64 *rel, int *qpts, int skipboss)
 {
     int n = g->n;
     int leader = s->leader;
@@ -467,7 +467,7 @@ static int quick_tricks(const Game *g, const State *s, u64 *rel, int *qpts)
     int qt = 0, qp = 0;
     for (int x = 0; x < 4; x++) {
         u64 sm = g->smask[x];
-        if (!(lh & sm))
+        if (!(lh & sm) || (skipboss && x == g->trump))
             continue;
         u64 live = (lh | others) & sm;
         int cnt = 0;
@@ -526,7 +526,7 @@ static int quick_tricks(const Game *g, const State *s, u64 *rel, int *qpts)
             mine &= ~(1ULL << top);
         }
     }
-    if (jm && g->joker_high && (lh & jm)) {
+    if (jm && g->joker_high && (lh & jm) && !skipboss) {
         /* the leader's joker, if no higher one is out, wins when led */
         int top = 63 - __builtin_clzll((lh | others) & jm);
         if ((lh >> top) & 1) {
@@ -602,7 +602,7 @@ static int cross_tricks(const Game *g, const State *s, u64 *rel, int *qpts)
         c.tricks_left--;
         u64 r = 0;
         int qp = 0;
-        int qt = quick_tricks(g, &c, &r, &qp);
+        int qt = quick_tricks(g, &c, &r, &qp, 0);
         if (1 + qt > best) {
             best = 1 + qt;
             bestp = tp + qp;
@@ -614,6 +614,56 @@ static int cross_tricks(const Game *g, const State *s, u64 *rel, int *qpts)
         *qpts = bestp;
     }
     return best;
+}
+
+/* The side on lead's quick tricks outside the boss suit (trumps, or the
+ * high jokers of a 500 no-trump deal) plus the boss cards of one of its
+ * hands that are above every opposing one: the cashed tricks are won by
+ * side-suit cards while every opponent and every partner holding boss
+ * cards follows suit (quick_tricks' conditions), so those master cards are
+ * all still there and each wins a trick of its own later. */
+static int quick_plus_masters(const Game *g, const State *s, u64 *rel, int *qpts)
+{
+    u64 bm = g->trump >= 0 ? g->smask[g->trump] : (g->joker_high ? g->smask[4] : 0);
+    if (!bm)
+        return 0;
+    int side = g->decl[s->leader];
+    u64 ob = 0;
+    for (int i = 0; i < g->n; i++)
+        if (g->decl[i] != side)
+            ob |= s->hand[i] & bm;
+    u64 over = ob ? above(63 - __builtin_clzll(ob)) : ~0ULL;
+    u64 topo = ob ? 1ULL << (63 - __builtin_clzll(ob)) : 0;
+    int best = -1, bestp = 0;
+    u64 brel = 0;
+    for (int i = 0; i < g->n; i++) {
+        if (g->decl[i] != side)
+            continue;
+        u64 mine = s->hand[i] & bm & over;
+        if (!mine)
+            continue;
+        int c = pop64(mine), pts = 0;
+        for (u64 t = mine; t; t &= t - 1)
+            pts += g->pts[ctz64(t)];
+        if (g->points ? pts > bestp : c > best) {
+            best = c;
+            bestp = pts;
+            brel = topo | (1ULL << ctz64(mine));
+        }
+    }
+    if (best <= 0)
+        return 0;
+    u64 r = 0;
+    int qp = 0;
+    int qt = quick_tricks(g, s, &r, &qp, 1);
+    if (qt == 0)
+        return 0; /* the masters alone: master_bound counts them */
+    int t = qt + best;
+    if (t > s->tricks_left)
+        t = s->tricks_left;
+    *rel |= r | brel;
+    *qpts = qp + bestp;
+    return t;
 }
 
 /* Tricks each side must win whatever happens: a hand's trumps (or, in a
@@ -836,7 +886,19 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
              * points, the cashed cards' own points */
             u64 qrel = 0;
             int qp = 0;
-            int qt = quick_tricks(g, s, &qrel, &qp);
+            int qt = quick_tricks(g, s, &qrel, &qp, 0);
+#ifndef NO_QPM
+            {
+                u64 mrel = 0;
+                int mp = 0;
+                int mt = quick_plus_masters(g, s, &mrel, &mp);
+                if (g->points ? mp > qp : mt > qt) {
+                    qt = mt;
+                    qp = mp;
+                    qrel = mrel;
+                }
+            }
+#endif
 #ifndef NO_CROSS
             {
                 u64 crel = 0;
