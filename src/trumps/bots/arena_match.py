@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import trumps
-from trumps.bots.arena import MAX_ACTIONS, Interval, _factory, interval
+from trumps.bots.arena import MAX_ACTIONS, Interval, _factory, _new_match, interval
 from trumps.bots.base import Bot, BotError
 from trumps.bots.selfplay import step
 from trumps.core.protocol import Match
@@ -112,12 +112,6 @@ def match_format(game: str, options: Mapping[str, Any] | None = None) -> str:
     if name == "coinche":
         return f"to {int(o.target_score)} points ({o.target_rule})"
     return "Chicago (four deals)" if o.scoring == "chicago" else "rubber"
-
-
-def _new_match(game: str, options: Mapping[str, Any], seed: int) -> Match[Any]:
-    opts = dict(options)
-    preset = opts.pop("preset", None)
-    return trumps.new_game(game, preset=preset, options=opts, seed=seed)
 
 
 def play_game(
