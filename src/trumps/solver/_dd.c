@@ -320,7 +320,12 @@ static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv,
             u64 suitlive = live & g->smask[x];
             int top = 63 - __builtin_clzll(suitlive);
             int rank = pop64(suitlive & above(c)); /* live cards above c */
-            int ruffable = x != g->trump && g->trump >= 0 && (opp & g->smask[g->trump]);
+            /* an opponent void in the suit could ruff it */
+            int ruffable = 0;
+            if (x != g->trump && g->trump >= 0)
+                for (int j = 0; j < g->n; j++)
+                    if (g->decl[j] != side && !(s->hand[j] & g->smask[x]) && (s->hand[j] & g->smask[g->trump]))
+                        ruffable = 1;
             if (x == 4)
                 sc = 180;
             else if (c == top)
@@ -328,7 +333,7 @@ static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv,
             else if ((mate >> top) & 1)
                 sc = 150 + rank + g->pts[c];
             else
-                sc = 50 + rank - g->pts[c];
+                sc = 50 + rank - g->pts[c] - (ruffable ? 30 : 0);
         } else {
             int bestpos = (s->leader + s->best) % g->n;
             int partner = g->decl[bestpos] == g->decl[p];
@@ -339,12 +344,21 @@ static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv,
                 if (k > s->bkey && !last)
                     sc -= 50;
             } else if (k > s->bkey) {
-                /* a winner: the cheapest in second and fourth seat (for tricks),
-                 * the highest in third */
+                /* a winner: for tricks the cheapest; for card points the
+                 * cheapest last, else the highest */
                 if (g->points)
                     sc = last ? 1000 - k : 700 + k / 8;
                 else
-                    sc = last || s->ntrick == 1 ? 1000 - k : 700 + k;
+                    sc = 1000 - k;
+            } else if (!g->points && g->suit[c] != s->led) {
+                /* a discard: from the suit we hold most of, not a trump,
+                 * not a suit's top card, its lowest card first */
+                int x = g->suit[c];
+                sc = 60 + 4 * pop64(s->hand[p] & g->smask[x]) - pop64(live & g->smask[x] & ~above(c) & ~(1ULL << c)) / 2;
+                if (x == g->trump)
+                    sc -= 40;
+                if (!(live & g->smask[x] & above(c)))
+                    sc -= 30;
             } else {
                 sc = g->points ? 100 - 4 * g->pts[c] - (c & 63) / 4 : 100 - c;
             }
