@@ -447,6 +447,22 @@ static u64 spec_of(const Game *g, u64 live, u64 rel)
     return PEXT(abs_, live);
 }
 
+/* The sum of the `k` lowest card points in a hand. */
+static int cheapest_points(const Game *g, u64 hand, int k)
+{
+    int cnt[32] = {0}, total = 0;
+    for (u64 t = hand; t; t &= t - 1) {
+        int v = g->pts[ctz64(t)];
+        cnt[v < 31 ? v : 31]++;
+    }
+    for (int v = 0; v < 32 && k > 0; v++) {
+        int take = cnt[v] < k ? cnt[v] : k;
+        total += take * v;
+        k -= take;
+    }
+    return total;
+}
+
 /* A lower bound on the tricks the side on lead can win at once, if it
  * wants them: the leader cashes the top live cards of a suit from the top.
  * Counted only when nobody else can win or take over those tricks: no
@@ -551,6 +567,15 @@ static int quick_tricks(const Game *g, const State *s, u64 *rel, int *qpts, int 
     }
     if (qt > s->tricks_left)
         qt = s->tricks_left;
+    if (g->points && qt > 0) {
+        /* every other hand plays a card of its own to each cashed trick: at
+         * least its `qt` cheapest cards' points; the last trick's bonus too */
+        for (int i = 0; i < n; i++)
+            if (i != leader)
+                qp += cheapest_points(g, s->hand[i], qt);
+        if (qt == s->tricks_left)
+            qp += g->dix;
+    }
     *qpts = qp;
     return qt;
 }
@@ -704,10 +729,15 @@ static void master_bound(const Game *g, const State *s, int *lo, int *hi, u64 *r
                 u64 mine = s->hand[i] & over & sm;
                 int c = pop64(mine);
                 if (g->points) {
-                    /* card points: each master trump brings at least itself */
+                    /* card points: each master trump brings at least itself
+                     * and a card of every other hand */
+                    int k = c;
                     c = 0;
                     for (u64 t = mine; t; t &= t - 1)
                         c += g->pts[ctz64(t)];
+                    for (int j = 0; j < g->n; j++)
+                        if (j != i)
+                            c += cheapest_points(g, s->hand[j], k);
                 }
                 if (c > m) {
                     m = c;
