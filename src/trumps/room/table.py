@@ -650,8 +650,7 @@ class Table:
                     await self.store.write(self.store.seat_write, self.id, s_i, player, None)
                     self.seats[s_i] = Seat(player, name, None)
                 self.pending.clear()
-            if self.match.is_over:
-                await self._finish()
+            stored_end = await self._finish(defer=True) if self.match.is_over else None
         if timeout:  # told before the state that shows the automatic action
             who = self.seats[seat].name or self.match.seat_name(seat)
             await self.notify(
@@ -660,12 +659,21 @@ class Table:
             )  # fmt: skip
         t3 = time.perf_counter()
         await self.broadcast()
+        if stored_end is not None:
+            await stored_end
         if timing.ENABLED:  # lock wait, commit wait, apply, broadcast
             timing.record("act", t1 - t0, t2 - t1, t3 - t2, time.perf_counter() - t3)
         self._after_change()
         self._check_done()
 
-    async def _finish(self) -> None:
+    async def _finish(self, *, defer: bool = False) -> asyncio.Future[None] | None:
+        """The game is over.  With ``defer``, the status write of an ordinary
+        table is only queued and returned, to be awaited after the final
+        state is sent: the action that ended the game is already stored, and
+        a table stored as playing whose log ends the game is finished again
+        at start-up (:meth:`resume`), so the end costs no second commit wait
+        (it did for the last action of every game).  A competition's pay-out
+        is always made before anything is shown."""
         self.status = "finished"
         if self.settings.competition:
             from trumps.room import competition
@@ -688,8 +696,12 @@ class Table:
             await self.store.run(
                 competition.pay_out, self.store, self.id, self.game, buy_in, entries, sides, draw
             )
-        else:
-            await self.store.write(self.store.status_write, self.id, "finished")
+            return None
+        write = asyncio.ensure_future(self.store.write(self.store.status_write, self.id, "finished"))
+        if defer:
+            return write
+        await write
+        return None
 
     def _after_change(self) -> None:
         """After any change: bots to act, the move timer, suggestions."""
