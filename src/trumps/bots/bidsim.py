@@ -48,6 +48,8 @@ class BidOption:
     action: str
     ev: float  # mean score difference (our side minus theirs) per deal
     make: float  # fraction of samples in which the contract makes
+    #: 500: the score difference on each sample (the same samples for every call)
+    values: list[float] = field(default_factory=list, repr=False, compare=False)
 
 
 @dataclass
@@ -78,6 +80,7 @@ class SimulationBidder(Bot):
         min_make: float | None = None,
         margin: float | None = None,
         handicap: float | None = None,
+        z: float | None = None,
     ) -> None:
         self.game = game
         self.samples = samples
@@ -93,6 +96,10 @@ class SimulationBidder(Bot):
         #: scoring (500: tricks; coinche: card points of ours): declarers do
         #: worse at the table than with all cards open
         self.handicap = (0.5 if five else 10.0) if handicap is None else handicap
+        #: 500: standard errors by which a call must beat the rule bot's
+        self.z = 2.0 if z is None else z
+        #: 500: tricks taken off a no-trump declarer on top of the handicap
+        self.nt_handicap = 1.0
         self._cache: _Sim | None = None
 
     # ----- the Bot interface ------------------------------------------------
@@ -273,16 +280,95 @@ def _samples_500(bidder: SimulationBidder, view: Mapping[str, Any], rng: random.
     sim = bidder._cache = _Sim(key)
     sub = random.Random(rng.getrandbits(64))
     opts = dict(view.get("options") or {})
+    dealer = str(view["dealer"])
+    # the legal calls before each call of the auction (they do not depend on the cards)
+    probe = trumps.new_game("500", options=opts, dealer=dealer, seed=0)
+    before: list[list[str]] = []
+    for _s, call in auction:
+        before.append([str(a) for a in probe.legal_actions()])
+        probe.apply(call)
+    if probe.to_act is None or str(probe.view(probe.to_act)["seat"]) != seat:
+        raise TrumpsError("the auction in the view does not lead to this seat's turn")
     for _ in range(bidder.samples):
-        hands = _deal_sample(view, sub)
-        base = trumps.new_game("500", options=opts, deal=hands, dealer=str(view["dealer"]))
+        hands = _deal_sample_500(bidder, view, auction, before, sub)
+        base = trumps.new_game("500", options=opts, deal=hands, dealer=dealer)
         for _s, call in auction:
             base.apply(call)
-        if base.to_act is None or str(base.view(base.to_act)["seat"]) != seat:
-            raise TrumpsError("the auction in the view does not lead to this seat's turn")
         sim.samples500.append(_Sample(hands, base))
     sim.samples = len(sim.samples500)
     return sim.samples500
+
+
+#: hands tried per seat for one that makes that seat's calls
+SAMPLE_TRIES = 60
+
+
+def _deal_sample_500(
+    bidder: SimulationBidder,
+    view: Mapping[str, Any],
+    auction: tuple[tuple[str, str], ...],
+    before: list[list[str]],
+    rng: random.Random,
+) -> dict[str, list[str]]:
+    """Hidden hands and kitty dealt at random so that every seat that has
+    called would have made its calls by the rule bot (the model of the
+    others' bidding; the opponents at the table bid by rule): seat by seat,
+    up to :data:`SAMPLE_TRIES` hands each, else the best try (the most of
+    its calls matched; a suit bid promises three of the suit)."""
+    from trumps.bots.sampling import _deck, _options_key
+
+    me = str(view["seat"])
+    seats: list[str] = list(view["seats"])
+    mine = [str(c) for c in view["hands"][me]]
+    pool = [c for c in _deck("500", _options_key(view)) if c not in set(mine)]
+    size = len(mine)
+    teams = view.get("teams") or [seats[0::2], seats[1::2]]
+    callers = [s for s in seats if s != me and any(a == s for a, _c in auction)]
+    out: dict[str, list[str]] = {me: list(mine)}
+    for s in callers:
+        mine_idx = [i for i, (a, _c) in enumerate(auction) if a == s]
+        best: tuple[int, list[str]] | None = None
+        for _ in range(SAMPLE_TRIES):
+            hand = rng.sample(pool, size)
+            hits = 0
+            for i in mine_idx:
+                v = {
+                    "game": "500",
+                    "phase": "AUCTION",
+                    "seat": s,
+                    "players": len(seats),
+                    "seats": seats,
+                    "teams": teams,
+                    "options": view.get("options") or {},
+                    "hands": {s: hand},
+                    "auction": [{"seat": a, "call": c} for a, c in auction[:i]],
+                }
+                call = bidder.rules.choose(v, before[i], random.Random(0))
+                hits += call == auction[i][1]
+            if (
+                best is None
+                or hits > best[0]
+                or (
+                    hits == best[0]
+                    and _fits(hand, _bid_suits(view).get(s, set()), "500")
+                    and not _fits(best[1], _bid_suits(view).get(s, set()), "500")
+                )
+            ):
+                best = (hits, hand)
+            if hits == len(mine_idx):
+                break
+        assert best is not None
+        out[s] = best[1]
+        taken = set(best[1])
+        pool = [c for c in pool if c not in taken]
+    rng.shuffle(pool)
+    i = 0
+    for s in seats:
+        if s not in out:
+            out[s] = pool[i : i + size]
+            i += size
+    out["kitty"] = pool[i:]
+    return out
 
 
 def _exchange_by_rule(
@@ -404,6 +490,8 @@ def _result_500(
         diff = value * (2 * made - 1) - per_trick * (10 - t)
     else:
         t = _tricks(bidder, view, sample, call, seat) - bidder.handicap
+        if c.denom is None:  # no trumps: double dummy flatters the declarer most
+            t -= bidder.nt_handicap
         value = float(c.value)
         made = min(1.0, max(0.0, t - c.level + 1))
         won = 250.0 if t >= 10 and value < 250 else value
@@ -480,20 +568,31 @@ def _five_hundred_options(
                 if real
                 else 1.0
             )
-        out.append(BidOption(call, statistics.fmean(evs), makes[call]))
+        out.append(BidOption(call, statistics.fmean(evs), makes[call], evs))
     return out
 
 
 def _decide_500(bidder: SimulationBidder, options: list[BidOption], ruled: str) -> tuple[str, str]:
-    """The call, and why: the rule bot's call unless the simulation finds a
-    call better by :attr:`SimulationBidder.margin` points."""
+    """The call, and why: the rule bot's call unless another call beats it
+    on the same samples by :attr:`SimulationBidder.margin` points on average
+    and by :attr:`SimulationBidder.z` standard errors of that difference
+    (the best of many noisy estimates looks better than it is)."""
     by = {o.action: o for o in options}
-    best = max(options, key=lambda o: o.ev)
     base = by.get(ruled)
     if base is None:
+        best = max(options, key=lambda o: o.ev)
         return best.action, "simulation: best expected score"
-    if best.action != ruled and best.ev >= base.ev + bidder.margin:
-        return best.action, f"simulation: beats the rule bid {ruled} by {best.ev - base.ev:.0f} points"
+    found: tuple[float, BidOption] | None = None
+    for o in options:
+        if o.action == ruled or len(o.values) != len(base.values) or len(o.values) < 2:
+            continue
+        diff = [a - b for a, b in zip(o.values, base.values, strict=True)]
+        gain = statistics.fmean(diff)
+        error = statistics.stdev(diff) / len(diff) ** 0.5
+        if gain >= bidder.margin and gain >= bidder.z * error and (found is None or gain > found[0]):
+            found = (gain, o)
+    if found is not None:
+        return found[1].action, f"simulation: beats the rule bid {ruled} by {found[0]:.0f} points"
     return ruled, "the rule bid; the simulation finds nothing clearly better"
 
 

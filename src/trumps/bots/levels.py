@@ -7,8 +7,9 @@
   time budget; when several cards are worth the same the rule bot chooses
   among them (double dummy is indifferent between, say, two small
   discards; the rules are not).  Bidding: bridge uses the natural system of
-  :mod:`trumps.bots.sayc`; 500 and coinche bid by simulation
-  (:mod:`trumps.bots.bidsim`) when the solver is fast enough, else by rule.
+  :mod:`trumps.bots.sayc`; 500 bids by simulation (:mod:`trumps.bots.bidsim`,
+  12 deals at ``normal``, 16 at ``strong``), coinche by simulation at
+  ``strong`` and by rule at ``normal``.
 
 When the installed solver is too slow for a position (see
 :func:`trumps.bots.solving.exact_limit`) the card is chosen by the rule bot.
@@ -25,7 +26,17 @@ from trumps.bots.pimc import Evaluation, evaluate
 from trumps.bots.solving import exact_limit
 from trumps.core.errors import TrumpsError
 
-__all__ = ["LEVELS", "Budget", "NormalBot", "PimcBot", "StrongBot", "card_actions", "cards_in_hands"]
+__all__ = [
+    "LEVELS",
+    "Budget",
+    "NormalBot",
+    "NormalRuleBot",
+    "NormalSimBot",
+    "PimcBot",
+    "StrongBot",
+    "card_actions",
+    "cards_in_hands",
+]
 
 
 @dataclass(frozen=True)
@@ -39,14 +50,17 @@ class Budget:
     nodes: int
     cap: float
     bridge_samples: int
-    #: deals simulated per bid in 500 and coinche (0: the rule bot bids)
+    #: deals simulated per coinche bid (0: the rule bot bids)
     bid_samples: int = 0
+    #: deals simulated per 500 bid (0: the rule bot bids)
+    bid_samples_500: int = 0
 
 
 LEVELS: dict[str, Budget] = {
-    "normal": Budget(samples=16, nodes=1_000_000, cap=1.0, bridge_samples=8, bid_samples=0),
-    "normal-sim": Budget(samples=16, nodes=1_000_000, cap=1.0, bridge_samples=8, bid_samples=8),
-    "strong": Budget(samples=96, nodes=8_000_000, cap=4.0, bridge_samples=48, bid_samples=8),
+    "normal": Budget(16, 1_000_000, 1.0, 8, bid_samples=0, bid_samples_500=12),
+    "normal-sim": Budget(16, 1_000_000, 1.0, 8, bid_samples=8, bid_samples_500=12),
+    "normal-rules": Budget(16, 1_000_000, 1.0, 8, bid_samples=0, bid_samples_500=0),
+    "strong": Budget(96, 8_000_000, 4.0, 48, bid_samples=8, bid_samples_500=16),
 }
 
 
@@ -85,7 +99,9 @@ class PimcBot(Bot):
     def bidder(self, game: str) -> Bot:
         """Who makes this level's non-card decisions in ``game``."""
         if game not in self._bidders:
-            self._bidders[game] = _bidder(game, self.budget.bid_samples, self.rules(game))
+            b = self.budget
+            samples = b.bid_samples_500 if game == "500" else b.bid_samples
+            self._bidders[game] = _bidder(game, samples, self.rules(game))
         return self._bidders[game]
 
     def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
@@ -124,9 +140,7 @@ def _bidder(game: str, bid_samples: int, rules: Bot) -> Bot:
         from trumps.bots.sayc import SaycBot
 
         return SaycBot()
-    if bid_samples <= 0 or game != "coinche":
-        # 500's simulation bidder (bidsim) measured weaker than the rule
-        # bot in the arena (docs/bots.md): 500 levels bid by rule until it is tuned
+    if bid_samples <= 0:
         return rules
     from trumps.bots.bidsim import SimulationBidder
 
@@ -146,6 +160,14 @@ class NormalSimBot(PimcBot):
 
     name = "normal-sim"
     level = "normal-sim"
+
+
+class NormalRuleBot(PimcBot):
+    """``normal`` card play with rule bidding everywhere (500 and coinche):
+    the arena yardstick of what simulation bidding is worth."""
+
+    name = "normal-rules"
+    level = "normal-rules"
 
 
 class StrongBot(PimcBot):
