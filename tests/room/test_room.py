@@ -68,7 +68,12 @@ def test_create_needs_a_name_and_valid_options(client: TestClient) -> None:
     assert client.get("/api/tables").json() == []
 
 
-def test_full_game_with_bots_and_no_leak(client: TestClient) -> None:
+def test_full_game_with_bots_and_no_leak(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0, keep_finished=1.0)) as client:
+        _full_game_with_bots_and_no_leak(client)
+
+
+def _full_game_with_bots_and_no_leak(client: TestClient) -> None:
     guest(client, "Ann")
     t = create(client, preset="australian", options={"nullo_plays": "both_hands"})
     assert t["free"] == 4
@@ -93,9 +98,11 @@ def test_full_game_with_bots_and_no_leak(client: TestClient) -> None:
     assert ev["view"]["winner"] in (0, 1)
     for ev in sent:
         _assert_no_hidden_cards(ev, "S")
-    # the finished table nobody is connected to leaves the live tables (a
-    # long-running room keeps only the tables in use): its page is the replay
-    for _ in range(100):
+    # a finished table nobody is connected to leaves the live tables after
+    # keep_finished (a long-running room keeps the tables in use): its page
+    # is the replay from then on
+    assert client.get(f"/table/{t['id']}", follow_redirects=False).status_code == 200
+    for _ in range(200):
         r = client.get(f"/table/{t['id']}", follow_redirects=False)
         if r.status_code == 303:
             break

@@ -40,7 +40,7 @@ from trumps.room.messages import (
     error_event,
     parse_client_message,
 )
-from trumps.room.room import Room, game_catalogue
+from trumps.room.room import KEEP_FINISHED, Room, game_catalogue
 from trumps.room.settings import PRESET_PHRASES, settings_schema
 from trumps.room.store import Store
 from trumps.room.table import AccessDenied, RoomError, Table
@@ -116,9 +116,12 @@ def create_app(
     grace: float = 30.0,
     clock: Clock | None = None,
     tune_gc: bool = False,
+    keep_finished: float = KEEP_FINISHED,
 ) -> Starlette:
     """The card room app, storing everything in ``db_url``; ``clock``
-    drives timers and scheduled starts (a fake clock in tests).  With
+    drives timers and scheduled starts (a fake clock in tests);
+    ``keep_finished``: seconds a finished table nobody is connected to
+    stays live before its page becomes the replay.  With
     ``tune_gc`` (``trumps serve``) the garbage collector is set up for a
     long-running server once the room has started (:func:`server_gc`)."""
     state: dict[str, Any] = {}
@@ -126,7 +129,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         store = Store(db_url)
-        room = Room(store, bot_delay=bot_delay, grace=grace, clock=clock)
+        room = Room(store, bot_delay=bot_delay, grace=grace, clock=clock, keep_finished=keep_finished)
         state["store"] = store
         state["room"] = room
         state["signer"] = URLSafeSerializer(store.secret(), salt="trumps-player")

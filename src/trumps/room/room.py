@@ -23,6 +23,7 @@ from trumps.room.timers import Clock, Timers
 
 __all__ = ["Room", "game_catalogue"]
 
+KEEP_FINISHED = 60.0  # seconds a finished table nobody is connected to stays live
 LOBBY_INTERVAL = 0.1  # seconds: lobby updates are gathered, at most one push per interval
 
 
@@ -37,9 +38,16 @@ def game_catalogue() -> list[dict[str, Any]]:
 
 class Room:
     def __init__(
-        self, store: Store, *, bot_delay: float = 0.6, grace: float = 30.0, clock: Clock | None = None
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.6,
+        grace: float = 30.0,
+        clock: Clock | None = None,
+        keep_finished: float = KEEP_FINISHED,
     ) -> None:
         self.store = store
+        self.keep_finished = keep_finished
         self.timers = Timers(clock)
         self.clock = self.timers.clock
         self.bot_delay = bot_delay
@@ -70,10 +78,15 @@ class Room:
         )  # fmt: skip
 
     def _done(self, table: Table) -> None:
-        """A finished game nobody is connected to leaves the live tables (its
-        page and replay are served from storage), so a long-running room
-        keeps only the tables in use, not every table it ever had."""
-        if self.tables.get(table.id) is table:
+        """A finished game nobody is connected to leaves the live tables
+        ``keep_finished`` seconds later unless someone came back (a reload
+        still shows the table; afterwards its page is the replay, read from
+        storage), so a long-running room keeps the tables in use, not every
+        table it ever had."""
+        asyncio.get_running_loop().call_later(self.keep_finished, self._drop, table)
+
+    def _drop(self, table: Table) -> None:
+        if self.tables.get(table.id) is table and table.status == "finished" and not table.connections:
             del self.tables[table.id]
 
     async def stop(self) -> None:
