@@ -16,14 +16,10 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
-from trumps.core.cards import Card
-from trumps.solver import position_of, solve
+from trumps.solver import solve
+from trumps.solver.ddscheck import dds_totals, rerank_500
 from trumps.solver.randpos import random_position_match
-
-RANKS = "AKQJT98765432"
-SUITS = "SHDC"
 
 
 def _reference_sweep(game: str, count: int, cards: tuple[int, int], seed: int) -> tuple[int, list[str]]:
@@ -38,63 +34,23 @@ def _reference_sweep(game: str, count: int, cards: tuple[int, int], seed: int) -
     return count, bad
 
 
-def _dds_values(match: Any, relabel: dict[Any, str], trump: int) -> dict[str, int]:
-    from endplay import dds, types
-
-    pos = position_of(match)
-    hands = [[relabel[c] for c in pos.hands[s]] for s in range(4)]
-    first = pos.trick_seats[0] if pos.trick else pos.to_play
-    for i, card in enumerate(pos.trick):
-        hands[(first + i) % 4].append(relabel[card])
-    groups = [".".join("".join(r for r in RANKS if r + s in h) for s in SUITS) for h in hands]
-    deal = types.Deal("N:" + " ".join(groups))
-    deal.first = types.Player(first)
-    deal.trump = types.Denom(trump if trump >= 0 else 4)
-    for card in pos.trick:
-        text = relabel[card]
-        deal.play(types.Card(text[-1] + text[:-1]))
-    out = {}
-    for card, tricks in dds.solve_board(deal):
-        text = str(card)
-        suit = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(text[0], text[0])
-        out[text[1:] + suit] = int(tricks)
-    return out
-
-
 def _dds_sweep(game: str, count: int, seed: int) -> tuple[int, list[str]]:
     rng = random.Random(f"agreement-dds/{game}/{seed}")
     bad: list[str] = []
     for _ in range(count):
         cards = rng.randint(5, 10)
         if game == "500":
-            match = random_position_match(
-                "500", rng, cards, contract=rng.choice(["6S", "7H", "8D", "9C"]), players="2v2"
-            )
-            rules = match.deal.rules
-            dealt = [c for h in match.deal.dealt for c in h]
-            relabel = {}
-            for suit in range(4):
-                mine = sorted(
-                    (c for c in dealt if rules.eff[c.index] == suit), key=lambda c: -rules.power[c.index]
-                )
-                for slot, c in enumerate(mine):
-                    relabel[c] = RANKS[slot] + SUITS[suit]
-            trump = int(rules.trump)
+            contract = rng.choice(["6S", "7H", "8D", "9C"])
+            match = random_position_match("500", rng, cards, contract=contract, players="2v2")
+            relabel, trump = rerank_500(match)
         else:
             match = random_position_match("bridge", rng, min(cards, 8))
             relabel = {c: str(c) for h in match.deal.dealt for c in h}
             trump = match.deal.trump
-        pos = position_of(match)
-        got = _dds_values(match, relabel, trump)
-        sol = solve(match, engine="c")
-        for card_text, value in sol.values.items():
-            tricks = got[relabel[Card(card_text)]]
-            ours = tricks if pos.declaring[pos.to_play] else pos.tricks_left - tricks
-            if value != pos.won + ours:
-                bad.append(
-                    f"{game} {match.deal.contract} {match.log}: {card_text} C {value} DDS {pos.won + ours}"
-                )
-                break
+        ours = solve(match, engine="c").values
+        theirs = dds_totals(match, relabel, trump)
+        if ours != theirs:
+            bad.append(f"{game} {match.deal.contract} {match.log}: C {ours} DDS {theirs}")
     return count, bad
 
 

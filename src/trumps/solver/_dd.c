@@ -931,30 +931,19 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
             u64 qrel = 0;
             int qp = 0;
             int qt = quick_tricks(g, s, &qrel, &qp, 0);
-#ifndef NO_QPM
-            {
+            /* two more lower bounds of the same kind: the best one counts */
+            static int (*const more[])(const Game *, const State *, u64 *, int *) = {quick_plus_masters,
+                                                                                      cross_tricks};
+            for (int b = 0; b < 2; b++) {
                 u64 mrel = 0;
                 int mp = 0;
-                int mt = quick_plus_masters(g, s, &mrel, &mp);
+                int mt = more[b](g, s, &mrel, &mp);
                 if (g->points ? mp > qp : mt > qt) {
                     qt = mt;
                     qp = mp;
                     qrel = mrel;
                 }
             }
-#endif
-#ifndef NO_CROSS
-            {
-                u64 crel = 0;
-                int cp = 0;
-                int ct = cross_tricks(g, s, &crel, &cp);
-                if (g->points ? cp > qp : ct > qt) {
-                    qt = ct;
-                    qp = cp;
-                    qrel = crel;
-                }
-            }
-#endif
             if (g->points)
                 qt = qp;
             if (g->decl[s->leader]) {
