@@ -9,6 +9,7 @@
     trumps score 500 8H --tricks 9     one deal's score (the game's own calculator)
     trumps solve 500 --deal ...        double-dummy value of each card from a position
     trumps arena 500 --a easy --b normal --deals N   duplicate match between two bots
+    trumps arena 500 --a easy --b normal --games N   the same over whole games: games won
 
 Game-specific commands live with their game: ``trumps score GAME ...`` runs
 ``score_command(argv)`` from ``trumps.<game package>.cli``, so adding a game
@@ -85,7 +86,11 @@ def build_parser() -> CliParser:
     p = sub.add_parser("solve", help="double-dummy value of each legal card (any game)", add_help=False)
     p.add_argument("args", nargs=argparse.REMAINDER)
 
-    p = sub.add_parser("arena", help="duplicate match between two bots", add_help=False)
+    p = sub.add_parser(
+        "arena",
+        help="duplicate match between two bots: per deal (--deals) or games won (--games)",
+        add_help=False,
+    )
     p.add_argument("args", nargs=argparse.REMAINDER)
 
     p = sub.add_parser("serve", help="run the card room (open it in a browser)")
