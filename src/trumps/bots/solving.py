@@ -27,7 +27,15 @@ from typing import Any
 from trumps.core.errors import TrumpsError
 from trumps.core.protocol import Match
 
-__all__ = ["FALLBACK_CARDS", "SolveError", "Values", "exact_limit", "solve_values", "solver_name"]
+__all__ = [
+    "FALLBACK_CARDS",
+    "SolveError",
+    "Values",
+    "exact_limit",
+    "solve_value",
+    "solve_values",
+    "solver_name",
+]
 
 #: The private fallback solves positions with at most this many cards left.
 FALLBACK_CARDS = 12
@@ -131,6 +139,19 @@ def solve_values(match: Match[Any]) -> Values:
         values = {str(k): float(v) for k, v in sol.values.items()}
         return Values(values, bool(sol.maximising), str(sol.unit), int(getattr(sol, "nodes", 0)))
     return _fallback(match)
+
+
+def solve_value(match: Match[Any]) -> float:
+    """The position's double-dummy result alone: the best of
+    :func:`solve_values` for the seat to play, by one search where the
+    project's solver answers (about half the work of every card's value);
+    what a bidding simulation needs from each sampled deal."""
+    if solver_name(match.game) in ("c", "reference"):
+        solver = _project_solver()
+        return float(solver.value(match))
+    vals = solve_values(match)
+    pick = max if vals.maximising else min
+    return float(pick(vals.values.values()))
 
 
 # ----- bridge: DDS through endplay -------------------------------------------
