@@ -406,7 +406,7 @@ def _tricks(
 ) -> float:
     """Double-dummy tricks of ``seat``'s side declaring ``call``'s strain on
     this sample, after the rule bot's kitty exchange (cached)."""
-    from trumps.bots.solving import solve_values
+    from trumps.bots.solving import solve_value
 
     strain = _strain(call)
     key = (strain, seat)
@@ -423,9 +423,7 @@ def _tricks(
     match = trumps.new_game(
         "500", options=opts, deal=hands, dealer=str(view["dealer"]), contract=contract, declarer=seat
     )
-    vals = solve_values(match)
-    pick = max if vals.maximising else min
-    total = float(pick(vals.values.values()))
+    total = solve_value(match)
     sample.tricks[key] = total
     return total
 
