@@ -109,6 +109,10 @@ def _full_game_with_bots_and_no_leak(client: TestClient) -> None:
         time.sleep(0.05)
     assert r.status_code == 303 and r.headers["location"] == f"/replay/{t['id']}"
     assert client.get(f"/api/tables/{t['id']}/replay").status_code == 200
+    gone = client.get(f"/api/tables/{t['id']}")
+    assert gone.status_code == 404
+    assert gone.json()["error"] == f"table {t['id']} is finished: its record is /api/tables/{t['id']}/record"
+    assert client.get("/api/tables/nosuchtable").json()["error"] != gone.json()["error"]
 
 
 def _assert_no_hidden_cards(ev: dict[str, Any], me: str) -> None:

@@ -257,9 +257,13 @@ def create_app(
         return JSONResponse(table.summary(), status_code=201)
 
     async def api_table(request: Request) -> Response:
+        tid = request.path_params["tid"]
         try:
-            t = room().get(request.path_params["tid"])
+            t = room().get(tid)
         except RoomError as exc:
+            if await room().store.run(history_store.table_exists, room().store, tid):
+                # a finished game leaves the live tables: its record is in the history
+                return bad(f"table {tid} is finished: its record is /api/tables/{tid}/record", 404)
             return bad(str(exc), 404)
         pid, _ = await identity(request)
         if not t.may_see(pid):
