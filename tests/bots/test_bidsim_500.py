@@ -101,3 +101,15 @@ def test_passing_is_worth_what_the_opponents_then_make() -> None:
     legal = [str(a) for a in m.legal_actions()]
     options = {o.action: o for o in _bidder(6).options_for(view, legal, random.Random(1))}
     assert options["P"].ev != 0 and options["P"].make == 1.0
+
+
+def test_six_players_bid_by_rule() -> None:
+    """Six-handed deals are too big to solve per sample within a bid's time:
+    the rule bot's call, at once."""
+    m = trumps.new_game("500", seed=4, options={"players": "2v2v2"})
+    assert m.to_act is not None
+    view = m.view(m.to_act)
+    legal = [str(a) for a in m.legal_actions()]
+    rules = bot_for("500", "rules")
+    assert _bidder().options_for(view, legal, random.Random(1)) == []
+    assert _bidder().choose(view, legal, random.Random(1)) == rules.choose(view, legal, random.Random(1))

@@ -470,7 +470,9 @@ def _result_500(
     o = view.get("options") or {}
     c = Call.parse(call)
     seats: list[str] = list(view["seats"])
-    ours = _team_of(view, seat) == _team_of(view, str(view["seat"]))
+    me = str(view["seat"])
+    teams = view.get("teams") or [seats[0::2], seats[1::2]]
+    ours = any(seat in t and me in t for t in teams)
     per_trick = 10.0
     if c.is_misere:
         per_trick = 0.0 if o.get("misere_defender_points") == "none" else 10.0
@@ -536,6 +538,8 @@ def _five_hundred_options(
     is worth what the others then bid and make."""
     from trumps.five_hundred.calls import Call
 
+    if len(view["seats"]) != 4:
+        return []  # six players: a full-deal solve per sample is far too slow; the rule bot bids
     ruled = bidder.rules.choose(view, legal, random.Random(0))
     strains = _five_hundred_candidates(view, legal)
     if ruled != "P" and not ruled.startswith("i") and _strain(ruled) not in strains:
