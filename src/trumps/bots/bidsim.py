@@ -1,26 +1,32 @@
 """Bidding by simulation for 500 and coinche.
 
-A bidder holds one hand and sees the calls so far.  For each denomination
-worth considering it deals the unseen cards at random (and, in 500, the
-kitty), plays each deal double dummy with itself (or its partner) as the
-declaring side, and scores every contract it could bid with the game's own
-scoring rules.  It bids the contract with the best expected score, if that
-beats passing by a margin and the contract makes often enough (the risk
-rule: :attr:`SimulationBidder.min_make`).
+A bidder holds one hand and sees the calls so far.  It deals the unseen
+cards at random (and, in 500, the kitty), plays each deal double dummy, and
+scores the calls it could make with the game's own scoring rules.
 
-What the auction implies is used simply: a seat that bid a suit is dealt at
-least three cards of it in every sample (coinche: with its jack or nine),
-so partner's and the opponents' bids shape the deals.
+**Coinche**: for each denomination worth considering, each deal is solved
+with our side declaring; it bids the contract with the best expected score
+if that beats passing by a margin and the contract makes often enough (the
+risk rule: :attr:`SimulationBidder.min_make`).  A seat that bid a suit is
+dealt at least three cards of it with its jack or nine.
 
-The simulation for a hand is computed once per deal and kept: later calls
-of the same deal only re-read the auction.  Which denominations are
-simulated is pruned by the hand (a trump suit needs length or top trumps,
-no trumps needs aces, misère needs a hand with few dangerous cards), so
-weak hands pass quickly.
+**500** (four players): the rule bot's call is the reference.  Deals are
+drawn so that every seat that has called would have made its calls by the
+rule bot; on each deal every candidate call (pass, the rule call, sound
+bids in the hand's strains, misère with a low hand) is followed by the rest
+of the auction bid by rule, and the contract it leads to is played double
+dummy after the rule bot's kitty exchange, with a handicap for the
+declaring side (half a trick, and one more in no trumps).  Another call
+replaces the rule call only if it beats it on the same deals by
+:attr:`SimulationBidder.margin` points and :attr:`SimulationBidder.z`
+standard errors.  Six-player games bid by rule.
 
-Other decisions (500's kitty discards, breach and inkle rounds; coinche's
-belote announcement) go to the rule bot, as does any call the simulation
-does not cover.
+The simulation of a decision is computed once and kept.  Which strains
+are simulated is pruned by the hand, so weak hands are quick.
+
+Other decisions (500's kitty discards, breach; coinche's belote
+announcement) go to the rule bot, as does any call the simulation does not
+cover.
 """
 
 from __future__ import annotations
