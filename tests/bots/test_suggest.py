@@ -130,3 +130,19 @@ def test_the_suggested_action_is_always_among_its_reasons(game: str) -> None:
         got = suggest(game, view, legal, "normal", random.Random(seed))
         assert got["action"] in legal
         assert got["action"] in [r["action"] for r in got["reasons"]]
+
+
+@pytest.mark.parametrize(("game", "level"), [("500", "normal"), ("500", "strong"), ("coinche", "strong")])
+def test_bid_reasons_use_the_levels_own_sample_count(game: str, level: str) -> None:
+    """The "why?" of a simulated bid is computed from as many deals as the
+    level's bid itself (500 has its own count)."""
+    from trumps.bots.levels import LEVELS
+
+    budget = LEVELS[level]
+    want = budget.bid_samples_500 if game == "500" else budget.bid_samples
+    match = trumps.new_game(game, seed=2)
+    view = match.view(match.to_act)
+    legal = [str(a) for a in match.legal_actions()]
+    got = suggest(game, view, legal, level, random.Random(2))
+    simulated = [r["samples"] for r in got["reasons"] if r.get("value") is not None]
+    assert simulated and set(simulated) == {want}

@@ -85,7 +85,9 @@ def explain(
     if name in ("500", "coinche") and phase == "AUCTION":
         from trumps.bots.bidsim import SimulationBidder
 
-        samples = bot.budget.bid_samples or EXPLAIN_BID_SAMPLES
+        # the level's own sample count for this game (500 has its own)
+        b = bot.budget
+        samples = (b.bid_samples_500 if name == "500" else b.bid_samples) or EXPLAIN_BID_SAMPLES
         rows: list[dict[str, Any]] = SimulationBidder(name, samples, bot.rules(name)).explain(
             view, legal, rng
         )
