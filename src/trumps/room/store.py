@@ -200,33 +200,8 @@ class Store:
                 p.name = name
 
     # ----- tables -----------------------------------------------------------
-    def create_table(
-        self,
-        game: str,
-        preset: str | None,
-        options: dict[str, Any],
-        seed: int,
-        host: str,
-        seats: int,
-        settings: dict[str, Any] | None = None,
-        invite: str | None = None,
-    ) -> str:
-        tid = new_id(6)
-        with self.sessions.begin() as s:
-            s.add(
-                TableRow(
-                    id=tid, game=game, preset=preset, options=options, seed=seed, host=host,
-                    status="waiting", created=time.time(), settings=settings or {}, invite=invite,
-                    access={"invited": [], "banned": []},
-                )
-            )  # fmt: skip
-            s.flush()
-            for seat in range(seats):
-                s.add(SeatRow(table_id=tid, seat=seat, player_id=None, bot=None))
-        return tid
-
-    async def add_table(
-        self,
+    @staticmethod
+    def new_table(
         game: str,
         preset: str | None,
         options: dict[str, Any],
@@ -236,14 +211,28 @@ class Store:
         settings: dict[str, Any] | None = None,
         invite: str | None = None,
     ) -> StoredTable:
-        """:meth:`create_table` in the next group commit (so a burst of new
-        tables costs no transaction of its own, and nothing waits behind
-        one); returns the table as :meth:`load_table` would read it back."""
-        st = StoredTable(
+        """A new waiting table with empty seats, as :meth:`load_table` would
+        read it back once written (:meth:`create_table`, :meth:`add_table`)."""
+        return StoredTable(
             id=new_id(6), game=game, preset=preset, options=_as_stored(options), seed=seed, host=host,
             status="waiting", created=time.time(), settings=_as_stored(settings or {}), invite=invite,
             access={"invited": [], "banned": []}, seats={i: (None, None) for i in range(seats)},
         )  # fmt: skip
+
+    def create_table(self, *args: Any, **kwargs: Any) -> str:
+        """Store a new table now, in a transaction of its own (tests and
+        tools; the room uses :meth:`add_table`); the arguments of
+        :meth:`new_table`.  Returns its id."""
+        st = self.new_table(*args, **kwargs)
+        with self.engine.begin() as conn:
+            self._table_write(conn, st)
+        return st.id
+
+    async def add_table(self, *args: Any, **kwargs: Any) -> StoredTable:
+        """:meth:`create_table` in the next group commit (so a burst of new
+        tables costs no transaction of its own, and nothing waits behind
+        one); returns the table as :meth:`load_table` would read it back."""
+        st = self.new_table(*args, **kwargs)
         await self.write(self._table_write, st)
         return st
 

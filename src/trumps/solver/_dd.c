@@ -1323,6 +1323,12 @@ static int begin_solve(void)
     return 0;
 }
 
+/* Read the problem and take the solver: -1 with a Python error set. */
+static int start(PyObject *args, Game *g, State *s)
+{
+    return parse_problem(args, g, s) < 0 || begin_solve() < 0 ? -1 : 0;
+}
+
 static PyObject *dd_solve(PyObject *self, PyObject *args)
 {
 #ifdef HIST
@@ -1343,9 +1349,9 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
     (void)self;
     Game g;
     State s;
-    if (parse_problem(args, &g, &s) < 0 || begin_solve() < 0)
-        return NULL;
     Ctx x = {&g, 0};
+    if (start(args, &g, &s) < 0)
+        return NULL;
     int p = (s.leader + s.ntrick) % g.n;
     int mv[64];
     int vals[64];
@@ -1406,9 +1412,9 @@ static PyObject *dd_value(PyObject *self, PyObject *args)
     (void)self;
     Game g;
     State s;
-    if (parse_problem(args, &g, &s) < 0 || begin_solve() < 0)
-        return NULL;
     Ctx x = {&g, 0};
+    if (start(args, &g, &s) < 0)
+        return NULL;
     int v;
     Py_BEGIN_ALLOW_THREADS
     v = exact(&x, &s, -1);
