@@ -1058,13 +1058,28 @@ moves:;
     int best = maxi ? -INF : INF;
     u64 all = 0, cut = 0;
     int cutoff = 0;
+    /* lowest win (DDS): after a card of a suit fails, the mover's other
+     * cards of that suit below every card its refutation depended on fail
+     * the same way (swap the two cards' names: every trick has the same
+     * winner); per suit, the card index they must reach to be searched */
+    int lw[4] = {0, 0, 0, 0};
+    int lowwin = !g->points;
     for (int i = 0; i < m; i++) {
+        int mc = mv[i] & 255, mx = g->suit[mc];
+        if (lowwin && mx < 4 && mc < lw[mx])
+            continue;
         State c = *s;
         u64 crel = 0, wrel = 0;
         int d = apply_move(g, &c, p, mv[i], &wrel);
         int v = d + search(x, &c, alpha - d, beta - d, &crel);
         crel |= wrel;
         all |= crel;
+        if (lowwin && mx < 4 && lw[mx] == 0) {
+            u64 rs = crel & g->smask[mx];
+            int low = rs ? ctz64(rs) : 64;
+            if (mc < low)
+                lw[mx] = low;
+        }
         if (maxi) {
             if (v > best) {
                 best = v;
