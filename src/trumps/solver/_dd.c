@@ -86,6 +86,9 @@ typedef struct {
     int maxi[MAXN], decl[MAXN];
     int suit[64], pts[64], pclass[64];
     u64 smask[5];
+    u64 pcbit[4];            /* bit b of each card's point class */
+    int nval, val[16];       /* the distinct card points, ascending */
+    u64 vmask[16];           /* the cards worth val[i] */
 } Game;
 
 typedef struct {
@@ -406,14 +409,8 @@ static void points_key(const Game *g, const State *s, u64 live, u64 *rk)
 {
     for (int i = 0; i < MAXN; i++)
         rk[i] = i < g->n ? PEXT(s->hand[i], live) : 0;
-    u64 w[2] = {0, 0};
-    int j = 0;
-    for (u64 l = live; l; l &= l - 1, j++) {
-        int c = ctz64(l);
-        w[j >> 4] |= (u64)g->pclass[c] << ((j & 15) * 4);
-    }
-    rk[4] = w[0];
-    rk[5] = w[1];
+    rk[4] = PEXT(g->pcbit[0], live) | PEXT(g->pcbit[1], live) << 32;
+    rk[5] = PEXT(g->pcbit[2], live) | PEXT(g->pcbit[3], live) << 32;
 }
 
 /* Suit lengths of every hand (4 bits each) and the leader/void metadata. */
@@ -450,14 +447,11 @@ static u64 spec_of(const Game *g, u64 live, u64 rel)
 /* The sum of the `k` lowest card points in a hand. */
 static int cheapest_points(const Game *g, u64 hand, int k)
 {
-    int cnt[32] = {0}, total = 0;
-    for (u64 t = hand; t; t &= t - 1) {
-        int v = g->pts[ctz64(t)];
-        cnt[v < 31 ? v : 31]++;
-    }
-    for (int v = 0; v < 32 && k > 0; v++) {
-        int take = cnt[v] < k ? cnt[v] : k;
-        total += take * v;
+    int total = 0;
+    for (int v = 0; v < g->nval && k > 0; v++) {
+        int have = pop64(hand & g->vmask[v]);
+        int take = have < k ? have : k;
+        total += take * g->val[v];
         k -= take;
     }
     return total;
@@ -793,17 +787,10 @@ static int must_lose_trick(const Game *g, const State *s, u64 *rel)
 
 /* Look the position up: the tightest bounds of the matching entries (and
  * the relevant cards of each), and the best-move hint of one of them. */
-static Entry *tt_probe(const Game *g, const State *s, u64 live, const u64 *lens, u64 meta, Entry *bucket,
+static Entry *tt_probe(const Game *g, const u64 *rk, u64 live, const u64 *lens, u64 meta, Entry *bucket,
                        const uint32_t *tags, uint32_t tag, int *lo, int *hi, u64 *rel_lo, u64 *rel_hi)
 {
-    u64 rk[MAXN];
     Entry *hint = NULL;
-    if (g->points) {
-        points_key(g, s, live, rk);
-    } else {
-        for (int i = 0; i < MAXN; i++)
-            rk[i] = i < g->n ? PEXT(s->hand[i], live) : 0;
-    }
     for (int w = 0; w < TT_WAYS; w++) {
         if (tags[w] != tag)
             continue;
@@ -831,7 +818,7 @@ static Entry *tt_probe(const Game *g, const State *s, u64 live, const u64 *lens,
     return hint;
 }
 
-static void tt_store(const Game *g, const State *s, u64 live, const u64 *lens, u64 meta, Entry *bucket,
+static void tt_store(const Game *g, const u64 *rk, u64 live, const u64 *lens, u64 meta, Entry *bucket,
                      uint32_t *tags, uint32_t tag, u64 rel, int lo, int hi, int bestmove)
 {
 #ifdef NO_PART
@@ -840,11 +827,8 @@ static void tt_store(const Game *g, const State *s, u64 live, const u64 *lens, u
     u64 spec = g->points ? ~0ULL : spec_of(g, live, rel);
 #endif
     u64 k[MAXN];
-    if (g->points)
-        points_key(g, s, live, k);
-    else
-        for (int i = 0; i < MAXN; i++)
-            k[i] = i >= g->n ? 0 : PEXT(s->hand[i], live) & spec;
+    for (int i = 0; i < MAXN; i++)
+        k[i] = rk[i] & spec;
     Entry *e = NULL;
     for (int w = 0; w < TT_WAYS && e == NULL; w++) {
         if (tags[w] != tag)
@@ -885,6 +869,39 @@ static void tt_store(const Game *g, const State *s, u64 live, const u64 *lens, u
     }
 }
 
+/* Whether the side of p, second to play to the current trick (4 hands, no
+ * 500 no-trump joker), wins it whatever the others do; `rel` gets the top
+ * card that decides it. */
+static int second_hand_wins(const Game *g, const State *s, int p, u64 live, u64 *rel)
+{
+    if (live & g->smask[4])
+        return 0;
+    int x = s->led, t = g->trump;
+    int part = (p + 2) % 4, lho = (p + 1) % 4;
+    if (g->decl[part] != g->decl[p] || g->decl[lho] == g->decl[p])
+        return 0;
+    u64 sm = g->smask[x];
+    u64 lho_x = s->hand[lho] & sm;
+    int lho_ruffs = t >= 0 && x != t && !lho_x && (s->hand[lho] & g->smask[t]);
+    if (t >= 0 && x != t) {
+        int own_ruff = (!(s->hand[p] & sm) && (s->hand[p] & g->smask[t])) ||
+                       (!(s->hand[part] & sm) && (s->hand[part] & g->smask[t]));
+        if (own_ruff)
+            return !lho_ruffs; /* own side ruffs, theirs cannot */
+    }
+    if (lho_ruffs)
+        return 0;
+    u64 own = (s->hand[p] | s->hand[part]) & sm;
+    if (!own)
+        return 0;
+    int top = 63 - __builtin_clzll(own);
+    int led = s->tcard[0];
+    if (top < led || (lho_x && top < 63 - __builtin_clzll(lho_x)))
+        return 0;
+    *rel |= 1ULL << top;
+    return 1;
+}
+
 /* Fail-soft alpha-beta on the declaring side's future total.  `rel` gets
  * the cards whose rank the returned bound depends on (partition search). */
 #ifdef HIST
@@ -902,7 +919,7 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
     *rel = 0;
     Entry *bucket = NULL, *hint = NULL;
     uint32_t *tags = NULL, tag = 0;
-    u64 lens[2], meta = 0, live = 0, extra = 0;
+    u64 lens[2], meta = 0, live = 0, extra = 0, rk[MAXN];
     int a0 = alpha, b0 = beta;
     if (s->ntrick == 0) {
         if (s->tricks_left == 0)
@@ -995,18 +1012,19 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
         tt_shape(g, s, lens, &meta);
         u64 h;
         if (g->points) {
-            u64 rk[MAXN];
             points_key(g, s, live, rk);
-            h = mix(meta + 0x9e3779b97f4a7c15ULL);
-            for (int i = 0; i < MAXN; i++)
-                h = mix(h ^ (rk[i] + 0x632be59bd9b4e019ULL * (u64)(i + 1)));
+            h = mix(meta * 0x9e3779b97f4a7c15ULL ^ rk[0] * 0x632be59bd9b4e019ULL ^ rk[1] * 0xc2b2ae3d27d4eb4fULL ^
+                    rk[2] * 0x165667b19e3779f9ULL ^ rk[3] * 0xd6e8feb86659fd93ULL ^ rk[4] * 0xff51afd7ed558ccdULL ^
+                    rk[5] * 0xc4ceb9fe1a85ec53ULL);
         } else {
+            for (int i = 0; i < MAXN; i++)
+                rk[i] = i < g->n ? PEXT(s->hand[i], live) : 0;
             h = mix(mix(lens[0] ^ meta * 0x9e3779b97f4a7c15ULL) ^ lens[1]);
         }
         bucket = &tt[(h & (TT_SIZE - 1)) * TT_WAYS];
         tags = &tt_tags[(h & (TT_SIZE - 1)) * TT_WAYS];
         tag = ((uint32_t)(h >> 40) << 8) | (tt_gen & 255u);
-        hint = tt_probe(g, s, live, lens, meta, bucket, tags, tag, &lo, &hi, &rel_lo, &rel_hi);
+        hint = tt_probe(g, rk, live, lens, meta, bucket, tags, tag, &lo, &hi, &rel_lo, &rel_hi);
         if (lo >= beta) {
             *rel = rel_lo;
             return lo;
@@ -1036,6 +1054,27 @@ moves:;
     int pairs[64], npairs = 0;
     if (s->ntrick != 0)
         live = live_of(g, s);
+    if (s->ntrick == 1 && g->n == 4 && !g->points && g->maxi[p] == g->decl[p]) {
+        /* second hand (DDS's QuickTricksSecondHand): the trick is surely
+         * won by this hand's side when its top card of the led suit beats
+         * the lead and the next hand's cards of the suit (and the next hand
+         * cannot ruff), or when it or its partner can ruff and the next hand
+         * cannot.  Worth one trick, often all the window asks for, if
+         * this side wants tricks (not a misère contractor's). */
+        u64 srel = 0;
+        if (second_hand_wins(g, s, p, live, &srel)) {
+            int side = g->decl[p];
+            int lo1 = side ? 1 : 0, hi1 = side ? s->tricks_left : s->tricks_left - 1;
+            if (lo1 >= beta) {
+                *rel = srel;
+                return lo1;
+            }
+            if (hi1 <= alpha) {
+                *rel = srel;
+                return hi1;
+            }
+        }
+    }
     u64 lv = live | s->trickmask; /* the hands and the current trick */
     int m = gen_moves(g, s, p, lv, mv, 1, pairs, &npairs);
     order_moves(g, s, p, live, mv, m);
@@ -1132,11 +1171,11 @@ moves:;
     }
     if (bucket != NULL) {
         if (best <= a0)
-            tt_store(g, s, live, lens, meta, bucket, tags, tag, *rel, 0, best, bestmove);
+            tt_store(g, rk, live, lens, meta, bucket, tags, tag, *rel, 0, best, bestmove);
         else if (best >= b0)
-            tt_store(g, s, live, lens, meta, bucket, tags, tag, *rel, best, 30000, bestmove);
+            tt_store(g, rk, live, lens, meta, bucket, tags, tag, *rel, best, 30000, bestmove);
         else
-            tt_store(g, s, live, lens, meta, bucket, tags, tag, *rel, best, best, bestmove);
+            tt_store(g, rk, live, lens, meta, bucket, tags, tag, *rel, best, best, bestmove);
     }
     return best;
 }
@@ -1279,11 +1318,28 @@ static int parse_problem(PyObject *args, Game *gp, State *sp)
             g.pclass[c] = cls;
         }
         g.smask[su] |= 1ULL << c;
+        for (int b = 0; b < 4; b++)
+            if ((g.pclass[c] >> b) & 1)
+                g.pcbit[b] |= 1ULL << c;
         if (own >= 0)
             s.hand[own] |= 1ULL << c;
         s.rem_pts += pt;
     }
     s.rem_pts += g.dix;
+    /* the distinct point values in increasing order, with their cards */
+    for (int q = 0; q < nclasses; q++) {
+        int j = g.nval++;
+        while (j > 0 && g.val[j - 1] > classes[q]) {
+            g.val[j] = g.val[j - 1];
+            g.vmask[j] = g.vmask[j - 1];
+            j--;
+        }
+        g.val[j] = classes[q];
+        g.vmask[j] = 0;
+        for (int c = 0; c < g.K; c++)
+            if (g.pclass[c] == q)
+                g.vmask[j] |= 1ULL << c;
+    }
     s.best = 0;
     s.bkey = 0;
     for (int i = 0; i < s.ntrick; i++) {
