@@ -938,6 +938,27 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
         int lo = 0, hi = g->points ? s->rem_pts : s->tricks_left;
         u64 rel_lo = 0, rel_hi = 0;
         live = live_of(g, s);
+        int use_tt = s->tricks_left > (g->points ? TT_MIN_POINTS : TT_MIN_TRICKS);
+        if (use_tt) {
+            tt_shape(g, s, lens, &meta);
+            u64 h;
+            if (g->points) {
+                points_key(g, s, live, rk);
+                h = mix(meta * 0x9e3779b97f4a7c15ULL ^ rk[0] * 0x632be59bd9b4e019ULL ^ rk[1] * 0xc2b2ae3d27d4eb4fULL ^
+                        rk[2] * 0x165667b19e3779f9ULL ^ rk[3] * 0xd6e8feb86659fd93ULL ^ rk[4] * 0xff51afd7ed558ccdULL ^
+                        rk[5] * 0xc4ceb9fe1a85ec53ULL);
+            } else {
+                for (int i = 0; i < MAXN; i++)
+                    rk[i] = i < g->n ? PEXT(s->hand[i], live) : 0;
+                h = mix(mix(lens[0] ^ meta * 0x9e3779b97f4a7c15ULL) ^ lens[1]);
+            }
+            bucket = &tt[(h & (TT_SIZE - 1)) * TT_WAYS];
+            tags = &tt_tags[(h & (TT_SIZE - 1)) * TT_WAYS];
+            tag = ((uint32_t)(h >> 40) << 8) | (tt_gen & 255u);
+            /* the table line is fetched while the bounds are computed */
+            __builtin_prefetch(tags);
+            __builtin_prefetch(bucket);
+        }
 #ifdef NO_QT
         if (0) {
 #else
@@ -989,7 +1010,7 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
         if (!g->points || g->trump >= 0)
             master_bound(g, s, &lo, &hi, &rel_lo, &rel_hi);
 #endif
-        if (s->tricks_left <= (g->points ? TT_MIN_POINTS : TT_MIN_TRICKS)) {
+        if (!use_tt) {
             /* small endings: searching is cheaper than a table look-up */
             if (lo >= beta) {
                 *rel = rel_lo;
@@ -1009,21 +1030,6 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
             }
             goto moves;
         }
-        tt_shape(g, s, lens, &meta);
-        u64 h;
-        if (g->points) {
-            points_key(g, s, live, rk);
-            h = mix(meta * 0x9e3779b97f4a7c15ULL ^ rk[0] * 0x632be59bd9b4e019ULL ^ rk[1] * 0xc2b2ae3d27d4eb4fULL ^
-                    rk[2] * 0x165667b19e3779f9ULL ^ rk[3] * 0xd6e8feb86659fd93ULL ^ rk[4] * 0xff51afd7ed558ccdULL ^
-                    rk[5] * 0xc4ceb9fe1a85ec53ULL);
-        } else {
-            for (int i = 0; i < MAXN; i++)
-                rk[i] = i < g->n ? PEXT(s->hand[i], live) : 0;
-            h = mix(mix(lens[0] ^ meta * 0x9e3779b97f4a7c15ULL) ^ lens[1]);
-        }
-        bucket = &tt[(h & (TT_SIZE - 1)) * TT_WAYS];
-        tags = &tt_tags[(h & (TT_SIZE - 1)) * TT_WAYS];
-        tag = ((uint32_t)(h >> 40) << 8) | (tt_gen & 255u);
         hint = tt_probe(g, rk, live, lens, meta, bucket, tags, tag, &lo, &hi, &rel_lo, &rel_hi);
         if (lo >= beta) {
             *rel = rel_lo;
