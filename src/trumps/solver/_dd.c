@@ -26,6 +26,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <stdlib.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #if defined(__BMI2__)
 #include <immintrin.h>
@@ -1455,6 +1458,21 @@ static int parse_problem(PyObject *args, Game *gp, State *sp)
     return 0;
 }
 
+/* Memory for the table, in 2 MB pages where the system has them: a probe
+ * lands on a random line of 26 MB, and with 4 KB pages most probes also
+ * missed the TLB (measured: -8 % time in 500 deals). */
+static void *table_alloc(size_t size)
+{
+    size_t huge = (size_t)2 << 20;
+    size = (size + huge - 1) / huge * huge;
+    void *p = aligned_alloc(huge, size);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (p != NULL)
+        madvise(p, size, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
 /* Take the solver (the table and the history are shared: one solve at a
  * time, other Python threads running meanwhile) and start a new generation
  * of the table; -1 with a Python error if it cannot be allocated. */
@@ -1464,8 +1482,8 @@ static int begin_solve(void)
     PyThread_acquire_lock(solve_lock, WAIT_LOCK);
     Py_END_ALLOW_THREADS
     if (tt == NULL) {
-        tt = (Entry *)calloc((size_t)TT_SIZE * TT_WAYS, sizeof(Entry));
-        tt_tags = (uint32_t *)aligned_alloc(64, (size_t)TT_SIZE * TT_WAYS * sizeof(uint32_t));
+        tt = (Entry *)table_alloc((size_t)TT_SIZE * TT_WAYS * sizeof(Entry));
+        tt_tags = (uint32_t *)table_alloc((size_t)TT_SIZE * TT_WAYS * sizeof(uint32_t));
         if (tt == NULL || tt_tags == NULL) {
             free(tt);
             free(tt_tags);
@@ -1475,6 +1493,7 @@ static int begin_solve(void)
             PyErr_NoMemory();
             return -1;
         }
+        memset(tt, 0, (size_t)TT_SIZE * TT_WAYS * sizeof(Entry));
         memset(tt_tags, 0, (size_t)TT_SIZE * TT_WAYS * sizeof(uint32_t));
     }
     tt_gen++;
