@@ -97,6 +97,7 @@ typedef struct {
 typedef struct {
     u64 hand[MAXN];
     u64 trickmask;           /* cards of the current trick */
+    u64 lens[2];             /* suit lengths: 4 bits at (hand * 5 + suit) * 4 */
     int leader, ntrick, led, best, bkey, tricks_left, rem_pts;
     int tcard[MAXN];
     unsigned shown[MAXN];
@@ -250,6 +251,8 @@ static inline int apply_move(const Game *g, State *s, int p, int mv, u64 *winrel
     int c = mv & 255;
     u64 bit = 1ULL << c;
     s->hand[p] &= ~bit;
+    int lb = (p * 5 + g->suit[c]) * 4;
+    s->lens[lb >> 6] -= 1ULL << (lb & 63);
     if (s->ntrick == 0) {
         s->led = mv >> 8;
         s->best = 0;
@@ -416,15 +419,12 @@ static void points_key(const Game *g, const State *s, u64 live, u64 *rk)
     rk[5] = PEXT(g->pcbit[2], live) | PEXT(g->pcbit[3], live) << 32;
 }
 
-/* Suit lengths of every hand (4 bits each) and the leader/void metadata. */
+/* Suit lengths of every hand (4 bits each; kept up to date by apply_move)
+ * and the leader/void metadata. */
 static void tt_shape(const Game *g, const State *s, u64 *lens, u64 *meta)
 {
-    lens[0] = lens[1] = 0;
-    for (int i = 0; i < g->n; i++)
-        for (int x = 0; x < 5; x++) {
-            int bit = (i * 5 + x) * 4;
-            lens[bit >> 6] |= (u64)pop64(s->hand[i] & g->smask[x]) << (bit & 63);
-        }
+    lens[0] = s->lens[0];
+    lens[1] = s->lens[1];
     u64 m = (u64)s->leader;
     if (g->restrict_)
         for (int i = 0; i < g->n; i++)
@@ -1452,6 +1452,11 @@ static int parse_problem(PyObject *args, Game *gp, State *sp)
         }
     }
     PyBuffer_Release(&buf);
+    for (int i = 0; i < g.n; i++)
+        for (int x = 0; x < 5; x++) {
+            int bit = (i * 5 + x) * 4;
+            s.lens[bit >> 6] |= (u64)pop64(s.hand[i] & g.smask[x]) << (bit & 63);
+        }
 
     *gp = g;
     *sp = s;
