@@ -788,6 +788,99 @@ static int must_lose_trick(const Game *g, const State *s, u64 *rel)
     return 1;
 }
 
+/* DDS's later-trick bounds (LaterTricksMIN/MAX), for four hands in two
+ * partnerships: an upper bound on the tricks the side on lead can still
+ * win, when the other side wants tricks; -1 if none applies.  `rel` gets
+ * the cards whose rank it used.
+ *   - No trumps (or none left), no 500 joker: every trick is led by the
+ *     winner, so to win them all the side on lead must win every trick in
+ *     suits it controls (holds the top card of); there are at most
+ *     max(len of its two hands) rounds of each: if those add up to fewer
+ *     than the tricks left, it loses one.  Only the other side's top cards
+ *     matter (a top card of our side's suit moving to them lowers the sum).
+ *   - Trumps, the top one theirs: each of their longer hand's trumps wins a
+ *     trick if we have none; else their top trump wins one, and their top
+ *     two win two if one of their hands holds two trumps.
+ *   - Trumps, the top one ours: their second-best trump (in a hand with
+ *     two) wins a trick when it sits over our top one or they also hold the
+ *     third. */
+static int later_tricks(const Game *g, const State *s, u64 live, u64 *rel)
+{
+    if (g->n != 4 || g->points)
+        return -1;
+    int L = s->leader, side = g->decl[L], o1 = (L + 1) % 4, o2 = (L + 3) % 4, mate = (L + 2) % 4;
+    if (g->decl[mate] != side || g->decl[o1] == side || g->decl[o2] == side)
+        return -1;
+    if (g->maxi[o1] != g->decl[o1])
+        return -1; /* they do not want tricks (misère) */
+    int tl = s->tricks_left;
+    u64 ours = s->hand[L] | s->hand[mate];
+    u64 tm = g->trump >= 0 ? g->smask[g->trump] & live : 0;
+    if (!tm) {
+        if (live & g->smask[4])
+            return -1;
+        int sum = 0;
+        u64 r = 0;
+        for (int x = 0; x < 4; x++) {
+            u64 sl = live & g->smask[x];
+            if (!sl)
+                continue;
+            int top = 63 - __builtin_clzll(sl);
+            if ((ours >> top) & 1) {
+                int a = pop64(s->hand[L] & g->smask[x]), b = pop64(s->hand[mate] & g->smask[x]);
+                sum += a > b ? a : b;
+            } else if (sl & ~(1ULL << top)) {
+                r |= 1ULL << top;
+            }
+        }
+        if (sum > 0 && sum < tl) {
+            *rel |= r;
+            return tl - 1;
+        }
+        return -1;
+    }
+    u64 tt = tm;
+    int t1 = 63 - __builtin_clzll(tt);
+    tt &= ~(1ULL << t1);
+    int t2 = tt ? 63 - __builtin_clzll(tt) : -1;
+    if (t2 >= 0)
+        tt &= ~(1ULL << t2);
+    int t3 = tt ? 63 - __builtin_clzll(tt) : -1;
+    int h1 = -1, h2 = -1, h3 = -1;
+    for (int i = 0; i < 4; i++) {
+        if ((s->hand[i] >> t1) & 1)
+            h1 = i;
+        if (t2 >= 0 && ((s->hand[i] >> t2) & 1))
+            h2 = i;
+        if (t3 >= 0 && ((s->hand[i] >> t3) & 1))
+            h3 = i;
+    }
+    if (g->decl[h1] != side) {
+        if (!(ours & tm)) {
+            int a = pop64(s->hand[o1] & tm), b = pop64(s->hand[o2] & tm);
+            return tl - (a > b ? a : b);
+        }
+        if (h2 >= 0 && g->decl[h2] != side &&
+            (pop64(s->hand[h2] & tm) > 1 || pop64(s->hand[(h2 + 2) % 4] & tm) > 1)) {
+            *rel |= 1ULL << t2;
+            return tl - 2;
+        }
+        *rel |= 1ULL << t1;
+        return tl - 1;
+    }
+    if (h2 < 0 || g->decl[h2] == side || pop64(s->hand[h2] & tm) <= 1)
+        return -1;
+    if (h1 == (h2 + 3) % 4) {
+        *rel |= 1ULL << t2;
+        return tl - 1;
+    }
+    if (h3 >= 0 && g->decl[h3] != side) {
+        *rel |= 1ULL << t3;
+        return tl - 1;
+    }
+    return -1;
+}
+
 /* Look the position up: the tightest bounds of the matching entries (and
  * the relevant cards of each), and the best-move hint of one of them. */
 static Entry *tt_probe(const Game *g, const u64 *rk, u64 live, const u64 *lens, u64 meta, Entry *bucket,
@@ -1006,6 +1099,21 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
                 } else if (lo < 1) {
                     lo = 1;
                     rel_lo |= lrel;
+                }
+            }
+        }
+        if (!g->points) {
+            u64 lrel = 0;
+            int u = later_tricks(g, s, live, &lrel);
+            if (u >= 0) {
+                if (g->decl[s->leader]) {
+                    if (u < hi) {
+                        hi = u;
+                        rel_hi = lrel;
+                    }
+                } else if (s->tricks_left - u > lo) {
+                    lo = s->tricks_left - u;
+                    rel_lo = lrel;
                 }
             }
         }
