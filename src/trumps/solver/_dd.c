@@ -1068,7 +1068,9 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
             /* two more lower bounds of the same kind: the best one counts */
             static int (*const more[])(const Game *, const State *, u64 *, int *) = {quick_plus_masters,
                                                                                       cross_tricks};
-            for (int b = 0; b < 2; b++) {
+            /* (not needed once this one already decides the window) */
+            int need = g->decl[s->leader] ? beta : hi - alpha;
+            for (int b = 0; b < 2 && (g->points ? qp : qt) < need; b++) {
                 u64 mrel = 0;
                 int mp = 0;
                 int mt = more[b](g, s, &mrel, &mp);
@@ -1140,6 +1142,15 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
                 extra |= rel_hi;
             }
             goto moves;
+        }
+        /* the bounds alone may decide: no look-up then */
+        if (lo >= beta) {
+            *rel = rel_lo;
+            return lo;
+        }
+        if (hi <= alpha) {
+            *rel = rel_hi;
+            return hi;
         }
         hint = tt_probe(g, rk, live, lens, meta, bucket, tags, tag, &lo, &hi, &rel_lo, &rel_hi);
         if (lo >= beta) {
