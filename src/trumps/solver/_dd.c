@@ -1308,18 +1308,19 @@ moves:;
     return best;
 }
 
-/* A first guess at the declaring side's future tricks, for the first
- * null-window search: its share of the top four cards of every suit
- * (weights 4-3-2-1), its trump majority and its run of top cards, with
- * coefficients fitted by least squares to the exact values of 300 random
- * 500 deals (seed 2 of benchmarks/solver.py; not the benchmark's own).  A
- * guess only decides where the search starts, never its result: within a
- * trick of the value it saves about a null-window search. */
-static int guess_tricks(const Game *g, const State *s)
+/* What the first guesses below look at, per side (1: declaring): the top
+ * four cards of every suit (weights 4-3-2-1), card points, trumps (every
+ * card in coinche all trumps), and the run of top cards of each suit held
+ * by one side, with their points. */
+typedef struct {
+    int hcp[2], pts[2], tr[2], top[2], tpts[2];
+} Features;
+
+static void features(const Game *g, const State *s, Features *f)
 {
-    int hcp[2] = {0, 0}, tr[2] = {0, 0}, top[2] = {0, 0};
-    u64 live = 0;
     int owner[64];
+    u64 live = 0;
+    memset(f, 0, sizeof *f);
     for (int i = 0; i < g->n; i++) {
         live |= s->hand[i];
         for (u64 t = s->hand[i]; t; t &= t - 1)
@@ -1333,65 +1334,56 @@ static int guess_tricks(const Game *g, const State *s)
             l &= ~(1ULL << c);
             int sd = owner[c];
             if (r < 4)
-                hcp[sd] += 4 - r;
-            if (x == g->trump)
-                tr[sd]++;
-            if (first < 0)
-                first = sd;
-            else if (sd != first)
-                run = 0;
-            if (run)
-                top[sd]++;
-            r++;
-        }
-    }
-    double tl = s->tricks_left, share = hcp[0] + hcp[1] ? (double)hcp[1] / (hcp[0] + hcp[1]) : 0.5, e;
-    if (g->misere)
-        e = 0.26 * tl + 0.695 * share * tl + 0.069 * (top[1] - top[0]);
-    else if (g->trump >= 0)
-        e = 0.252 * tl + 0.554 * share * tl + 0.589 * (tr[1] - tr[0]) + 0.144 * (top[1] - top[0]);
-    else
-        e = -0.32 * tl + 1.74 * share * tl + 0.057 * (top[1] - top[0]);
-    int v = (int)(e + 1.0); /* rounded up: a guess a trick high costs least */
-    return v < 0 ? 0 : v > s->tricks_left ? s->tricks_left : v;
-}
-
-/* The same for card points (coinche): the points in play, the declaring
- * side's card points in hand, its trump majority (every card in all
- * trumps), its runs of top cards and their points, and the kind of
- * contract; fitted like guess_tricks (100 coinche deals of seed 2). */
-static int guess_points(const Game *g, const State *s)
-{
-    int hp[2] = {0, 0}, tr[2] = {0, 0}, top[2] = {0, 0}, tpts[2] = {0, 0};
-    u64 live = 0;
-    int owner[64];
-    for (int i = 0; i < g->n; i++) {
-        live |= s->hand[i];
-        for (u64 t = s->hand[i]; t; t &= t - 1)
-            owner[ctz64(t)] = g->decl[i];
-    }
-    for (int x = 0; x < 4; x++) {
-        u64 l = live & g->smask[x];
-        int run = 1, first = -1;
-        while (l) {
-            int c = 63 - __builtin_clzll(l);
-            l &= ~(1ULL << c);
-            int sd = owner[c];
-            hp[sd] += g->pts[c];
+                f->hcp[sd] += 4 - r;
+            f->pts[sd] += g->pts[c];
             if (x == g->trump || g->ctype == 1)
-                tr[sd]++;
+                f->tr[sd]++;
             if (first < 0)
                 first = sd;
             else if (sd != first)
                 run = 0;
             if (run) {
-                top[sd]++;
-                tpts[sd] += g->pts[c];
+                f->top[sd]++;
+                f->tpts[sd] += g->pts[c];
             }
+            r++;
         }
     }
-    double e = 0.295 * s->rem_pts + 0.3046 * hp[1] + 8.4133 * (tr[1] - tr[0]) - 3.4829 * (top[1] - top[0]) +
-               0.9985 * (tpts[1] - tpts[0]) + (g->ctype == 0 ? 5.1837 : g->ctype == 1 ? 13.4246 : 0.0);
+}
+
+/* A first guess at the declaring side's future tricks, for the first
+ * null-window search: its share of the top cards, its trump majority and
+ * its runs of top cards, with coefficients fitted by least squares to the
+ * exact values of 300 random 500 deals (seed 2 of benchmarks/solver.py;
+ * not the benchmark's own).  A guess only decides where the search starts,
+ * never its result: within a trick of the value it saves about a
+ * null-window search. */
+static int guess_tricks(const Game *g, const State *s)
+{
+    Features f;
+    features(g, s, &f);
+    double tl = s->tricks_left, e;
+    double share = f.hcp[0] + f.hcp[1] ? (double)f.hcp[1] / (f.hcp[0] + f.hcp[1]) : 0.5;
+    if (g->misere)
+        e = 0.26 * tl + 0.695 * share * tl + 0.069 * (f.top[1] - f.top[0]);
+    else if (g->trump >= 0)
+        e = 0.252 * tl + 0.554 * share * tl + 0.589 * (f.tr[1] - f.tr[0]) + 0.144 * (f.top[1] - f.top[0]);
+    else
+        e = -0.32 * tl + 1.74 * share * tl + 0.057 * (f.top[1] - f.top[0]);
+    int v = (int)(e + 1.0); /* rounded up: a guess a trick high costs least */
+    return v < 0 ? 0 : v > s->tricks_left ? s->tricks_left : v;
+}
+
+/* The same for card points (coinche): the points in play, the declaring
+ * side's card points in hand, its trump majority, its runs of top cards
+ * and their points, and the kind of contract; fitted like guess_tricks
+ * (100 coinche deals of seed 2). */
+static int guess_points(const Game *g, const State *s)
+{
+    Features f;
+    features(g, s, &f);
+    double e = 0.295 * s->rem_pts + 0.3046 * f.pts[1] + 8.4133 * (f.tr[1] - f.tr[0]) - 3.4829 * (f.top[1] - f.top[0]) +
+               0.9985 * (f.tpts[1] - f.tpts[0]) + (g->ctype == 0 ? 5.1837 : g->ctype == 1 ? 13.4246 : 0.0);
     int v = (int)(e + 0.5);
     return v < 0 ? 0 : v > s->rem_pts ? s->rem_pts : v;
 }
