@@ -43,11 +43,17 @@ def deal_number(page: Page) -> int:
 
 
 def play_until(page: Page, done: object, limit: int = 600) -> None:
-    """Click a legal card, else the first offered call, until ``done()``."""
+    """Click a legal card, else the first offered call, until ``done()``.
+
+    A card that can be played several ways (a 500 joker lead's suit, a
+    coinche belote announcement) offers its ways as buttons: the first is
+    clicked before any card again."""
     for _ in range(limit):
         if done():  # type: ignore[operator]
             return
-        target = page.locator("#hand button.card.legal, #others button.card.legal").first
+        target = page.locator("#calls button[aria-label]:not([aria-label^='call '])").first
+        if not target.count():
+            target = page.locator("#hand button.card.legal, #others button.card.legal").first
         if not target.count():
             target = page.locator("#calls button").first
         if target.count():
