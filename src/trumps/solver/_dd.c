@@ -304,8 +304,10 @@ static inline int apply_move(const Game *g, State *s, int p, int mv, u64 *winrel
 }
 
 static int history[MAXN][64]; /* cutoffs per (hand, card), cleared per solve */
-/* the last lead that cut off, per tricks left and leader (no-trump and card
- * point deals: measured 10-13 % fewer nodes there, 3 % more in suit deals) */
+/* the last lead that cut off, per tricks left and leader, tried first:
+ * 10-13 % fewer nodes in no-trump and card-point deals; in suit deals
+ * 2-9 % fewer median nodes on four sets of 100 deals since the lowest-win
+ * pruning (3 % more before it) */
 static int killer[16][MAXN];
 
 static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv, int m)
@@ -374,7 +376,7 @@ static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv,
         }
         int h = history[p][c];
         score[i] = HIST_MIX;
-        if (s->ntrick == 0 && killer[s->tricks_left][p] == c + 1 && (g->points || g->trump < 0))
+        if (s->ntrick == 0 && killer[s->tricks_left][p] == c + 1)
             score[i] = 1 << 30;
     }
     for (int i = 1; i < m; i++) {
