@@ -328,7 +328,7 @@ def _deal_sample_500(
     mine = [str(c) for c in view["hands"][me]]
     pool = [c for c in _deck("500", _options_key(view)) if c not in set(mine)]
     size = len(mine)
-    teams = view.get("teams") or [seats[0::2], seats[1::2]]
+    teams = _teams(view)
     callers = [s for s in seats if s != me and any(a == s for a, _c in auction)]
     out: dict[str, list[str]] = {me: list(mine)}
     for s in callers:
@@ -383,7 +383,7 @@ def _exchange_by_rule(
     """The contractor's kitty exchange as the rule bot makes it (the bots'
     own exchange): ``hand`` holds the kitty; returns (kept, discarded)."""
     seats: list[str] = list(view["seats"])
-    teams = view.get("teams") or [seats[0::2], seats[1::2]]
+    teams = _teams(view)
     team = next(i for i, t in enumerate(teams) if seat in t)
     keep = list(hand)
     discards: list[str] = []
@@ -477,7 +477,7 @@ def _result_500(
     c = Call.parse(call)
     seats: list[str] = list(view["seats"])
     me = str(view["seat"])
-    teams = view.get("teams") or [seats[0::2], seats[1::2]]
+    teams = _teams(view)
     ours = any(seat in t and me in t for t in teams)
     per_trick = 10.0
     if c.is_misere:
@@ -629,6 +629,12 @@ def _coinche_candidates(view: Mapping[str, Any], legal: list[str]) -> list[str]:
 def _partner(view: Mapping[str, Any]) -> str:
     seats: list[str] = list(view["seats"])
     return seats[(seats.index(str(view["seat"])) + 2) % len(seats)]
+
+
+def _teams(view: Mapping[str, Any]) -> list[list[str]]:
+    """The view's partnerships (four players: alternate seats if it gives none)."""
+    seats: list[str] = list(view["seats"])
+    return [list(t) for t in view.get("teams") or [seats[0::2], seats[1::2]]]
 
 
 def _team_of(view: Mapping[str, Any], seat: str) -> int:

@@ -87,7 +87,7 @@ typedef struct {
     int n, kind, trump, joker_high, nominate, restrict_, points, ctype;
     int exempt, undertrump, mexempt, movertrump, dix, K, misere;
     int maxi[MAXN], decl[MAXN];
-    int suit[64], pts[64], pclass[64];
+    int suit[64], pts[64];
     u64 smask[5];
     u64 pcbit[4];            /* bit b of each card's point class */
     int nval, val[16];       /* the distinct card points, ascending */
@@ -1125,16 +1125,17 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
         if (!g->points || g->trump >= 0)
             master_bound(g, s, &lo, &hi, &rel_lo, &rel_hi);
 #endif
+        /* the bounds alone may decide: no look-up then */
+        if (lo >= beta) {
+            *rel = rel_lo;
+            return lo;
+        }
+        if (hi <= alpha) {
+            *rel = rel_hi;
+            return hi;
+        }
         if (!use_tt) {
             /* small endings: searching is cheaper than a table look-up */
-            if (lo >= beta) {
-                *rel = rel_lo;
-                return lo;
-            }
-            if (hi <= alpha) {
-                *rel = rel_hi;
-                return hi;
-            }
             if (lo > alpha) {
                 alpha = lo;
                 extra |= rel_lo;
@@ -1144,15 +1145,6 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
                 extra |= rel_hi;
             }
             goto moves;
-        }
-        /* the bounds alone may decide: no look-up then */
-        if (lo >= beta) {
-            *rel = rel_lo;
-            return lo;
-        }
-        if (hi <= alpha) {
-            *rel = rel_hi;
-            return hi;
         }
         hint = tt_probe(g, rk, live, lens, meta, bucket, tags, tag, &lo, &hi, &rel_lo, &rel_hi);
         if (lo >= beta) {
@@ -1508,6 +1500,7 @@ static int parse_problem(PyObject *args, Game *gp, State *sp)
         return -1;
     }
     int classes[16], nclasses = 0;
+    u64 cmask[16] = {0}; /* the cards of each class */
     for (int c = 0; c < g.K; c++) {
         int su = f[F_CARDS + c], pt = f[F_CARDS + g.K + c], own = f[F_CARDS + 2 * g.K + c];
         g.suit[c] = su;
@@ -1527,12 +1520,12 @@ static int parse_problem(PyObject *args, Game *gp, State *sp)
                 PyErr_SetString(PyExc_ValueError, "_dd.solve: more than 16 distinct card values");
                 return -1;
             }
-            g.pclass[c] = cls;
+            cmask[cls] |= 1ULL << c;
+            for (int b = 0; b < 4; b++)
+                if ((cls >> b) & 1)
+                    g.pcbit[b] |= 1ULL << c;
         }
         g.smask[su] |= 1ULL << c;
-        for (int b = 0; b < 4; b++)
-            if ((g.pclass[c] >> b) & 1)
-                g.pcbit[b] |= 1ULL << c;
         if (own >= 0)
             s.hand[own] |= 1ULL << c;
         s.rem_pts += pt;
@@ -1547,10 +1540,7 @@ static int parse_problem(PyObject *args, Game *gp, State *sp)
             j--;
         }
         g.val[j] = classes[q];
-        g.vmask[j] = 0;
-        for (int c = 0; c < g.K; c++)
-            if (g.pclass[c] == q)
-                g.vmask[j] |= 1ULL << c;
+        g.vmask[j] = cmask[q];
     }
     s.best = 0;
     s.bkey = 0;
