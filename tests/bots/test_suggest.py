@@ -11,7 +11,7 @@ import trumps
 from trumps.bots.bidsim import SimulationBidder
 from trumps.bots.registry import bot_for
 from trumps.bots.selfplay import step
-from trumps.bots.suggest import explain, review, suggest
+from trumps.bots.suggest import EXPLAIN_BID_SAMPLES, explain, review, suggest
 from trumps.core.protocol import Match
 
 
@@ -132,14 +132,18 @@ def test_the_suggested_action_is_always_among_its_reasons(game: str) -> None:
         assert got["action"] in [r["action"] for r in got["reasons"]]
 
 
-@pytest.mark.parametrize(("game", "level"), [("500", "normal"), ("500", "strong"), ("coinche", "strong")])
+@pytest.mark.parametrize(
+    ("game", "level"), [("500", "normal"), ("500", "strong"), ("coinche", "normal"), ("coinche", "strong")]
+)
 def test_bid_reasons_use_the_levels_own_sample_count(game: str, level: str) -> None:
     """The "why?" of a simulated bid is computed from as many deals as the
-    level's bid itself (500 has its own count)."""
+    level's bid itself (500 has its own count); a level that bids by rule
+    (500 and coinche ``normal``) explains from ``EXPLAIN_BID_SAMPLES``."""
     from trumps.bots.levels import LEVELS
 
     budget = LEVELS[level]
-    want = budget.bid_samples_500 if game == "500" else budget.bid_samples
+    # a level that bids by rule explains with EXPLAIN_BID_SAMPLES deals
+    want = (budget.bid_samples_500 if game == "500" else budget.bid_samples) or EXPLAIN_BID_SAMPLES
     match = trumps.new_game(game, seed=2)
     view = match.view(match.to_act)
     legal = [str(a) for a in match.legal_actions()]

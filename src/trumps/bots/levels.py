@@ -7,9 +7,10 @@
   time budget; when several cards are worth the same the rule bot chooses
   among them (double dummy is indifferent between, say, two small
   discards; the rules are not).  Bidding: bridge uses the natural system of
-  :mod:`trumps.bots.sayc`; 500 bids by simulation (:mod:`trumps.bots.bidsim`,
-  12 deals at ``normal``, 16 at ``strong``), coinche by simulation at
-  ``strong`` and by rule at ``normal``.
+  :mod:`trumps.bots.sayc` at both levels; 500 and coinche bid by rule at
+  ``normal`` and by simulation (:mod:`trumps.bots.bidsim`) at ``strong``:
+  the simulation is the larger budget that makes ``strong`` the stronger
+  bidder (in 500 more play samples alone do not, docs/bots.md).
 
 When the installed solver is too slow for a position (see
 :func:`trumps.bots.solving.exact_limit`) the card is chosen by the rule bot.
@@ -57,7 +58,7 @@ class Budget:
 
 
 LEVELS: dict[str, Budget] = {
-    "normal": Budget(16, 1_000_000, 1.0, 8, bid_samples=0, bid_samples_500=12),
+    "normal": Budget(16, 1_000_000, 1.0, 8, bid_samples=0, bid_samples_500=0),
     "normal-sim": Budget(16, 1_000_000, 1.0, 8, bid_samples=8, bid_samples_500=12),
     "normal-rules": Budget(16, 1_000_000, 1.0, 8, bid_samples=0, bid_samples_500=0),
     "strong": Budget(96, 8_000_000, 4.0, 48, bid_samples=8, bid_samples_500=16),
@@ -155,16 +156,18 @@ class NormalBot(PimcBot):
 
 
 class NormalSimBot(PimcBot):
-    """``normal`` card play with ``strong``'s simulation bidding: the arena
-    variant that measures what the bidding alone is worth."""
+    """``normal`` card play with simulation bidding (coinche as ``strong``,
+    500 with 12 deals per bid): the arena variant that measures what the
+    bidding alone is worth."""
 
     name = "normal-sim"
     level = "normal-sim"
 
 
 class NormalRuleBot(PimcBot):
-    """``normal`` card play with rule bidding everywhere (500 and coinche):
-    the arena yardstick of what simulation bidding is worth."""
+    """``normal`` card play with rule bidding everywhere (500 and coinche),
+    now the same as ``normal``; kept as the name the arena runs in
+    docs/bots.md used."""
 
     name = "normal-rules"
     level = "normal-rules"

@@ -107,7 +107,9 @@ def suggest(
     :func:`explain`'s ranking as its reasons (same seed, same answer)."""
     seed = (rng if rng is not None else random.Random(0)).getrandbits(64)
     reasons = explain(game, view, legal, level, random.Random(seed))
-    simulated = trumps.game_class(game).game == "coinche"  # 500 levels bid by rule (docs/bots.md)
+    # 500's simulation keeps the rule call unless another is clearly better,
+    # so there the level's own choice is asked for, not the ranking's first
+    simulated = trumps.game_class(game).game == "coinche"
     if (
         simulated
         and str(view.get("phase", "")).upper() == "AUCTION"
