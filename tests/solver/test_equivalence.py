@@ -73,3 +73,21 @@ def test_c_equals_python_no_trump_joker_regressions(seed: int, cards: int, index
     match = random_position_match("500", rng, cards)
     assert position_of(match).rules.trump is None
     assert solve(match, engine="c").values == solve(match, engine="python").values
+
+
+@needs_c
+def test_c_equals_python_500_no_trumps_with_the_joker() -> None:
+    """No-trump positions with the joker still in a hand: the later-trick
+    bound counts our joker's trick and the suits it would fell (each card
+    of theirs above ours a singleton), which the reference does not know."""
+    rng = random.Random("500/nt-joker")
+    checked = 0
+    while checked < 150:
+        match = random_position_match(
+            "500", rng, 4, contract=rng.choice(["6NT", "7NT", "8NT", "9NT", "10NT"])
+        )
+        pos = position_of(match)
+        if pos.rules.trump is not None or not any(c.is_joker for s in pos.active for c in pos.hands[s]):
+            continue
+        checked += 1
+        assert solve(match, engine="c").values == solve(match, engine="python").values, str(match.log)
