@@ -337,14 +337,18 @@ static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv,
                 for (int j = 0; j < g->n; j++)
                     if (g->decl[j] != side && !(s->hand[j] & g->smask[x]) && (s->hand[j] & g->smask[g->trump]))
                         ruffable = 1;
+            /* tricks (not misère): our side's length in the suit, the
+             * suits to run or set up first (7-11 % fewer no-trump nodes
+             * in total on five seeds, suit deals' medians -2 to -13 %) */
+            int len = !g->points && !g->misere ? pop64((s->hand[p] | mate) & g->smask[x]) : 0;
             if (x == 4)
                 sc = 180;
             else if (c == top)
-                sc = (ruffable ? 90 : 200) + g->pts[c];
+                sc = (ruffable ? 90 : 200) + g->pts[c] + 4 * len;
             else if ((mate >> top) & 1)
-                sc = 150 + rank + g->pts[c];
+                sc = 150 + rank + g->pts[c] + 4 * len;
             else
-                sc = 50 + rank - g->pts[c] - (ruffable ? 30 : 0);
+                sc = 50 + rank - g->pts[c] - (ruffable ? 30 : 0) + 8 * len;
         } else {
             int bestpos = (s->leader + s->best) % g->n;
             int partner = g->decl[bestpos] == g->decl[p];
