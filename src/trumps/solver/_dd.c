@@ -331,11 +331,13 @@ static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv,
             u64 suitlive = live & g->smask[x];
             int top = 63 - __builtin_clzll(suitlive);
             int rank = pop64(suitlive & above(c)); /* live cards above c */
-            /* an opponent void in the suit could ruff it */
+            /* an opponent void in the suit could ruff it (with a trump, or
+             * in 500 no trumps the high joker) */
             int ruffable = 0;
-            if (x != g->trump && g->trump >= 0)
+            u64 rm = g->trump >= 0 ? g->smask[g->trump] : g->joker_high ? g->smask[4] : 0;
+            if (x != g->trump && x < 4 && rm)
                 for (int j = 0; j < g->n; j++)
-                    if (g->decl[j] != side && !(s->hand[j] & g->smask[x]) && (s->hand[j] & g->smask[g->trump]))
+                    if (g->decl[j] != side && !(s->hand[j] & g->smask[x]) && (s->hand[j] & rm))
                         ruffable = 1;
             /* tricks (not misère): our side's length in the suit, the
              * suits to run or set up first (7-11 % fewer no-trump nodes
@@ -346,7 +348,7 @@ static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv,
             else if (c == top)
                 sc = (ruffable ? 90 : 200) + g->pts[c] + 4 * len;
             else if ((mate >> top) & 1)
-                sc = 150 + rank + g->pts[c] + 4 * len;
+                sc = 150 + rank + g->pts[c] + 4 * len - (ruffable ? 60 : 0);
             else
                 sc = 50 + rank - g->pts[c] - (ruffable ? 30 : 0) + 8 * len;
         } else {
