@@ -344,7 +344,7 @@ static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv,
              * in total on five seeds, suit deals' medians -2 to -13 %) */
             int len = !g->points && !g->misere ? pop64((s->hand[p] | mate) & g->smask[x]) : 0;
             if (x == 4)
-                sc = 180;
+                sc = 120; /* the 500 joker: after cashing and partner's tops */
             else if (c == top)
                 sc = (ruffable ? 90 : 200) + g->pts[c] + 4 * len;
             else if ((mate >> top) & 1)
