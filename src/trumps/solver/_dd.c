@@ -311,7 +311,7 @@ static int history[MAXN][64]; /* cutoffs per (hand, card), cleared per solve */
 static int killer[16][MAXN];
 
 /* Second hand in four: its winner c will be overtaken when the third hand
- * (an opponent) follows with a higher card of the suit and the fourth hand
+ * (an opponent) plays a higher card of its suit and the fourth hand
  * (the partner) holds none above the third hand's best: try the low cards
  * first then (DDS's "second hand low"; 13 % fewer no-trump median nodes,
  * 7 % in suit deals, mean over five seeds). */
@@ -319,6 +319,15 @@ static int second_overtaken(const Game *g, const State *s, int p, int c)
 {
     u64 sm = g->smask[g->suit[c]];
     u64 f3 = s->hand[(p + 1) % 4] & sm;
+    if (g->suit[c] != s->led && g->decl[(p + 1) % 4] != g->decl[p]) {
+        /* a ruff the third hand, void in the led suit too, overruffs
+         * (-6 % suit nodes in total, every one of five seeds) */
+        if (s->hand[(p + 1) % 4] & g->smask[s->led])
+            return 0;
+        if (!(f3 & above(c)))
+            return 0;
+        return !(s->hand[(p + 2) % 4] & sm & above(63 - __builtin_clzll(f3)));
+    }
     if (g->decl[(p + 1) % 4] == g->decl[p] || !(f3 & above(c)))
         return 0;
     return !(s->hand[(p + 2) % 4] & sm & above(63 - __builtin_clzll(f3)));
