@@ -373,7 +373,12 @@ static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv,
             else if ((mate >> top) & 1)
                 sc = 150 + rank + g->pts[c] + 4 * len - (ruffable ? 60 : 0);
             else
-                sc = 50 + rank - g->pts[c] - (ruffable ? 30 : 0) + 8 * len;
+                /* low; toward partner's second-best card first (suit
+                 * deals -5 % total nodes, every one of five seeds) */
+                sc = 50 + rank - g->pts[c] - (ruffable ? 30 : 0) + 8 * len +
+                     ((suitlive & ~(1ULL << top)) && ((mate >> (63 - __builtin_clzll(suitlive & ~(1ULL << top)))) & 1)
+                          ? 20
+                          : 0);
         } else {
             int bestpos = (s->leader + s->best) % g->n;
             int partner = g->decl[bestpos] == g->decl[p];
