@@ -383,8 +383,7 @@ def _exchange_by_rule(
     """The contractor's kitty exchange as the rule bot makes it (the bots'
     own exchange): ``hand`` holds the kitty; returns (kept, discarded)."""
     seats: list[str] = list(view["seats"])
-    teams = _teams(view)
-    team = next(i for i, t in enumerate(teams) if seat in t)
+    team = _team_of(view, seat)
     keep = list(hand)
     discards: list[str] = []
     fake: dict[str, Any] = {
@@ -394,7 +393,7 @@ def _exchange_by_rule(
         "hand_to_play": seat,
         "players": view.get("players", len(seats)),
         "seats": seats,
-        "teams": teams,
+        "teams": _teams(view),
         "options": view.get("options") or {},
         "contract": {"call": call, "seat": seat, "team": team},
         "hands": {seat: keep},
@@ -638,8 +637,8 @@ def _teams(view: Mapping[str, Any]) -> list[list[str]]:
 
 
 def _team_of(view: Mapping[str, Any], seat: str) -> int:
-    seats: list[str] = list(view["seats"])
-    return seats.index(seat) % 2
+    """The index in ``_teams(view)`` of the partnership ``seat`` is in."""
+    return next(i for i, t in enumerate(_teams(view)) if seat in t)
 
 
 def _coinche_options(

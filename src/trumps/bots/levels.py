@@ -57,10 +57,12 @@ class Budget:
     bid_samples_500: int = 0
 
 
+_NORMAL = Budget(16, 1_000_000, 1.0, 8, bid_samples=0, bid_samples_500=0)
+
 LEVELS: dict[str, Budget] = {
-    "normal": Budget(16, 1_000_000, 1.0, 8, bid_samples=0, bid_samples_500=0),
+    "normal": _NORMAL,
     "normal-sim": Budget(16, 1_000_000, 1.0, 8, bid_samples=8, bid_samples_500=12),
-    "normal-rules": Budget(16, 1_000_000, 1.0, 8, bid_samples=0, bid_samples_500=0),
+    "normal-rules": _NORMAL,  # the name of docs/bots.md's arena runs
     "strong": Budget(96, 8_000_000, 4.0, 48, bid_samples=8, bid_samples_500=16),
 }
 

@@ -139,6 +139,13 @@ static inline int ctz64(u64 x) { return __builtin_ctzll(x); }
 static inline int pop64(u64 x) { return __builtin_popcountll(x); }
 static inline u64 above(int c) { return c >= 63 ? 0 : (~0ULL) << (c + 1); }
 
+/* The cards that beat every other suit: the trumps, or in a 500 no-trump
+ * deal the high jokers (none in coinche no trumps or a low-joker misère). */
+static inline u64 boss_mask(const Game *g)
+{
+    return g->trump >= 0 ? g->smask[g->trump] : g->joker_high ? g->smask[4] : 0;
+}
+
 static inline int card_key(const Game *g, int c, int led)
 {
     int s = g->suit[c];
@@ -317,18 +324,16 @@ static int killer[16][MAXN];
  * 7 % in suit deals, 4 % in coinche, mean over five seeds). */
 static int second_overtaken(const Game *g, const State *s, int p, int c)
 {
+    int third = (p + 1) % 4;
     u64 sm = g->smask[g->suit[c]];
-    u64 f3 = s->hand[(p + 1) % 4] & sm;
-    if (g->suit[c] != s->led && g->decl[(p + 1) % 4] != g->decl[p]) {
-        /* a ruff the third hand, void in the led suit too, overruffs
-         * (-6 % suit nodes in total, every one of five seeds) */
-        if (s->hand[(p + 1) % 4] & g->smask[s->led])
-            return 0;
-        if (!(f3 & above(c)))
-            return 0;
-        return !(s->hand[(p + 2) % 4] & sm & above(63 - __builtin_clzll(f3)));
-    }
-    if (g->decl[(p + 1) % 4] == g->decl[p] || !(f3 & above(c)))
+    u64 f3 = s->hand[third] & sm;
+    if (g->decl[third] == g->decl[p])
+        return 0;
+    /* a ruff: only a third hand void in the led suit too can overruff
+     * (-6 % suit nodes in total, every one of five seeds) */
+    if (g->suit[c] != s->led && (s->hand[third] & g->smask[s->led]))
+        return 0;
+    if (!(f3 & above(c)))
         return 0;
     return !(s->hand[(p + 2) % 4] & sm & above(63 - __builtin_clzll(f3)));
 }
@@ -357,7 +362,7 @@ static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv,
             /* an opponent void in the suit could ruff it (with a trump, or
              * in 500 no trumps the high joker) */
             int ruffable = 0;
-            u64 rm = g->trump >= 0 ? g->smask[g->trump] : g->joker_high ? g->smask[4] : 0;
+            u64 rm = boss_mask(g);
             if (x != g->trump && x < 4 && rm)
                 for (int j = 0; j < g->n; j++)
                     if (g->decl[j] != side && !(s->hand[j] & g->smask[x]) && (s->hand[j] & rm))
@@ -374,13 +379,13 @@ static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv,
                 sc = (ruffable ? (g->trump >= 0 ? 40 : 90) : 200) + g->pts[c] + 4 * len;
             else if ((mate >> top) & 1)
                 sc = 150 + rank + g->pts[c] + 4 * len - (ruffable ? 60 : 0);
-            else
+            else {
                 /* low; toward partner's second-best card first (suit
                  * deals -5 % total nodes, every one of five seeds) */
-                sc = 50 + rank - g->pts[c] - (ruffable ? 30 : 0) + 8 * len +
-                     ((suitlive & ~(1ULL << top)) && ((mate >> (63 - __builtin_clzll(suitlive & ~(1ULL << top)))) & 1)
-                          ? 20
-                          : 0);
+                u64 rest = suitlive & ~(1ULL << top);
+                int toward = rest && ((mate >> (63 - __builtin_clzll(rest))) & 1);
+                sc = 50 + rank - g->pts[c] - (ruffable ? 30 : 0) + 8 * len + (toward ? 20 : 0);
+            }
         } else {
             int bestpos = (s->leader + s->best) % g->n;
             int partner = g->decl[bestpos] == g->decl[p];
@@ -712,7 +717,7 @@ static int cross_tricks(const Game *g, const State *s, u64 *rel, int *qpts)
  * all still there and each wins a trick of its own later. */
 static int quick_plus_masters(const Game *g, const State *s, u64 *rel, int *qpts)
 {
-    u64 bm = g->trump >= 0 ? g->smask[g->trump] : (g->joker_high ? g->smask[4] : 0);
+    u64 bm = boss_mask(g);
     if (!bm)
         return 0;
     int side = g->decl[s->leader];
