@@ -190,7 +190,7 @@ def score(
         if kind == "BID":
             base = 160
             if f == "base_plus_bid_times_m":
-                base = o["capot_points"] if made and tricks_taker == 8 else 162
+                base = o["capot_points"] if made and tricks_taker == 8 else o["chute_base"]
         else:
             base = o["capot_points"] if made else o["capot_fail_base"]
         if f == "all_times_m":

@@ -32,6 +32,7 @@ SPEC_COMMON = dict(
 SPEC_FFB = dict(
     SPEC_COMMON, allow_no_trump=True, allow_all_trump=True, melds="none", chute_base=160,
     coinche_formula="all_times_m", surcoinche_multiplier=4, rounding="nearest", capot_flat=True, target_score=2000,
+    must_beat_opponents=False, min_82_for_80=False, belote_on_failure="to_defence",
 )  # fmt: skip
 SPEC_CONTREE = dict(
     SPEC_COMMON, allow_no_trump=False, allow_all_trump=False, melds="none",
@@ -39,7 +40,10 @@ SPEC_CONTREE = dict(
     rounding="none", chute_base=162, belote_on_failure="to_defence", coinche_formula="base_plus_bid_times_m",
     capot_points=252, capot_fail_base=162, capot_flat=False, target_score=2000,
 )  # fmt: skip
-SPEC_PAGAT = dict(SPEC_COMMON, must_beat_opponents=False, min_82_for_80=True, surcoinche_multiplier=4)
+SPEC_PAGAT = dict(
+    SPEC_COMMON, must_beat_opponents=False, min_82_for_80=True, surcoinche_multiplier=4,
+    coinche_formula="base_plus_bid_times_m", chute_base=160,
+)  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -74,7 +74,7 @@ def reference(o: Any, contract: str, t: int, cards: list[int], tricks: list[int]
     elif f == "bid_times_m":
         stake = 160 + bid * m
     elif f == "base_plus_bid_times_m":
-        stake = (o.capot_points if made and tricks[t] == 8 else 162) + bid * m
+        stake = (o.capot_points if made and tricks[t] == 8 else o.chute_base) + bid * m
     else:
         stake = (320 if m == 2 else 640) + bid * m
     s[w] = stake + bel[w] + mel[w] + (bel[lo] if o.belote_on_failure == "to_defence" else 0)

@@ -47,7 +47,8 @@ SPEC_COMMON = dict(SPEC_SEED, melds="none", rounding="nearest",
     capot_fail_base=250, capot_flat=False, defense_complement=False)  # fmt: skip
 SPEC_FFB_2016 = dict(SPEC_COMMON, allow_no_trump=True, allow_all_trump=True, melds="none",
     chute_base=160, coinche_formula="all_times_m", surcoinche_multiplier=4,
-    rounding="nearest", capot_flat=True, target_score=2000)  # fmt: skip
+    rounding="nearest", capot_flat=True, target_score=2000,
+    must_beat_opponents=False, min_82_for_80=False, belote_on_failure="to_defence")  # fmt: skip
 SPEC_CONTREE_EXACT = dict(SPEC_COMMON, allow_no_trump=False, allow_all_trump=False,
     melds="none", belote_requires_announcement=False, belote_counts_for_contract=True,
     max_numeric_bid=160, allow_capot_bid=True, capot_bid_value=250,
@@ -60,7 +61,7 @@ SPEC_CONTREE_EXACT = dict(SPEC_COMMON, allow_no_trump=False, allow_all_trump=Fal
     coinche_formula="base_plus_bid_times_m", capot_points=252, capot_fail_base=162,
     capot_flat=False, target_score=2000, target_rule="reach")  # fmt: skip
 SPEC_PAGAT = dict(SPEC_COMMON, must_beat_opponents=False, min_82_for_80=True,
-    surcoinche_multiplier=4)  # fmt: skip
+    surcoinche_multiplier=4, coinche_formula="base_plus_bid_times_m", chute_base=160)  # fmt: skip
 # keys no preset lists: their documented defaults (§3 of coinche.md)
 SPEC_DEFAULTS = {"deal_pattern": "3-2-3"}
 
@@ -477,7 +478,7 @@ WORKED: dict[str, list[W]] = {
         ("CAPOT-HX", 162, 8, (20, 0), (0, 0), True, 1020, 0),  # §18.9: 1000 (+ belote)
         ("CAPOT-HXX", 162, 8, (0, 0), (0, 0), True, 2000, 0),
         ("CAPOT-H", 150, 7, (0, 20), (0, 0), False, 0, 520),  # flat 500 to the defence
-        ("CAPOT-HX", 150, 7, (20, 0), (0, 0), False, 20, 1000),
+        ("CAPOT-HX", 150, 7, (20, 0), (0, 0), False, 0, 1020),  # the takers' belote goes to the defence
         ("100S", 162, 8, (0, 0), (0, 0), True, 350, 0),  # unbid capot 250 + 100
     ],
     "contree_exact": [
@@ -505,8 +506,8 @@ WORKED: dict[str, list[W]] = {
         ("80H", 62, 4, (20, 0), (0, 0), True, 160, 100),  # 62 + 20 = 82: made, 80 + 60 + 20 / 100
         ("90H", 90, 4, (0, 20), (0, 0), True, 180, 90),  # §18.9: 90 vs 72 + 20
         ("90H", 89, 4, (0, 0), (0, 0), False, 0, 250),
-        ("100HXX", 101, 4, (0, 0), (0, 0), True, 1040, 0),  # (160 + 100) x 4
-        ("100HX", 99, 4, (20, 0), (0, 0), True, 540, 0),  # 119 >= 100
+        ("100HXX", 101, 4, (0, 0), (0, 0), True, 560, 0),  # 160 + 100 x 4: the bid only
+        ("100HX", 99, 4, (20, 0), (0, 0), True, 380, 0),  # 119 >= 100: 160 + 100 x 2 + 20
     ],
 }
 

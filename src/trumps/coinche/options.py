@@ -49,7 +49,7 @@ COMMON_FFB: dict[str, Any] = dict(
 FFB_2016: dict[str, Any] = dict(
     COMMON_FFB, allow_no_trump=True, allow_all_trump=True, melds="none", chute_base=160,
     coinche_formula="all_times_m", surcoinche_multiplier=4, rounding="nearest", capot_flat=True,
-    target_score=2000,
+    target_score=2000, must_beat_opponents=False, min_82_for_80=False, belote_on_failure="to_defence",
 )  # fmt: skip
 
 CONTREE_EXACT: dict[str, Any] = dict(
@@ -67,8 +67,9 @@ CONTREE_EXACT: dict[str, Any] = dict(
 )  # fmt: skip
 
 PAGAT: dict[str, Any] = dict(
-    COMMON_FFB, must_beat_opponents=False, min_82_for_80=True, surcoinche_multiplier=4
-)
+    COMMON_FFB, must_beat_opponents=False, min_82_for_80=True, surcoinche_multiplier=4,
+    coinche_formula="base_plus_bid_times_m", chute_base=160,
+)  # fmt: skip
 
 PRESETS: dict[str, dict[str, Any]] = {
     "seed": SEED_PARLETT,
@@ -121,7 +122,8 @@ _SPECS = [
     _S("scoring", str, "common", ("seed", "common"), "Deal score formula: §12 seed or §13 common."),
     _S("seed_multiplier_scope", str, "all", ("all", "bid_only"), "Seed scoring: what coinche multiplies."),
     _S("coinche_formula", str, "all_times_m", ("all_times_m", "bid_times_m", "base_plus_bid_times_m", "double_base"),
-       "Common scoring: the stake of a coinched contract."),
+       "Common scoring: the stake of a coinched contract ((160 + bid) × m, 160 + bid × m, "
+       "chute base + bid × m, 320/640 + bid × m)."),
     _S("defense_complement", bool, False, None, "Defence scores 160 − R(taker's cards)."),
     _S("target_score", int, 1000, None, "Score that ends the game.",
        check=lambda v: v > 0, check_doc="must be positive"),

@@ -198,7 +198,9 @@ def _stake(o: Options, c: Contract, m: int, made: bool, all_tricks: bool) -> int
         if formula == "bid_times_m":
             return 160 + bid * m
         if formula == "base_plus_bid_times_m":
-            base = int(o.capot_points) if made and all_tricks else 162
+            # B is the card base of the deal: ``chute_base`` (162 in contree_exact,
+            # 160 in pagat), or the capot points when the taker made it with every trick
+            base = int(o.capot_points) if made and all_tricks else int(o.chute_base)
             return base + bid * m
         return (320 if m == 2 else 640) + bid * m
     base = int(o.capot_points) if made else int(o.capot_fail_base)
