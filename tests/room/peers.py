@@ -13,15 +13,25 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-COOKIE = "trumps_player"
+COOKIE = "trumps_session"
 TIMEOUT = 30.0  # generous: the machine may be busy (the waits end as soon as the event comes)
 
 
 def new_guest(client: TestClient, name: str) -> str:
-    """A new guest named ``name``; returns its signed cookie."""
+    """A new guest named ``name``; returns its session cookie."""
     client.cookies.clear()
     r = client.post("/api/guest", json={"name": name})
     assert r.status_code == 200, r.text
+    cookie = client.cookies.get(COOKIE)
+    assert cookie is not None
+    return cookie
+
+
+def new_account(client: TestClient, name: str, password: str = "correct horse 1") -> str:
+    """A new account ``name`` (registered from a fresh guest); returns its session cookie."""
+    client.cookies.clear()
+    r = client.post("/api/register", json={"username": name, "password": password})
+    assert r.status_code == 201, r.text
     cookie = client.cookies.get(COOKIE)
     assert cookie is not None
     return cookie

@@ -268,8 +268,10 @@ def test_routes(db_url: str) -> None:
         assert client.get("/api/me/chips").status_code == 401
         assert client.get("/api/me/chips").json() == {"error": "choose a name first"}
         r = client.post("/api/guest", json={"name": "Ann"})
+        assert client.get("/api/me/chips").json() == {"chips": 0}  # guests have no chips
+        r = client.post("/api/register", json={"username": "Ann", "password": "correct horse 1"})
         ann = r.json()["player"]
-        assert client.get("/api/me/chips").json() == {"chips": 1000}
+        assert client.get("/api/me/chips").json() == {"chips": 1000}  # granted once, to the account
         page = client.get("/leaderboard")
         assert page.status_code == 200 and 'src="/static/leaderboard.js"' in page.text
         assert client.get("/static/leaderboard.js").status_code == 200

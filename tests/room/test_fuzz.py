@@ -32,7 +32,7 @@ from starlette.testclient import TestClient
 from trumps.room.store import Store
 from trumps.room.table import CHAT_BURST
 
-COOKIE = "trumps_player"
+COOKIE = "trumps_session"
 TIMEOUT = 10.0
 HOST, GUEST = "S", "N"
 ROUNDS = 14  # each: a burst of bad messages, then fuzzed actions at the host's turn

@@ -29,7 +29,7 @@ from trumps.room.history import (
 )
 from trumps.room.store import StoredTable
 
-COOKIE = "trumps_player"
+COOKIE = "trumps_session"
 CARD = re.compile(r'"((?:[AKQJT2-9]|1[0-3])[SHDC]|RJ|BJ)(?::[SHDC])?"')
 
 
@@ -291,7 +291,10 @@ def test_bridge_pbn_export_loads_back(client: TestClient) -> None:
         if not got.passed_out:  # a passed-out board has no Score tag (computed: 0)
             assert got.score == got.computed_score()
         assert got.tags["Event"] == f"trumps table {tid}"
-        assert [got.tags[s] for s in ("North", "East", "South", "West")] == ["Ann", *["bot (rules)"] * 3]
+        assert [got.tags[s] for s in ("North", "East", "South", "West")] == [
+            "Ann (guest)",
+            *["bot (rules)"] * 3,
+        ]
         # the engine agrees with the file: the play replays to the recorded result
         if got.play_complete:
             assert got.replay() == got.result
@@ -354,7 +357,7 @@ def test_own_game_list_shows_exactly_the_callers_games(client: TestClient) -> No
 
     be(client, bob)
     body = client.get("/api/me/games").json()
-    assert body["name"] == "Bob"
+    assert body["name"] == "Bob (guest)"
     (g,) = body["games"]
     match = trumps.load_game(client.get(f"/api/tables/{bob_table}/record").json())
     assert g["status"] == "finished" and g["seat"] == "E" and g["host"] is True
@@ -368,7 +371,7 @@ def test_own_game_list_shows_exactly_the_callers_games(client: TestClient) -> No
     }
     assert [(s["seat"], s["name"], s["bot"]) for s in g["seats"]] == [
         ("N", None, "rules"),
-        ("E", "Bob", None),
+        ("E", "Bob (guest)", None),
         ("S", None, "rules"),
         ("W", None, "rules"),
     ]
@@ -401,7 +404,7 @@ def test_finished_games_are_read_from_storage_after_a_restart(db_url: str) -> No
         assert c.get(f"/replay/{tid}").status_code == 200
         assert c.get(f"/api/tables/{tid}/replay").json() == before
         assert c.get(f"/api/tables/{tid}/record").json() == record
-        assert before["players"][2] == {"seat": "S", "name": "Ann", "bot": None}
+        assert before["players"][2] == {"seat": "S", "name": "Ann (guest)", "bot": None}
         (g,) = c.get("/api/me/games").json()["games"]
         assert g["id"] == tid and g["status"] == "finished" and g["scores"] == record["scores"]
         # a spectator (no name) may replay a public table too

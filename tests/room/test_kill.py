@@ -79,7 +79,7 @@ def _state(ws: Any) -> dict[str, Any]:
 def test_sigkill_mid_deal_loses_nothing(server: Server) -> None:
     http = httpx.Client(base_url=server.url)
     http.post("/api/guest", json={"name": "Ann"}).raise_for_status()
-    cookie = f"trumps_player={http.cookies['trumps_player']}"
+    cookie = f"trumps_session={http.cookies['trumps_session']}"
     table = http.post("/api/tables", json={"game": "500", "preset": "australian"}).json()
     ws_url = f"ws://127.0.0.1:{server.port}/ws/table/{table['id']}"
     with connect(ws_url, additional_headers={"Cookie": cookie}) as ws:

@@ -63,7 +63,7 @@ def test_create_needs_a_name_and_valid_options(client: TestClient) -> None:
     assert r.status_code == 400 and "unknown option 'colour'" in r.json()["error"]
     r = client.post("/api/tables", json={"game": "chess"})
     assert r.status_code == 400 and "unknown game" in r.json()["error"]
-    r = client.post("/api/tables", content=b"{not json")
+    r = client.post("/api/tables", content=b"{not json", headers={"Content-Type": "application/json"})
     assert r.status_code == 400
     assert client.get("/api/tables").json() == []
 
@@ -175,7 +175,7 @@ def test_bad_messages_change_nothing(client: TestClient) -> None:
 
 def test_only_the_host_seats_bots_and_turns_are_enforced(client: TestClient) -> None:
     guest(client, "Host")
-    host_cookie = client.cookies.get("trumps_player")
+    host_cookie = client.cookies.get("trumps_session")
     t = create(client)
     client.cookies.clear()
     guest(client, "Bob")
@@ -189,7 +189,7 @@ def test_only_the_host_seats_bots_and_turns_are_enforced(client: TestClient) -> 
         assert json.loads(bob.receive_text())["reason"] == "you already have a seat at this table"
         client.cookies.clear()
         assert host_cookie is not None
-        client.cookies.set("trumps_player", host_cookie)
+        client.cookies.set("trumps_session", host_cookie)
         with client.websocket_connect(f"/ws/table/{t['id']}") as host:
             assert recv_state(host)["table"]["is_host"] is True
             host.send_text(json.dumps({"v": 1, "type": "sit", "seat": "N"}))
@@ -218,7 +218,7 @@ def test_only_the_host_seats_bots_and_turns_are_enforced(client: TestClient) -> 
 def test_restart_resumes_the_same_position(db_url: str) -> None:
     with TestClient(create_app(db_url, bot_delay=0)) as c1:
         guest(c1, "Ann")
-        cookie = c1.cookies.get("trumps_player")
+        cookie = c1.cookies.get("trumps_session")
         t = create(c1)
         with c1.websocket_connect(f"/ws/table/{t['id']}") as ws:
             recv_state(ws)
@@ -231,7 +231,7 @@ def test_restart_resumes_the_same_position(db_url: str) -> None:
             before = ev
     with TestClient(create_app(db_url, bot_delay=0)) as c2:
         assert cookie is not None
-        c2.cookies.set("trumps_player", cookie)
+        c2.cookies.set("trumps_session", cookie)
         listing = c2.get("/api/tables").json()
         assert [x["id"] for x in listing] == [t["id"]]
         with c2.websocket_connect(f"/ws/table/{t['id']}") as ws:
@@ -298,7 +298,7 @@ def test_a_player_who_leaves_on_their_turn_is_played_by_a_bot(db_url: str) -> No
 
 def test_a_human_takes_over_a_bot_between_deals(client: TestClient) -> None:
     guest(client, "Host")
-    host_cookie = client.cookies.get("trumps_player")
+    host_cookie = client.cookies.get("trumps_session")
     t = create(client)
     with client.websocket_connect(f"/ws/table/{t['id']}") as host:
         ev = _sit_and_fill(host)
@@ -329,7 +329,7 @@ def test_a_human_takes_over_a_bot_between_deals(client: TestClient) -> None:
                     break
             if not ev["view"]["over"]:
                 w = next(s for s in ev["table"]["seats"] if s["seat"] == "W")
-                assert w["name"] == "Bob" and w["bot"] is None
+                assert w["name"] == "Bob (guest)" and w["bot"] is None
 
 
 def test_a_new_table_in_the_group_commit_is_stored_as_it_is_held(tmp_path: Path) -> None:

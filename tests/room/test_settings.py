@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from peers import Peer, as_guest, create_table, my_turn, new_guest, peer
+from peers import Peer, as_guest, create_table, my_turn, new_account, new_guest, peer
 from starlette.testclient import TestClient
 
 import trumps
@@ -49,7 +49,7 @@ def start_alone(p: Peer, seat: str = "S", fresh: bool = True) -> dict[str, Any]:
 
 # ----- creation --------------------------------------------------------------------------
 def test_settings_are_validated_at_creation(room: TestClient, clock: FakeClock) -> None:
-    ann = new_guest(room, "Ann")
+    ann = new_account(room, "Ann")
     cases = [
         ({"bid_time": 9}, "settings.bid_time: Input should be 0, 7, 15, 30 or 60"),
         ({"chat": "loud"}, "settings.chat: Input should be 'none', 'preset' or 'text'"),
@@ -61,21 +61,24 @@ def test_settings_are_validated_at_creation(room: TestClient, clock: FakeClock) 
             "settings.start_at: a table can be scheduled at most 24 hours ahead",
         ),
         ({"watching": "maybe"}, "settings.watching: Input should be a valid boolean"),
+        ({"kind": "compete"}, "settings: a Compete table needs a buy-in (30, 110, 275 or 550 chips)"),
+        ({"kind": "join", "buy_in": 30}, "settings: only Compete tables have a buy-in"),
+        ({"kind": "play"}, "Play tables are made by the Play button"),
     ]
     for settings, reason in cases:
         r = as_guest(room, ann).post("/api/tables", json={"game": "500", "settings": settings})
         assert r.status_code == 400 and r.json() == {"error": reason}, (settings, r.text)
-    assert room.get("/api/tables").json() == []  # nothing was created
+    assert as_guest(room, ann).get("/api/tables").json() == []  # nothing was created
     t = create_table(room, ann, settings={"bid_time": 15, "play_time": 7, "chat": "preset", "buy_in": 30})
     assert t["settings"] == {
-        "bid_time": 15, "play_time": 7, "chat": "preset", "spectator_chat": True, "watching": True,
-        "private": False, "suggestions": False, "start_at": None, "buy_in": 30,
+        "kind": "compete", "bid_time": 15, "play_time": 7, "chat": "preset", "spectator_chat": True,
+        "watching": True, "private": False, "suggestions": False, "start_at": None, "buy_in": 30,
     }  # fmt: skip
-    listed = room.get("/api/tables").json()
+    listed = room.get("/api/tables").json()  # an open competition is listed for everyone
     assert [x["settings"]["bid_time"] for x in listed] == [15]
     meta = room.get("/api/settings").json()
     assert [s["name"] for s in meta["settings"]] == [
-        "bid_time", "play_time", "chat", "spectator_chat", "watching", "private", "suggestions", "start_at",
+        "kind", "bid_time", "play_time", "chat", "spectator_chat", "watching", "private", "suggestions", "start_at",
         "buy_in",
     ]  # fmt: skip
     assert meta["phrases"] == list(PRESET_PHRASES)
@@ -96,7 +99,7 @@ def test_a_player_who_does_nothing_is_played_by_the_bot(
         advance(room, clock, 0.1)
         notice = p.until(lambda e: e["type"] == "notice")
         assert notice["timeout"] is True and notice["seat"] == "S"
-        assert notice["text"] == f"Ann ran out of time: {notice['action']} was played automatically"
+        assert notice["text"] == f"Ann (guest) ran out of time: {notice['action']} was played automatically"
         after = p.state(lambda e: e["seq"] > ev["seq"])
         assert after["view"]["auction"][len(ev["view"]["auction"])] == {"seat": "S", "call": notice["action"]}
         assert [s["timeouts"] for s in after["table"]["seats"]] == [0, 0, 1, 0]
@@ -269,7 +272,7 @@ def test_an_invite_only_table_is_reachable_only_by_its_link(room: TestClient) ->
     ann, bob, cy = new_guest(room, "Ann"), new_guest(room, "Bob"), new_guest(room, "Cy")
     t = create_table(room, ann, settings={"private": True})
     tid = t["id"]
-    assert room.get("/api/tables").json() == []  # never listed
+    assert as_guest(room, None).get("/api/tables").json() == []  # never listed for others
     assert as_guest(room, bob).get(f"/table/{tid}").status_code == 403
     assert as_guest(room, bob).get(f"/api/tables/{tid}").json() == {
         "error": "this table is private: you need an invitation"
@@ -282,7 +285,12 @@ def test_an_invite_only_table_is_reachable_only_by_its_link(room: TestClient) ->
     assert isinstance(code, str) and len(code) == 10
     r = as_guest(room, bob).get(f"/join/{code}", follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == f"/?join={code}"
-    assert as_guest(room, bob).post("/api/join", json={"code": "x" + code[1:]}).status_code == 404
+    assert (
+        as_guest(room, bob)
+        .post("/api/join", json={"code": ("y" if code[0] == "x" else "x") + code[1:]})
+        .status_code
+        == 404
+    )
     r = as_guest(room, bob).post("/api/join", json={"code": code})
     assert r.status_code == 200 and r.json() == {"table": tid}
     assert as_guest(room, bob).get(f"/table/{tid}").status_code == 200
@@ -310,7 +318,7 @@ def test_the_host_removes_a_spectator_for_good(room: TestClient) -> None:
     with peer(room, tid, ann, "ann") as a, peer(room, tid, bob, "bob") as b:
         b.state()
         watchers = a.state(lambda e: len(e["table"]["watchers"]) == 1)["table"]["watchers"]
-        assert [w["name"] for w in watchers] == ["Bob"]
+        assert [w["name"] for w in watchers] == ["Bob (guest)"]
         a.send(type="kick", player=watchers[0]["player"])
         assert b.until(lambda e: e["type"] == "error")["reason"] == "you were removed from this table"
         assert b.get() is None
@@ -346,7 +354,7 @@ def test_suggestions_off_at_the_table_and_in_competitions(room: TestClient) -> N
         ({"suggestions": False}, "suggestions are off at this table"),
         ({"buy_in": 30, "suggestions": True}, "suggestions are off at this table (a competition game)"),
     ):
-        ann = new_guest(room, "Ann")
+        ann = new_account(room, f"Ann{len(reason)}")
         tid = create_table(room, ann, settings=settings)["id"]
         with peer(room, tid, ann) as a:
             start_alone(a)
@@ -385,7 +393,7 @@ def test_a_scheduled_start_survives_a_restart(db_url: str) -> None:
             assert a.state(lambda e: e["table"]["free"] == 0)["table"]["status"] == "waiting"
     clock = FakeClock(T0 + 300)
     with TestClient(create_app(db_url, bot_delay=0, clock=clock)) as room:
-        assert room.get("/api/tables").json()[0]["status"] == "waiting"
+        assert as_guest(room, ann).get("/api/tables").json()[0]["status"] == "waiting"
         advance(room, clock, 299)
         assert room.get(f"/api/tables/{t['id']}").json()["status"] == "waiting"
         with peer(room, t["id"], ann) as a:
@@ -396,7 +404,7 @@ def test_a_scheduled_start_survives_a_restart(db_url: str) -> None:
 
 # ----- competitions --------------------------------------------------------------------------------
 def test_a_competition_charges_the_buy_in_and_pays_the_winners(room: TestClient, db_url: str) -> None:
-    ann = new_guest(room, "Ann")
+    ann = new_account(room, "Ann")
     tid = create_table(room, ann, "bridge", settings={"buy_in": 110})["id"]  # one board
     assert as_guest(room, ann).get("/api/me/chips").json() == {"chips": 1000}
     with peer(room, tid, ann) as a:
@@ -417,7 +425,7 @@ def test_a_competition_charges_the_buy_in_and_pays_the_winners(room: TestClient,
 
 
 def test_nobody_sits_at_a_competition_without_the_chips(room: TestClient) -> None:
-    ann, bob = new_guest(room, "Ann"), new_guest(room, "Bob")
+    ann, bob = new_account(room, "Ann"), new_account(room, "Bob")
     tid = create_table(room, ann, settings={"buy_in": 550})["id"]
     with peer(room, tid, ann) as a:
         start_alone(a)  # Ann pays 550 of her 1000

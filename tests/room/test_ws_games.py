@@ -28,7 +28,7 @@ import trumps
 from trumps.room.store import Store
 
 CARD = re.compile(r'"((?:[AKQJT2-9]|1[0-3])[SHDC]|RJ|BJ)(?::[SHDC])?"')
-COOKIE = "trumps_player"
+COOKIE = "trumps_session"
 
 # game, preset, options, host seat, guest seat, most deals to play
 CASES = [

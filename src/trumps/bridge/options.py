@@ -53,4 +53,11 @@ def _validate(o: Options) -> None:
         raise OptionError("mp_scale and neuberg only apply to duplicate scoring")
 
 
-SCHEMA = OptionSchema(_SPECS, {}, None, _validate)
+#: What a card room's Play button offers: the forms scored at one table (duplicate
+#: needs other tables to compare a board with).
+POPULAR = [
+    {"key": "rubber", "label": "Rubber bridge", "preset": None, "options": {"scoring": "rubber"}},
+    {"key": "chicago", "label": "Chicago (four deals)", "preset": None, "options": {"scoring": "chicago"}},
+]
+
+SCHEMA = OptionSchema(_SPECS, {}, None, _validate, popular=POPULAR)

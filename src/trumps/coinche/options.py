@@ -172,7 +172,15 @@ class CoincheSchema(OptionSchema):
         return out
 
 
-SCHEMA = CoincheSchema(specs=_SPECS, presets=PRESETS, validate=_validate)
+#: What a card room's Play button offers (the seed's melds and scoring are not a popular way to play).
+POPULAR = [
+    {"key": "common", "label": "Common rules", "preset": "common", "options": {}},
+    {"key": "ffb_2016", "label": "FFB 2016", "preset": "ffb_2016", "options": {}},
+    {"key": "contree_exact", "label": "Contrée, exact points", "preset": "contree_exact", "options": {}},
+    {"key": "pagat", "label": "Pagat", "preset": "pagat", "options": {}},
+]
+
+SCHEMA = CoincheSchema(specs=_SPECS, presets=PRESETS, validate=_validate, popular=POPULAR)
 
 
 def resolve_options(preset: str | None = None, options: Mapping[str, Any] | None = None) -> Options:

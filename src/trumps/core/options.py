@@ -113,13 +113,17 @@ class OptionSchema:
 
     ``defaults_for`` may compute defaults that depend on other chosen values
     (500's defaults depend on ``variation``); ``validate`` rejects forbidden
-    combinations of a complete option set.
+    combinations of a complete option set.  ``popular`` names the few rule
+    sets most people play, in the order a card room's Play button offers
+    them: ``{"key", "label", "preset", "options"}`` each (a preset, option
+    overrides, or both).
     """
 
     specs: list[OptionSpec]
     presets: dict[str, dict[str, Any]] = field(default_factory=dict)
     defaults_for: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     validate: Callable[[Options], None] | None = None
+    popular: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._by_name = {s.name: s for s in self.specs}
@@ -161,4 +165,5 @@ class OptionSchema:
         return {
             "options": [s.describe() for s in self.specs],
             "presets": {k: dict(v) for k, v in self.presets.items()},
+            "popular": [dict(p) for p in self.popular],
         }

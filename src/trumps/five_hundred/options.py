@@ -102,11 +102,18 @@ def _validate(o: Options) -> None:
         raise OptionError("nullo_plays both_hands is not allowed with players 3v3")
 
 
+#: What a card room's Play button offers.
+POPULAR = [
+    {"key": "american", "label": "American rules", "preset": "american", "options": {}},
+    {"key": "australian", "label": "Australian rules", "preset": "australian", "options": {}},
+]
+
 SCHEMA = OptionSchema(
     specs=_SPECS,
     presets={"american": AMERICAN, "australian": AUSTRALIAN},
     defaults_for=_defaults_for,
     validate=_validate,
+    popular=POPULAR,
 )
 
 

@@ -1,7 +1,9 @@
-"""The ASGI app: pages, a small JSON API and two WebSockets (lobby, table).
+"""The ASGI app: pages, a small JSON API and three WebSockets (lobby,
+table, and each person's own channel).
 
-Guests choose a display name; their identity is a player id in a signed
-cookie (itsdangerous), so a client can only ever act for its own seat.
+Who a request is comes from its session cookie (:mod:`trumps.room.account_routes`),
+so a client can only ever act for its own seat; cross-site requests are
+refused (:mod:`trumps.room.csrf`).
 """
 
 from __future__ import annotations
@@ -15,16 +17,19 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import URLSafeSerializer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
-from starlette.requests import HTTPConnection, Request
+from starlette.middleware import Middleware
+from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from trumps.room import competition, history, history_store
+from trumps.room import account_routes, competition, history, history_store, people_routes, play, profiles
+from trumps.room.account_routes import Sessions
+from trumps.room.csrf import CrossSiteGuard
 from trumps.room.messages import (
     Act,
     Chat,
@@ -49,13 +54,7 @@ from trumps.room.timers import Clock
 __all__ = ["create_app"]
 
 STATIC = Path(__file__).parent / "static"
-COOKIE = "trumps_player"
 log = logging.getLogger("trumps.room")
-
-
-class GuestIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=24)
 
 
 class TableIn(BaseModel):
@@ -64,6 +63,7 @@ class TableIn(BaseModel):
     preset: str | None = Field(default=None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     settings: dict[str, Any] = Field(default_factory=dict)
+    invite: list[str] = Field(default_factory=list, max_length=12)  # friends to invite at once
 
 
 class JoinIn(BaseModel):
@@ -74,10 +74,11 @@ class JoinIn(BaseModel):
 class WsConnection:
     """A table or lobby client over a WebSocket."""
 
-    def __init__(self, ws: WebSocket, player: str | None, name: str) -> None:
+    def __init__(self, ws: WebSocket, player: str | None, name: str, session: str | None = None) -> None:
         self.ws = ws
         self.player = player
         self.name = name
+        self.session = session
 
     async def send(self, event: dict[str, Any]) -> None:
         await self.ws.send_text(json.dumps(event, separators=(",", ":")))
@@ -117,13 +118,16 @@ def create_app(
     clock: Clock | None = None,
     tune_gc: bool = False,
     keep_finished: float = KEEP_FINISHED,
+    trusted_origins: tuple[str, ...] = (),
 ) -> Starlette:
     """The card room app, storing everything in ``db_url``; ``clock``
     drives timers and scheduled starts (a fake clock in tests);
     ``keep_finished``: seconds a finished table nobody is connected to
     stays live before its page becomes the replay.  With
     ``tune_gc`` (``trumps serve``) the garbage collector is set up for a
-    long-running server once the room has started (:func:`server_gc`)."""
+    long-running server once the room has started (:func:`server_gc`).
+    ``trusted_origins``: other origins whose pages may send requests (for a
+    front end served elsewhere); by default only the room's own."""
     state: dict[str, Any] = {}
 
     @contextlib.asynccontextmanager
@@ -146,18 +150,12 @@ def create_app(
         r: Room = state["room"]
         return r
 
-    async def identity(conn: HTTPConnection) -> tuple[str | None, str]:
-        token = conn.cookies.get(COOKIE)
-        if not token:
-            return None, "guest"
-        try:
-            pid = state["signer"].loads(token)
-        except BadSignature:
-            return None, "guest"
-        if not isinstance(pid, str):
-            return None, "guest"
-        name = await room().player_name(pid)
-        return (pid, name) if name is not None else (None, "guest")
+    def signer() -> URLSafeSerializer:
+        s: URLSafeSerializer = state["signer"]
+        return s
+
+    sessions = Sessions(room, signer)
+    identity = sessions.identity
 
     def bad(reason: str, status: int = 400) -> JSONResponse:
         return JSONResponse({"error": reason}, status_code=status)
@@ -216,42 +214,19 @@ def create_app(
             return bad(str(exc), 404 if isinstance(exc, RoomError) else 400)
         return JSONResponse({"table": table.id})
 
-    async def api_me(request: Request) -> Response:
-        pid, name = await identity(request)
-        if pid is None:
-            return JSONResponse({"player": None, "name": None})
-        chips = await room().store.run(competition.chips, room().store, pid)
-        return JSONResponse({"player": pid, "name": name, "chips": chips})
-
-    async def api_guest(request: Request) -> Response:
-        try:
-            data = await body(request, GuestIn)
-        except MessageError as exc:
-            return bad(str(exc))
-        name = " ".join(data.name.split())
-        if not name:
-            return bad("name: must not be blank")
-        pid, _ = await identity(request)
-        if pid is None:
-            pid = await room().new_player(name)
-        else:
-            await room().store.run(room().store.rename_player, pid, name)
-            room().names[pid] = name
-        resp = JSONResponse({"player": pid, "name": name})
-        resp.set_cookie(
-            COOKIE, state["signer"].dumps(pid), httponly=True, samesite="lax", max_age=3600 * 24 * 365
-        )
-        return resp
-
     async def api_tables(request: Request) -> Response:
-        if request.method == "GET":
-            return JSONResponse(room().listing())
         pid, _ = await identity(request)
+        if request.method == "GET":
+            return JSONResponse(room().listing(pid))
         if pid is None:
             return bad("choose a name first", 401)
         try:
             data = await body(request, TableIn)
+            if data.invite:  # checked before anything is made
+                await room().people.check_invitees(pid, data.invite)
             table = await room().create_table(pid, data.game, data.preset, data.options, data.settings)
+            if data.invite:
+                await room().people.invite(table, pid, data.invite)
         except (MessageError, RoomError) as exc:
             return bad(str(exc))
         return JSONResponse(table.summary(), status_code=201)
@@ -273,17 +248,19 @@ def create_app(
     # ----- WebSockets ----------------------------------------------------------------
     async def ws_lobby(ws: WebSocket) -> None:
         await ws.accept()
-        pid, name = await identity(ws)
-        conn = WsConnection(ws, pid, name)
+        who = await sessions.who(ws)
+        conn = WsConnection(ws, who.player, who.name, who.session)
+        sessions.track(who.session, conn)
         room().lobby.add(conn)
         try:
-            await conn.send(room().lobby_event())
+            await conn.send(room().lobby_event(who.player))
             while True:
                 await ws.receive_text()  # the lobby is read-only; keep the socket open
         except WebSocketDisconnect:
             pass
         finally:
             room().lobby.discard(conn)
+            sessions.untrack(who.session, conn)
 
     async def ws_table(ws: WebSocket) -> None:
         await ws.accept()
@@ -293,8 +270,8 @@ def create_app(
             await ws.send_text(json.dumps(error_event(str(exc))))
             await ws.close(code=4404)
             return
-        pid, name = await identity(ws)
-        conn = WsConnection(ws, pid, name)
+        who = await sessions.who(ws)
+        conn = WsConnection(ws, who.player, who.name, who.session)
         since_text = ws.query_params.get("since")
         since = int(since_text) if since_text and since_text.isascii() and since_text.isdigit() else None
         try:
@@ -303,6 +280,7 @@ def create_app(
             await ws.send_text(json.dumps(table.error(str(exc))))
             await ws.close(code=4403)
             return
+        sessions.track(who.session, conn)
         try:
             while True:
                 message = await ws.receive()
@@ -315,6 +293,7 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
+            sessions.untrack(who.session, conn)
             table.leave(conn)
 
     async def handle(table: Table, conn: WsConnection, raw: str | bytes) -> None:
@@ -353,8 +332,10 @@ def create_app(
         Route("/api/games", api_games),
         Route("/api/settings", api_settings),
         Route("/api/join", api_join, methods=["POST"]),
-        Route("/api/me", api_me),
-        Route("/api/guest", api_guest, methods=["POST"]),
+        *account_routes.routes(room, sessions, body),
+        *people_routes.routes(room, sessions, body),
+        *play.routes(room, sessions, body),
+        *profiles.routes(room, sessions),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
         Route("/api/tables/{tid}", api_table),
         *history.routes(room, identity),
@@ -363,4 +344,5 @@ def create_app(
         WebSocketRoute("/ws/table/{tid}", ws_table),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    guard = Middleware(CrossSiteGuard, trusted_origins=trusted_origins)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[guard])

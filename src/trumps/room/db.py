@@ -28,19 +28,28 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
+    "STARTING_CHIPS",
     "ActionRow",
     "Base",
+    "BlockRow",
     "ChatRow",
+    "FriendRow",
+    "GameResultRow",
+    "InvitationRow",
+    "LoginFailure",
     "Meta",
     "Player",
+    "RatingHistoryRow",
+    "RatingRow",
     "ResultRow",
     "SeatRow",
+    "SessionRow",
     "TableRow",
     "make_engine",
     "migrate",
 ]
 
-#: Play chips every new player starts with (no real money).
+#: Play chips every new account is granted once (no real money; guests have none).
 STARTING_CHIPS = 1000
 
 
@@ -57,11 +66,122 @@ class Meta(Base):
 
 
 class Player(Base):
+    """A person in the room: a guest (no username) or an account.
+
+    ``name`` is what is shown; for an account it is the username as typed.
+    ``username_key`` (the username folded to lower case) makes usernames
+    unique without regard to case.  Guests start with no chips: chips are
+    granted once, when an account is made (``chips_granted``)."""
+
     __tablename__ = "players"
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     created: Mapped[float] = mapped_column(Float, default=time.time)
-    chips: Mapped[int] = mapped_column(Integer, default=STARTING_CHIPS, server_default=str(STARTING_CHIPS))
+    chips: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    username_key: Mapped[str | None] = mapped_column(String(24), nullable=True, unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    registered: Mapped[float | None] = mapped_column(Float, nullable=True)
+    chips_granted: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    prefs: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class SessionRow(Base):
+    """A login session: the cookie holds a random token, the row its SHA-256,
+    so a database dump does not yield usable cookies.  Revoking a session
+    (log out, log out everywhere, a password change) sets ``revoked``."""
+
+    __tablename__ = "sessions"
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # sha256 hex of the token
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    created: Mapped[float] = mapped_column(Float)
+    seen: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float)
+    revoked: Mapped[float | None] = mapped_column(Float, nullable=True)
+    agent: Mapped[str] = mapped_column(String(200), default="", server_default="")
+
+
+class LoginFailure(Base):
+    """Failed logins per key ("user:<name>" or "addr:<address>"), for throttling."""
+
+    __tablename__ = "login_failures"
+    key: Mapped[str] = mapped_column(String(120), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+    last: Mapped[float] = mapped_column(Float)
+
+
+class FriendRow(Base):
+    """A friend request (``accepted`` false) or a friendship, one row per
+    pair: ``player_id`` asked ``friend_id``."""
+
+    __tablename__ = "friends"
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    friend_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    accepted: Mapped[bool] = mapped_column(Boolean, default=False)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class BlockRow(Base):
+    """``player_id`` blocked ``blocked_id``."""
+
+    __tablename__ = "blocks"
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    blocked_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class InvitationRow(Base):
+    """A player invited to a table by a friend; ``status`` pending, accepted
+    or declined."""
+
+    __tablename__ = "invitations"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    from_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    to_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    status: Mapped[str] = mapped_column(String(12), default="pending")
+    created: Mapped[float] = mapped_column(Float)
+
+
+class GameResultRow(Base):
+    """One person's result in a finished game of any kind (Play, Join,
+    Compete), for profiles: won or not, the side's score, and the contracts
+    the person held and made."""
+
+    __tablename__ = "game_results"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    game: Mapped[str] = mapped_column(String(20))
+    kind: Mapped[str] = mapped_column(String(12))
+    won: Mapped[bool] = mapped_column(Boolean)
+    score: Mapped[int] = mapped_column(Integer)
+    deals: Mapped[int] = mapped_column(Integer)
+    contracts: Mapped[int] = mapped_column(Integer)
+    made: Mapped[int] = mapped_column(Integer)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class RatingRow(Base):
+    """An account's current rating in one game (openskill: mu, sigma)."""
+
+    __tablename__ = "ratings"
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class RatingHistoryRow(Base):
+    """An account's rating after each rated game (one row per player and table)."""
+
+    __tablename__ = "rating_history"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float)
 
 
 class TableRow(Base):

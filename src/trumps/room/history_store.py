@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import func, or_, select
 
+from trumps.room.accounts import display_name
 from trumps.room.db import ActionRow, Player, SeatRow, TableRow
 from trumps.room.store import Store
 
@@ -64,13 +65,20 @@ def player_games(store: Store, player: str, limit: int = 100) -> list[PlayerGame
             return []
         seats: dict[str, list[GameSeat]] = {tid: [] for tid in ids}
         seat_rows = s.execute(
-            select(SeatRow.table_id, SeatRow.seat, SeatRow.player_id, SeatRow.bot, Player.name)
+            select(
+                SeatRow.table_id,
+                SeatRow.seat,
+                SeatRow.player_id,
+                SeatRow.bot,
+                Player.name,
+                Player.username_key,
+            )
             .outerjoin(Player, Player.id == SeatRow.player_id)
             .where(SeatRow.table_id.in_(ids))
             .order_by(SeatRow.table_id, SeatRow.seat)
         ).all()
-        for tid, seat, pid, bot, name in seat_rows:
-            seats[tid].append(GameSeat(seat, pid, name, bot))
+        for tid, seat, pid, bot, name, key in seat_rows:
+            seats[tid].append(GameSeat(seat, pid, None if name is None else display_name(name, key), bot))
         counts = {
             tid: (n, last)
             for tid, n, last in s.execute(
@@ -97,7 +105,10 @@ def player_names(store: Store, ids: list[str]) -> dict[str, str]:
         return {}
     with store.sessions() as s:
         return {
-            pid: name for pid, name in s.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))
+            pid: display_name(name, key)
+            for pid, name, key in s.execute(
+                select(Player.id, Player.name, Player.username_key).where(Player.id.in_(ids))
+            )
         }
 
 

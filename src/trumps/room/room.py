@@ -16,6 +16,8 @@ import trumps
 from trumps.core.errors import TrumpsError
 from trumps.room import timing
 from trumps.room.messages import PROTOCOL_VERSION
+from trumps.room.people import People
+from trumps.room.play import PlayDesk
 from trumps.room.settings import SCHEDULE_HORIZON, TableSettings
 from trumps.room.store import Store
 from trumps.room.table import Connection, RoomError, Table, new_invite_code
@@ -55,27 +57,32 @@ class Room:
         self.tables: dict[str, Table] = {}
         self.lobby: set[Connection] = set()
         self.names: dict[str, str] = {}
+        self.people = People(store, self.tables, self.names)
+        self.people.on_finished.append(self._game_over)
+        self.play = PlayDesk(self)
         self._lobby_dirty = False
         self._lobby_task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Rebuild every unfinished table from storage and restart its bots."""
         timing.start()
+        await self.people.start()
         stored = await self.store.run(self.store.load_tables)
         for st in stored:
             for player, _bot in st.seats.values():
-                if player and player not in self.names:
-                    name = await self.store.run(self.store.player_name, player)
-                    self.names[player] = name or "?"
+                if player and await self.people.learn(player) is None:
+                    self.names[player] = "?"
             table = self._make(st)
             self.tables[table.id] = table
             await table.resume()  # timers are re-armed from the stored times
 
     def _make(self, st: Any) -> Table:
-        return Table(
+        table = Table(
             st, self.store, self.names, bot_delay=self.bot_delay, grace=self.grace, on_change=self._changed,
             timers=self.timers, on_done=self._done,
         )  # fmt: skip
+        table.policy = self.people
+        return table
 
     def _done(self, table: Table) -> None:
         """A finished game nobody is connected to leaves the live tables
@@ -96,22 +103,51 @@ class Room:
                 await self._lobby_task
         for t in self.tables.values():
             await t.close()
+        await self.people.close_all()
         self.timers.cancel_all()
         await timing.stop()
 
+    async def _game_over(self, table: Table) -> None:
+        """A finished game: each person's result for their profile
+        (:mod:`trumps.room.profiles`), and the ratings of the accounts that
+        played it (:mod:`trumps.room.ratings`); both idempotent."""
+        from trumps.room import profiles, ratings
+
+        m = table.match
+        winner = m.winner
+        rows = []
+        for i, seat in enumerate(table.seats):
+            if seat.player is None:
+                continue
+            held, made = profiles.contracts_of(m, i)
+            team = m.team_of(i)
+            rows.append(
+                {"player_id": seat.player, "won": winner is not None and team == winner,
+                 "score": int(m.scores[team]), "deals": len(m.results), "contracts": held, "made": made}
+            )  # fmt: skip
+        now = self.clock.now()
+        if rows:
+            await self.store.run(
+                profiles.record_game, self.store, table.id, table.game, table.settings.kind, rows, now
+            )
+        seats: list[ratings.SeatEntry] = [
+            {"player": s.player, "bot": s.bot, "team": m.team_of(i)} for i, s in enumerate(table.seats)
+        ]
+        if any(s["player"] and self.people.is_account(s["player"]) for s in seats):
+            await self.store.run(
+                ratings.rate_game, self.store, table.id, table.game, seats, list(m.scores), winner, now
+            )
+
     # ----- players ---------------------------------------------------------------
     async def new_player(self, name: str) -> str:
+        """A new guest."""
         pid = await self.store.run(self.store.create_player, name)
-        self.names[pid] = name
+        await self.people.learn(pid)
         return pid
 
     async def player_name(self, pid: str) -> str | None:
-        if pid not in self.names:
-            name = await self.store.run(self.store.player_name, pid)
-            if name is None:
-                return None
-            self.names[pid] = name
-        return self.names[pid]
+        """The name shown for ``pid`` (guests marked), None if unknown."""
+        return await self.people.learn(pid)
 
     # ----- tables ------------------------------------------------------------------
     async def create_table(
@@ -121,9 +157,11 @@ class Room:
         preset: str | None,
         options: dict[str, Any] | None,
         settings: dict[str, Any] | None = None,
+        *,
+        matched: bool = False,
     ) -> Table:
         """Validate the options through the engine and the settings, store
-        the table, go live."""
+        the table, go live.  ``matched``: a Play table made by the matchmaker."""
         t0 = time.perf_counter()
         try:
             cls = trumps.game_class(game)
@@ -133,12 +171,18 @@ class Room:
         except TrumpsError as exc:
             raise RoomError(str(exc)) from None
         chosen = self.check_settings(settings or {})
+        if chosen.kind == "play" and not matched:
+            raise RoomError("Play tables are made by the Play button")
+        await self.people.learn(host)
+        if chosen.competition and not self.people.is_account(host):
+            raise RoomError("Compete games are for accounts: register (free) to play for chips")
         if chosen.competition:
             from trumps.room import competition
 
             have = await self.store.run(competition.chips, self.store, host)
             if have < chosen.buy_in:
                 raise RoomError(f"the buy-in is {chosen.buy_in} chips and you have {have}")
+        # an invitation-only table's link/code (any other table's address is its link)
         invite = new_invite_code() if chosen.private else None
         st = await self.store.add_table(
             cls.game,
@@ -164,9 +208,8 @@ class Room:
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first.get("loc", ()))
-            raise RoomError(
-                f"settings.{where}: {first.get('msg')}" if where else str(first.get("msg"))
-            ) from None
+            msg = str(first.get("msg")).removeprefix("Value error, ")
+            raise RoomError(f"settings.{where}: {msg}" if where else f"settings: {msg}") from None
         if chosen.start_at is not None:
             now = self.clock.now()
             if chosen.start_at <= now:
@@ -189,13 +232,14 @@ class Room:
         except KeyError:
             raise RoomError(f"no table {tid!r}") from None
 
-    def listing(self) -> list[dict[str, Any]]:
-        """The lobby: public tables not finished (private tables are never listed)."""
+    def listing(self, viewer: str | None = None) -> list[dict[str, Any]]:
+        """The lobby as ``viewer`` sees it: every unfinished table listed for
+        them (:func:`trumps.room.access.listed`), newest first."""
         tables = sorted(self.tables.values(), key=lambda t: t.created, reverse=True)
-        return [t.summary() for t in tables if t.status != "finished" and not t.settings.private]
+        return [t.summary() for t in tables if t.status != "finished" and self.people.listed(t, viewer)]
 
-    def lobby_event(self) -> dict[str, Any]:
-        return {"v": PROTOCOL_VERSION, "type": "lobby", "tables": self.listing()}
+    def lobby_event(self, viewer: str | None = None) -> dict[str, Any]:
+        return {"v": PROTOCOL_VERSION, "type": "lobby", "tables": self.listing(viewer)}
 
     async def _changed(self, _table: Table) -> None:
         """A table's lobby entry changed: push the listing to the lobby.
@@ -217,8 +261,11 @@ class Room:
             await asyncio.sleep(LOBBY_INTERVAL)
 
     async def send_lobby(self) -> None:
-        event = self.lobby_event()
+        events: dict[str | None, dict[str, Any]] = {}  # one listing per viewer
         for conn in list(self.lobby):
+            event = events.get(conn.player)
+            if event is None:
+                event = events[conn.player] = self.lobby_event(conn.player)
             try:
                 await conn.send(event)
             except Exception:

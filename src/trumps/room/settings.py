@@ -7,8 +7,10 @@ spectators, invitation, suggestions, start time and competition buy-in.
 
 >>> TableSettings().bid_time, TableSettings().chat
 (0, 'text')
->>> TableSettings(buy_in=110).suggestions
+>>> TableSettings(kind="compete", buy_in=110).suggestions
 False
+>>> TableSettings(buy_in=110).kind
+'compete'
 >>> TableSettings.model_validate({"bid_time": 9})
 Traceback (most recent call last):
 ...
@@ -63,6 +65,11 @@ class TableSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
+    kind: Literal["join", "compete", "play"] = Field(
+        default="join",
+        description="Join: a table of friends with any rules; Compete: chips, no suggestions, accounts only; "
+        "Play: made by the Play button",
+    )
     bid_time: TimeLimit = Field(default=0, description="seconds for each call or declaration (0 = off)")
     play_time: TimeLimit = Field(
         default=0, description="seconds for each card, kitty discards included (0 = off)"
@@ -83,15 +90,34 @@ class TableSettings(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _competition_has_no_suggestions(cls, data: Any) -> Any:
-        # suggestions are forced off in competition games, whatever was asked
-        if isinstance(data, dict) and data.get("buy_in"):
+    def _kind_rules(cls, data: Any) -> Any:
+        """A table stored before kinds existed is a Compete table if it has a
+        buy-in, else a Join table.  Suggestions are forced off in Compete
+        games and on in Play games, whatever was asked (seed: "always yes in
+        Play games, no in Compete games")."""
+        if not isinstance(data, dict):
+            return data
+        if "kind" not in data:
+            data = {**data, "kind": "compete" if data.get("buy_in") else "join"}
+        if data.get("kind") == "compete":
             return {**data, "suggestions": False}
+        if data.get("kind") == "play":
+            return {**data, "suggestions": True}
         return data
+
+    @model_validator(mode="after")
+    def _buy_in_only_in_compete(self) -> TableSettings:
+        if self.kind == "compete" and not self.buy_in:
+            raise ValueError("a Compete table needs a buy-in (30, 110, 275 or 550 chips)")
+        if self.kind != "compete" and self.buy_in:
+            raise ValueError("only Compete tables have a buy-in")
+        if self.kind == "play" and (self.private or self.start_at is not None):
+            raise ValueError("Play tables start now and are not invitation-only")
+        return self
 
     @property
     def competition(self) -> bool:
-        return self.buy_in > 0
+        return self.kind == "compete"
 
     def time_limit(self, card: bool) -> int:
         """The limit for the next action: a card, or anything else."""

@@ -341,7 +341,15 @@ class Store:
                 t.timeouts.append(a.seq)
         chats = s.scalars(select(ChatRow).where(ChatRow.table_id == row.id).order_by(ChatRow.seq))
         t.chat = [
-            {"seq": c.seq, "name": c.name, "text": c.text, "at": c.at, "channel": c.channel} for c in chats
+            {
+                "seq": c.seq,
+                "player": c.player_id,
+                "name": c.name,
+                "text": c.text,
+                "at": c.at,
+                "channel": c.channel,
+            }
+            for c in chats
         ]
         return t
 

@@ -31,7 +31,16 @@ from trumps.room.settings import MAX_SPECTATORS, PRESET_PHRASES, TableSettings
 from trumps.room.store import Store, StoredTable
 from trumps.room.timers import Timers
 
-__all__ = ["CHAT_BURST", "CHAT_WINDOW", "AccessDenied", "Connection", "RoomError", "Table", "new_invite_code"]
+__all__ = [
+    "CHAT_BURST",
+    "CHAT_WINDOW",
+    "AccessDenied",
+    "Connection",
+    "Policy",
+    "RoomError",
+    "Table",
+    "new_invite_code",
+]
 
 log = logging.getLogger("trumps.room")
 MAX_REPLAY = 500  # a client further behind than this just gets the current state
@@ -62,6 +71,20 @@ class Connection(Protocol):
     async def send(self, event: dict[str, Any]) -> None: ...
 
     async def close(self, code: int = 1000) -> None: ...
+
+
+class Policy(Protocol):
+    """The room's rules about people that a table consults (friends, blocks,
+    accounts: :mod:`trumps.room.access`), and what it tells the room when a
+    game ends (ratings)."""
+
+    def may_see(self, table: Table, player: str | None) -> bool: ...
+
+    def sit_refusal(self, table: Table, player: str) -> str | None: ...
+
+    def hidden_from(self, viewer: str | None) -> set[str]: ...
+
+    async def finished(self, table: Table) -> None: ...
 
 
 @dataclass
@@ -110,6 +133,7 @@ class Table:
         self.grace = grace
         self.on_change = on_change
         self.on_done = on_done  # told when the game is over and nobody is connected any more
+        self.policy: Policy | None = None  # set by the room
         self.match: Match[Any] = trumps.new_game(self.game, options=self.options, seed=self.seed)
         for seat, action, at, _auto in stored.actions:
             self.match.apply(action, seat, time=at)
@@ -230,6 +254,9 @@ class Table:
         # players (and the host) never see the spectators' chat; spectators see both
         player_side = seat is not None or host
         lines = self._players_chat() if player_side else self.chat[-50:]
+        hidden = self.policy.hidden_from(conn.player) if self.policy is not None else ()
+        if hidden:  # the lines of players this person blocked
+            lines = [line for line in lines if line.get("player") not in hidden]
         return {
             "v": PROTOCOL_VERSION,
             "type": "state",
@@ -254,6 +281,8 @@ class Table:
     # ----- access ---------------------------------------------------------------------
     def may_see(self, player: str | None) -> bool:
         """Whether ``player`` may see this table at all (lobby entry, page)."""
+        if self.policy is not None:
+            return self.policy.may_see(self, player)
         if player is not None and player in self.banned:
             return False
         if not self.settings.private:
@@ -466,6 +495,9 @@ class Table:
                 raise RoomError("you already have a seat at this table")
             if self.status == "finished":
                 raise RoomError("the game is over")
+            refusal = self.policy.sit_refusal(self, conn.player) if self.policy is not None else None
+            if refusal is not None:
+                raise RoomError(refusal)
             current = self.seats[seat]
             if current.player is not None:
                 raise RoomError(f"seat {seat_text} is taken")
@@ -675,6 +707,8 @@ class Table:
         (it did for the last action of every game).  A competition's pay-out
         is always made before anything is shown."""
         self.status = "finished"
+        if self.policy is not None:  # ratings: after the end is stored (they are idempotent)
+            self._spawn(self._tell_finished())
         if self.settings.competition:
             from trumps.room import competition
 
@@ -702,6 +736,15 @@ class Table:
             return write
         await write
         return None
+
+    async def _tell_finished(self) -> None:
+        async with self.lock:  # the end (and any pay-out) is stored by then
+            pass
+        if self.policy is not None:
+            try:
+                await self.policy.finished(self)
+            except Exception:
+                log.exception("after the end of table %s", self.id)
 
     def _after_change(self) -> None:
         """After any change: bots to act, the move timer, suggestions."""
@@ -735,7 +778,16 @@ class Table:
         seq = await self.store.run(
             self.store.append_chat, self.id, conn.player, conn.name, clean, at, channel
         )
-        self.chat.append({"seq": seq, "name": conn.name, "text": clean, "at": at, "channel": channel})
+        self.chat.append(
+            {
+                "seq": seq,
+                "player": conn.player,
+                "name": conn.name,
+                "text": clean,
+                "at": at,
+                "channel": channel,
+            }
+        )
         await self.broadcast()
 
     def _throttle(self, player: str) -> None:

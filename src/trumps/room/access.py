@@ -1,0 +1,76 @@
+"""Who may see a table, who finds it in the lobby, and who may sit at it.
+
+The seed room's rule (seeds/001, "Must be invited"): *Yes* hides the game
+from other players until they are explicitly invited; *No* lets all
+**friends** of the players in the game see it.  So:
+
+- **Listed in the lobby** (:func:`listed`): a Join or Play table for its
+  players, those invited and the friends of its players; an open Compete
+  table for everyone (any account may buy in); an invitation-only table for
+  its players and those invited only.  Nobody else finds it.
+- **Reachable** (:func:`may_see`: the page, the socket, the API): an
+  invitation-only table by its players and those invited (by a friend's
+  invitation, a link or a code) and nobody else; any other table by whoever
+  holds its address, as a game link on lichess or BBO is (the address holds
+  an unguessable id: sharing it is inviting).
+
+Everywhere: a player removed by the host never sees the table again, and a
+player who blocked, or was blocked by, the host never sees it.  Sitting
+also needs no block between the newcomer and anyone at the table, and a
+Compete seat needs an account (chips belong to accounts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from trumps.room.friends import Social
+
+if TYPE_CHECKING:
+    from trumps.room.table import Table
+
+__all__ = ["may_see", "members", "sit_refusal"]
+
+
+def members(table: Table) -> set[str]:
+    """The people of a table: its host, seated humans and those waiting to
+    take over a bot's seat."""
+    out = {table.host}
+    out.update(s.player for s in table.seats if s.player is not None)
+    out.update(p for p, _ in table.pending.values())
+    return out
+
+
+def may_see(table: Table, player: str | None, social: Social) -> bool:
+    """Whether ``player`` (None: someone without a name yet) may open ``table``."""
+    if player is not None and player in table.banned:
+        return False
+    if social.blocked(player, table.host):
+        return False
+    if not table.settings.private:
+        return True
+    return player is not None and (player in members(table) or player in table.invited)
+
+
+def listed(table: Table, player: str | None, social: Social) -> bool:
+    """Whether ``table`` appears in ``player``'s lobby."""
+    if not may_see(table, player, social):
+        return False
+    people = members(table)
+    if player is not None and (player in people or player in table.invited):
+        return True
+    if table.settings.private:
+        return False
+    if table.settings.kind == "compete":
+        return True
+    return player is not None and any(social.are_friends(player, p) for p in people)
+
+
+def sit_refusal(table: Table, player: str, social: Social, is_account: Callable[[str], bool]) -> str | None:
+    """Why ``player`` may not take a seat at ``table`` (None: they may)."""
+    if table.settings.competition and not is_account(player):
+        return "Compete games are for accounts: register (free) to play for chips"
+    if any(social.blocked(player, p) for p in members(table) if p != player):
+        return "you cannot sit at this table"
+    return None

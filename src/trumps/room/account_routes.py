@@ -1,0 +1,293 @@
+"""The HTTP side of identity: the session cookie, who a request is, and
+the account routes (guest, register, log in, log out, log out everywhere,
+change password, me).
+
+The cookie ``trumps_session`` holds a random token (HttpOnly, SameSite=Lax,
+Secure over HTTPS); the server keeps its SHA-256 (:mod:`trumps.room.accounts`).
+Looking a session up costs a query, so live sessions are cached for
+:data:`CACHE_SECONDS`; a revocation made here drops the cache entry and
+closes every WebSocket opened with that session at once.
+
+Guests made before sessions existed carry the signed ``trumps_player``
+cookie; it still identifies its guest (never an account: once the guest
+registers, only a session does), and ``/api/me`` swaps it for a session.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from itsdangerous import BadSignature, URLSafeSerializer
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from trumps.room import accounts, competition
+from trumps.room.accounts import Throttled
+from trumps.room.messages import MessageError
+from trumps.room.prefs import get_prefs
+from trumps.room.table import Connection, RoomError
+
+if TYPE_CHECKING:
+    from trumps.room.room import Room
+
+__all__ = ["COOKIE", "LEGACY_COOKIE", "Sessions", "Who", "routes"]
+
+COOKIE = "trumps_session"
+LEGACY_COOKIE = "trumps_player"
+CACHE_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class Who:
+    """Who sent a request: a player (guest or account) or nobody yet."""
+
+    player: str | None
+    name: str
+    session: str | None = None  # the session id (hash of the cookie's token)
+    account: bool = False
+
+
+NOBODY = Who(None, "guest")
+
+
+class Sessions:
+    """Resolves requests to players, and ends sessions (with their sockets)."""
+
+    def __init__(self, room: Callable[[], Room], signer: Callable[[], URLSafeSerializer]) -> None:
+        self.room = room
+        self.signer = signer
+        self.cache: dict[str, tuple[str, float]] = {}
+        self.sockets: defaultdict[str, set[Connection]] = defaultdict(set)
+
+    async def who(self, conn: HTTPConnection) -> Who:
+        room = self.room()
+        token = conn.cookies.get(COOKIE)
+        if token:
+            sid = accounts.token_id(token)
+            hit = self.cache.get(sid)
+            now = time.monotonic()
+            if hit is not None and now - hit[1] < CACHE_SECONDS:
+                pid: str | None = hit[0]
+            else:
+                pid = await room.store.run(accounts.session_player, room.store, sid)
+                if pid is None:
+                    self.cache.pop(sid, None)
+                else:
+                    self.cache[sid] = (pid, now)
+            if pid is not None:
+                name = await room.player_name(pid)
+                if name is not None:
+                    return Who(pid, name, sid, room.people.is_account(pid))
+            return NOBODY
+        legacy = conn.cookies.get(LEGACY_COOKIE)
+        if legacy:
+            try:
+                pid = self.signer().loads(legacy)
+            except BadSignature:
+                return NOBODY
+            if isinstance(pid, str):
+                name = await room.player_name(pid)
+                if name is not None and not room.people.is_account(pid):
+                    return Who(pid, name)
+        return NOBODY
+
+    async def identity(self, conn: HTTPConnection) -> tuple[str | None, str]:
+        """(player id, name): the shape the history and competition routes use."""
+        w = await self.who(conn)
+        return w.player, w.name
+
+    def track(self, sid: str | None, conn: Connection) -> None:
+        if sid is not None:
+            self.sockets[sid].add(conn)
+
+    def untrack(self, sid: str | None, conn: Connection) -> None:
+        if sid is not None and sid in self.sockets:
+            self.sockets[sid].discard(conn)
+            if not self.sockets[sid]:
+                del self.sockets[sid]
+
+    async def ended(self, sids: list[str]) -> None:
+        """Sessions were revoked: forget them and close their sockets."""
+        for sid in sids:
+            self.cache.pop(sid, None)
+            for conn in list(self.sockets.pop(sid, ())):
+                with contextlib.suppress(Exception):
+                    await conn.send({"v": 1, "type": "error", "reason": "you were logged out"})
+                    await conn.close(4401)
+
+
+class GuestIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=24)
+
+
+class RegisterIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    username: str = Field(max_length=64)
+    password: str = Field(max_length=256)
+
+
+class LoginIn(RegisterIn):
+    pass
+
+
+class PasswordIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    old: str = Field(max_length=256)
+    new: str = Field(max_length=256)
+
+
+def set_session(request: Request, resp: Response, token: str, account: bool) -> None:
+    days = accounts.SESSION_DAYS if account else accounts.GUEST_SESSION_DAYS
+    resp.set_cookie(
+        COOKIE, token, httponly=True, samesite="lax", secure=request.url.scheme == "https",
+        max_age=days * 86400, path="/",
+    )  # fmt: skip
+    resp.delete_cookie(LEGACY_COOKIE, path="/")
+
+
+def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any]) -> list[BaseRoute]:
+    """The account routes; ``body(request, Model)`` parses a JSON body."""
+
+    def bad(reason: str, status: int = 400, **headers: str) -> JSONResponse:
+        return JSONResponse({"error": reason}, status_code=status, headers=headers or None)
+
+    def agent(request: Request) -> str:
+        return request.headers.get("user-agent", "")[:200]
+
+    async def me_payload(who: Who) -> dict[str, Any]:
+        r = room()
+        if who.player is None:
+            return {"player": None, "name": None, "account": False, "chips": 0}
+        chips = await r.store.run(competition.chips, r.store, who.player) if who.account else 0
+        prefs = await r.store.run(get_prefs, r.store, who.player) if who.account else None
+        return {
+            "player": who.player, "name": who.name, "account": who.account, "chips": chips,
+            "username": who.name if who.account else None, "prefs": prefs,
+        }  # fmt: skip
+
+    async def api_me(request: Request) -> Response:
+        who = await sessions.who(request)
+        resp = JSONResponse(await me_payload(who))
+        if who.player is not None and who.session is None:  # an old signed guest cookie: swap it
+            r = room()
+            token = await r.store.run(accounts.new_session, r.store, who.player, agent(request), False)
+            set_session(request, resp, token, False)
+        return resp
+
+    async def api_guest(request: Request) -> Response:
+        data = await body(request, GuestIn)
+        name = " ".join(data.name.split())
+        if not name:
+            return bad("name: must not be blank")
+        r = room()
+        who = await sessions.who(request)
+        if who.account:
+            return bad("you are logged in: your name is your username", 409)
+        if who.player is None:
+            pid = await r.new_player(name)
+            token = await r.store.run(accounts.new_session, r.store, pid, agent(request), False)
+            resp = JSONResponse({"player": pid, "name": await r.player_name(pid)})
+            set_session(request, resp, token, False)
+            return resp
+        await r.store.run(r.store.rename_player, who.player, name)
+        await r.people.renamed(who.player)
+        resp = JSONResponse({"player": who.player, "name": await r.player_name(who.player)})
+        if who.session is None:
+            token = await r.store.run(accounts.new_session, r.store, who.player, agent(request), False)
+            set_session(request, resp, token, False)
+        return resp
+
+    async def api_register(request: Request) -> Response:
+        data = await body(request, RegisterIn)
+        r = room()
+        who = await sessions.who(request)
+        if who.account:
+            return bad("you already have an account: log out first", 409)
+        pid = await r.store.run(accounts.register, r.store, data.username.strip(), data.password, who.player)
+        if who.session is not None:  # the guest's session becomes an account's: a new token
+            await r.store.run(accounts.revoke_session, r.store, who.session)
+            await sessions.ended([who.session])
+        await r.people.renamed(pid)
+        token = await r.store.run(accounts.new_session, r.store, pid, agent(request), True)
+        resp = JSONResponse(
+            await me_payload(Who(pid, await r.player_name(pid) or "?", None, True)), status_code=201
+        )
+        set_session(request, resp, token, True)
+        return resp
+
+    async def api_login(request: Request) -> Response:
+        data = await body(request, LoginIn)
+        r = room()
+        address = request.client.host if request.client else "?"
+        try:
+            pid = await r.store.run(accounts.login, r.store, data.username, data.password, address)
+        except Throttled as exc:
+            return bad(str(exc), 429, **{"Retry-After": str(exc.retry_after)})
+        await r.people.learn(pid)
+        token = await r.store.run(accounts.new_session, r.store, pid, agent(request), True)
+        resp = JSONResponse(await me_payload(Who(pid, await r.player_name(pid) or "?", None, True)))
+        set_session(request, resp, token, True)
+        return resp
+
+    async def api_logout(request: Request) -> Response:
+        who = await sessions.who(request)
+        r = room()
+        if who.session is not None:
+            await r.store.run(accounts.revoke_session, r.store, who.session)
+            await sessions.ended([who.session])
+        resp = JSONResponse({"ok": True})
+        resp.delete_cookie(COOKIE, path="/")
+        resp.delete_cookie(LEGACY_COOKIE, path="/")
+        return resp
+
+    async def api_logout_all(request: Request) -> Response:
+        who = await sessions.who(request)
+        if not who.account or who.player is None:
+            return bad("log in first", 401)
+        r = room()
+        ended = await r.store.run(accounts.revoke_all, r.store, who.player, None)
+        await sessions.ended(ended)
+        resp = JSONResponse({"ok": True, "ended": len(ended)})
+        resp.delete_cookie(COOKIE, path="/")
+        return resp
+
+    async def api_password(request: Request) -> Response:
+        data = await body(request, PasswordIn)
+        who = await sessions.who(request)
+        if not who.account or who.player is None:
+            return bad("log in first", 401)
+        r = room()
+        ended = await r.store.run(
+            accounts.change_password, r.store, who.player, data.old, data.new, who.session
+        )
+        await sessions.ended(ended)
+        return JSONResponse({"ok": True, "ended": len(ended)})
+
+    async def guarded(request: Request) -> Response:
+        handler = handlers[request.url.path]
+        try:
+            return await handler(request)
+        except (MessageError, RoomError) as exc:
+            return bad(str(exc))
+
+    handlers = {
+        "/api/me": api_me,
+        "/api/guest": api_guest,
+        "/api/register": api_register,
+        "/api/login": api_login,
+        "/api/logout": api_logout,
+        "/api/logout-all": api_logout_all,
+        "/api/password": api_password,
+    }
+    return [
+        Route("/api/me", guarded),
+        *(Route(path, guarded, methods=["POST"]) for path in handlers if path != "/api/me"),
+    ]

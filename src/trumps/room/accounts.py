@@ -1,0 +1,324 @@
+"""Accounts, guests and sessions.
+
+Everyone in the room is a :class:`~trumps.room.db.Player`: a *guest* (a
+display name, no password) or an *account* (a unique username and an
+argon2id password hash).  A browser is tied to a player by a *session*: a
+random token in an HttpOnly, SameSite cookie, stored on the server as its
+SHA-256 only, so a session can be revoked (log out, log out everywhere, a
+password change) and a database dump yields no usable cookie.
+
+Why guests stay: people play straight away.  A guest can turn into an
+account later (:func:`register` with ``guest``): the same player row, so its
+games, results and chips stay.  Guests never hold chips; an account is
+granted :data:`~trumps.room.db.STARTING_CHIPS` once (``chips_granted``), so
+clearing cookies mints nothing.
+
+Failed logins are throttled per username typed and per address
+(:data:`FREE_TRIES` tries, then a delay that doubles with each further
+failure, up to :data:`MAX_DELAY`), and the answer never says whether the
+username exists: the same message, and an argon2 verification against a
+dummy hash when there is no such account, so the time taken does not tell
+either.
+
+The functions are synchronous, one transaction each; the room runs them on
+its database thread (``await store.run(register, store, ...)``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from sqlalchemy import delete, select, update
+
+from trumps.room.db import STARTING_CHIPS, LoginFailure, Player, SessionRow
+from trumps.room.store import new_id
+from trumps.room.table import RoomError
+
+if TYPE_CHECKING:
+    from trumps.room.store import Store
+
+__all__ = [
+    "FREE_TRIES",
+    "GUEST_MARK",
+    "MAX_DELAY",
+    "AccountError",
+    "PlayerInfo",
+    "Throttled",
+    "change_password",
+    "check_username",
+    "display_name",
+    "find_account",
+    "login",
+    "new_guest",
+    "new_session",
+    "player_info",
+    "register",
+    "revoke_all",
+    "revoke_session",
+    "session_player",
+    "token_id",
+]
+
+#: Failed logins allowed (per username and per address) before delays start.
+FREE_TRIES = 5
+#: The longest delay between two tries, in seconds.
+MAX_DELAY = 900.0
+#: Failures older than this (seconds since the last one) are forgotten.
+FAILURE_MEMORY = 3600.0
+#: How long a session lasts without use (accounts and guests), in seconds.
+SESSION_DAYS = 30
+GUEST_SESSION_DAYS = 365
+#: Marks a guest's name wherever a name is shown (usernames cannot contain it).
+GUEST_MARK = " (guest)"
+
+USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,23}")
+RESERVED = frozenset({"admin", "administrator", "bot", "guest", "system", "trumps", "moderator", "root"})
+MIN_PASSWORD, MAX_PASSWORD = 8, 128
+WRONG = "wrong username or password"
+
+
+class AccountError(RoomError):
+    """An account request refused with a message fit to show the person."""
+
+
+class Throttled(AccountError):
+    """Too many failed logins: try again after ``retry_after`` seconds."""
+
+    def __init__(self, retry_after: float) -> None:
+        self.retry_after = max(1, int(retry_after + 0.999))
+        super().__init__(f"too many failed logins: try again in {self.retry_after} s")
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    """What the room shows of a player: the display name (guests marked)."""
+
+    id: str
+    name: str
+    username: str | None  # None for a guest
+    created: float
+    registered: float | None
+
+    @property
+    def is_account(self) -> bool:
+        return self.username is not None
+
+
+@lru_cache(maxsize=1)
+def _hasher() -> PasswordHasher:
+    """argon2id with argon2-cffi's defaults (RFC 9106's second recommended
+    profile: 64 MiB, 3 passes, 4 lanes)."""
+    return PasswordHasher()
+
+
+@lru_cache(maxsize=1)
+def _dummy_hash() -> str:
+    return _hasher().hash(secrets.token_urlsafe(16))
+
+
+def token_id(token: str) -> str:
+    """The stored identifier of a session token (its SHA-256)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def display_name(name: str, username_key: str | None) -> str:
+    """A guest's name carries :data:`GUEST_MARK`, so nobody can pass for an account.
+
+    >>> display_name("Ann", None), display_name("Ann", "ann")
+    ('Ann (guest)', 'Ann')
+    """
+    return name if username_key is not None else name + GUEST_MARK
+
+
+def check_username(username: str) -> str:
+    """The username, or :class:`AccountError` saying what is wrong.
+
+    >>> check_username("Ann_1")
+    'Ann_1'
+    >>> check_username("A")
+    Traceback (most recent call last):
+    ...
+    trumps.room.accounts.AccountError: a username has 3 to 24 characters
+    """
+    if not 3 <= len(username) <= 24:
+        raise AccountError("a username has 3 to 24 characters")
+    if not USERNAME.fullmatch(username):
+        raise AccountError(
+            "a username is letters, digits and _ . - (starting with a letter or digit), no spaces"
+        )
+    if username.lower() in RESERVED:
+        raise AccountError("that username is reserved; choose another")
+    return username
+
+
+def _check_password(password: str, username: str) -> None:
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise AccountError(f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+    if password.lower() == username.lower():
+        raise AccountError("the password must not be the username")
+
+
+# ----- players -----------------------------------------------------------------------
+def new_guest(store: Store, name: str) -> str:
+    """A new guest (no chips); returns its player id."""
+    return store.create_player(name)
+
+
+def player_info(store: Store, pid: str) -> PlayerInfo | None:
+    with store.sessions() as s:
+        p = s.get(Player, pid)
+        if p is None:
+            return None
+        return PlayerInfo(
+            p.id, display_name(p.name, p.username_key), p.name if p.username_key else None, p.created,
+            p.registered,
+        )  # fmt: skip
+
+
+def find_account(store: Store, username: str) -> PlayerInfo | None:
+    """The account with this username (any case), or None."""
+    with store.sessions() as s:
+        p = s.scalar(select(Player).where(Player.username_key == username.strip().lower()))
+        if p is None:
+            return None
+        return PlayerInfo(p.id, p.name, p.name, p.created, p.registered)
+
+
+def register(store: Store, username: str, password: str, guest: str | None = None) -> str:
+    """Make an account; with ``guest`` (the caller's guest player id), that
+    guest becomes the account and keeps its games, results and chips.
+    The starting chips are granted once per player.  Returns the player id."""
+    check_username(username)
+    _check_password(password, username)
+    digest = _hasher().hash(password)
+    now = time.time()
+    with store.sessions.begin() as s:
+        if s.scalar(select(Player.id).where(Player.username_key == username.lower())) is not None:
+            raise AccountError("that username is taken; choose another")
+        p = s.get(Player, guest) if guest is not None else None
+        if p is None or p.username_key is not None:  # no guest, or already an account: a new player
+            p = Player(id=new_id(), name=username, created=now, chips=0, chips_granted=False)
+            s.add(p)
+        p.name = username
+        p.username_key = username.lower()
+        p.password_hash = digest
+        p.registered = now
+        if not p.chips_granted:
+            p.chips = (p.chips or 0) + STARTING_CHIPS
+            p.chips_granted = True
+        return p.id
+
+
+def login(store: Store, username: str, password: str, address: str, now: float | None = None) -> str:
+    """The player id of the account, or :class:`AccountError` (the same
+    message whether the username exists or not) / :class:`Throttled`."""
+    now = time.time() if now is None else now
+    keys = [f"user:{username.strip().lower()[:100]}", f"addr:{address[:100]}"]
+    with store.sessions.begin() as s:
+        for key in keys:
+            row = s.get(LoginFailure, key)
+            if row is None or now - row.last > FAILURE_MEMORY or row.count < FREE_TRIES:
+                continue
+            delay = min(MAX_DELAY, 2.0 ** (row.count - FREE_TRIES + 1))
+            if now - row.last < delay:
+                raise Throttled(row.last + delay - now)
+        p = s.scalar(select(Player).where(Player.username_key == username.strip().lower()))
+        ok = _verify(p.password_hash if p is not None else None, password)
+        if ok and p is not None:
+            s.execute(delete(LoginFailure).where(LoginFailure.key == keys[0]))
+            if p.password_hash and _hasher().check_needs_rehash(p.password_hash):
+                p.password_hash = _hasher().hash(password)
+            return p.id
+        for key in keys:
+            row = s.get(LoginFailure, key)
+            if row is None:
+                s.add(LoginFailure(key=key, count=1, last=now))
+            else:
+                row.count = 1 if now - row.last > FAILURE_MEMORY else row.count + 1
+                row.last = now
+    raise AccountError(WRONG)
+
+
+def _verify(digest: str | None, password: str) -> bool:
+    try:
+        return _hasher().verify(digest or _dummy_hash(), password) and digest is not None
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+
+
+def change_password(store: Store, pid: str, old: str, new: str, keep: str | None = None) -> list[str]:
+    """Change an account's password (the old one is checked); every other
+    session of the account is revoked (all but ``keep``, a session id).
+    Returns the revoked session ids."""
+    with store.sessions.begin() as s:
+        p = s.get(Player, pid)
+        if p is None or p.username_key is None or p.password_hash is None:
+            raise AccountError("guests have no password: register first")
+        if not _verify(p.password_hash, old):
+            raise AccountError("the current password is wrong")
+        _check_password(new, p.name)
+        p.password_hash = _hasher().hash(new)
+    return revoke_all(store, pid, keep=keep)
+
+
+# ----- sessions ------------------------------------------------------------------------
+def new_session(store: Store, pid: str, agent: str = "", account: bool = True) -> str:
+    """A new session for ``pid``; returns the token for the cookie."""
+    token = secrets.token_urlsafe(32)
+    now = time.time()
+    days = SESSION_DAYS if account else GUEST_SESSION_DAYS
+    with store.sessions.begin() as s:
+        s.add(
+            SessionRow(
+                id=token_id(token), player_id=pid, created=now, seen=now, expires=now + days * 86400,
+                agent=agent[:200],
+            )
+        )  # fmt: skip
+    return token
+
+
+def session_player(store: Store, sid: str, now: float | None = None) -> str | None:
+    """The player of a live session (by id), or None if unknown, revoked or
+    expired.  A used session is extended (sliding expiry, touched at most
+    once an hour)."""
+    now = time.time() if now is None else now
+    with store.sessions() as s:
+        row = s.get(SessionRow, sid)
+        if row is None or row.revoked is not None or row.expires <= now:
+            return None
+        pid = row.player_id
+        if now - row.seen > 3600:
+            account = s.scalar(select(Player.username_key).where(Player.id == pid)) is not None
+            days = SESSION_DAYS if account else GUEST_SESSION_DAYS
+            s.execute(
+                update(SessionRow).where(SessionRow.id == sid).values(seen=now, expires=now + days * 86400)
+            )
+            s.commit()
+        return pid
+
+
+def revoke_session(store: Store, sid: str) -> None:
+    with store.sessions.begin() as s:
+        s.execute(
+            update(SessionRow)
+            .where(SessionRow.id == sid, SessionRow.revoked.is_(None))
+            .values(revoked=time.time())
+        )
+
+
+def revoke_all(store: Store, pid: str, keep: str | None = None) -> list[str]:
+    """Revoke every live session of ``pid`` but ``keep``; returns their ids."""
+    with store.sessions.begin() as s:
+        q = select(SessionRow.id).where(SessionRow.player_id == pid, SessionRow.revoked.is_(None))
+        ids = [i for i in s.scalars(q) if i != keep]
+        if ids:
+            s.execute(update(SessionRow).where(SessionRow.id.in_(ids)).values(revoked=time.time()))
+        return ids

@@ -1,0 +1,323 @@
+"""The room's people: who is an account, friends and blocks, who is online
+and where, invitations, and each person's own channel of notifications.
+
+This is the :class:`~trumps.room.table.Policy` the tables consult (may this
+person see the table, sit, whose chat lines to hide) and what they tell
+when a game ends (ratings).  Tables run games; this module knows people.
+
+A person's own channel is the ``/ws/me`` socket every page of the room
+opens: it carries live notifications (friend requests, invitations with
+Accept / Decline) and the friends list with presence.  A person is online
+while at least one of their pages has that socket open.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from trumps.room import access
+from trumps.room.accounts import find_account, player_info
+from trumps.room.db import InvitationRow, TableRow
+from trumps.room.friends import FriendError, Social, apply_change, load_social
+from trumps.room.messages import PROTOCOL_VERSION
+from trumps.room.table import Connection, RoomError, Table
+
+if TYPE_CHECKING:
+    from trumps.room.store import Store
+
+__all__ = ["People"]
+
+log = logging.getLogger("trumps.room")
+
+#: The most people one invitation request may name.
+MAX_INVITES = 12
+
+
+class People:
+    """Accounts, friends, presence, invitations and personal channels."""
+
+    def __init__(self, store: Store, tables: dict[str, Table], names: dict[str, str]) -> None:
+        self.store = store
+        self.tables = tables
+        self.names = names  # player id -> display name (guests marked), shared with the room
+        self.accounts: dict[str, bool] = {}  # player id -> is an account (cache)
+        self.social = Social()
+        self.channels: defaultdict[str, set[Connection]] = defaultdict(set)
+        self.on_finished: list[Any] = []  # async callbacks (table) -> None, e.g. ratings
+
+    async def start(self) -> None:
+        self.social = await self.store.run(load_social, self.store)
+
+    # ----- who is who -----------------------------------------------------------------
+    async def learn(self, pid: str) -> str | None:
+        """The display name of ``pid`` (None if there is no such player),
+        remembering whether it is an account."""
+        if pid in self.names and pid in self.accounts:
+            return self.names[pid]
+        info = await self.store.run(player_info, self.store, pid)
+        if info is None:
+            return None
+        self.names[pid] = info.name
+        self.accounts[pid] = info.is_account
+        return info.name
+
+    def is_account(self, pid: str | None) -> bool:
+        return pid is not None and self.accounts.get(pid, False)
+
+    async def renamed(self, pid: str) -> None:
+        """A guest became an account: its name changes everywhere it is live."""
+        self.names.pop(pid, None)
+        self.accounts.pop(pid, None)
+        name = await self.learn(pid)
+        for table in self.tables.values():
+            for seat in table.seats:
+                if seat.player == pid:
+                    seat.name = name
+            for conn in table.connections:
+                if conn.player == pid and name is not None:
+                    conn.name = name
+
+    # ----- the tables' policy -----------------------------------------------------------
+    def may_see(self, table: Table, player: str | None) -> bool:
+        return access.may_see(table, player, self.social)
+
+    def listed(self, table: Table, player: str | None) -> bool:
+        return access.listed(table, player, self.social)
+
+    def sit_refusal(self, table: Table, player: str) -> str | None:
+        return access.sit_refusal(table, player, self.social, self.is_account)
+
+    def hidden_from(self, viewer: str | None) -> set[str]:
+        return self.social.blocks_of(viewer)
+
+    async def finished(self, table: Table) -> None:
+        for callback in list(self.on_finished):
+            await callback(table)
+
+    # ----- presence ------------------------------------------------------------------------
+    def online(self, pid: str) -> bool:
+        return bool(self.channels.get(pid))
+
+    def where(self, pid: str) -> dict[str, Any] | None:
+        """The live table ``pid`` sits at (None if none, or if it is invitation-only)."""
+        for t in self.tables.values():
+            if t.status != "finished" and t.seat_of(pid) is not None and not t.settings.private:
+                return {"id": t.id, "game": t.game, "status": t.status, "kind": t.settings.kind}
+        return None
+
+    # ----- personal channels ------------------------------------------------------------
+    async def attach(self, conn: Connection) -> None:
+        assert conn.player is not None
+        first = not self.channels.get(conn.player)
+        self.channels[conn.player].add(conn)
+        await conn.send(await self.me_event(conn.player))
+        if first:
+            await self.tell_friends(conn.player)
+
+    async def detach(self, conn: Connection) -> None:
+        if conn.player is None:
+            return
+        conns = self.channels.get(conn.player)
+        if conns is None:
+            return
+        conns.discard(conn)
+        if not conns:
+            del self.channels[conn.player]
+            await self.tell_friends(conn.player)
+
+    async def push(self, pid: str, event: dict[str, Any]) -> None:
+        for conn in list(self.channels.get(pid, ())):
+            try:
+                await conn.send(event)
+            except Exception:
+                self.channels[pid].discard(conn)
+
+    async def tell_friends(self, pid: str) -> None:
+        """Presence changed: each online friend gets a fresh friends list."""
+        for friend in list(self.social.friends.get(pid, ())):
+            if self.online(friend):
+                await self.push(friend, await self.me_event(friend))
+
+    async def me_event(self, pid: str) -> dict[str, Any]:
+        return {"v": PROTOCOL_VERSION, "type": "me", **(await self.friends_view(pid))}
+
+    # ----- friends -------------------------------------------------------------------------
+    async def _entry(self, pid: str, presence: bool) -> dict[str, Any]:
+        name = await self.learn(pid) or "?"
+        entry: dict[str, Any] = {"player": pid, "name": name}
+        if presence:
+            entry["online"] = self.online(pid)
+            entry["table"] = self.where(pid)
+        return entry
+
+    async def friends_view(self, pid: str) -> dict[str, Any]:
+        """Friends (with presence), requests both ways, blocked players and
+        pending invitations of ``pid``."""
+        s = self.social
+        friends = [await self._entry(f, True) for f in s.friends.get(pid, ())]
+        friends.sort(key=lambda e: (not e["online"], e["name"].lower()))
+        return {
+            "friends": friends,
+            "incoming": [await self._entry(p, False) for p in s.incoming(pid)],
+            "outgoing": [await self._entry(p, False) for p in s.outgoing(pid)],
+            "blocked": [await self._entry(p, False) for p in sorted(s.blocks_of(pid))],
+            "invitations": await self.invitations_of(pid),
+        }
+
+    async def change(self, pid: str, target: str, action: str) -> str:
+        """A friends action by ``pid`` on ``target`` (a username or a player id)."""
+        other = await self._resolve(target)
+        result = await self.store.run(apply_change, self.store, self.social, pid, other, action)
+        for who in (pid, other):
+            if self.online(who):
+                await self.push(who, await self.me_event(who))
+        if result == "requested":
+            await self.push(
+                other, {"v": PROTOCOL_VERSION, "type": "notice", "kind": "friend_request",
+                        "from": self.names.get(pid, "?"), "player": pid},
+            )  # fmt: skip
+        return result
+
+    async def _resolve(self, target: str) -> str:
+        target = target.strip()
+        if not target:
+            raise FriendError("give a username")
+        info = await self.store.run(find_account, self.store, target)
+        if info is not None:
+            return info.id
+        if await self.learn(target) is not None and self.is_account(target):
+            return target
+        raise FriendError(f"no player is called {target!r}")
+
+    # ----- invitations -------------------------------------------------------------------
+    async def check_invitees(self, inviter: str, targets: list[str]) -> list[dict[str, Any]]:
+        """The friends ``inviter`` may invite, or :class:`RoomError` naming
+        the first who may not be (nobody is invited then)."""
+        if not self.is_account(inviter):
+            raise RoomError("register an account to invite friends (or share the table's link)")
+        if len(targets) > MAX_INVITES:
+            raise RoomError(f"invite at most {MAX_INVITES} people at once")
+        invited: list[dict[str, Any]] = []
+        for target in targets:
+            other = await self._resolve(target)
+            if self.social.blocked(inviter, other):
+                raise RoomError("you cannot invite this player")
+            if not self.social.are_friends(inviter, other):
+                raise RoomError(
+                    f"{self.names.get(other, target)} is not your friend: send a friend request, "
+                    "or share the table's link"
+                )
+            if other not in {i["player"] for i in invited}:
+                invited.append({"player": other, "name": self.names.get(other, "?")})
+        return invited
+
+    async def invite(self, table: Table, inviter: str, targets: list[str]) -> list[dict[str, Any]]:
+        """``inviter`` (a player of ``table``) invites friends; each gets a live
+        notification and may then see the table.  Returns who was invited."""
+        if inviter not in access.members(table):
+            raise RoomError("only the players of a table can invite to it")
+        if table.status == "finished":
+            raise RoomError("the game is over")
+        invited = await self.check_invitees(inviter, targets)
+        ids = [i["player"] for i in invited]
+        rows = await self.store.run(_store_invitations, self.store, table.id, inviter, ids, time.time())
+        for entry, inv_id in zip(invited, rows, strict=True):
+            await table.admit(entry["player"])
+            invitation = await self._invitation(inv_id, table, inviter)
+            await self.push(
+                entry["player"], {"v": PROTOCOL_VERSION, "type": "invitation", "invitation": invitation}
+            )
+            await self.push(entry["player"], await self.me_event(entry["player"]))
+        await self.tables_changed(table)
+        return invited
+
+    async def tables_changed(self, table: Table) -> None:
+        """Who may see ``table`` changed: the lobby is told."""
+        if table.on_change is not None:
+            await table.on_change(table)
+
+    async def _invitation(self, inv_id: int, table: Table, inviter: str) -> dict[str, Any]:
+        return {
+            "id": inv_id, "table": table.id, "game": table.game, "preset": table.preset,
+            "kind": table.settings.kind, "from": await self.learn(inviter) or "?",
+        }  # fmt: skip
+
+    async def invitations_of(self, pid: str) -> list[dict[str, Any]]:
+        """Pending invitations of ``pid`` to live tables, newest first."""
+        rows = await self.store.run(_pending_invitations, self.store, pid)
+        out = []
+        for inv_id, tid, inviter in rows:
+            table = self.tables.get(tid)
+            if table is None or table.status == "finished":
+                continue
+            out.append(await self._invitation(inv_id, table, inviter))
+        return out
+
+    async def answer(self, pid: str, inv_id: int, accept: bool) -> str | None:
+        """Accept (returns the table id) or decline an invitation of ``pid``."""
+        row = await self.store.run(_answer_invitation, self.store, pid, inv_id, accept)
+        if row is None:
+            raise RoomError("no such invitation")
+        tid, inviter = row
+        await self.push(pid, await self.me_event(pid))
+        table = self.tables.get(tid)
+        if accept:
+            if table is None or table.status == "finished":
+                raise RoomError("that table has closed")
+            return tid
+        await self.push(
+            inviter,
+            {"v": PROTOCOL_VERSION, "type": "notice", "kind": "declined",
+             "text": f"{self.names.get(pid, '?')} declined your invitation"},
+        )  # fmt: skip
+        if table is not None and table.seat_of(pid) is None:
+            table.invited.discard(pid)
+        return None
+
+    async def close_all(self) -> None:
+        for conns in list(self.channels.values()):
+            for conn in list(conns):
+                with contextlib.suppress(Exception):
+                    await conn.close(1001)
+        self.channels.clear()
+
+
+# ----- storage (on the database thread) ------------------------------------------------------
+def _store_invitations(store: Store, tid: str, inviter: str, players: list[str], now: float) -> list[int]:
+    with store.sessions.begin() as s:
+        rows = [
+            InvitationRow(table_id=tid, from_id=inviter, to_id=p, status="pending", created=now)
+            for p in players
+        ]
+        s.add_all(rows)
+        s.flush()
+        return [r.id for r in rows]
+
+
+def _pending_invitations(store: Store, pid: str) -> list[tuple[int, str, str]]:
+    with store.sessions() as s:
+        q = (
+            select(InvitationRow.id, InvitationRow.table_id, InvitationRow.from_id)
+            .join(TableRow, TableRow.id == InvitationRow.table_id)
+            .where(
+                InvitationRow.to_id == pid, InvitationRow.status == "pending", TableRow.status != "finished"
+            )
+            .order_by(InvitationRow.id.desc())
+            .limit(50)
+        )
+        return [(i, t, f) for i, t, f in s.execute(q)]
+
+
+def _answer_invitation(store: Store, pid: str, inv_id: int, accept: bool) -> tuple[str, str] | None:
+    with store.sessions.begin() as s:
+        row = s.get(InvitationRow, inv_id)
+        if row is None or row.to_id != pid:
+            return None
+        row.status = "accepted" if accept else "declined"
+        return row.table_id, row.from_id

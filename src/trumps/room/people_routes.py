@@ -1,0 +1,157 @@
+"""The routes of :mod:`trumps.room.people`: friends, invitations, personal
+settings and the personal channel ``/ws/me``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from trumps.room.account_routes import Sessions
+from trumps.room.messages import MessageError
+from trumps.room.prefs import get_prefs, prefs_schema, set_prefs
+from trumps.room.table import RoomError
+
+if TYPE_CHECKING:
+    from trumps.room.room import Room
+
+__all__ = ["routes"]
+
+FriendAction = Literal["request", "accept", "decline", "cancel", "remove", "block", "unblock"]
+
+
+class FriendIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    player: str = Field(min_length=1, max_length=64)  # a username, or a player id from a table
+    action: FriendAction
+
+
+class InviteIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    players: list[str] = Field(min_length=1, max_length=12)
+
+
+class AnswerIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    answer: Literal["accept", "decline"]
+
+
+class MeSocket:
+    """A personal channel over a WebSocket."""
+
+    def __init__(self, ws: WebSocket, player: str | None, name: str) -> None:
+        self.ws = ws
+        self.player = player
+        self.name = name
+
+    async def send(self, event: dict[str, Any]) -> None:
+        await self.ws.send_text(json.dumps(event, separators=(",", ":")))
+
+    async def close(self, code: int = 1000) -> None:
+        await self.ws.close(code=code)
+
+
+def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any]) -> list[BaseRoute]:
+    def bad(reason: str, status: int = 400) -> JSONResponse:
+        return JSONResponse({"error": reason}, status_code=status)
+
+    async def api_friends(request: Request) -> Response:
+        who = await sessions.who(request)
+        if who.player is None:
+            return bad("choose a name first", 401)
+        people = room().people
+        if request.method == "GET":
+            return JSONResponse(await people.friends_view(who.player))
+        if not who.account:
+            return bad("register an account to have friends", 403)
+        try:
+            data = await body(request, FriendIn)
+            result = await people.change(who.player, data.player, data.action)
+        except (MessageError, RoomError) as exc:
+            return bad(str(exc))
+        return JSONResponse({"result": result, **(await people.friends_view(who.player))})
+
+    async def api_invite(request: Request) -> Response:
+        who = await sessions.who(request)
+        if who.player is None:
+            return bad("choose a name first", 401)
+        try:
+            table = room().get(request.path_params["tid"])
+            if not table.may_see(who.player):
+                return bad("no such table", 404)
+            data = await body(request, InviteIn)
+            invited = await room().people.invite(table, who.player, data.players)
+        except (MessageError, RoomError) as exc:
+            return bad(str(exc))
+        return JSONResponse({"invited": invited})
+
+    async def api_answer(request: Request) -> Response:
+        who = await sessions.who(request)
+        if who.player is None:
+            return bad("choose a name first", 401)
+        text = request.path_params["iid"]
+        if not text.isdigit() or len(text) > 12:
+            return bad("no such invitation", 404)
+        try:
+            data = await body(request, AnswerIn)
+            tid = await room().people.answer(who.player, int(text), data.answer == "accept")
+        except (MessageError, RoomError) as exc:
+            return bad(str(exc))
+        return JSONResponse({"table": tid})
+
+    async def api_prefs(request: Request) -> Response:
+        who = await sessions.who(request)
+        r = room()
+        if request.method == "GET":
+            values = await r.store.run(get_prefs, r.store, who.player) if who.account and who.player else None
+            return JSONResponse({"schema": prefs_schema(), "values": values, "account": who.account})
+        if not who.account or who.player is None:
+            return bad("guests keep their settings in their browser", 403)
+        try:
+            raw = await request.body()
+            if len(raw) > 4096:
+                raise MessageError("request too large")
+            changes = json.loads(raw or b"{}")
+            if not isinstance(changes, dict):
+                raise MessageError("send an object of settings")
+            values = await r.store.run(set_prefs, r.store, who.player, changes)
+        except json.JSONDecodeError:
+            return bad("body: not JSON")
+        except (MessageError, RoomError) as exc:
+            return bad(str(exc))
+        return JSONResponse({"values": values})
+
+    async def ws_me(ws: WebSocket) -> None:
+        await ws.accept()
+        who = await sessions.who(ws)
+        if who.player is None:
+            await ws.send_text(json.dumps({"v": 1, "type": "me", "friends": [], "incoming": [], "outgoing": [],
+                                           "blocked": [], "invitations": []}))  # fmt: skip
+            await ws.close(1000)
+            return
+        conn = MeSocket(ws, who.player, who.name)
+        people = room().people
+        sessions.track(who.session, conn)
+        try:
+            await people.attach(conn)
+            while True:
+                await ws.receive_text()  # nothing to say on this channel; keep it open
+        except WebSocketDisconnect:
+            pass
+        finally:
+            sessions.untrack(who.session, conn)
+            await people.detach(conn)
+
+    return [
+        Route("/api/friends", api_friends, methods=["GET", "POST"]),
+        Route("/api/tables/{tid}/invite", api_invite, methods=["POST"]),
+        Route("/api/invitations/{iid}", api_answer, methods=["POST"]),
+        Route("/api/prefs", api_prefs, methods=["GET", "POST"]),
+        WebSocketRoute("/ws/me", ws_me),
+    ]

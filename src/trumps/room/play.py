@@ -1,0 +1,190 @@
+"""The Play button: the glue around the sans-I/O :mod:`~trumps.room.matchmaking` core.
+
+Pressing Play (``POST /api/play``) puts a ticket in the matchmaker with the
+player's displayed rating in that game and their usual seconds per move
+(the median over their recent moves, :func:`usual_speed`); the request
+waits until the player is seated and answers with the table.  The desk
+polls the matchmaker after every change and at its next deadline (a room
+timer, so the fake clock of the tests drives it too), and turns each group
+into a Play table: the rule set's options, timers chosen from the group's
+speed, suggestions allowed, the humans seated, bots in the other seats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import statistics
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from trumps.room import ratings
+from trumps.room.account_routes import Sessions
+from trumps.room.db import ActionRow, SeatRow
+from trumps.room.matchmaking import RULE_SETS, Group, Matchmaker, MatchmakingError, Ticket, rule_set
+from trumps.room.messages import MessageError
+from trumps.room.table import RoomError
+
+if TYPE_CHECKING:
+    from trumps.room.room import Room
+    from trumps.room.store import Store
+
+__all__ = ["PlayDesk", "routes", "usual_speed"]
+
+log = logging.getLogger("trumps.room")
+
+#: How long a Play request may wait for its table (the matchmaker seats everyone within 10 s).
+REQUEST_WAIT = 30.0
+#: The moves a usual speed is measured over, and the fewest that make one.
+SPEED_MOVES, MIN_MOVES = 300, 10
+
+
+def usual_speed(store: Store, pid: str) -> float | None:
+    """The median seconds ``pid`` took per move over their last moves (the
+    time since the action before theirs), or None with too few moves.
+    Moves a bot or a timer made for them are left out."""
+    with store.sessions() as s:
+        seats = s.execute(select(SeatRow.table_id, SeatRow.seat).where(SeatRow.player_id == pid)).all()
+        gaps: list[float] = []
+        for tid, seat in seats[-40:]:
+            rows = s.execute(
+                select(ActionRow.seq, ActionRow.seat, ActionRow.at, ActionRow.auto)
+                .where(ActionRow.table_id == tid)
+                .order_by(ActionRow.seq)
+            ).all()
+            for before, row in itertools.pairwise(rows):
+                if row.seat == seat and not row.auto and row.at >= before.at:
+                    gaps.append(row.at - before.at)
+        gaps = gaps[-SPEED_MOVES:]
+    return statistics.median(gaps) if len(gaps) >= MIN_MOVES else None
+
+
+class PlayDesk:
+    """Tickets in, tables out."""
+
+    def __init__(self, room: Room, wait: float = 10.0) -> None:
+        self.room = room
+        self.mm = Matchmaker(wait=wait)
+        self.waiters: dict[str, asyncio.Future[str]] = {}
+
+    async def press(self, pid: str, game: str, rules: str) -> str:
+        """Queue ``pid`` for ``game`` under rule set ``rules``; returns the
+        table id once seated."""
+        try:
+            rule_set(game, rules)
+        except MatchmakingError as exc:
+            raise RoomError(str(exc)) from None
+        for t in self.room.tables.values():
+            if t.status != "finished" and t.settings.kind == "play" and t.seat_of(pid) is not None:
+                return t.id  # already playing: back to that table
+        store = self.room.store
+        is_account = self.room.people.is_account(pid)
+        rating = (await store.run(ratings.rating, store, pid, game))["display"] if is_account else None
+        speed = await store.run(usual_speed, store, pid)
+        old = self.waiters.pop(pid, None)
+        if old is not None and not old.done():
+            old.cancel()
+        fut: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self.waiters[pid] = fut
+        default = ratings.display_of(ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA)
+        self.mm.enqueue(Ticket(pid, game, rules, float(rating if rating is not None else default), speed,
+                               since=self.room.clock.now()))  # fmt: skip
+        await self.poll()
+        return await asyncio.wait_for(asyncio.shield(fut), REQUEST_WAIT)
+
+    def cancel(self, pid: str) -> bool:
+        fut = self.waiters.pop(pid, None)
+        if fut is not None and not fut.done():
+            fut.cancel()
+        return self.mm.cancel(pid)
+
+    async def poll(self, _key: object = None) -> None:
+        """Seat every group that is due, then wait for the next deadline."""
+        for group in self.mm.poll(self.room.clock.now()):
+            try:
+                tid = await self._seat(group)
+            except Exception as exc:
+                log.exception("a Play table could not be made")
+                for pid in group.players:
+                    fut = self.waiters.pop(pid, None)
+                    if fut is not None and not fut.done():
+                        fut.set_exception(RoomError(f"the table could not be made: {exc}"))
+                continue
+            for pid in group.players:
+                fut = self.waiters.pop(pid, None)
+                if fut is not None and not fut.done():
+                    fut.set_result(tid)
+        deadline = self.mm.next_deadline()
+        if deadline is None:
+            self.room.timers.cancel(("play",))
+        else:
+            self.room.timers.arm(("play",), max(deadline, self.room.clock.now()), self.poll)
+
+    async def _seat(self, group: Group) -> str:
+        rs = rule_set(group.game, group.rules)
+        bid_time, play_time = group.tempo
+        settings = {"kind": "play", "bid_time": bid_time, "play_time": play_time, "suggestions": True}
+        host = group.players[0]
+        table = await self.room.create_table(
+            host, group.game, rs.preset, dict(rs.options), settings, matched=True
+        )
+        for i, pid in enumerate(group.players):
+            name = await self.room.player_name(pid) or "?"
+            await table.sit(SimpleNamespace(player=pid, name=name), table.match.seat_name(i))
+        if group.bots:
+            await table.fill_bots(SimpleNamespace(player=host, name=""), "rules")
+        return table.id
+
+
+class PlayIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(min_length=1, max_length=20)
+    rules: str = Field(min_length=1, max_length=40)
+
+
+def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any]) -> list[BaseRoute]:
+    def bad(reason: str, status: int = 400) -> JSONResponse:
+        return JSONResponse({"error": reason}, status_code=status)
+
+    async def api_play(request: Request) -> Response:
+        desk = room().play
+        if request.method == "GET":
+            return JSONResponse(
+                {
+                    "rule_sets": {
+                        game: [{"key": r.key, "label": r.label} for r in sets]
+                        for game, sets in RULE_SETS.items()
+                    },
+                    "waiting": {
+                        f"{g}/{r.key}": desk.mm.waiting(g, r.key)
+                        for g, sets in RULE_SETS.items()
+                        for r in sets
+                    },
+                }
+            )
+        who = await sessions.who(request)
+        if who.player is None:
+            return bad("choose a name first", 401)
+        if request.method == "DELETE":
+            return JSONResponse({"cancelled": desk.cancel(who.player)})
+        try:
+            data = await body(request, PlayIn)
+            tid = await desk.press(who.player, data.game, data.rules)
+        except (MessageError, RoomError) as exc:
+            return bad(str(exc))
+        except asyncio.CancelledError:
+            return bad("cancelled", 409)
+        except TimeoutError:
+            desk.cancel(who.player)
+            return bad("no table could be made in time; press Play again", 503)
+        return JSONResponse({"table": tid})
+
+    return [Route("/api/play", api_play, methods=["GET", "POST", "DELETE"])]

@@ -1,0 +1,180 @@
+"""Profiles: what a player has done, and the rating leaderboards.
+
+Each finished game leaves one :class:`~trumps.room.db.GameResultRow` per
+person who played it (:func:`record_game`, idempotent), so a profile is a
+few indexed queries, never a replay: games played and won per game, the
+contracts the person held and made, the rating with its history
+(:mod:`trumps.room.ratings`) and the recent games, each linking to its
+replay.  Profiles are of accounts (``/player/<username>``); a guest has no
+page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import case, func, or_, select
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+import trumps
+from trumps.room import ratings
+from trumps.room.accounts import find_account
+from trumps.room.db import FriendRow, GameResultRow, Player
+
+if TYPE_CHECKING:
+    from trumps.core.protocol import Match
+    from trumps.room.account_routes import Sessions
+    from trumps.room.room import Room
+    from trumps.room.store import Store
+
+__all__ = ["contracts_of", "profile", "record_game", "routes"]
+
+STATIC = Path(__file__).parent / "static"
+RECENT = 20
+
+#: The key of a deal result naming the seat that held the contract, per game.
+HOLDER_KEYS = ("contractor", "declarer", "taker")
+
+
+def contracts_of(match: Match[Any], seat: int) -> tuple[int, int]:
+    """(contracts ``seat`` held, contracts it made) over a finished game.
+
+    A game whose deal results say ``made`` is taken at its word; otherwise
+    a contract is made when the holder's side scored points on the deal."""
+    held = made = 0
+    name = match.seat_name(seat)
+    for r in match.results:
+        holder = next((r[k] for k in HOLDER_KEYS if r.get(k) is not None), None)
+        if holder != name or r.get("thrown_in") or r.get("passed_out"):
+            continue
+        held += 1
+        if "made" in r:
+            made += bool(r["made"])
+        else:
+            points = r.get("points") or [0] * len(match.teams)
+            made += points[match.team_of(seat)] > 0
+    return held, made
+
+
+def record_game(
+    store: Store, table_id: str, game: str, kind: str, rows: Sequence[dict[str, Any]], at: float
+) -> None:
+    """Store each person's result of a finished game (once)."""
+    with store.sessions.begin() as s:
+        if s.scalar(select(GameResultRow.table_id).where(GameResultRow.table_id == table_id).limit(1)):
+            return
+        for r in rows:
+            s.add(GameResultRow(table_id=table_id, game=game, kind=kind, at=at, **r))
+
+
+def profile(store: Store, username: str) -> dict[str, Any] | None:
+    """Everything a profile page shows, or None if there is no such account."""
+    info = find_account(store, username)
+    if info is None:
+        return None
+    pid = info.id
+    with store.sessions() as s:
+        stats = {
+            game: {"played": int(n), "won": int(w or 0), "contracts": int(c or 0), "made": int(m or 0)}
+            for game, n, w, c, m in s.execute(
+                select(
+                    GameResultRow.game, func.count(), func.sum(case((GameResultRow.won, 1), else_=0)),
+                    func.sum(GameResultRow.contracts), func.sum(GameResultRow.made),
+                )
+                .where(GameResultRow.player_id == pid)
+                .group_by(GameResultRow.game)
+            )
+        }  # fmt: skip
+        recent = [
+            {"table": t, "game": g, "kind": k, "won": bool(w), "score": sc, "at": at}
+            for t, g, k, w, sc, at in s.execute(
+                select(
+                    GameResultRow.table_id, GameResultRow.game, GameResultRow.kind, GameResultRow.won,
+                    GameResultRow.score, GameResultRow.at,
+                )
+                .where(GameResultRow.player_id == pid)
+                .order_by(GameResultRow.at.desc())
+                .limit(RECENT)
+            )
+        ]  # fmt: skip
+        friend_ids = [
+            a if b == pid else b
+            for a, b in s.execute(
+                select(FriendRow.player_id, FriendRow.friend_id).where(
+                    FriendRow.accepted, or_(FriendRow.player_id == pid, FriendRow.friend_id == pid)
+                )
+            )
+        ]
+        friends = sorted(
+            s.scalars(select(Player.name).where(Player.id.in_(friend_ids))).all(), key=str.lower
+        ) if friend_ids else []  # fmt: skip
+    games: dict[str, Any] = {}
+    rated = ratings.ratings_of(store, pid)
+    for game in trumps.games():
+        st: dict[str, Any] = dict(stats.get(game, {"played": 0, "won": 0, "contracts": 0, "made": 0}))
+        st["made_pct"] = round(100 * st["made"] / st["contracts"], 1) if st["contracts"] else None
+        r = rated.get(game)
+        st["rating"] = r["display"] if r else None
+        st["rated_games"] = r["games"] if r else 0
+        st["history"] = [
+            {"at": h["at"], "rating": h["display"], "table": h["table"]}
+            for h in ratings.history(store, pid, game)
+        ]
+        games[game] = st
+    return {
+        "player": pid,
+        "name": info.name,
+        "member_since": info.registered or info.created,
+        "friends": friends,
+        "games": games,
+        "recent": recent,
+    }
+
+
+def routes(room: Callable[[], Room], sessions: Sessions) -> list[BaseRoute]:
+    def bad(reason: str, status: int = 400) -> JSONResponse:
+        return JSONResponse({"error": reason}, status_code=status)
+
+    async def page(_request: Request) -> Response:
+        return FileResponse(STATIC / "profile.html")
+
+    async def settings_page(_request: Request) -> Response:
+        return FileResponse(STATIC / "settings.html")
+
+    async def api_profile(request: Request) -> Response:
+        name = request.path_params["name"]
+        if len(name) > 24:
+            return bad("no such player", 404)
+        r = room()
+        data = await r.store.run(profile, r.store, name)
+        if data is None:
+            return bad("no such player", 404)
+        who = await sessions.who(request)
+        social = r.people.social
+        data["online"] = r.people.online(data["player"])
+        data["you"] = who.player == data["player"]
+        data["friend"] = social.are_friends(who.player, data["player"])
+        data["requested"] = who.player is not None and (who.player, data["player"]) in social.requests
+        return JSONResponse(data)
+
+    async def api_ratings(request: Request) -> Response:
+        game = request.query_params.get("game", "500")
+        if game not in trumps.games():
+            return bad(f"unknown game {game!r} (known: {', '.join(trumps.games())})")
+        limit_text = request.query_params.get("limit", "50")
+        if not limit_text.isdigit() or not 1 <= int(limit_text) <= ratings.MAX_LIMIT:
+            return bad(f"limit: a whole number from 1 to {ratings.MAX_LIMIT}")
+        r = room()
+        rows = await r.store.run(ratings.leaderboard, r.store, game, int(limit_text))
+        return JSONResponse({"game": game, "players": rows})
+
+    return [
+        Route("/player/{name}", page),
+        Route("/settings", settings_page),
+        Route("/api/players/{name}", api_profile),
+        Route("/api/ratings", api_ratings),
+    ]

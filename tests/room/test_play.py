@@ -1,0 +1,124 @@
+"""The Play button over HTTP: people pressing Play together land at one
+table; a lone player gets bots after 10 seconds (a fake clock); the table
+is a Play table with timers and suggestions; bad input changes nothing."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from peers import COOKIE, new_account, new_guest
+from starlette.testclient import TestClient
+
+from trumps.room.app import create_app
+from trumps.room.timers import FakeClock
+
+T0 = 1_800_000_000.0
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(T0)
+
+
+@pytest.fixture
+def room(db_url: str, clock: FakeClock) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url, bot_delay=0, clock=clock)) as c:
+        yield c
+
+
+def press(client: TestClient, cookie: str, body: dict[str, Any], out: dict[str, Any], key: str) -> None:
+    r = client.post("/api/play", json=body, headers={"Cookie": f"{COOKIE}={cookie}"})
+    out[key] = (r.status_code, r.json())
+
+
+def test_the_rule_sets_offered(room: TestClient) -> None:
+    offered = room.get("/api/play").json()["rule_sets"]
+    assert {r["key"] for r in offered["500"]} == {"american", "australian"}
+    assert "common" in {r["key"] for r in offered["coinche"]}
+    assert offered["bridge"]
+
+
+def test_four_people_pressing_play_together_land_at_one_table(room: TestClient) -> None:
+    cookies = [new_account(room, n) for n in ("Ann", "Bob")] + [new_guest(room, n) for n in ("Cyd", "Dee")]
+    room.cookies.clear()
+    out: dict[str, Any] = {}
+    threads = [
+        threading.Thread(target=press, args=(room, c, {"game": "coinche", "rules": "common"}, out, str(i)))
+        for i, c in enumerate(cookies)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert len(out) == 4 and all(status == 200 for status, _ in out.values()), out
+    tables = {body["table"] for _, body in out.values()}
+    assert len(tables) == 1
+    tid = tables.pop()
+    table = room.get(f"/api/tables/{tid}", headers={"Cookie": f"{COOKIE}={cookies[0]}"}).json()
+    assert table["settings"]["kind"] == "play" and table["settings"]["suggestions"] is True
+    assert table["settings"]["bid_time"] and table["settings"]["play_time"]
+    assert table["status"] == "playing"
+    assert sorted(s["name"] for s in table["seats"]) == ["Ann", "Bob", "Cyd (guest)", "Dee (guest)"]
+    assert all(s["bot"] is None for s in table["seats"])
+    # pressing Play again while the game is on takes you back to it
+    press(room, cookies[2], {"game": "coinche", "rules": "common"}, out, "again")
+    assert out["again"] == (200, {"table": tid})
+
+
+def test_a_lone_player_gets_bots_after_ten_seconds(room: TestClient, clock: FakeClock) -> None:
+    ann = new_account(room, "Ann")
+    room.cookies.clear()
+    out: dict[str, Any] = {}
+    t = threading.Thread(target=press, args=(room, ann, {"game": "500", "rules": "australian"}, out, "ann"))
+    t.start()
+    for _ in range(100):  # the ticket is queued
+        if room.get("/api/play").json()["waiting"]["500/australian"] == 1:
+            break
+        threading.Event().wait(0.05)
+    assert room.get("/api/play").json()["waiting"]["500/australian"] == 1
+    assert room.portal is not None
+    room.portal.call(clock.advance, 9.5)
+    t.join(0.5)
+    assert "ann" not in out  # not before 10 s
+    room.portal.call(clock.advance, 0.5)
+    t.join(30)
+    status, body = out["ann"]
+    assert status == 200
+    table = room.get(f"/api/tables/{body['table']}", headers={"Cookie": f"{COOKIE}={ann}"}).json()
+    assert [s["bot"] for s in table["seats"]].count(None) == 1
+    assert table["options"]["variation"] == "australian"
+
+
+def test_cancel_leaves_the_queue(room: TestClient, clock: FakeClock) -> None:
+    ann = new_account(room, "Ann")
+    room.cookies.clear()
+    out: dict[str, Any] = {}
+    t = threading.Thread(target=press, args=(room, ann, {"game": "bridge", "rules": "rubber"}, out, "ann"))
+    t.start()
+    for _ in range(100):
+        if room.get("/api/play").json()["waiting"]["bridge/rubber"] == 1:
+            break
+        threading.Event().wait(0.05)
+    r = room.delete("/api/play", headers={"Cookie": f"{COOKIE}={ann}"})
+    assert r.json() == {"cancelled": True}
+    t.join(30)
+    assert out["ann"][0] == 409
+    assert room.get("/api/play").json()["waiting"]["bridge/rubber"] == 0
+    assert room.portal is not None
+    room.portal.call(clock.advance, 20)
+    assert room.get("/api/tables", headers={"Cookie": f"{COOKIE}={ann}"}).json() == []
+
+
+def test_bad_play_requests(room: TestClient) -> None:
+    assert room.post("/api/play", json={"game": "500", "rules": "australian"}).status_code == 401
+    new_guest(room, "Eve")
+    r = room.post("/api/play", json={"game": "500", "rules": "klondike"})
+    assert r.status_code == 400 and "klondike" in r.json()["error"]
+    r = room.post("/api/play", json={"game": "chess", "rules": "x"})
+    assert r.status_code == 400
+    r = room.post("/api/play", json={"game": "500"})
+    assert r.status_code == 400
+    assert all(v == 0 for v in room.get("/api/play").json()["waiting"].values())
