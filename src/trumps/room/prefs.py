@@ -30,8 +30,8 @@ class Prefs(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     suggestions: bool = Field(
-        default=True, title="Show suggestions",
-        description="Ask for the bot's suggestion on your turn where the table allows it",
+        default=False, title="Show suggestions",
+        description="Turn the bot's suggestions on by itself at every table that allows them",
     )  # fmt: skip
     confirm_card: bool = Field(
         default=False, title="Confirm card play",

@@ -3,6 +3,8 @@
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const RANK_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", T: "ten" };
+// the "four-colour deck" personal setting (clubs green, diamonds blue)
+const FOUR_COLOURS = (() => { try { return !!JSON.parse(localStorage.getItem("trumps.prefs") || "{}").four_colours; } catch (e) { return false; } })();
 
 function cardParts(code) {
   if (code === "RJ" || code === "BJ") return { rank: "★", suit: "", joker: code };
@@ -21,7 +23,8 @@ function cardLabel(code) {
 function cardSVG(code) {
   const p = cardParts(code);
   const red = p.joker ? p.joker === "RJ" : (p.suit === "H" || p.suit === "D");
-  const colour = red ? "#c0262d" : "#1b1b1b";
+  let colour = red ? "#c0262d" : "#1b1b1b";
+  if (FOUR_COLOURS && !p.joker && (p.suit === "C" || p.suit === "D")) colour = p.suit === "C" ? "#1d7a34" : "#1f5fbf";
   const sym = p.joker ? "JOKER" : SUITS[p.suit];
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");

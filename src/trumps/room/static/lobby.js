@@ -15,12 +15,12 @@ function text(el, s) { el.textContent = s; return el; }
 async function showMe() {
   const me = await api("/api/me");
   document.getElementById("name-box").hidden = !!me.player;
-  text(document.getElementById("me"), me.player ? "You are " + me.name + (me.chips !== undefined ? " · " + me.chips + " chips" : "") : "");
+  text(document.getElementById("me"), me.player ? "You are " + me.name + (me.account ? " · " + me.chips + " chips" : "") : "");
   return me;
 }
 
 const SETTING_LABELS = {
-  bid_time: "Bid time", play_time: "Play time", chat: "Chat during the game", spectator_chat: "Spectators may chat",
+  kind: "Kind of game", bid_time: "Bid time", play_time: "Play time", chat: "Chat during the game", spectator_chat: "Spectators may chat",
   watching: "Allow watching", private: "Must be invited", suggestions: "Allow suggestions", start_at: "Start",
   buy_in: "Competition buy-in",
 };
@@ -39,12 +39,18 @@ function settingsText(t) {
   return parts.join(" · ");
 }
 
-function renderTables(tables) {
-  const body = document.getElementById("tables");
+function renderTables(all) {
+  const compete = all.filter(t => (t.settings || {}).kind === "compete");
+  fillTable(document.getElementById("tables"), all.filter(t => (t.settings || {}).kind !== "compete"),
+    "No tables of yours or your friends: create one below, or press Play.");
+  fillTable(document.getElementById("compete-tables"), compete, "No competition open: create one below.");
+}
+
+function fillTable(body, tables, empty) {
   body.replaceChildren();
   if (!tables.length) {
     const tr = body.insertRow(); const td = tr.insertCell(); td.colSpan = 6;
-    td.textContent = "No tables yet: create one below.";
+    td.textContent = empty;
     return;
   }
   for (const t of tables) {
@@ -67,6 +73,7 @@ function renderSettings(meta) {
   const box = document.getElementById("settings");
   box.replaceChildren();
   for (const opt of meta.settings) {
+    if (opt.name === "kind") continue;  // the tab chooses it (a buy-in makes a Compete table)
     const label = document.createElement("label");
     label.title = opt.doc;
     label.append(SETTING_LABELS[opt.name] || opt.name);
@@ -137,8 +144,105 @@ function renderOptions() {
   }
 }
 
+// ----- tabs: Play / Join / Compete -------------------------------------------------
+function selectTab(name) {
+  for (const t of ["play", "join", "compete"]) {
+    const on = t === name;
+    document.getElementById("tab-" + t).setAttribute("aria-selected", String(on));
+    document.getElementById("panel-" + t).hidden = !on;
+  }
+  const box = document.getElementById("create-box");
+  box.hidden = name === "play";
+  document.getElementById("create-title").textContent = name === "compete" ? "Create a competition" : "Create a table";
+  const buyIn = document.querySelector("#settings [name=buy_in]");
+  if (buyIn) {
+    buyIn.closest("label").hidden = name !== "compete";
+    if (name === "compete" && buyIn.value === "0") buyIn.value = "110";
+    if (name === "join") buyIn.value = "0";
+  }
+  const sugg = document.querySelector("#settings [name=suggestions]");
+  if (sugg) sugg.closest("label").hidden = name === "compete";
+  if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
+}
+
+function setupTabs() {
+  const tabs = ["play", "join", "compete"];
+  for (const t of tabs) {
+    const b = document.getElementById("tab-" + t);
+    b.addEventListener("click", () => selectTab(t));
+    b.addEventListener("keydown", e => {
+      const i = tabs.indexOf(t), d = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
+      if (d) { const n = tabs[(i + d + tabs.length) % tabs.length]; selectTab(n); document.getElementById("tab-" + n).focus(); }
+    });
+  }
+  const start = location.hash.slice(1);
+  selectTab(tabs.includes(start) ? start : "play");
+}
+
+// ----- Play -------------------------------------------------------------------------------
+const GAME_NAMES = { "500": "500", bridge: "Bridge", coinche: "Coinche" };
+async function setupPlay() {
+  const info = await api("/api/play");
+  const games = document.getElementById("play-games"), rules = document.getElementById("play-rules");
+  const saved = JSON.parse(localStorage.getItem("trumps.play") || "{}");
+  const radio = (group, value, label, checked) => {
+    const l = document.createElement("label"); l.className = "choice";
+    const i = document.createElement("input"); i.type = "radio"; i.name = group; i.value = value; i.checked = checked;
+    l.append(i, " " + label); return l;
+  };
+  const showRules = () => {
+    const g = document.querySelector("input[name=play-game]:checked").value;
+    rules.replaceChildren();
+    info.rule_sets[g].forEach((r, i) => rules.append(radio("play-rules", r.key, r.label, saved.game === g ? saved.rules === r.key : i === 0)));
+    if (!document.querySelector("input[name=play-rules]:checked")) rules.querySelector("input").checked = true;
+  };
+  Object.keys(info.rule_sets).forEach((g, i) => games.append(radio("play-game", g, GAME_NAMES[g] || g, saved.game ? saved.game === g : i === 0)));
+  if (!document.querySelector("input[name=play-game]:checked")) games.querySelector("input").checked = true;
+  games.addEventListener("change", showRules);
+  showRules();
+  const status = document.getElementById("play-status"), button = document.getElementById("play-button"), cancel = document.getElementById("play-cancel");
+  cancel.addEventListener("click", async () => {
+    await fetch("/api/play", { method: "DELETE" });
+  });
+  document.getElementById("play-form").addEventListener("submit", async e => {
+    e.preventDefault();
+    const me = await showMe();
+    if (!me.player) { document.getElementById("name").focus(); status.textContent = "Choose a name first (or log in)."; return; }
+    const game = document.querySelector("input[name=play-game]:checked").value;
+    const key = document.querySelector("input[name=play-rules]:checked").value;
+    localStorage.setItem("trumps.play", JSON.stringify({ game, rules: key }));
+    button.disabled = true; cancel.hidden = false;
+    status.textContent = "Looking for players… bots fill the empty seats within 10 seconds.";
+    try {
+      const r = await api("/api/play", { game, rules: key });
+      status.textContent = "Found a table!";
+      location.href = "/table/" + r.table;
+    } catch (ex) {
+      status.textContent = ex.message === "cancelled" ? "Cancelled." : ex.message;
+    } finally { button.disabled = false; cancel.hidden = true; }
+  });
+}
+
+function renderInviteFriends(data) {
+  const box = document.getElementById("invite-friends");
+  document.getElementById("invite-box").hidden = !data.friends.length;
+  const chosen = new Set([...box.querySelectorAll("input:checked")].map(i => i.value));
+  box.replaceChildren();
+  for (const f of data.friends) {
+    const l = document.createElement("label"); l.className = "check";
+    const i = document.createElement("input"); i.type = "checkbox"; i.value = f.name; i.checked = chosen.has(f.name);
+    l.append(i, " " + f.name + (f.online ? " ●" : ""));
+    box.append(l);
+  }
+}
+
 async function main() {
+  setupTabs();
   const me = await showMe();
+  document.getElementById("name-login").addEventListener("click", () => window.trumpsAccount.dialog("login"));
+  document.getElementById("name-register").addEventListener("click", () => window.trumpsAccount.dialog("register"));
+  setupPlay();
+  window.trumpsAccount.onFriends(renderInviteFriends);
   const pendingCode = new URLSearchParams(location.search).get("join");
   document.getElementById("name-form").addEventListener("submit", async e => {
     e.preventDefault();
@@ -152,6 +256,7 @@ async function main() {
     joinByCode(document.getElementById("join-code").value);
   });
   renderSettings(await api("/api/settings"));
+  selectTab(location.hash.slice(1) || "play");
   catalogue = await api("/api/games");
   const gameSel = document.getElementById("game");
   for (const g of catalogue) gameSel.append(new Option(g.game, g.game));
@@ -163,7 +268,8 @@ async function main() {
     for (const el of document.querySelectorAll("[data-option]")) if (el.value !== "") options[el.name] = el.value;
     const err = document.getElementById("create-error");
     try {
-      const t = await api("/api/tables", { game: gameSel.value, preset: document.getElementById("preset").value || null, options, settings: readSettings() });
+      const invite = [...document.querySelectorAll("#invite-friends input:checked")].map(i => i.value);
+      const t = await api("/api/tables", { game: gameSel.value, preset: document.getElementById("preset").value || null, options, settings: readSettings(), invite });
       location.href = "/table/" + t.id;
     } catch (ex) { err.textContent = ex.message; }
   });

@@ -40,8 +40,20 @@ function legalFor(card, legal, v) {
   return legal.filter(a => a === card || a.startsWith(card + ":") || a.startsWith(card + "+"));
 }
 
+// personal settings (account or browser): see /settings
+const PREFS = (() => { try { return JSON.parse(localStorage.getItem("trumps.prefs") || "{}"); } catch (e) { return {}; } })();
+let armed = null;  // with "confirm card play": the card tapped once
+
 function play(card, legal, v) {
   const options = legalFor(card, legal, v);
+  if (PREFS.confirm_card && armed !== card) {
+    armed = card;
+    for (const b of document.querySelectorAll("button.card.armed")) b.classList.remove("armed");
+    for (const b of document.querySelectorAll(`button.card[data-card="${card}"]`)) b.classList.add("armed");
+    announce("Tap " + cardLabel(card) + " again to play it");
+    return;
+  }
+  armed = null;
   if (options.length === 1) { send({ type: "act", action: options[0], seq: lastSeq }); return; }
   const calls = $("calls");  // one card, several ways to play it: a joker lead's suit, an announcement
   calls.replaceChildren(el("span", "", "Play " + cardLabel(card) + ": "));
@@ -61,7 +73,7 @@ function renderSeats(t, v) {
   box.replaceChildren();
   for (const s of t.seats) {
     const d = el("div", "seat" + (v.to_act === s.seat ? " turn" : ""));
-    d.append(el("strong", "", s.seat + " "), s.name ? s.name : s.bot ? "bot (" + s.bot + ")" : "empty");
+    d.append(el("strong", "", s.seat + " "), s.name ? personLink(s.name) : s.bot ? "bot (" + s.bot + ")" : "empty");
     if (s.away) d.append(" (away)");
     if (s.timeouts) d.append(el("span", "timeouts", " ⏱×" + s.timeouts));
     if (s.bot && t.is_host && t.status !== "finished" && !(t.settings.buy_in && t.status === "playing")) {
@@ -90,6 +102,36 @@ function renderSeats(t, v) {
   if (t.you && t.status === "waiting") {
     const b = el("button", "", "Stand up"); b.onclick = () => send({ type: "stand" }); box.append(b);
   }
+}
+
+// A registered player's name links to their profile (guests are marked "(guest)" and have none).
+function personLink(name) {
+  if (name.endsWith(" (guest)")) return name;
+  const a = el("a", "person", name); a.href = "/player/" + encodeURIComponent(name); a.target = "_blank";
+  a.title = "Profile of " + name + " (add as a friend there)";
+  return a;
+}
+
+let autoSuggest = true;  // the personal setting turns suggestions on once, where the table allows
+function applySuggestPref(t) {
+  if (!autoSuggest || !PREFS.suggestions || !t.you || !t.settings.suggestions || t.status !== "playing") return;
+  autoSuggest = false;
+  if (!t.suggesting) send({ type: "suggest", on: true });
+}
+
+// ----- invite friends (any player of the table with an account) -----
+function renderInviteFriends(t) {
+  const box = $("friends-invite");
+  if (!box) return;
+  const acct = window.trumpsAccount;
+  const friends = acct && acct.friends ? acct.friends.friends : [];
+  const member = !!t.you || t.is_host;
+  box.hidden = !(member && friends.length && t.status !== "finished");
+  if (box.hidden) return;
+  const sel = $("invite-who");
+  const keep = sel.value;
+  sel.replaceChildren(...friends.map(f => new Option(f.name + (f.online ? " (online)" : ""), f.name)));
+  if (keep) sel.value = keep;
 }
 
 function renderHands(t, v, myTurn) {
@@ -305,6 +347,8 @@ function render(ev) {
   clockOffset = t.now - Date.now() / 1000;
   if (suggestion && suggestion.seq !== ev.seq) suggestion = null;
   renderSuggestBox(t, myTurn);
+  applySuggestPref(t);
+  renderInviteFriends(t);
   renderHost(t);
   renderChatControls(t);
   renderHands(t, v, myTurn);
@@ -460,3 +504,20 @@ function renderChatControls(t) {
   $("chat-note").textContent = mode === "none" ? (spectator ? "Spectator chat is off at this table." : "Chat is off during the game.") : mode === "preset" ? "Chat during the game: phrases only." : "";
 }
 fetch("/api/settings").then(r => r.json()).then(m => { phrases = m.phrases; if (state) renderChatControls(state.table); });
+
+// invite friends from the table
+if ($("invite-form")) {
+  $("invite-form").addEventListener("submit", async e => {
+    e.preventDefault();
+    const note = $("invite-note");
+    try {
+      const res = await fetch("/api/tables/" + tid + "/invite", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ players: [$("invite-who").value] }),
+      });
+      const data = await res.json();
+      if (!res.ok) throw new Error(data.error);
+      note.textContent = "Invited " + data.invited.map(i => i.name).join(", ") + ".";
+    } catch (ex) { note.textContent = ex.message; }
+  });
+  if (window.trumpsAccount) window.trumpsAccount.onFriends(() => { if (state) renderInviteFriends(state.table); });
+}
