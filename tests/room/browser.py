@@ -78,7 +78,7 @@ class LiveServer:
 
 def enter(page: Page, server: LiveServer, name: str) -> None:
     """Choose a display name in the lobby (a new guest)."""
-    page.goto(server.url + "/")
+    page.goto(server.url + "/#join")
     page.fill("#name", name)
     page.click("#name-form button")
     page.wait_for_selector("#name-box", state="hidden")

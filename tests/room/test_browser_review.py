@@ -26,7 +26,7 @@ def short(card: str) -> str:
 def played_board(page: Page, server: LiveServer) -> str:
     """A finished bridge board played by bots (seeds tried until the board
     is not passed out); returns the table id."""
-    page.goto(server.url + "/")
+    page.goto(server.url + "/#join")
     page.fill("#name", "Ann")
     page.click("#name-form button")
     page.wait_for_selector("#name-box", state="hidden")

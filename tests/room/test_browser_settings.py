@@ -73,7 +73,7 @@ def new_page(browser: Browser) -> Page:
 def person(browser: Browser, server: LiveServer, name: str) -> Page:
     """A new person who chose ``name`` in the lobby's name form."""
     page = new_page(browser)
-    page.goto(server.url + "/")
+    page.goto(server.url + "/#join")
     page.fill("#name", name)
     page.click("#name-form button")
     page.wait_for_selector("#name-box", state="hidden")
@@ -186,7 +186,7 @@ def test_a_timed_table_plays_for_a_player_who_does_nothing(
         timeouts += 1
         ann.wait_for_selector(f"#seats .seat:has-text('⏱×{timeouts}')")
         notice = ann.inner_text("#notice")
-        assert re.fullmatch(r"Ann ran out of time: \S+ was played automatically", notice), notice
+        assert re.fullmatch(r"Ann \(guest\) ran out of time: \S+ was played automatically", notice), notice
         if phase in ("PLAY", "KITTY"):
             card_turn_timed_out = True
         if timeouts == 1:
@@ -202,7 +202,7 @@ def test_a_timed_table_plays_for_a_player_who_does_nothing(
     assert len(stored.timeouts) == timeouts
     assert all(stored.actions[s - 1][0] == 2 and stored.actions[s - 1][3] for s in stored.timeouts)
     last = stored.actions[stored.timeouts[-1] - 1][1]
-    assert ann.inner_text("#notice") == f"Ann ran out of time: {last} was played automatically"
+    assert ann.inner_text("#notice") == f"Ann (guest) ran out of time: {last} was played automatically"
     ann.context.close()
 
 
@@ -215,7 +215,7 @@ def test_preset_and_text_chat_with_the_spectators_channel(browser: Browser, serv
     assert ann.is_visible("#chat-form") and ann.locator("#phrases button").count() == 0
     ann.fill("#chat-text", "<b>x</b>")
     ann.press("#chat-text", "Enter")
-    ann.wait_for_selector("#chat div:has-text('Ann: <b>x</b>')")
+    ann.wait_for_selector("#chat div:has-text('Ann (guest): <b>x</b>')")
     assert ann.locator("#chat b").count() == 0
     fill(ann)
     # during the game: phrases only
@@ -226,7 +226,7 @@ def test_preset_and_text_chat_with_the_spectators_channel(browser: Browser, serv
     assert ann.is_hidden("#chat-form")
     assert ann.inner_text("#chat-note") == "Chat during the game: phrases only."
     ann.get_by_role("button", name="Well played!").click()
-    ann.wait_for_selector("#chat div:has-text('Ann: Well played!')")
+    ann.wait_for_selector("#chat div:has-text('Ann (guest): Well played!')")
 
     # a spectator chats in the spectators' channel, as text
     bob = person(browser, server, "Bob")
@@ -234,12 +234,12 @@ def test_preset_and_text_chat_with_the_spectators_channel(browser: Browser, serv
     bob.wait_for_selector("#me:has-text('Watching')")
     assert bob.inner_text("#chat-title") == "Chat (spectators)"
     assert bob.is_visible("#chat-form") and bob.locator("#phrases button").count() == 0
-    bob.wait_for_selector("#chat div:has-text('Ann: Well played!')")  # spectators see the players
+    bob.wait_for_selector("#chat div:has-text('Ann (guest): Well played!')")  # spectators see the players
     bob.fill("#chat-text", "<i>kibitz</i>")
     bob.click("#chat-form button")
     line = bob.locator("#chat .spectator-line")
     line.wait_for()
-    assert line.inner_text() == "👁 Bob: <i>kibitz</i>"
+    assert line.inner_text() == "👁 Bob (guest): <i>kibitz</i>"
     assert bob.locator("#chat i").count() == 0
 
     # the players never see it; and five lines in ten seconds at most
@@ -247,7 +247,7 @@ def test_preset_and_text_chat_with_the_spectators_channel(browser: Browser, serv
     for n, phrase in enumerate(("Thanks!", "Good luck!", "Hello!"), 3):
         ann.get_by_role("button", name=phrase).click()
         ann.wait_for_function("n => state.chat.length >= n", arg=n)
-    bob.wait_for_selector("#chat div:has-text('Ann: Hello!')")
+    bob.wait_for_selector("#chat div:has-text('Ann (guest): Hello!')")
     assert "kibitz" not in ann.inner_text("#chat")
     assert all(c.get("channel") != "spectators" for c in ann.evaluate("() => state.chat"))
     ann.get_by_role("button", name="Oops!").click()  # the sixth line (the fake clock stands still)
@@ -265,7 +265,7 @@ def test_a_spectator_never_receives_a_hidden_card(browser: Browser, server: Live
     tid = create(ann, "500", {"watching": True})
     sit(ann, "S")
     bob = person(browser, server, "Bob")
-    bob.locator(f"#tables a[href='/table/{tid}']").click()  # from the lobby's list
+    bob.goto(f"{server.url}/table/{tid}")  # the address is the link (not listed: not Ann's friend)
     bob.wait_for_url(f"**/table/{tid}")
     sit(bob, "N")
     ann.wait_for_selector("#seats:has-text('Bob')")
@@ -398,7 +398,7 @@ def test_an_invite_only_table_is_reachable_only_by_its_link(browser: Browser, se
     bob.goto(link)
     bob.wait_for_selector("#name-box", state="visible")
     assert f"join={code}" in bob.url
-    bob.wait_for_selector("#tables:has-text('No tables yet')")
+    bob.wait_for_selector("#tables:has-text('No tables of yours')")
     bob.fill("#name", "Bob")
     bob.click("#name-form button")
     bob.wait_for_url(f"**/table/{tid}")
@@ -418,7 +418,7 @@ def test_an_invite_only_table_is_reachable_only_by_its_link(browser: Browser, se
     bob.goto(f"{server.url}/join/{code}")
     bob.wait_for_selector("#join-error:has-text('this invitation is not valid (it may have been revoked)')")
     assert "/table/" not in bob.url
-    bob.wait_for_selector("#tables:has-text('No tables yet')")  # still not listed
+    bob.wait_for_selector("#tables:has-text('No tables of yours')")  # still not listed
     # the code typed in the lobby works as the link does
     bob.fill("#join-code", new_code)
     bob.click("#join-form button")
@@ -495,11 +495,14 @@ def test_a_scheduled_table_starts_on_time(browser: Browser, server: LiveServer, 
     start_at = ann.evaluate("() => state.table.settings.start_at")
     assert start_at == start.replace(second=0, microsecond=0).timestamp()
     bob = person(browser, server, "Bob")
-    row = bob.locator("#tables tr", has=bob.locator(f"a[href='/table/{tid}']"))
+    lobby = ann.context.new_page()  # Ann's lobby lists her table (Bob is not her friend: his does not)
+    lobby.goto(server.url + "/#join")
+    row = lobby.locator("#tables tr", has=lobby.locator(f"a[href='/table/{tid}']"))
     row.wait_for()
     assert f"starts {start.strftime('%a %H:%M')}" in row.inner_text(), row.inner_text()
-    shot(bob, "settings-scheduled-lobby.png")
-    row.get_by_role("link", name="Join").click()
+    shot(lobby, "settings-scheduled-lobby.png")
+    lobby.close()
+    bob.goto(f"{server.url}/table/{tid}")  # the table's address is its link
     sit(bob, "N")
     sit(ann, "S")
     bob.wait_for_selector("#status:has-text('2 seat(s) free')")
@@ -511,7 +514,7 @@ def test_a_scheduled_table_starts_on_time(browser: Browser, server: LiveServer, 
         page.wait_for_selector("#status:has-text('Deal 1')")
     seats = bob.locator("#seats .seat")
     shown = [" ".join(seats.nth(i).inner_text().split()) for i in range(4)]
-    assert shown == ["N Bob", "E bot (rules)", "S Ann", "W bot (rules)"], shown
+    assert shown == ["N Bob (guest)", "E bot (rules)", "S Ann (guest)", "W bot (rules)"], shown
     assert bob.evaluate("() => state.table.started") == start_at
     shot(bob, "settings-scheduled.png")
     bob.context.close()
@@ -522,9 +525,14 @@ def test_a_scheduled_table_starts_on_time(browser: Browser, server: LiveServer, 
 def test_a_competition_game_pays_out_and_reaches_the_leaderboard(
     browser: Browser, server: LiveServer
 ) -> None:
-    ann = person(browser, server, "Ann")
-    assert ann.inner_text("#me") == "You are Ann · 1000 chips"
-    create(ann, "bridge", {"buy_in": 30, "suggestions": True})  # one board; suggestions forced off
+    ann = new_page(browser)  # competitions are for accounts
+    r = ann.request.post(
+        f"{server.url}/api/register", data={"username": "Ann", "password": "correct horse 1"}
+    )
+    assert r.status == 201, r.text()
+    ann.goto(server.url + "/#compete")
+    ann.wait_for_selector("#me:has-text('You are Ann · 1000 chips')")
+    create(ann, "bridge", {"buy_in": 30})  # one board; no suggestions in a competition
     assert ann.evaluate("() => state.table.settings.suggestions") is False
     sit(ann, "S")
     fill(ann)
@@ -532,7 +540,7 @@ def test_a_competition_game_pays_out_and_reaches_the_leaderboard(
     me = ann.request.get(f"{server.url}/api/me").json()
     assert me["chips"] == 970
     lobby = ann.context.new_page()
-    lobby.goto(server.url + "/")
+    lobby.goto(server.url + "/#compete")
     lobby.wait_for_selector("#me:has-text('You are Ann · 970 chips')")
     for _ in range(400):
         if "Game over" in ann.inner_text("#status"):

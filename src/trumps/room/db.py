@@ -77,8 +77,13 @@ class Player(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     created: Mapped[float] = mapped_column(Float, default=time.time)
-    chips: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    username_key: Mapped[str | None] = mapped_column(String(24), nullable=True, unique=True)
+    chips: Mapped[int] = mapped_column(Integer, default=0, server_default=str(STARTING_CHIPS))
+    username_key: Mapped[str | None] = mapped_column(
+        String(24),
+        nullable=True,
+        unique=True,
+        index=True,  # uq_players_username_key (0003)
+    )
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
     registered: Mapped[float | None] = mapped_column(Float, nullable=True)
     chips_granted: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")

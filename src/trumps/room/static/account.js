@@ -11,7 +11,7 @@
     return data;
   };
   const mk = (tag, cls, txt) => { const e = document.createElement(tag); if (cls) e.className = cls; if (txt !== undefined) e.textContent = txt; return e; };
-  const account = { me: null, friends: null, listeners: [] };
+  const account = { me: null, friends: null, listeners: [], note: { text: "", error: false } };
   window.trumpsAccount = account;
 
   function toast(node, ms) {
@@ -91,12 +91,15 @@
     const form = mk("form", "add-friend");
     const input = mk("input"); input.placeholder = "Username"; input.setAttribute("aria-label", "Username to add as a friend"); input.maxLength = 24;
     const add = mk("button", "", "Add friend");
-    const err = mk("p", "error"); err.setAttribute("role", "alert");
+    const err = mk("p", account.note.error ? "error" : "note", account.note.text); err.setAttribute("role", "alert");
     form.append(input, add);
     form.addEventListener("submit", async e => {
-      e.preventDefault(); err.textContent = "";
-      try { const r = await post("/api/friends", { player: input.value.trim(), action: "request" }); input.value = ""; update(r); err.textContent = r.result === "friends" ? "You are now friends." : "Request sent."; err.className = "note"; }
-      catch (ex) { err.className = "error"; err.textContent = ex.message; }
+      e.preventDefault();
+      try {
+        const r = await post("/api/friends", { player: input.value.trim(), action: "request" });
+        account.note = { text: r.result === "friends" ? "You are now friends." : "Request sent.", error: false };
+        update(r);
+      } catch (ex) { account.note = { text: ex.message, error: true }; renderFriends(); }
     });
     box.append(form, err);
     if (!data) return;

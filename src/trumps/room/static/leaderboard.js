@@ -1,5 +1,5 @@
 "use strict";
-// The competition leaderboard. Names come from players: text only, never HTML.
+// The rating and competition leaderboards. Names come from players: text only, never HTML.
 
 async function getJSON(path) {
   const res = await fetch(path);
@@ -47,8 +47,58 @@ async function load(you) {
   } catch (ex) { err.textContent = ex.message; }
 }
 
+const GAME_NAMES = { "500": "500", bridge: "Bridge", coinche: "Coinche" };
+let ratingsAsked = 0;  // the latest request wins when the game changes quickly
+
+async function loadRatings(you) {
+  const game = document.getElementById("rating-game").value;
+  const err = document.getElementById("ratings-error");
+  const body = document.getElementById("ratings");
+  const asked = ++ratingsAsked;
+  err.textContent = "";
+  document.getElementById("ratings-caption").textContent = "Ratings in " + (GAME_NAMES[game] || game);
+  try {
+    const data = await getJSON("/api/ratings?limit=50&game=" + encodeURIComponent(game));
+    if (asked !== ratingsAsked) return;
+    body.replaceChildren();
+    if (!data.players.length) {
+      const td = body.insertRow().insertCell();
+      td.colSpan = 4; td.textContent = "Nobody is rated in " + (GAME_NAMES[game] || game) + " yet.";
+    }
+    for (const p of data.players) {
+      const tr = body.insertRow();
+      tr.insertCell().textContent = String(p.rank);
+      const a = document.createElement("a");
+      a.href = "/player/" + encodeURIComponent(p.name);
+      a.textContent = p.name;
+      tr.insertCell().append(a);
+      const rating = tr.insertCell(); rating.className = "num"; rating.textContent = String(p.display);
+      const games = tr.insertCell(); games.className = "num"; games.textContent = String(p.games);
+      if (p.player === you) { tr.className = "you"; a.after(" (you)"); }
+    }
+  } catch (ex) {
+    if (asked !== ratingsAsked) return;
+    body.replaceChildren();
+    err.textContent = ex.message;
+  }
+}
+
+function setupRatings(you) {
+  const sel = document.getElementById("rating-game");
+  const asked = new URLSearchParams(location.search).get("rating");
+  if (asked && [...sel.options].some(o => o.value === asked)) sel.value = asked;
+  sel.addEventListener("change", () => {
+    const url = new URL(location.href);
+    url.searchParams.set("rating", sel.value);
+    history.replaceState(null, "", url);
+    loadRatings(you);
+  });
+  return loadRatings(you);
+}
+
 async function main() {
   const you = await showMe().catch(() => null);
+  setupRatings(you);
   const sel = document.getElementById("game");
   try {
     for (const g of await getJSON("/api/games")) sel.append(new Option(g.game, g.game));

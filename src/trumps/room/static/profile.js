@@ -17,7 +17,12 @@ function el(tag, cls, txt) {
 function gameName(g) { return GAME_NAMES[g] || (g ? g.charAt(0).toUpperCase() + g.slice(1) : "?"); }
 function pct(n) { return (Math.round(n * 10) / 10).toLocaleString() + "%"; }
 function day(ts) { return new Date(ts * 1000).toLocaleDateString([], { year: "numeric", month: "long", day: "numeric" }); }
-function when(ts) { return new Date(ts * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }); }
+function when(ts) {
+  const d = new Date(ts * 1000);
+  const opts = { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" };
+  if (d.getFullYear() !== new Date().getFullYear()) opts.year = "numeric";
+  return d.toLocaleString([], opts);
+}
 function profileHref(name) { return "/player/" + encodeURIComponent(name); }
 
 async function api(path, body) {
@@ -27,7 +32,8 @@ async function api(path, body) {
   let data = {};
   try { data = await res.json(); } catch (_) { /* not JSON */ }
   if (!res.ok) {
-    const err = new Error(data.error || res.statusText || "request failed");
+    const msg = String(data.error || res.statusText || "request failed");
+    const err = new Error(msg.charAt(0).toUpperCase() + msg.slice(1));
     err.status = res.status;
     throw err;
   }
@@ -97,6 +103,10 @@ function gameCard(game, st) {
   }
   h.append(title, rating);
   card.append(h);
+  if (!st.played && !(st.history && st.history.length)) {
+    card.append(el("p", "spark-none", "No " + gameName(game) + " games yet."));
+    return card;
+  }
   const dl = el("dl");
   stat(dl, "Played", String(st.played));
   stat(dl, "Won", String(st.won), st.played ? "(" + pct((100 * st.won) / st.played) + ")" : undefined);
@@ -105,7 +115,7 @@ function gameCard(game, st) {
   stat(dl, "Rated games", String(st.rated_games || 0));
   card.append(dl);
   if (st.history && st.history.length) card.append(sparkline(st.history));
-  else card.append(el("p", "spark-none", st.played ? "No rating history yet." : "No games yet."));
+  else card.append(el("p", "spark-none", "No rating history yet."));
   return card;
 }
 
@@ -117,7 +127,7 @@ function renderGames(games) {
 }
 
 function renderFriends(friends) {
-  const list = $("friends");
+  const list = $("profile-friends");
   list.replaceChildren();
   for (const name of friends) {
     const a = el("a", "", name);
@@ -140,7 +150,7 @@ function renderRecent(recent) {
   }
   for (const r of recent) {
     const tr = body.insertRow();
-    tr.insertCell().textContent = when(r.at);
+    const date = tr.insertCell(); date.className = "date"; date.textContent = when(r.at);
     tr.insertCell().textContent = gameName(r.game);
     const kind = tr.insertCell(); kind.className = "kind"; kind.textContent = KIND_NAMES[r.kind] || r.kind;
     const res = tr.insertCell(); res.className = r.won ? "won" : "lost"; res.textContent = r.won ? "Won" : "Lost";
@@ -185,7 +195,13 @@ function renderRelation() {
     return;
   }
   if (!me || !me.account) {
-    box.append(el("span", "muted", "Log in to add friends"));
+    const widget = window.trumpsAccount;
+    if (widget && typeof widget.dialog === "function") {  // the account widget can log in from here
+      const b = el("button", "link", "Log in to add friends");
+      b.type = "button";
+      b.addEventListener("click", () => widget.dialog("login"));
+      box.append(b);
+    } else box.append(el("span", "muted", "Log in to add friends"));
     return;
   }
   const name = p.name;
@@ -196,12 +212,9 @@ function renderRelation() {
     case "friend":
       box.append(el("span", "tag", "✓ Friends"), button("Remove friend", "remove"), button("Block", "block", "danger"));
       break;
-    case "requested": {
-      const sent = button("Request sent", "none");
-      sent.disabled = true;
-      box.append(sent, button("Cancel request", "cancel"), button("Block", "block", "danger"));
+    case "requested":
+      box.append(el("span", "tag", "Request sent"), button("Cancel request", "cancel"), button("Block", "block", "danger"));
       break;
-    }
     case "incoming":
       box.append(el("span", "tag", name + " asked to be your friend"), button("Accept", "accept", "primary"),
         button("Decline", "decline"), button("Block", "block", "danger"));
@@ -254,8 +267,9 @@ function render(p) {
   current = p;
   document.title = "trumps — " + p.name;
   $("name-text").textContent = p.name;
-  $("dot").classList.toggle("online", !!p.online);
-  $("presence").textContent = p.online ? "online" : "offline";
+  const online = p.online || p.you;  // you are here, whether or not your live channel is up yet
+  $("dot").classList.toggle("online", !!online);
+  $("presence").textContent = online ? "online" : "offline";
   $("since").textContent = p.member_since ? "Member since " + day(p.member_since) : "";
   renderRelation();
   renderGames(p.games || {});
@@ -282,6 +296,10 @@ async function main() {
     const b = e.target.closest("button[data-action]");
     if (b && b.dataset.action !== "none" && current) act(b.dataset.action);
   });
+  // live changes (a request accepted elsewhere) come through the account widget, when there is one
+  if (window.trumpsAccount && typeof window.trumpsAccount.onFriends === "function") {
+    window.trumpsAccount.onFriends(data => { social = data; if (current) renderRelation(); });
+  }
   me = await api("/api/me").catch(() => null);
   if (me && me.account) social = await api("/api/friends").catch(() => null);
   await load(true);

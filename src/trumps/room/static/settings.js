@@ -31,7 +31,8 @@ async function api(path, body) {
   let data = {};
   try { data = await res.json(); } catch (_) { /* not JSON */ }
   if (!res.ok) {
-    const err = new Error(data.error || res.statusText || "request failed");
+    const msg = String(data.error || res.statusText || "request failed");
+    const err = new Error(msg.charAt(0).toUpperCase() + msg.slice(1));
     err.status = res.status;
     throw err;
   }
@@ -211,6 +212,7 @@ async function main() {
     $("account-box").hidden = false;
     const me = await api("/api/me").catch(() => null);
     if (me && me.username) {
+      $("pw-user").value = me.username;  // for password managers
       const line = $("account-line");
       line.replaceChildren("Logged in as ", el("strong", "", me.username), " · ");
       const a = el("a", "", "your profile");

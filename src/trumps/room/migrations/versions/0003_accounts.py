@@ -15,14 +15,19 @@ down_revision = "0002"
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("players") as t:
-        t.add_column(sa.Column("username_key", sa.String(24), nullable=True))
-        t.add_column(sa.Column("password_hash", sa.String(255), nullable=True))
-        t.add_column(sa.Column("registered", sa.Float, nullable=True))
-        t.add_column(sa.Column("chips_granted", sa.Boolean, nullable=False, server_default=sa.false()))
-        t.add_column(sa.Column("prefs", sa.JSON, nullable=True))
-        t.alter_column("chips", server_default="0")
-        t.create_unique_constraint("uq_players_username_key", ["username_key"])
+    # plain ALTER TABLE ... ADD COLUMN (no batch): SQLite must not copy "players", which
+    # every other table points at
+    op.add_column("players", sa.Column("username_key", sa.String(24), nullable=True))
+    op.add_column("players", sa.Column("password_hash", sa.String(255), nullable=True))
+    op.add_column("players", sa.Column("registered", sa.Float, nullable=True))
+    op.add_column(
+        "players", sa.Column("chips_granted", sa.Boolean, nullable=False, server_default=sa.false())
+    )
+    op.add_column("players", sa.Column("prefs", sa.JSON, nullable=True))
+    # a unique index, not a constraint: SQLite adds it without copying the table (a copy of
+    # "players" under foreign keys would fail with rows pointing at it).  New guests get
+    # no chips from the model's default; the column's server default stays as it was.
+    op.create_index("uq_players_username_key", "players", ["username_key"], unique=True)
     op.execute(sa.text("UPDATE players SET chips_granted = :yes").bindparams(yes=True))
     op.create_table(
         "sessions",
@@ -114,9 +119,8 @@ def downgrade() -> None:
     op.drop_table("login_failures")
     op.drop_index("ix_sessions_player_id", "sessions")
     op.drop_table("sessions")
+    op.drop_index("uq_players_username_key", "players")
     with op.batch_alter_table("players") as t:
-        t.drop_constraint("uq_players_username_key", type_="unique")
-        t.alter_column("chips", server_default="1000")
         t.drop_column("prefs")
         t.drop_column("chips_granted")
         t.drop_column("registered")
