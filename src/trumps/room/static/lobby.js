@@ -40,8 +40,11 @@ function settingsText(t) {
 }
 
 function renderTables(all) {
-  const compete = all.filter(t => (t.settings || {}).kind === "compete");
-  fillTable(document.getElementById("tables"), all.filter(t => (t.settings || {}).kind !== "compete"),
+  const kind = t => (t.settings || {}).kind || "join";
+  const compete = all.filter(t => kind(t) === "compete");
+  fillTable(document.getElementById("play-tables"), all.filter(t => kind(t) === "play"),
+    "None right now: press Play.");
+  fillTable(document.getElementById("tables"), all.filter(t => kind(t) === "join"),
     "No tables of yours or your friends: create one below, or press Play.");
   fillTable(document.getElementById("compete-tables"), compete, "No competition open: create one below.");
 }

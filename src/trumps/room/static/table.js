@@ -104,12 +104,26 @@ function renderSeats(t, v) {
   }
 }
 
-// A registered player's name links to their profile (guests are marked "(guest)" and have none).
+// A registered player's name links to their profile (guests are marked "(guest)" and have none),
+// with their rating in this game next to it.
+const ratings = {};  // name -> rating in this table's game (null: unrated), fetched once
 function personLink(name) {
   if (name.endsWith(" (guest)")) return name;
+  const span = el("span", "person-box");
   const a = el("a", "person", name); a.href = "/player/" + encodeURIComponent(name); a.target = "_blank";
   a.title = "Profile of " + name + " (add as a friend there)";
-  return a;
+  span.append(a);
+  const game = state && state.table.game;
+  if (!(name in ratings)) {
+    ratings[name] = undefined;
+    fetch("/api/players/" + encodeURIComponent(name)).then(r => r.ok ? r.json() : null).then(p => {
+      ratings[name] = p && p.games[game] ? p.games[game].rating : null;
+      if (state) renderSeats(state.table, state.view);
+    }).catch(() => {});
+  }
+  const r = ratings[name];
+  if (r !== undefined) span.append(el("span", "rating", r === null ? " (unrated)" : " (" + r + ")"));
+  return span;
 }
 
 let autoSuggest = true;  // the personal setting turns suggestions on once, where the table allows
@@ -134,11 +148,36 @@ function renderInviteFriends(t) {
   if (keep) sel.value = keep;
 }
 
+// The personal card order: suits with colours alternating (or in plain suit order), the
+// trump suit first; jokers lead; within a suit the engine's order is kept.
+const RED = new Set(["H", "D"]);
+function trumpOf(v) {
+  const m = /^i?\d+([SHDC])X{0,2}$/.exec(((v.contract || {}).call) || "");
+  return m ? m[1] : null;
+}
+function suitOrder(trump) {
+  const first = PREFS.trumps_first === false ? null : trump;
+  if (PREFS.card_order === "suits") return [first, ..."SHDC"].filter((x, i, a) => x && a.indexOf(x) === i);
+  const out = first ? [first] : [];
+  const rest = [..."SHCD"].filter(x => x !== first);
+  while (rest.length) {  // alternate colours where the suits left allow it
+    const last = out[out.length - 1];
+    const i = last ? rest.findIndex(x => RED.has(x) !== RED.has(last)) : 0;
+    out.push(rest.splice(i < 0 ? 0 : i, 1)[0]);
+  }
+  return out;
+}
+function sortHand(cards, v) {
+  const order = suitOrder(trumpOf(v));
+  const key = c => (c === "RJ" || c === "BJ" ? -1 : order.indexOf(c.slice(-1)));
+  return cards.map((c, i) => [c, i]).sort((a, b) => key(a[0]) - key(b[0]) || a[1] - b[1]).map(x => x[0]);
+}
+
 function renderHands(t, v, myTurn) {
   const legal = myTurn ? v.legal : [];
   const hand = $("hand");
   hand.replaceChildren();
-  const mine = t.you ? v.hands[t.you] : null;
+  const mine = t.you && v.hands[t.you] ? sortHand(v.hands[t.you], v) : null;
   const handToPlay = v.hand_to_play;
   const choosing = seat => myTurn && handToPlay === seat && CARD_PHASES.has(v.phase);
   if (mine) for (const c of mine) {
