@@ -178,7 +178,7 @@ function setupTabs() {
       if (d) { const n = tabs[(i + d + tabs.length) % tabs.length]; selectTab(n); document.getElementById("tab-" + n).focus(); }
     });
   }
-  const start = location.hash.slice(1);
+  const start = new URLSearchParams(location.search).has("join") ? "join" : location.hash.slice(1);
   selectTab(tabs.includes(start) ? start : "play");
 }
 
@@ -259,7 +259,7 @@ async function main() {
     joinByCode(document.getElementById("join-code").value);
   });
   renderSettings(await api("/api/settings"));
-  selectTab(location.hash.slice(1) || "play");
+  selectTab(new URLSearchParams(location.search).has("join") ? "join" : location.hash.slice(1) || "play");
   catalogue = await api("/api/games");
   const gameSel = document.getElementById("game");
   for (const g of catalogue) gameSel.append(new Option(g.game, g.game));
