@@ -337,3 +337,13 @@ def test_session_lookups_are_cached_but_revocation_is_immediate(client: TestClie
     assert time.perf_counter() - t0 < 5
     client.post("/api/logout")
     assert client.get("/api/me").json()["player"] is None
+
+
+def test_sign_ups_from_one_address_are_limited(client: TestClient) -> None:
+    for i in range(accounts.REGISTRATIONS_PER_HOUR):
+        client.cookies.clear()
+        register(client, f"farm{i}")
+    client.cookies.clear()
+    r = client.post("/api/register", json={"username": "farm_more", "password": PASSWORD})
+    assert r.status_code == 429 and "too many new accounts from this address" in r.json()["error"]
+    assert login(client, "farm_more") == 400  # nothing was made

@@ -211,7 +211,13 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any
         who = await sessions.who(request)
         if who.account:
             return bad("you already have an account: log out first", 409)
-        pid = await r.store.run(accounts.register, r.store, data.username.strip(), data.password, who.player)
+        address = request.client.host if request.client else "?"
+        try:
+            pid = await r.store.run(
+                accounts.register, r.store, data.username.strip(), data.password, who.player, address
+            )
+        except Throttled as exc:
+            return bad(str(exc), 429, **{"Retry-After": str(exc.retry_after)})
         if who.session is not None:  # the guest's session becomes an account's: a new token
             await r.store.run(accounts.revoke_session, r.store, who.session)
             await sessions.ended([who.session])

@@ -49,6 +49,7 @@ __all__ = [
     "FREE_TRIES",
     "GUEST_MARK",
     "MAX_DELAY",
+    "REGISTRATIONS_PER_HOUR",
     "AccountError",
     "PlayerInfo",
     "Throttled",
@@ -73,6 +74,8 @@ FREE_TRIES = 5
 MAX_DELAY = 900.0
 #: Failures older than this (seconds since the last one) are forgotten.
 FAILURE_MEMORY = 3600.0
+#: Accounts one address may make in an hour.
+REGISTRATIONS_PER_HOUR = 5
 #: How long a session lasts without use (accounts and guests), in seconds.
 SESSION_DAYS = 30
 GUEST_SESSION_DAYS = 365
@@ -90,11 +93,11 @@ class AccountError(RoomError):
 
 
 class Throttled(AccountError):
-    """Too many failed logins: try again after ``retry_after`` seconds."""
+    """Too many failed logins (or sign-ups): try again after ``retry_after`` seconds."""
 
-    def __init__(self, retry_after: float) -> None:
+    def __init__(self, retry_after: float, what: str = "failed logins") -> None:
         self.retry_after = max(1, int(retry_after + 0.999))
-        super().__init__(f"too many failed logins: try again in {self.retry_after} s")
+        super().__init__(f"too many {what}: try again in {self.retry_after} s")
 
 
 @dataclass(frozen=True)
@@ -192,15 +195,37 @@ def find_account(store: Store, username: str) -> PlayerInfo | None:
         return PlayerInfo(p.id, p.name, p.name, p.created, p.registered)
 
 
-def register(store: Store, username: str, password: str, guest: str | None = None) -> str:
+def register(
+    store: Store,
+    username: str,
+    password: str,
+    guest: str | None = None,
+    address: str | None = None,
+    now: float | None = None,
+) -> str:
     """Make an account; with ``guest`` (the caller's guest player id), that
     guest becomes the account and keeps its games, results and chips.
-    The starting chips are granted once per player.  Returns the player id."""
+    The starting chips are granted once per player; from one ``address`` at
+    most :data:`REGISTRATIONS_PER_HOUR` accounts are made in an hour, so
+    chips cannot be farmed by scripting sign-ups.  Returns the player id."""
     check_username(username)
     _check_password(password, username)
+    now = time.time() if now is None else now
+    key = f"reg:{address[:100]}" if address is not None else None
+    if key is not None:
+        with store.sessions() as s:
+            row = s.get(LoginFailure, key)
+            if row is not None and now - row.last < 3600 and row.count >= REGISTRATIONS_PER_HOUR:
+                raise Throttled(row.last + 3600 - now, "new accounts from this address")
     digest = _hasher().hash(password)
-    now = time.time()
     with store.sessions.begin() as s:
+        if key is not None:
+            row = s.get(LoginFailure, key)
+            if row is None:
+                s.add(LoginFailure(key=key, count=1, last=now))
+            else:
+                row.count = 1 if now - row.last >= 3600 else row.count + 1
+                row.last = now
         if s.scalar(select(Player.id).where(Player.username_key == username.lower())) is not None:
             raise AccountError("that username is taken; choose another")
         p = s.get(Player, guest) if guest is not None else None

@@ -62,7 +62,15 @@ function fillTable(body, tables, empty) {
     const o = t.options || {};
     text(tr.insertCell(), [t.preset, o.variation, o.players, o.scoring].filter(Boolean).join(" · "));
     text(tr.insertCell(), settingsText(t));
-    text(tr.insertCell(), t.seats.map(s => s.seat + ": " + (s.name || (s.bot ? "bot" : "—"))).join(", "));
+    const seats = tr.insertCell();  // a registered player's name leads to their profile (add a friend there)
+    t.seats.forEach((s, i) => {
+      if (i) seats.append(", ");
+      seats.append(s.seat + ": ");
+      if (s.name && !s.name.endsWith(" (guest)")) {
+        const a = document.createElement("a"); a.href = "/player/" + encodeURIComponent(s.name); a.textContent = s.name;
+        seats.append(a);
+      } else seats.append(s.name || (s.bot ? "bot" : "—"));
+    });
     text(tr.insertCell(), t.status + (t.free ? ` (${t.free} free)` : ""));
     const a = document.createElement("a");
     a.href = "/table/" + t.id; a.textContent = t.free ? "Join" : "Watch";
