@@ -25,21 +25,6 @@ function when(ts) {
 }
 function profileHref(name) { return "/player/" + encodeURIComponent(name); }
 
-async function api(path, body) {
-  const res = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
-  let data = {};
-  try { data = await res.json(); } catch (_) { /* not JSON */ }
-  if (!res.ok) {
-    const msg = String(data.error || res.statusText || "request failed");
-    const err = new Error(msg.charAt(0).toUpperCase() + msg.slice(1));
-    err.status = res.status;
-    throw err;
-  }
-  return data;
-}
-
 // The username is the last segment of the path (/player/<username>).
 function username() {
   const last = location.pathname.split("/").filter(Boolean).pop() || "";

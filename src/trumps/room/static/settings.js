@@ -24,21 +24,6 @@ function el(tag, cls, txt) {
   return e;
 }
 
-async function api(path, body) {
-  const res = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
-  let data = {};
-  try { data = await res.json(); } catch (_) { /* not JSON */ }
-  if (!res.ok) {
-    const msg = String(data.error || res.statusText || "request failed");
-    const err = new Error(msg.charAt(0).toUpperCase() + msg.slice(1));
-    err.status = res.status;
-    throw err;
-  }
-  return data;
-}
-
 function choiceName(setting, value) {
   const names = CHOICE_NAMES[setting] || {};
   if (names[value]) return names[value];
