@@ -145,9 +145,47 @@ def test_games_and_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and out[0].startswith("500 ")
     code, out, _ = run(capsys, "options", "500")
     assert code == 0
-    assert "  kitty_size = 3   (3, 5, 6)" in out
-    assert "  must_bid_to_win = no   (yes, no)" in out
-    assert "  australian: variation=australian must_bid_to_win=yes nullo_mode=after_7" in out
+    assert out[0] == "500: house rules (set one with --option KEY=VALUE, e.g. --option variation=australian)"
+    # by group as the seed room groups them: the label and key, the values in words with
+    # the default marked, the one-line help
+    groups = [line for line in out if line and not line.startswith(" ")]
+    assert [g.split(":")[0] for g in groups[1:]] == [
+        "The game", "Nullo (misère)", "Bidding and play", "End of the game", "Breach rule", "Presets (--preset NAME), with what each changes from the defaults",
+    ]  # fmt: skip
+    at = out.index("  Widow (kitty) size · kitty_size")
+    assert out[at + 1 : at + 3] == [
+        "      3 = 3 cards (default) | 5 = 5 cards | 6 = 6 cards, both jokers",
+        "      Cards left for the contractor; it sets the deck: 43, 45 or 46 cards (63, 65 or 66 for six).",
+    ]
+    at = out.index("  Must bid to win · must_bid_to_win")
+    assert out[at + 1] == "      yes | no (default)"
+    at = out.index("  Nullo (misère) points · nullo_points   (only with nullo_mode=after_7|anytime)")
+    assert out[at + 1] == "      210 = ±210 | 230 = ±230 | 250 = ±250 (default)"
+    at = out.index("  Breach value · breach_value   (only with breach_enabled=yes)")
+    assert out[at + 1] == "      a whole number from 10 in steps of 10 (default 100)"
+    # presets, each with what it changes, worded as its own rules word them
+    at = out.index(
+        "  australian · Australian rules: Bidding goes round; misère after a 7 bid; you must bid to win."
+    )
+    assert out[at + 1 :] == [
+        "      Variation: Australian   (variation=australian)",
+        "      Must bid to win: yes   (must_bid_to_win=yes)",
+        "      Misère: after a 7 bid   (nullo_mode=after_7)",
+    ]
+    assert "      (the defaults)" in out
+    code, out, _ = run(capsys, "options", "bridge")
+    assert code == 0 and out[0].startswith("Contract Bridge: house rules")
+    assert (
+        "      rubber = rubber bridge | chicago = Chicago (four deals) | duplicate | "
+        "duplicate_mp = duplicate, matchpoints (default) | duplicate_imp = duplicate, IMPs"
+    ) in out
+    assert not any(line.startswith("Presets") for line in out)
+    code, out, _ = run(capsys, "options", "coinche")
+    assert code == 0
+    assert (
+        "  ffb_2016 · FFB 2016: French federation sheet: made on points plus belote, a flat 500 capot, game to 2000."
+    ) in out
+    assert "      Game to: 2000   (target_score=2000)" in out
 
 
 # ----- selfplay ---------------------------------------------------------------------------

@@ -360,6 +360,13 @@ class Checker:
         for viewer in [None, *range(g.players)]:
             v = g.view(viewer)
             json.dumps(v)
+            # a finished deal's kitty and discards are public: they must be that
+            # deal's own (checked here), and are left out of the scan of this deal
+            for i, r in enumerate(v["results"]):
+                assert sorted(r.pop("kitty")) == sorted(g.deal_records[i]["kitty"])
+                discards = r.pop("discards")
+                assert len(discards) in (0, len(r_kitty := g.deal_records[i]["kitty"]))
+                assert all(f"'{c}'" in str(g.deal_records[i]) for c in discards), r_kitty
             leaked = set(card_tokens(v)) - self.allowed_cards(viewer)
             assert not leaked, (g.phase, viewer, leaked)
             if viewer is not None:

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import uvicorn
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 
 from trumps.room.app import create_app
 from trumps.room.timers import Clock
@@ -82,3 +82,24 @@ def enter(page: Page, server: LiveServer, name: str) -> None:
     page.fill("#name", name)
     page.click("#name-form button")
     page.wait_for_selector("#name-box", state="hidden")
+
+
+# ----- the table page's parts (table.html, felt.js, bidbox.js) ----------------------------
+#: a card you may play now, in your hand or an exposed hand you play (dummy, a misère partner)
+PLAYABLE_CARD = "#felt button.card.legal"
+#: a call you may make now: on the bidding box, or beside it (melds, a joker's suit)
+CALL = "#bidbox button.call:not([disabled]), #calls button"
+
+
+def click(target: Locator) -> None:
+    """Click a card or a call.  Cards in a hand overlap: only their top-left
+    corner (the index) is sure to be uncovered, so that is where a player
+    taps.  With "confirm card play" a card is raised by the first tap and
+    played by the second."""
+    is_card = "card" in (target.get_attribute("class", timeout=2000) or "")
+    if not is_card:
+        target.click(timeout=2000)
+        return
+    target.click(timeout=2000, position={"x": 7, "y": 7})
+    if "armed" in (target.get_attribute("class", timeout=500) or ""):
+        target.click(timeout=2000, position={"x": 7, "y": 7})

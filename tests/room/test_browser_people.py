@@ -69,7 +69,7 @@ def test_befriend_invite_accept_play_and_a_stranger_sees_nothing(
     # Ann creates an invite-only table, inviting Bob from the form
     ann.get_by_role("tab", name="Join").click()
     ann.select_option("#game", "500")
-    ann.locator("#settings [name=private]").set_checked(True)
+    ann.locator("#create-form [name=private]").set_checked(True)
     ann.locator("#invite-friends label", has_text="Bob").locator("input").check()
     ann.click("#create-form button[type=submit]")
     ann.wait_for_url("**/table/*")
@@ -126,7 +126,7 @@ def test_a_compete_game_pays_out_and_moves_ratings_and_profile(browser: Browser,
     ann = register(browser, server, "Ann")
     ann.get_by_role("tab", name="Compete").click()
     ann.select_option("#game", "bridge")
-    ann.locator("#settings [name=buy_in]").select_option("30")
+    ann.locator("#create-form [name=buy_in]").select_option("30")
     ann.click("#create-form button[type=submit]")
     ann.wait_for_url("**/table/*")
     ann.wait_for_selector("#status:not(:empty)")

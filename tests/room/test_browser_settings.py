@@ -30,7 +30,7 @@ from trumps.room.store import Store, StoredTable
 from trumps.room.timers import FakeClock
 
 sys.path.insert(0, str(Path(__file__).parent))
-from browser import SCREENSHOTS, LiveServer, free_port
+from browser import CALL, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click, free_port
 from test_ws_games import CARD, Oracle, _allowed
 
 SEATS = "NESW"
@@ -85,7 +85,7 @@ def create(page: Page, game: str, settings: dict[str, Any]) -> str:
     """Create a table in the lobby's form with these table settings; returns its id."""
     page.select_option("#game", game)
     for name, value in settings.items():
-        field = page.locator(f"#settings [name={name}]")
+        field = page.locator(f"#create-form [data-setting][name={name}]")
         if isinstance(value, bool):
             field.set_checked(value)
         elif name == "start_at":
@@ -99,7 +99,7 @@ def create(page: Page, game: str, settings: dict[str, Any]) -> str:
 
 
 def sit(page: Page, seat: str) -> None:
-    page.locator("#seats .seat").nth(SEATS.index(seat)).get_by_role("button", name="Sit here").click()
+    page.locator(f".seat[data-seat='{seat}']").get_by_role("button", name="Sit here").click()
     page.wait_for_selector(f"#me:has-text('You sit {seat}')")
 
 
@@ -123,13 +123,13 @@ def act_once(page: Page, prefer: str | None = None) -> bool:
     if not my_turn(page):
         return False
     before = seq(page)
-    target = page.locator(f"#calls button[aria-label='call {prefer}']") if prefer else None
+    target = page.locator(f"[data-call='{prefer}']:not([disabled])") if prefer else None
     if target is None or not target.count():
-        target = page.locator("#hand button.card.legal, #others button.card.legal").first
+        target = page.locator(PLAYABLE_CARD).first
     if not target.count():
-        target = page.locator("#calls button").first
+        target = page.locator(CALL).first
     with contextlib.suppress(Exception):  # several ways to play one card: the first
-        target.click(timeout=5000)
+        click(target)
         if (
             seq(page) == before
             and page.locator("#calls button").count()
@@ -184,7 +184,7 @@ def test_a_timed_table_plays_for_a_player_who_does_nothing(
         assert ann.locator(".timeouts").count() == (1 if timeouts else 0)  # not yet
         clock.advance_from_thread(0.5)
         timeouts += 1
-        ann.wait_for_selector(f"#seats .seat:has-text('⏱×{timeouts}')")
+        ann.wait_for_selector(f".seat:has-text('⏱×{timeouts}')")
         notice = ann.inner_text("#notice")
         assert re.fullmatch(r"Ann \(guest\) ran out of time: \S+ was played automatically", notice), notice
         if phase in ("PLAY", "KITTY"):
@@ -194,8 +194,8 @@ def test_a_timed_table_plays_for_a_player_who_does_nothing(
         if card_turn_timed_out and timeouts >= 2:
             break
     assert card_turn_timed_out, "never reached a card turn"
-    seat_text = ann.locator("#seats .seat").nth(2).inner_text()
-    assert seat_text.startswith("S") and f"⏱×{timeouts}" in seat_text
+    seat_text = ann.locator(".seat[data-seat='S'] .plate").inner_text()
+    assert "Ann (guest)" in seat_text and f"⏱×{timeouts}" in seat_text
     assert ann.locator(".timeouts").count() == 1  # only Ann's seat
     # the automatic actions are stored as timeouts of seat S, the last one as the notice said
     stored = load(db_url, tid)
@@ -268,7 +268,7 @@ def test_a_spectator_never_receives_a_hidden_card(browser: Browser, server: Live
     bob.goto(f"{server.url}/table/{tid}")  # the address is the link (not listed: not Ann's friend)
     bob.wait_for_url(f"**/table/{tid}")
     sit(bob, "N")
-    ann.wait_for_selector("#seats:has-text('Bob')")
+    ann.wait_for_selector(".seat:has-text('Bob')")
     fill(ann)
 
     # Cy comes to watch, named through the table page's prompt; every frame is recorded
@@ -338,7 +338,7 @@ def test_a_spectator_never_receives_a_hidden_card(browser: Browser, server: Live
     else:
         raise AssertionError("the game did not get far enough")
     assert ann.evaluate("() => state.view.phase") == "PLAY", "never watched the play"
-    assert cy.locator("#hand .card").count() == 0 and cy.is_hidden("#suggest-box")
+    assert cy.locator("#hand .card:not(.back)").count() == 0 and cy.is_hidden("#suggest-box")
     shot(cy, "settings-spectator.png")
     # the labels the page gives to every card of the deck (as cards.js writes them)
     deck = sorted(_every_card())
@@ -453,13 +453,13 @@ def test_a_suggestion_is_highlighted_and_followed(browser: Browser, server: Live
             break
         at, action = ann.evaluate("() => [suggestion.seq, suggestion.action]")
         assert at == seq(ann)
-        marked = ann.locator("#hand .suggested, #others .suggested, #calls .suggested")
+        marked = ann.locator("#felt button.card.suggested, #bidbox .suggested, #calls .suggested")
         assert marked.count() == 1
         is_card = marked.get_attribute("data-card") is not None
         if is_card:
             assert marked.get_attribute("data-card") == action.split(":")[0].split("+")[0]
         else:
-            assert marked.get_attribute("aria-label") == f"call {action}"
+            assert marked.get_attribute("data-call") == action
         # yellow
         colour = ann.evaluate(
             "e => getComputedStyle(e).boxShadow + ' ' + getComputedStyle(e).backgroundColor",
@@ -475,9 +475,9 @@ def test_a_suggestion_is_highlighted_and_followed(browser: Browser, server: Live
             shot(ann, "settings-suggestion.png")
         if is_card and not any(card for *_, card in followed):
             shot(ann, "settings-suggestion-card.png")
-        marked.click()
-        if ann.locator(f"#calls button[aria-label='{action}']").count():  # a card played one of several ways
-            ann.click(f"#calls button[aria-label='{action}']")
+        click(marked)
+        if ann.locator(f"#calls button[data-call='{action}']").count():  # a card played one of several ways
+            ann.click(f"#calls button[data-call='{action}']")
         ann.wait_for_function("s => state.seq > s", arg=at)
         followed.append((at, action, is_card))
     assert any(card for *_, card in followed), "no card was suggested"
@@ -516,9 +516,10 @@ def test_a_scheduled_table_starts_on_time(browser: Browser, server: LiveServer, 
     clock.advance_from_thread(1)
     for page in (bob, ann):
         page.wait_for_selector("#status:has-text('Deal 1')")
-    seats = bob.locator("#seats .seat")
-    shown = [" ".join(seats.nth(i).inner_text().split()) for i in range(4)]
-    assert shown == ["N Bob (guest)", "E bot (rules)", "S Ann (guest)", "W bot (rules)"], shown
+    shown = [
+        " ".join(bob.locator(f".seat[data-seat='{s}'] .plate .name").inner_text().split()) for s in SEATS
+    ]
+    assert shown == ["Bob (guest)", "Bot rules", "Ann (guest)", "Bot rules"], shown
     assert bob.evaluate("() => state.table.started") == start_at
     shot(bob, "settings-scheduled.png")
     bob.context.close()

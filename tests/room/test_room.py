@@ -129,10 +129,13 @@ def _assert_no_hidden_cards(ev: dict[str, Any], me: str) -> None:
             assert cards is None, f"{seat}'s hand sent to {me}"
     # calls such as 7H look like cards: leave out the fields that hold calls
     scrubbed = json.loads(json.dumps(ev))
+    scrubbed.pop("presentation", None)  # the game's bidding box and words: calls such as 7H, no card
     sv = scrubbed["view"]
     sv["auction"], sv["contract"], sv["legal"] = [], None, []
     for r in sv["results"]:
         r["contract"] = None
+        # a finished deal's kitty and discards are public (500 shows them at its end)
+        r.pop("kitty", None), r.pop("discards", None)
     for t in scrubbed["table"]["seats"]:
         t["name"] = None
     seen = set(CARD.findall(json.dumps(scrubbed)))

@@ -108,10 +108,13 @@ def _scrub(ev: dict[str, Any]) -> dict[str, Any]:
     """The event without the fields that hold calls (``7H`` looks like a card),
     player names and chat."""
     s = json.loads(json.dumps(ev))
+    s.pop("presentation", None)  # the game's bidding box and words: calls such as 7H, no card
     v = s["view"]
     v["auction"], v["contract"], v["legal"] = [], None, []
     for r in v["results"]:
         r["contract"] = None
+        # a finished deal's kitty and discards are public (500 shows them at its end)
+        r.pop("kitty", None), r.pop("discards", None)
     for t in s["table"]["seats"]:
         t["name"] = None
     s["chat"] = []

@@ -299,6 +299,11 @@ class Bridge(Match[BridgeDeal]):
         self._winner = self.rubber.winner()
 
     # ----- views and records -------------------------------------------------
+    def presentation(self) -> dict[str, Any]:
+        from trumps.bridge.presentation import presentation
+
+        return presentation(self.options)
+
     def view(self, seat: int | str | None) -> dict[str, Any]:
         from trumps.bridge.view import view
 

@@ -56,6 +56,7 @@ def view(game: Bridge, seat: int | None) -> dict[str, Any]:
             "declarer": name(d.declarer),
             "dummy": name((d.declarer + 2) & 3),
             "team": d.declarer & 1,
+            "goal": {"unit": "tricks", "need": contract.level + 6},
         },
         "exposed": [name(s) for s in sorted(d.exposed)],
         "trick": [{"seat": name(s), "card": str(c)} for s, c in zip(d.trick_seats, d.trick, strict=True)],

@@ -211,30 +211,65 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+def _values_line(o: dict[str, Any]) -> str:
+    """An option's allowed values: the value to type, its words when they
+    say more, the default marked."""
+    if not o["choice_labels"]:
+        lo, hi, step = o["bounds"] or (None, None, 1)
+        span = f" from {lo}" if lo is not None else ""
+        span += f" to {hi}" if hi is not None else ""
+        span += f" in steps of {step}" if step != 1 else ""
+        return f"a whole number{span} (default {_show(o['default'])})"
+    shown = []
+    for c in o["choice_labels"]:
+        value, words = _show(c["value"]), c["label"]
+        text = value if words.lower() == value.lower() else f"{value} = {words}"
+        same = c["value"] == o["default"] and type(c["value"]) is type(o["default"])
+        shown.append(text + (" (default)" if same else ""))
+    return " | ".join(shown)
+
+
 def _options(game: str) -> int:
+    """Every option by group: label and key, the values in words with the
+    default marked, the one-line help; then the presets with what they change."""
     import trumps
 
     cls = trumps.game_class(game)
     info = cls.schema.describe()
-    print(f"Options of {cls.game} (set with --option KEY=VALUE, e.g. --option kitty_size=5):")
-    defaults = {}
-    for o in info["options"]:
-        defaults[o["name"]] = o["default"]
-        if o["type"] == "bool":
-            allowed = "yes, no"
-        elif o["choices"] is not None:
-            allowed = ", ".join(_show(c) for c in o["choices"])
-        else:
-            allowed = f"any {o['type']}"
-        print(f"  {o['name']} = {_show(o['default'])}   ({allowed})")
-        if o["doc"]:
-            print(f"      {o['doc']}")
+    title = info.get("title") or cls.game
+    example = next(
+        (f"{o['name']}={_show(c['value'])}" for o in info["options"] for c in o["choice_labels"]
+         if c["value"] != o["default"]),
+        "KEY=VALUE",
+    )  # fmt: skip
+    print(f"{title}: house rules (set one with --option KEY=VALUE, e.g. --option {example})")
+    groups = info["groups"] or [{"key": "", "label": "Options", "doc": ""}]
+    for group in groups:
+        members = [o for o in info["options"] if o["group"] == group["key"] or not info["groups"]]
+        if not members:
+            continue
+        print()
+        print(group["label"] + (f": {group['doc']}" if group["doc"] else ""))
+        for o in members:
+            when = ""
+            if o["when"]:
+                conds = [f"{k}={'|'.join(_show(v) for v in allowed)}" for k, allowed in o["when"].items()]
+                when = f"   (only with {', '.join(conds)})"
+            print(f"  {o['label']} · {o['name']}{when}")
+            print(f"      {_values_line(o)}")
+            if o["help"]:
+                print(f"      {o['help']}")
     presets = info["presets"]
     if presets:
-        print("Presets (--preset NAME), as changes from the defaults above:")
-        for name, values in presets.items():
-            diff = [f"{k}={_show(v)}" for k, v in values.items() if defaults.get(k) != v]
-            print(f"  {name}: {' '.join(diff) if diff else '(the defaults)'}")
+        print()
+        print("Presets (--preset NAME), with what each changes from the defaults:")
+        for name in presets:
+            meta = info["preset_info"][name]
+            print(f"  {name} · {meta['label']}" + (f": {meta['doc']}" if meta["doc"] else ""))
+            if not meta["changes"]:
+                print("      (the defaults)")
+            for ch in meta["changes"]:
+                print(f"      {ch['label']}: {ch['words']}   ({ch['name']}={_show(ch['value'])})")
     return 0
 
 

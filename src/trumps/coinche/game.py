@@ -206,6 +206,11 @@ class Coinche(Match[CoincheDeal]):
         self.deal = self._new_deal()
 
     # ----- views -------------------------------------------------------------
+    def presentation(self) -> dict[str, Any]:
+        from trumps.coinche.presentation import presentation
+
+        return presentation(self.options)
+
     def view(self, seat: int | str | None) -> dict[str, Any]:
         from trumps.coinche.view import view
 

@@ -39,6 +39,7 @@ def view(game: Coinche, seat: int | None) -> dict[str, Any]:
             "denom": DENOM_CODES[d.contract.denom],
             "seat": name(d.taker),
             "team": d.taker % 2,
+            "goal": _goal(game.options, d.contract.bid),
         }
     out: dict[str, Any] = {
         "game": game.game,
@@ -109,3 +110,16 @@ def _melds(game: Coinche, seat: int | None) -> dict[str, Any] | None:
     if seat is not None and seat in d.declared:
         out["mine"] = [str(m) for m in d.declared[seat].melds]
     return out
+
+
+def _goal(o: Any, bid: Any) -> dict[str, Any]:
+    """What the taker's side must reach (§11, as :func:`contract_made` decides):
+    every trick for a capot (the taker alone for a générale), else card points."""
+    if bid.kind == "CAPOT":
+        return {"unit": "tricks", "need": 8}
+    if bid.kind == "GENERALE":
+        return {"unit": "tricks", "need": 8, "alone": True}
+    need = bid.value + 2 if o.contract_threshold == "plus_two" else bid.value
+    if o.min_82_for_80 and not o.must_beat_opponents:
+        need = max(need, 82)
+    return {"unit": "points", "need": need, "beat_opponents": bool(o.must_beat_opponents)}

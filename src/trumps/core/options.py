@@ -6,25 +6,85 @@ user overrides into a complete, validated, immutable :class:`Options`.
 Unknown keys, bad values, unknown presets and forbidden combinations raise
 :class:`~trumps.core.errors.OptionError`.  The same metadata describes the
 options to the card room (``describe()``), so adding a game adds no room code.
+
+Human words live here too, next to the keys they explain: each option has a
+short ``label``, a one-line ``doc`` (its help), words for each allowed value
+(``choice_labels``), a ``group`` (the form's fieldsets and the CLI's
+sections, :class:`OptionGroup`), an optional condition ``when`` it applies
+at all, and an optional ``summary`` piece for the one-line description of a
+rule set (:meth:`OptionSchema.summary`, the card room's lobby).  Presets
+have a label and a one-line description (:class:`PresetInfo`).
+
+Words that depend on the rules themselves: 500 says *nullo* and *widow* in
+its American variation, *misère* and *kitty* in its Australian one.  One
+option cannot carry two labels, so texts may name a **term** in braces,
+``"{Misere} points"``, and the schema maps the value of one option
+(``varies_by``, e.g. ``variation``) to the words of each term
+(``terms``; the key ``""`` holds neutral words for when that value is not
+known, "nullo (misère)").  A capitalised placeholder gives the capitalised
+word.  :meth:`OptionSchema.describe` returns the texts filled in for given
+values (neutral ones by default) and, for the few texts that vary, their
+templates and the terms of every variation, so a form can re-word itself
+when the variation changes without asking the server again.  Keys and
+values themselves never change: records and the API stay language-neutral.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from trumps.core.errors import OptionError
 
-__all__ = ["OptionSchema", "OptionSpec", "Options"]
+__all__ = ["OptionGroup", "OptionSchema", "OptionSpec", "Options", "PresetInfo", "fill_terms"]
 
 _TRUE = {"true", "yes", "on", "1", "y"}
 _FALSE = {"false", "no", "off", "0", "n"}
+_BOOL_WORDS = {True: "yes", False: "no"}
+_TERM = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def fill_terms(text: str, words: Mapping[str, str]) -> str:
+    """``text`` with each ``{term}`` replaced by its word; ``{Term}`` gives
+    the word capitalised.  Unknown names are left as they are.
+
+    >>> fill_terms("{Misere} points, open {misere}", {"misere": "nullo"})
+    'Nullo points, open nullo'
+    """
+
+    def one(m: re.Match[str]) -> str:
+        key = m.group(1)
+        if key in words:
+            return str(words[key])
+        low = key[:1].lower() + key[1:]
+        if key[:1].isupper() and low in words:
+            word = str(words[low])
+            return word[:1].upper() + word[1:]
+        return m.group(0)
+
+    return _TERM.sub(one, text)
+
+
+def _has_terms(text: str) -> bool:
+    return _TERM.search(text) is not None
 
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One option: its key, value type, default, allowed values and meaning."""
+    """One option: its key, value type, default, allowed values and meaning.
+
+    ``doc`` is the one-line help; ``label`` the short name a person reads;
+    ``choice_labels`` the words for each value (yes/no for a bool unless
+    given); ``group`` the key of an :class:`OptionGroup`; ``when`` maps other
+    options to the values under which this one applies at all (a form hides
+    it otherwise); ``bounds`` = (least, most or None, step) of a free whole
+    number, for forms (``check`` still decides); ``summary`` is this
+    option's piece of the one-line rules description: a template, or a
+    template per value (a value not listed adds nothing).  Templates may
+    use terms, ``{value}`` (this value's words) and any option's value by
+    its key (``{nullo_points}``)."""
 
     name: str
     kind: type
@@ -33,6 +93,12 @@ class OptionSpec:
     doc: str = ""
     check: Callable[[Any], bool] | None = None
     check_doc: str = ""
+    label: str = ""
+    group: str = ""
+    choice_labels: Mapping[Any, str] | None = field(default=None, hash=False)
+    when: Mapping[str, tuple[Any, ...]] | None = field(default=None, hash=False)
+    bounds: tuple[int, int | None, int] | None = None
+    summary: str | Mapping[Any, str] | None = field(default=None, hash=False)
 
     def coerce(self, value: Any) -> Any:
         """Convert ``value`` (possibly a string from a command line or a form)
@@ -62,14 +128,87 @@ class OptionSpec:
             raise OptionError(f"option {self.name}: {self.check_doc or 'bad value'} ({value!r})")
         return v
 
-    def describe(self) -> dict[str, Any]:
-        return {
+    def values(self) -> tuple[Any, ...] | None:
+        """The allowed values in order (``True, False`` for a bool), or None
+        for a free value."""
+        if self.choices is not None:
+            return self.choices
+        return (True, False) if self.kind is bool else None
+
+    def words(self, value: Any, terms: Mapping[str, str] | None = None) -> str:
+        """``value`` in words (the value itself when it has none)."""
+        labels = self.choice_labels if self.choice_labels is not None else (
+            _BOOL_WORDS if self.kind is bool else {}
+        )  # fmt: skip
+        for key, text in labels.items():
+            if key == value and type(key) is type(value):
+                return fill_terms(text, terms or {})
+        return "yes" if value is True else "no" if value is False else str(value)
+
+    def applies(self, values: Mapping[str, Any]) -> bool:
+        """Whether this option matters given the other options' ``values``."""
+        return all(values.get(k) in allowed for k, allowed in (self.when or {}).items())
+
+    def describe(self, terms: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """Metadata with its texts filled in with ``terms``; an option whose
+        texts use terms also carries them unfilled (``templates``)."""
+        words = terms or {}
+        values = self.values()
+        out: dict[str, Any] = {
             "name": self.name,
             "type": self.kind.__name__,
             "default": self.default,
             "choices": list(self.choices) if self.choices is not None else None,
-            "doc": self.doc,
+            "doc": fill_terms(self.doc, words),
+            "label": fill_terms(self.label or self.name, words),
+            "help": fill_terms(self.doc, words),
+            "group": self.group,
+            "choice_labels": [{"value": v, "label": self.words(v, words)} for v in values or ()],
+            "default_label": self.words(self.default, words),
+            "when": {k: list(v) for k, v in self.when.items()} if self.when else None,
+            "bounds": list(self.bounds) if self.bounds is not None else None,
         }
+        texts = [self.label, self.doc, *(self.choice_labels or {}).values()]
+        if any(_has_terms(t) for t in texts):
+            out["templates"] = {
+                "label": self.label or self.name,
+                "help": self.doc,
+                "choice_labels": [{"value": v, "label": self.words(v, None)} for v in values or ()],
+            }
+        return out
+
+    def check_metadata(self) -> None:
+        """Raise ``ValueError`` on metadata that contradicts the option
+        (words for a value it cannot take)."""
+        allowed = self.values()
+        for key in self.choice_labels or {}:
+            if allowed is None or not any(key == a and type(key) is type(a) for a in allowed):
+                raise ValueError(f"option {self.name}: words for {key!r}, which it cannot take")
+        if isinstance(self.summary, Mapping):
+            for key in self.summary:
+                if allowed is not None and not any(key == a and type(key) is type(a) for a in allowed):
+                    raise ValueError(f"option {self.name}: a summary for {key!r}, which it cannot take")
+
+
+@dataclass(frozen=True)
+class OptionGroup:
+    """A group of options, in the order a form shows them: ``key`` (what
+    :attr:`OptionSpec.group` names), a ``label`` (may use terms) and a
+    one-line ``doc``; ``advanced`` groups are the engine's finer points
+    that a form may fold away."""
+
+    key: str
+    label: str
+    doc: str = ""
+    advanced: bool = False
+
+
+@dataclass(frozen=True)
+class PresetInfo:
+    """How people call a preset, and what it is in one line (may use terms)."""
+
+    label: str
+    doc: str = ""
 
 
 class Options(Mapping[str, Any]):
@@ -117,6 +256,14 @@ class OptionSchema:
     sets most people play, in the order a card room's Play button offers
     them: ``{"key", "label", "preset", "options"}`` each (a preset, option
     overrides, or both).
+
+    For people: ``title`` is the game's name, ``groups`` orders the
+    options' groups, ``preset_info`` names and explains the presets, and
+    ``terms`` gives the words of each term per value of the option
+    ``varies_by`` (``""``: neutral words; see the module docstring).
+    ``summary_preset``: the one-line summary starts with the preset's label
+    (a game whose presets are its usual names, like coinche's federation
+    sheets); otherwise only the options' ``summary`` pieces describe it.
     """
 
     specs: list[OptionSpec]
@@ -124,9 +271,34 @@ class OptionSchema:
     defaults_for: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     validate: Callable[[Options], None] | None = None
     popular: list[dict[str, Any]] = field(default_factory=list)
+    title: str = ""
+    groups: list[OptionGroup] = field(default_factory=list)
+    preset_info: dict[str, PresetInfo] = field(default_factory=dict)
+    varies_by: str | None = None
+    terms: dict[str, dict[str, str]] = field(default_factory=dict)
+    summary_preset: bool = False
 
     def __post_init__(self) -> None:
         self._by_name = {s.name: s for s in self.specs}
+        self._check_metadata()
+
+    def _check_metadata(self) -> None:
+        """Mistakes in the metadata are the game author's: fail at import."""
+        groups = [g.key for g in self.groups]
+        if len(set(groups)) != len(groups):
+            raise ValueError(f"option groups repeat a key: {groups}")
+        for s in self.specs:
+            s.check_metadata()
+            if groups and s.group not in groups:
+                raise ValueError(f"option {s.name}: unknown group {s.group!r} (groups: {', '.join(groups)})")
+            for other in s.when or {}:
+                if other not in self._by_name:
+                    raise ValueError(f"option {s.name}: applies when unknown option {other!r}")
+        for name in self.preset_info:
+            if name not in self.presets:
+                raise ValueError(f"words for unknown preset {name!r}")
+        if self.varies_by is not None and self.varies_by not in self._by_name:
+            raise ValueError(f"varies_by names unknown option {self.varies_by!r}")
 
     @property
     def names(self) -> list[str]:
@@ -152,18 +324,160 @@ class OptionSchema:
                 raise OptionError(f"options must be a mapping of names to values, not {options!r}")
             for name, value in options.items():
                 chosen[name] = self.spec(str(name)).coerce(value)
-        defaults = {s.name: s.default for s in self.specs}
-        if self.defaults_for is not None:
-            defaults.update(self.defaults_for(chosen))
-        full = Options({**defaults, **chosen})
+        full = Options({**self._defaults(chosen), **chosen})
         if self.validate is not None:
             self.validate(full)
         return full
 
-    def describe(self) -> dict[str, Any]:
-        """Machine-readable metadata: every option and every preset."""
+    def _defaults(self, chosen: dict[str, Any]) -> dict[str, Any]:
+        defaults = {s.name: s.default for s in self.specs}
+        if self.defaults_for is not None:
+            defaults.update(self.defaults_for(chosen))
+        return defaults
+
+    # ----- words -----------------------------------------------------------------
+    def terms_for(self, values: Mapping[str, Any] | None = None) -> dict[str, str]:
+        """The words of the terms for these option ``values`` (neutral words
+        when ``values`` is None or does not decide them)."""
+        if values is not None and self.varies_by is not None:
+            key = values.get(self.varies_by)
+            if isinstance(key, str) and key in self.terms:
+                return dict(self.terms[key])
+        return dict(self.terms.get("", {}))
+
+    def preset_changes(self, name: str) -> list[dict[str, Any]]:
+        """What preset ``name`` changes from the defaults: ``name``, ``label``,
+        ``value`` and ``words`` of each option it changes, worded as the
+        preset's own rules word them."""
+        plain, chosen = self.resolve(), self.resolve(name)
+        terms = self.terms_for(chosen)
+        return [
+            {
+                "name": s.name,
+                "label": fill_terms(s.label or s.name, terms),
+                "value": chosen[s.name],
+                "words": s.words(chosen[s.name], terms),
+            }
+            for s in self.specs
+            if not _same(chosen[s.name], plain[s.name])
+        ]
+
+    def describe(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Machine-readable metadata: every option and every preset, with
+        their texts worded for option ``values`` (neutral words by default).
+
+        Keys: ``title``; ``options`` (per option: ``name``, ``type``,
+        ``default``, ``choices``, ``doc``, ``label``, ``help`` (= ``doc``),
+        ``group``, ``choice_labels`` (``[{"value", "label"}]``),
+        ``default_label``, ``when``, ``bounds`` and, if its texts use terms,
+        ``templates``); ``groups`` (``key``, ``label``, ``doc``,
+        ``advanced``, maybe ``templates``); ``presets`` (name -> values);
+        ``preset_info`` (name -> ``label``, ``doc``, ``changes`` as
+        :meth:`preset_changes`); ``popular``; ``terms`` (the words used);
+        ``variants`` (None, or the option ``varies_by`` with the ``terms``
+        and the complete ``defaults`` of each of its values)."""
+        terms = self.terms_for(values)
+        groups = []
+        for g in self.groups:
+            group: dict[str, Any] = {
+                "key": g.key,
+                "label": fill_terms(g.label, terms),
+                "doc": fill_terms(g.doc, terms),
+                "advanced": g.advanced,
+            }
+            if _has_terms(g.label) or _has_terms(g.doc):
+                group["templates"] = {"label": g.label, "doc": g.doc}
+            groups.append(group)
+        info = {}
+        for name in self.presets:
+            meta = self.preset_info.get(name, PresetInfo(name))
+            own = self.terms_for(self.resolve(name))
+            info[name] = {
+                "label": fill_terms(meta.label, own),
+                "doc": fill_terms(meta.doc, own),
+                "changes": self.preset_changes(name),
+            }
+        variants = None
+        if self.varies_by is not None:
+            choices = self.spec(self.varies_by).values() or ()
+            variants = {
+                "option": self.varies_by,
+                "terms": {str(v): self.terms_for({self.varies_by: v}) for v in choices},
+                "defaults": {str(v): self._defaults({self.varies_by: v}) for v in choices},
+            }
         return {
-            "options": [s.describe() for s in self.specs],
+            "title": self.title,
+            "options": [s.describe(terms) for s in self.specs],
+            "groups": groups,
             "presets": {k: dict(v) for k, v in self.presets.items()},
+            "preset_info": info,
             "popular": [dict(p) for p in self.popular],
+            "terms": terms,
+            "variants": variants,
         }
+
+    def summary(self, options: Mapping[str, Any], preset: str | None = None) -> str:
+        """A complete option set in a few words, for a lobby: the options'
+        ``summary`` pieces (led by the preset's label if ``summary_preset``),
+        then how many other rules differ from the preset (or the defaults),
+        e.g. ``"Australian · 2v2 · misère 250 · +1 house rule"``.
+
+        Never raises: an option missing from ``options`` (a table stored
+        before the option existed) counts as its default."""
+        values = {s.name: options.get(s.name, s.default) for s in self.specs}
+        terms = self.terms_for(values)
+        covered = {s.name for s in self.specs if s.summary is not None}
+        parts: list[str] = []
+        for s in self.specs:
+            template = _pick(s.summary, values[s.name])
+            if template is None or not s.applies(values):
+                continue
+            covered.update(n for n in _TERM.findall(template) if n in self._by_name)
+            fill = {
+                **{k: str(v) for k, v in values.items()},
+                **terms,
+                "value": s.words(values[s.name], terms),
+            }
+            parts.append(fill_terms(template, fill))
+        base = preset.strip().lower() if isinstance(preset, str) and preset.strip() else None
+        if base not in self.presets:
+            base = None
+        if base is None and self.summary_preset and self.presets:
+            base = min(self.presets, key=lambda name: len(self._differences(values, name, covered)))
+        if self.summary_preset and base is not None:
+            meta = self.preset_info.get(base, PresetInfo(base))
+            parts.insert(0, fill_terms(meta.label, terms))
+        n = len(self._differences(values, base, covered))
+        if n:
+            parts.append(f"+{n} house rule{'' if n == 1 else 's'}")
+        return " · ".join(p for p in parts if p)
+
+    def _differences(self, values: Mapping[str, Any], preset: str | None, covered: set[str]) -> list[str]:
+        """The options (other than ``covered``) that differ from ``preset``
+        (or the defaults) with the covered options as chosen, among those
+        that apply."""
+        try:
+            base: Mapping[str, Any] = self.resolve(preset, {k: values[k] for k in covered})
+        except OptionError:
+            try:
+                base = self.resolve(preset)
+            except OptionError:
+                base = self._defaults({})
+        return [
+            s.name
+            for s in self.specs
+            if s.name not in covered and s.applies(values) and not _same(values[s.name], base[s.name])
+        ]
+
+
+def _same(a: Any, b: Any) -> bool:
+    return bool(a == b and type(a) is type(b))
+
+
+def _pick(summary: str | Mapping[Any, str] | None, value: Any) -> str | None:
+    if summary is None or isinstance(summary, str):
+        return summary
+    for key, template in summary.items():
+        if _same(key, value):
+            return template
+    return None

@@ -228,6 +228,13 @@ class Match(ABC, Generic[D]):
     def view(self, seat: int | str | None) -> dict[str, Any]:
         """Everything ``seat`` may see (``None``: a spectator), as JSON data."""
 
+    def presentation(self) -> dict[str, Any]:
+        """How a card table draws this game under its options: the bidding
+        box, the call labels and names, the variant's words, the target (see
+        :mod:`trumps.core.presentation`).  Public and the same for every seat.
+        A game without its own gets buttons for whatever is legal."""
+        return {"box": None, "labels": {}, "names": {}, "terms": {}, "target": None}
+
     # ----- the match loop ------------------------------------------------
     @abstractmethod
     def _finish_deal(self) -> None:

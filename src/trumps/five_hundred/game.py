@@ -212,6 +212,9 @@ class FiveHundred(Match[FiveHundredDeal]):
             "contract": str(d.contract) if d.contract is not None else None,
             "contractor": self.seat_name(d.contractor) if d.contractor is not None else None,
             "thrown_in": d.thrown_in,
+            # public once the deal is over (the seed room shows them at its end)
+            "kitty": [str(c) for c in sort_cards(d.kitty)],
+            "discards": [str(c) for c in sort_cards(d.discards)] if d.discards else [],
         }
         bidding_team = d.bidding_team
         if d.thrown_in:
@@ -262,6 +265,11 @@ class FiveHundred(Match[FiveHundredDeal]):
         self.deal = self._new_deal()
 
     # ----- views -------------------------------------------------------------
+    def presentation(self) -> dict[str, Any]:
+        from trumps.five_hundred.presentation import presentation
+
+        return presentation(self.options)
+
     def view(self, seat: int | str | None) -> dict[str, Any]:
         from trumps.five_hundred.view import view
 

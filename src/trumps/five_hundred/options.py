@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from trumps.core.errors import OptionError
-from trumps.core.options import Options, OptionSchema, OptionSpec
+from trumps.core.options import OptionGroup, Options, OptionSchema, OptionSpec, PresetInfo
 
 __all__ = ["AMERICAN", "AUSTRALIAN", "SCHEMA", "resolve_options"]
 
@@ -27,58 +27,133 @@ AUSTRALIAN: dict[str, Any] = dict(
     AMERICAN, variation="australian", must_bid_to_win=True, nullo_mode="after_7"
 )
 
+#: The words that follow the variation (seed 001: "the undealt cards are the
+#: widow in the American version, the kitty in the Australian; likewise a bid
+#: to take no tricks is Misère in the Australian variant but Nullo in the
+#: American").  ``""``: when the variation is not known.
+TERMS = {
+    "": {"misere": "nullo (misère)", "kitty": "widow (kitty)"},
+    "american": {"misere": "nullo", "kitty": "widow"},
+    "australian": {"misere": "misère", "kitty": "kitty"},
+}
+
+#: The seed room's groups (its help page: the game's own options, then
+#: Nullo/Misère, then its limits, which are the card room's table settings),
+#: then the engine's finer points.
+GROUPS = [
+    OptionGroup("game", "The game", "Variation, players and the deck."),
+    OptionGroup("misere", "{Misere}", "Bids to take no tricks at all."),
+    OptionGroup("play", "Bidding and play", "Finer points of the auction and the play.", advanced=True),
+    OptionGroup("scoring", "End of the game", "Who wins, and when.", advanced=True),
+    OptionGroup(
+        "breach", "Breach rule", "A defenders' side bet that the contract fails badly.", advanced=True
+    ),
+]
+
+_NULLO_ON = {"nullo_mode": ("after_7", "anytime")}
+_AMERICAN_ONLY = {"variation": ("american",)}
+
 _SPECS = [
     OptionSpec("variation", str, "american", ("american", "australian"),
-               "American: one bidding round with inkles. Australian: rounds until all but one pass."),
+               "American: one bidding round, inkles instead of 6 bids. Australian: bidding goes round "
+               "until all but one pass.",
+               label="Variation", group="game",
+               choice_labels={"american": "American", "australian": "Australian"}, summary="{value}"),
     OptionSpec("players", str, "2v2", ("2v2", "2v2v2", "3v3"),
-               "4 players in 2 teams, 6 players in 3 teams of 2, or 6 in 2 teams of 3."),
+               "Teams: two of 2 (2v2), three of 2 (2v2v2) or two of 3 (3v3).",
+               label="Players", group="game",
+               choice_labels={"2v2": "2v2, 4 players", "2v2v2": "2v2v2, 6 players", "3v3": "3v3, 6 players"},
+               summary="{players}"),
     OptionSpec("kitty_size", int, 3, (3, 5, 6),
-               "Kitty (widow) size; selects the deck: 43/45/46 or 63/65/66 cards."),
+               "Cards left for the contractor; it sets the deck: 43, 45 or 46 cards (63, 65 or 66 for six).",
+               label="{Kitty} size", group="game",
+               choice_labels={3: "3 cards", 5: "5 cards", 6: "6 cards, both jokers"},
+               summary={5: "5-card {kitty}", 6: "6-card {kitty}"}),
     OptionSpec("must_bid_to_win", bool, False, None,
-               "Only a contract can win: defenders' trick points stop at 490."),
+               "Only a made contract takes a team out: defenders' trick points stop at 490.",
+               label="Must bid to win", group="game"),
     OptionSpec("raise_own_bid", bool, False, None,
-               "Australian: once all others pass, the high bidder may raise once."),
+               "Once all the others have passed, the high bidder may raise once (or pass to keep the bid).",
+               label="Raise own bid", group="game", when={"variation": ("australian",)}),
     OptionSpec("raise_reopens_on_denomination_change", bool, False, None,
-               "A raise that changes denomination lets passed players back in."),
+               "A raise that changes the suit lets the players who passed bid again.",
+               label="A raise in another suit reopens the bidding", group="game",
+               when={"variation": ("australian",), "raise_own_bid": (True,)}),
     OptionSpec("nullo_mode", str, "anytime", ("off", "after_7", "anytime"),
-               "When misère (nullo) bids may be made."),
-    OptionSpec("nullo_points", int, 250, (210, 230, 250), "Value (and rank) of misère."),
+               "When {misere} may be bid; after a 7 bid, open {misere} may still be bid any time.",
+               label="{Misere}", group="misere",
+               choice_labels={"off": "off", "after_7": "after a 7 bid", "anytime": "any time"},
+               summary={"off": "no {misere}", "after_7": "{misere} {nullo_points}",
+                        "anytime": "{misere} {nullo_points}"}),
+    OptionSpec("nullo_points", int, 250, (210, 230, 250),
+               "Won or lost; it also ranks the bid: 7NT beats 210, any 8 bid beats 230, 8♣ and up beat 250.",
+               label="{Misere} points", group="misere", when=_NULLO_ON,
+               choice_labels={210: "±210", 230: "±230", 250: "±250"}),
     OptionSpec("eight_spades_overbids_nullo", bool, True, None,
-               "Every 8-level bid, 8♠ included, outranks a 250 misère."),
+               "Every 8 bid, 8♠ included, beats a 250 {misere}.",
+               label="8♠ overbids {misere}", group="misere",
+               when={**_NULLO_ON, "nullo_points": (250,)}),
     OptionSpec("nullo_plays", str, "own_hand", ("own_hand", "both_hands"),
-               "Misère bidder plays alone, or plays partner's exposed hand too."),
+               "Own hand: the partner sits out. Both hands: the bidder also plays the partner's hand, face up.",
+               label="{Misere} plays", group="misere", when=_NULLO_ON,
+               choice_labels={"own_hand": "own hand", "both_hands": "both hands"}),
     OptionSpec("open_nullo_points", int, 500, (330, 430, 500, 520),
-               "Value (and rank) of open misère."),
+               "Won or lost; it also ranks the bid: any 9 bid beats 330, any 10 bid 430, only 10NT 500; "
+               "nothing beats 520.",
+               label="Open {misere} points", group="misere", when=_NULLO_ON,
+               choice_labels={330: "±330", 430: "±430", 500: "±500", 520: "±520"}),
     OptionSpec("open_nullo_after_8", bool, False, None,
-               "Open misère needs an earlier 8-level bid (requires nullo_mode after_7)."),
+               "Open {misere} needs an earlier 8 bid (with {misere} after a 7 bid only).",
+               label="Open {misere} after 8", group="misere", when={"nullo_mode": ("after_7",)}),
     OptionSpec("inkles_must_outrank", bool, True, None,
-               "American: an inkle must outrank earlier inkles."),
-    OptionSpec("inkle_seats", int, 2, (2, 3), "American: how many first speakers may inkle."),
+               "American: an inkle must outrank the inkles before it.",
+               label="Inkles must outrank", group="play", when=_AMERICAN_ONLY),
+    OptionSpec("inkle_seats", int, 2, (2, 3),
+               "American: how many of the first speakers may inkle (3 only with six players).",
+               label="Inkle seats", group="play", when=_AMERICAN_ONLY,
+               choice_labels={2: "first 2 speakers", 3: "first 3 speakers"}),
     OptionSpec("all_pass_action", str, "redeal", ("redeal", "play_no_trumps"),
-               "When nobody bids: redeal, or play no trumps with 10 points a trick."),
+               "When nobody bids: redeal, or play the hand in no trumps at 10 points a trick.",
+               label="When all pass", group="play",
+               choice_labels={"redeal": "redeal", "play_no_trumps": "play no trumps"}),
     OptionSpec("joker_lead_suit_restriction", bool, False, None,
-               "A led joker (no trumps) may only name a suit its leader has followed."),
+               "A joker led in no trumps may only name a suit its leader has not shown out of.",
+               label="Led joker names a held suit", group="play"),
     OptionSpec("joker_low_in_misere", bool, False, None,
-               "In misère the joker is the lowest card, never a trump."),
+               "In {misere} the joker is the lowest card, never a winner.",
+               label="Joker low in {misere}", group="misere", when=_NULLO_ON),
     OptionSpec("open_misere_expose", str, "before_lead", ("before_lead", "after_first_trick"),
-               "When the open misère hand is shown."),
+               "When the open {misere} hand is laid face up.",
+               label="Open {misere} hand shown", group="misere", when=_NULLO_ON,
+               choice_labels={"before_lead": "before the lead", "after_first_trick": "after trick 1"}),
     OptionSpec("end_hand_when_decided", bool, False, None,
-               "A misère hand stops as soon as the contractor takes a trick."),
+               "A {misere} hand stops as soon as the bidder takes a trick.",
+               label="Stop a lost {misere} hand", group="misere", when=_NULLO_ON),
     OptionSpec("first_lead", str, "contractor", ("contractor", "eldest"),
-               "Who leads to the first trick."),
+               "Who leads to the first trick.",
+               label="First lead", group="play",
+               choice_labels={"contractor": "the contractor", "eldest": "left of the dealer"}),
     OptionSpec("misere_defender_points", str, "per_trick", ("per_trick", "none"),
-               "Defenders' 10 points a trick against misère, or nothing."),
+               "What the defenders score for their tricks against {misere}.",
+               label="Defenders against {misere}", group="misere", when=_NULLO_ON,
+               choice_labels={"per_trick": "10 a trick", "none": "nothing"}),
     OptionSpec("breach_enabled", bool, False, None,
-               "The breach rule: a defender may bet the contract fails by 2+."),
+               "A defender may bet that the contract fails by 2 tricks or more.",
+               label="Breach rule", group="breach", summary={True: "breach"}),
     OptionSpec("breach_value", int, 100, None, "Points won or lost on a breach.",
-               check=lambda v: v > 0 and v % 10 == 0, check_doc="must be a positive multiple of 10"),
+               check=lambda v: v > 0 and v % 10 == 0, check_doc="must be a positive multiple of 10",
+               label="Breach value", group="breach", when={"breach_enabled": (True,)}, bounds=(10, None, 10)),
     OptionSpec("breach_ban_any_level", bool, True, None,
-               "A successfully breached contractor of any level sits out the next auction."),
+               "A breached contractor of any level (not only 7) may not bid in the next hand.",
+               label="Breached contractor sits out", group="breach", when={"breach_enabled": (True,)}),
     OptionSpec("win_threshold_inclusive", bool, True, None,
-               "Exactly 500 (or −500) ends the game."),
+               "Yes: exactly 500 (or −500) ends the game. No: it must be passed.",
+               label="Exactly 500 ends the game", group="scoring"),
     OptionSpec("simultaneous_out_rule", str, "highest_score_then_bidders",
                ("highest_score_then_bidders", "bidders_win"),
-               "Who wins when several teams are out at once."),
+               "Several teams out in one hand: the highest score wins (the bidders on a tie), or the bidders.",
+               label="Several teams out at once", group="scoring",
+               choice_labels={"highest_score_then_bidders": "highest score", "bidders_win": "the bidders win"}),
 ]  # fmt: skip
 
 
@@ -114,6 +189,18 @@ SCHEMA = OptionSchema(
     defaults_for=_defaults_for,
     validate=_validate,
     popular=POPULAR,
+    title="500",
+    groups=GROUPS,
+    preset_info={
+        "american": PresetInfo(
+            "American rules", "One round of bidding with inkles; {misere} any time; passing 500 wins."
+        ),
+        "australian": PresetInfo(
+            "Australian rules", "Bidding goes round; {misere} after a 7 bid; you must bid to win."
+        ),
+    },
+    varies_by="variation",
+    terms=TERMS,
 )
 
 

@@ -61,7 +61,17 @@ def view(game: FiveHundred, seat: int | None) -> dict[str, Any]:
         "banned": [name(s) for s in sorted(d.banned)],
         "contract": None
         if d.contract is None
-        else {"call": str(d.contract), "seat": name(contractor or 0), "team": d.bidding_team},
+        else {
+            "call": str(d.contract),
+            "seat": name(contractor or 0),
+            "team": d.bidding_team,
+            # what the contractor's side must take: the bid's tricks, or none in misère
+            "goal": {
+                "unit": "tricks",
+                "need": 0 if d.contract.is_misere else d.contract.level,
+                "misere": d.contract.is_misere,
+            },
+        },
         "no_contract": d.no_contract,
         "breach": None if d.breach_seat is None else name(d.breach_seat),
         "exposed": [name(s) for s in sorted(d.exposed)],

@@ -5,8 +5,8 @@ browser (the pages keep the same object in ``localStorage``).  The page
 builds its settings form from :func:`prefs_schema`, so labels and help
 texts live here, not in the page.
 
->>> Prefs().card_order, Prefs(four_colours=True).four_colours
-('alternate', True)
+>>> Prefs().card_order, Prefs(four_colours=True).four_colours, Prefs().high_contrast
+('alternate', True, False)
 """
 
 from __future__ import annotations
@@ -47,6 +47,10 @@ class Prefs(BaseModel):
     four_colours: bool = Field(
         default=False, title="Four-colour deck",
         description="Clubs green and diamonds blue, so the four suits never look alike",
+    )  # fmt: skip
+    high_contrast: bool = Field(
+        default=False, title="High-contrast cards",
+        description="Pure black and red on white, thicker outlines and larger corner letters",
     )  # fmt: skip
     animation: Literal["off", "fast", "normal", "slow"] = Field(
         default="normal", title="Animation speed",

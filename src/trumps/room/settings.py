@@ -26,9 +26,11 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 __all__ = [
     "BUY_INS",
+    "CHOICE_WORDS",
     "MAX_SPECTATORS",
     "PRESET_PHRASES",
     "SCHEDULE_HORIZON",
+    "SUMMARY_WORDS",
     "TIME_LIMITS",
     "TableSettings",
     "settings_schema",
@@ -67,25 +69,50 @@ class TableSettings(BaseModel):
 
     kind: Literal["join", "compete", "play"] = Field(
         default="join",
+        title="Kind of game",
         description="Join: a table of friends with any rules; Compete: chips, no suggestions, accounts only; "
         "Play: made by the Play button",
     )
-    bid_time: TimeLimit = Field(default=0, description="seconds for each call or declaration (0 = off)")
+    bid_time: TimeLimit = Field(
+        default=0, title="Bid time", description="Time for each call; when it runs out, a bot calls for you."
+    )
     play_time: TimeLimit = Field(
-        default=0, description="seconds for each card, kitty discards included (0 = off)"
+        default=0,
+        title="Play time",
+        description="Time for each card (kitty discards too); when it runs out, a bot plays for you.",
     )
     chat: Literal["none", "preset", "text"] = Field(
-        default="text", description="chat while the game is played (always open before and after)"
+        default="text",
+        title="Chat during the game",
+        description="Chat is always open before and after the game.",
     )
-    spectator_chat: bool = Field(default=True, description="spectators may chat among themselves")
-    watching: bool = Field(default=True, description="people without a seat may watch")
-    private: bool = Field(default=False, description="must be invited: not listed, reachable by link or code")
-    suggestions: bool = Field(default=True, description="players may ask for the bot's suggestion")
+    spectator_chat: bool = Field(
+        default=True, title="Spectators may chat", description="People watching may chat among themselves."
+    )
+    watching: bool = Field(
+        default=True,
+        title="Allow watching",
+        description="Up to 10 people may watch; they see nobody's cards.",
+    )
+    private: bool = Field(
+        default=False,
+        title="Must be invited",
+        description="Not listed in the lobby: people come in by your link or code.",
+    )
+    suggestions: bool = Field(
+        default=True,
+        title="Allow suggestions",
+        description="Players may ask the bot for a suggested call or card.",
+    )
     start_at: float | None = Field(
-        default=None, description="scheduled start (Unix time, within 24 hours); empty seats get bots"
+        default=None,
+        title="Start",
+        description="Now, or at a time within 24 hours: empty seats then get bots.",
     )
     buy_in: Literal[0, 30, 110, 275, 550] = Field(
-        default=0, description="competition buy-in in play chips (0 = a friendly game)"
+        default=0,
+        title="Buy-in",
+        description="Play chips each player stakes; the winners share them.",
     )
 
     @model_validator(mode="before")
@@ -124,8 +151,40 @@ class TableSettings(BaseModel):
         return self.play_time if card else self.bid_time
 
 
+#: The words for each setting's values (what a form and the lobby show).
+CHOICE_WORDS: dict[str, dict[Any, str]] = {
+    "kind": {"join": "Join", "compete": "Compete", "play": "Play"},
+    "bid_time": {t: f"{t} s" if t else "off" for t in TIME_LIMITS},
+    "play_time": {t: f"{t} s" if t else "off" for t in TIME_LIMITS},
+    "chat": {"none": "none", "preset": "preset phrases", "text": "text"},
+    "buy_in": {b: f"{b} chips" if b else "friendly game" for b in BUY_INS},
+}
+
+#: How a setting reads in a table's one-line description in the lobby, per
+#: value (a value not listed says nothing); ``{value}``: the value's words
+#: (the page fills it; a start time in the reader's own time zone).
+SUMMARY_WORDS: dict[str, dict[Any, str]] = {
+    "bid_time": {t: "bid {value}" for t in TIME_LIMITS if t},
+    "play_time": {t: "play {value}" for t in TIME_LIMITS if t},
+    "buy_in": {b: "buy-in {value}" for b in BUY_INS if b},
+    "chat": {"none": "no chat", "preset": "preset chat"},
+    "watching": {False: "no spectators"},
+    "private": {True: "invitation only"},
+    "suggestions": {False: "no suggestions"},
+    "start_at": {"*": "starts {value}"},
+}
+
+#: The groups of the settings, as the seed room groups them ("When",
+#: "Winnings", "Limits"); ``kind`` is chosen by the lobby's tab.
+SETTING_GROUPS = {"start_at": ("when", "When"), "buy_in": ("winnings", "Winnings"), "kind": ("kind", "Kind")}
+LIMITS = ("limits", "Limits")
+
+
 def settings_schema() -> list[dict[str, Any]]:
-    """Metadata for the create-table form: name, type, choices, default, doc."""
+    """Metadata for the create-table form: name, type, choices, default,
+    doc (= help), label, choice_labels (``[{"value", "label"}]``), group,
+    group_label and summary (``[{"value", "text"}]``; value ``"*"``: any
+    value that is set)."""
     out = []
     schema = TableSettings.model_json_schema()["properties"]
     for name, field in TableSettings.model_fields.items():
@@ -134,6 +193,9 @@ def settings_schema() -> list[dict[str, Any]]:
         if "enum" in info:
             choices = list(info["enum"])
         kind = "bool" if info.get("type") == "boolean" else "time" if name == "start_at" else "choice"
+        words = CHOICE_WORDS.get(name, {True: "yes", False: "no"} if kind == "bool" else {})
+        values = [True, False] if kind == "bool" else choices or []
+        group, group_label = SETTING_GROUPS.get(name, LIMITS)
         out.append(
             {
                 "name": name,
@@ -141,6 +203,12 @@ def settings_schema() -> list[dict[str, Any]]:
                 "choices": choices,
                 "default": field.default,
                 "doc": field.description,
+                "label": field.title or name,
+                "help": field.description,
+                "choice_labels": [{"value": v, "label": words.get(v, str(v))} for v in values],
+                "group": group,
+                "group_label": group_label,
+                "summary": [{"value": v, "text": t} for v, t in SUMMARY_WORDS.get(name, {}).items()],
             }
         )
     return out

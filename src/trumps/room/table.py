@@ -46,6 +46,8 @@ log = logging.getLogger("trumps.room")
 MAX_REPLAY = 500  # a client further behind than this just gets the current state
 CHAT_BURST, CHAT_WINDOW = 5, 10.0  # at most 5 chat lines per player in any 10 seconds
 SUGGESTION_LEVEL = "normal"  # the bot level whose choice a suggestion shows
+TRICK_PAUSE = 2.5  # bot delays before a bot leads to the next trick: the last one stays visible
+DEAL_PAUSE = 6.0  # bot delays before a bot's first call of a new deal: the result can be read
 
 
 def new_invite_code() -> str:
@@ -135,6 +137,9 @@ class Table:
         self.on_done = on_done  # told when the game is over and nobody is connected any more
         self.policy: Policy | None = None  # set by the room
         self.match: Match[Any] = trumps.new_game(self.game, options=self.options, seed=self.seed)
+        # the rules in words for the lobby, and the game's name (the game's own metadata)
+        self.rules_text = self.match.schema.summary(self.options, self.preset)
+        self.game_title = self.match.schema.title or self.game
         for seat, action, at, _auto in stored.actions:
             self.match.apply(action, seat, time=at)
         self.seats = [Seat() for _ in range(self.match.players)]
@@ -178,8 +183,10 @@ class Table:
         return {
             "id": self.id,
             "game": self.game,
+            "game_title": self.game_title,
             "preset": self.preset,
             "options": self.options,
+            "rules_text": self.rules_text,
             "settings": self.settings.model_dump(),
             "status": self.status,
             "host": self.host,
@@ -390,7 +397,11 @@ class Table:
         can (a reconnect mostly misses part of one deal), else from the
         start of the game."""
         if since is None or since >= self.seq or self.seq - since > MAX_REPLAY:
-            await conn.send(self.state_event(conn))
+            # a fresh page also learns how to draw this game (the same for every seat)
+            event = self.state_event(conn)
+            if since is None:
+                event["presentation"] = self.match.presentation()
+            await conn.send(event)
             return
         start_seq, start = self._deal_start
         if since >= start_seq:
@@ -923,6 +934,17 @@ class Table:
             return str(self.match.default_action())
         return choice
 
+    def _pause_factor(self) -> float:
+        """How many bot delays to wait before the next bot move.  People need
+        a moment to see a completed trick before it is gathered, and a
+        deal's result before the next deal's first call."""
+        v = self.match.view(None)
+        if v.get("tricks") and not v.get("trick"):
+            return TRICK_PAUSE
+        if v.get("results") and not v.get("auction") and not v.get("tricks"):
+            return DEAL_PAUSE
+        return 1.0
+
     async def _bot_loop(self) -> None:
         while self.status == "playing" and self.match.to_act is not None:
             seat = self.match.to_act
@@ -931,7 +953,7 @@ class Table:
                 return
             seq = self.seq
             if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)
+                await asyncio.sleep(self.bot_delay * self._pause_factor())
             if self.seq != seq:
                 continue
             choice = await self._bot_choice(seat, kind)

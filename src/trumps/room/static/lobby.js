@@ -19,24 +19,45 @@ async function showMe() {
   return me;
 }
 
-const SETTING_LABELS = {
-  kind: "Kind of game", bid_time: "Bid time", play_time: "Play time", chat: "Chat during the game", spectator_chat: "Spectators may chat",
-  watching: "Allow watching", private: "Must be invited", suggestions: "Allow suggestions", start_at: "Start",
-  buy_in: "Competition buy-in",
-};
+// Every human word about a setting or a house rule comes from the server's metadata
+// (/api/settings and /api/games): this page only places it.
+let settingsMeta = [];
 
 function when(ts) { return new Date(ts * 1000).toLocaleString([], { weekday: "short", hour: "2-digit", minute: "2-digit" }); }
 
-// The table settings in a few words, for the lobby list.
-function settingsText(t) {
-  const s = t.settings || {}, parts = [];
-  if (s.bid_time || s.play_time) parts.push("⏱ bid " + (s.bid_time || "∞") + "s / play " + (s.play_time || "∞") + "s");
-  if (s.buy_in) parts.push("compete " + s.buy_in + " chips");
-  if (s.chat !== "text") parts.push("chat: " + s.chat);
-  if (!s.watching) parts.push("no spectators");
-  else if (t.spectators) parts.push(t.spectators + " watching");
-  if (s.start_at && t.status === "waiting") parts.push("starts " + when(s.start_at));
-  return parts.join(" · ");
+// "{Misere} points" with the words of the rules being shown ({misere} -> "nullo" / "misère")
+function fillTerms(text, words) {
+  return String(text ?? "").replace(/\{([A-Za-z_]\w*)\}/g, (m, key) => {
+    if (words && key in words) return words[key];
+    const low = key.charAt(0).toLowerCase() + key.slice(1);
+    if (words && key !== low && low in words) return words[low].charAt(0).toUpperCase() + words[low].slice(1);
+    return m;
+  });
+}
+
+function choiceWords(meta, value) {
+  const c = (meta.choice_labels || []).find(c => c.value === value);
+  return c ? c.label : String(value);
+}
+
+// A table's settings in a few words, from the settings' own summary words: the timers
+// ("15 s" when both are the same, else "bid 7 s", "play 15 s"), then the rest.
+function settingsWords(t) {
+  const s = t.settings || {}, timers = [], rest = [];
+  const same = s.bid_time && s.bid_time === s.play_time;
+  for (const m of settingsMeta) {
+    const v = s[m.name];
+    if (m.name === "start_at" && t.status !== "waiting") continue;
+    if (same && (m.name === "bid_time" || m.name === "play_time")) {
+      if (m.name === "bid_time") timers.push(choiceWords(m, v));
+      continue;
+    }
+    const hit = (m.summary || []).find(x => x.value === v || (x.value === "*" && v !== null && v !== undefined));
+    if (!hit) continue;
+    const text = fillTerms(hit.text, { value: m.name === "start_at" ? when(v) : choiceWords(m, v) });
+    (m.name.endsWith("_time") ? timers : rest).push(text);
+  }
+  return { timers, rest };
 }
 
 function renderTables(all) {
@@ -49,63 +70,111 @@ function renderTables(all) {
   fillTable(document.getElementById("compete-tables"), compete, "No competition open: create one below.");
 }
 
+// Tables waiting for players first (the newest first within each: the server's order).
+function byWaiting(tables) {
+  const rank = t => t.status === "waiting" ? (t.free ? 0 : 1) : 2;
+  return tables.map((t, i) => [t, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map(x => x[0]);
+}
+
+function el(tag, cls, content) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (content !== undefined) e.append(content);
+  return e;
+}
+
 function fillTable(body, tables, empty) {
   body.replaceChildren();
   if (!tables.length) {
-    const tr = body.insertRow(); const td = tr.insertCell(); td.colSpan = 6;
+    const tr = body.insertRow(); tr.className = "empty"; const td = tr.insertCell(); td.colSpan = 6;
     td.textContent = empty;
     return;
   }
-  for (const t of tables) {
+  for (const t of byWaiting(tables)) {
     const tr = body.insertRow();
-    text(tr.insertCell(), t.game);
-    const o = t.options || {};
-    text(tr.insertCell(), [t.preset, o.variation, o.players, o.scoring].filter(Boolean).join(" · "));
-    text(tr.insertCell(), settingsText(t));
-    const seats = tr.insertCell();  // a registered player's name leads to their profile (add a friend there)
-    t.seats.forEach((s, i) => {
-      if (i) seats.append(", ");
-      seats.append(s.seat + ": ");
+    tr.className = "t-row " + t.status;
+    const { timers, rest } = settingsWords(t);
+    const game = tr.insertCell(); game.className = "t-game";
+    game.append(el("strong", "", t.game_title || t.game));
+    const rules = tr.insertCell(); rules.className = "t-rules";
+    rules.append([t.rules_text || t.preset || "", ...timers].filter(Boolean).join(" · "));
+    const table = tr.insertCell(); table.className = "t-table";
+    if (t.spectators && (t.settings || {}).watching) rest.push(t.spectators + " watching");
+    table.textContent = rest.join(" · ");
+    const seats = tr.insertCell(); seats.className = "t-seats";  // a registered player's name leads to their profile
+    for (const s of t.seats) {
+      const chip = el("span", "seat-chip" + (s.empty ? " open" : s.bot && !s.name ? " bot" : ""));
+      chip.append(el("b", "", s.seat), " ");
       if (s.name && !s.name.endsWith(" (guest)")) {
         const a = document.createElement("a"); a.href = "/player/" + encodeURIComponent(s.name); a.textContent = s.name;
-        seats.append(a);
-      } else seats.append(s.name || (s.bot ? "bot" : "—"));
-    });
-    text(tr.insertCell(), t.status + (t.free ? ` (${t.free} free)` : ""));
+        chip.append(a);
+      } else chip.append(s.name || (s.bot ? "bot (" + s.bot + ")" : "open"));
+      seats.append(chip, " ");
+    }
+    const status = tr.insertCell(); status.className = "t-status";
+    const state = t.status === "waiting" ? (t.free ? `Waiting · ${t.free} free` : "Waiting") : t.status === "playing" ? "Playing" : t.status;
+    status.append(el("span", "status-pill " + t.status, state));
     const a = document.createElement("a");
-    a.href = "/table/" + t.id; a.textContent = t.free ? "Join" : "Watch";
+    a.href = "/table/" + t.id; a.textContent = t.free ? "Join" : "Watch"; a.className = "t-go" + (t.free ? " join" : "");
     if (!t.free && !(t.settings || {}).watching) a.hidden = true;
-    tr.insertCell().append(a);
+    const go = tr.insertCell(); go.className = "t-action"; go.append(a);
   }
 }
 
-// Table settings form, built from /api/settings (the server's own metadata).
+// One labelled control with its one-line help under it.
+function field(name, labelText, control, help, check) {
+  const box = el("div", "field" + (check ? " check" : ""));
+  box.dataset.name = name;
+  const label = document.createElement("label");
+  const span = el("span", "field-label", labelText);
+  if (check) label.append(control, span); else label.append(span, control);
+  box.append(label);
+  if (help) {
+    const small = el("small", "help", help);
+    small.id = "help-" + (control.id || name);
+    control.setAttribute("aria-describedby", small.id);
+    box.append(small);
+  }
+  return box;
+}
+
+// Table settings form, built from /api/settings (the server's own metadata), in the
+// seed room's groups: When, Winnings, Limits.
 function renderSettings(meta) {
+  settingsMeta = meta.settings;
   const box = document.getElementById("settings");
   box.replaceChildren();
+  const groups = new Map();
   for (const opt of meta.settings) {
     if (opt.name === "kind") continue;  // the tab chooses it (a buy-in makes a Compete table)
-    const label = document.createElement("label");
-    label.title = opt.doc;
-    label.append(SETTING_LABELS[opt.name] || opt.name);
     let input;
     if (opt.type === "bool") {
       input = document.createElement("input"); input.type = "checkbox"; input.checked = opt.default;
-      label.classList.add("check");
     } else if (opt.type === "time") {
       input = document.createElement("input"); input.type = "datetime-local";
-      input.setAttribute("aria-label", "Scheduled start (leave empty to start when the seats are filled)");
     } else {
       input = document.createElement("select");
-      for (const v of opt.choices) {
-        const shown = opt.name.endsWith("_time") ? (v ? v + " s" : "off") : opt.name === "buy_in" ? (v ? v + " chips" : "friendly game") : String(v);
-        input.append(new Option(shown, String(v), v === opt.default, v === opt.default));
+      for (const c of opt.choice_labels) {
+        const isDefault = c.value === opt.default;
+        input.append(new Option(c.label + (isDefault && opt.name !== "buy_in" ? " (default)" : ""), String(c.value), isDefault, isDefault));
       }
     }
+    input.id = "set-" + opt.name;
     input.name = opt.name;
     input.dataset.setting = opt.type;
-    label.append(input);
-    box.append(label);
+    if (!groups.has(opt.group)) {
+      const fs = el("fieldset", "group group-" + opt.group);
+      fs.append(el("legend", "", opt.group_label), el("div", "fields"));
+      groups.set(opt.group, fs);
+    }
+    groups.get(opt.group).querySelector(".fields").append(field(opt.name, opt.label, input, opt.help, opt.type === "bool"));
+  }
+  // a group of one setting (When, Winnings) sits next to the game and its rules
+  const head = document.getElementById("create-head");
+  head.querySelectorAll(".field.setting").forEach(f => f.remove());
+  for (const fs of groups.values()) {
+    const fields = fs.querySelectorAll(".field");
+    if (fields.length === 1) { fields[0].classList.add("setting"); head.append(fields[0]); } else box.append(fs);
   }
 }
 
@@ -127,32 +196,173 @@ async function joinByCode(code) {
   } catch (ex) { err.textContent = ex.message; }
 }
 
-function renderOptions() {
-  const game = catalogue.find(g => g.game === document.getElementById("game").value);
+// ----- the house rules -------------------------------------------------------------
+// The form keeps what the user chose (`touched`) apart from what the chosen preset and
+// the game's defaults give (`base`), as the server resolves them: preset values, then
+// the user's, then the defaults (which may follow one option: 500's variation).  Only
+// the user's changes are sent, as the option keys and engine values.
+const form = { game: null, preset: "", touched: {}, controls: {} };
+
+function currentGame() { return catalogue.find(g => g.game === document.getElementById("game").value); }
+
+function ruleValues(game) {
+  const preset = form.preset ? game.presets[form.preset] || {} : {};
+  const chosen = { ...preset, ...form.touched };
+  const spec = name => game.options.find(o => o.name === name);
+  const v = game.variants;
+  const variant = v ? String(v.option in chosen ? chosen[v.option] : spec(v.option).default) : null;
+  const defaults = v ? v.defaults[variant] || {} : {};
+  const base = {}, current = {};
+  for (const o of game.options) {
+    base[o.name] = o.name in preset ? preset[o.name] : o.name in defaults ? defaults[o.name] : o.default;
+    current[o.name] = o.name in form.touched ? form.touched[o.name] : base[o.name];
+  }
+  const words = v ? v.terms[variant] || game.terms : game.terms;
+  return { base, current, words };
+}
+
+function applies(opt, values) {
+  return !opt.when || Object.entries(opt.when).every(([k, allowed]) => allowed.includes(values[k]));
+}
+
+// The options to send: the user's changes, and the defaults of rules that no longer
+// apply when the preset set them otherwise (raise own bid under American rules...).
+function changedOptions(game) {
+  const { base, current } = ruleValues(game), out = {};
+  for (const o of game.options) {
+    if (!applies(o, current)) { if (base[o.name] !== o.default) out[o.name] = o.default; }
+    else if (o.name in form.touched && form.touched[o.name] !== base[o.name]) out[o.name] = form.touched[o.name];
+  }
+  return out;
+}
+
+function buildOptions() {
+  const game = currentGame();
+  form.game = game.game; form.touched = {}; form.controls = {};
   const preset = document.getElementById("preset");
-  preset.replaceChildren(new Option("(defaults)", ""));
-  for (const name of Object.keys(game.presets)) preset.append(new Option(name, name));
+  preset.replaceChildren();
+  const names = Object.keys(game.presets);
+  const plain = names.find(n => !game.preset_info[n].changes.length);
+  if (!plain) preset.append(new Option("Standard rules", ""));
+  for (const n of names) preset.append(new Option(game.preset_info[n].label, n));
+  form.preset = plain || "";
+  preset.value = form.preset;
+  document.getElementById("preset-field").hidden = !names.length;
   const box = document.getElementById("options");
   box.replaceChildren();
-  for (const opt of game.options) {
-    const label = document.createElement("label");
-    label.title = opt.doc;
-    label.append(opt.name);
-    let input;
-    if (opt.type === "bool" || opt.choices) {
-      input = document.createElement("select");
-      input.append(new Option("(default)", ""));
-      const values = opt.type === "bool" ? [true, false] : opt.choices;
-      for (const v of values) input.append(new Option(String(v), String(v)));
-    } else {
-      input = document.createElement("input");
-      input.placeholder = String(opt.default);
+  const groups = game.groups.length ? game.groups : [{ key: "", label: "House rules", doc: "", advanced: false }];
+  let more = null;
+  for (const g of groups) {
+    const members = game.options.filter(o => !game.groups.length || o.group === g.key);
+    if (!members.length) continue;
+    const fs = el("fieldset", "group" + (g.advanced ? " advanced" : ""));
+    fs.dataset.group = g.key;
+    const legend = el("legend", "");
+    fs.append(legend);
+    if (g.doc) fs.append(el("p", "group-doc"));
+    const fields = el("div", "fields");
+    for (const o of members) {
+      const values = o.choice_labels.map(c => c.value);
+      let input;
+      if (values.length) {
+        input = document.createElement("select");
+        for (const v of values) input.append(new Option(String(v), String(v)));
+      } else {
+        input = document.createElement("input");
+        input.type = "number"; input.inputMode = "numeric";
+        if (o.bounds) { input.min = o.bounds[0]; if (o.bounds[1] !== null) input.max = o.bounds[1]; input.step = o.bounds[2]; }
+      }
+      input.id = "opt-" + o.name;
+      input.name = o.name;
+      input.dataset.option = "1";
+      input.addEventListener("change", () => {
+        let value;
+        if (values.length) value = values.find(v => String(v) === input.value);
+        else if (input.value === "") value = undefined;
+        else value = Number(input.value);
+        if (value === undefined) delete form.touched[o.name]; else form.touched[o.name] = value;
+        updateOptions();
+      });
+      const f = field(o.name, "", input, " ", false);
+      form.controls[o.name] = { opt: o, input, box: f };
+      fields.append(f);
     }
-    input.name = opt.name;
-    input.dataset.option = "1";
-    label.append(input);
-    box.append(label);
+    fs.append(fields);
+    if (g.advanced) {
+      if (!more) {
+        more = el("details", "more-rules");
+        more.append(el("summary", "", "More rules"));
+        box.append(more);
+      }
+      more.append(fs);
+    } else box.append(fs);
+    fs._group = g;
   }
+  updateOptions();
+}
+
+// Words, values and visibility of every control for the rules now chosen.
+function updateOptions() {
+  const game = currentGame();
+  const { base, current, words } = ruleValues(game);
+  for (const { opt, input, box } of Object.values(form.controls)) {
+    const t = opt.templates || opt;
+    box.querySelector(".field-label").textContent = fillTerms(t.label, words);
+    box.querySelector(".help").textContent = fillTerms(t.help, words);
+    const labels = t.choice_labels || [];
+    if (input.tagName === "SELECT") {
+      [...input.options].forEach((option, i) => {
+        const c = labels[i];
+        option.textContent = fillTerms(c.label, words) + (c.value === base[opt.name] ? " (default)" : "");
+      });
+      input.value = String(current[opt.name]);
+    } else {
+      input.placeholder = String(base[opt.name]) + " (default)";
+      input.value = opt.name in form.touched ? String(form.touched[opt.name]) : "";
+    }
+    box.hidden = !applies(opt, current);
+    box.classList.toggle("changed", opt.name in form.touched && form.touched[opt.name] !== base[opt.name]);
+  }
+  for (const fs of document.querySelectorAll("#options fieldset.group")) {
+    const g = fs._group, t = g.templates || g;
+    fs.querySelector("legend").textContent = fillTerms(t.label, words);
+    const doc = fs.querySelector(".group-doc");
+    if (doc) doc.textContent = fillTerms(t.doc, words);
+    fs.hidden = ![...fs.querySelectorAll(".field")].some(f => !f.hidden);
+  }
+  showPreset(game, words);
+}
+
+// The chosen preset in one line, what it changes from the defaults, and the user's own changes.
+function showPreset(game, words) {
+  const box = document.getElementById("preset-info");
+  box.replaceChildren();
+  const info = form.preset ? game.preset_info[form.preset] : null;
+  if (info && info.doc) box.append(el("p", "preset-doc", info.doc));
+  const list = (title, items, cls) => {
+    if (!items.length) return;
+    const p = el("p", "changes " + cls);
+    p.append(el("span", "changes-title", title));
+    const ul = el("ul", "chips");
+    for (const [label, value] of items) { const li = el("li", "", label + ": "); li.append(el("b", "", value)); ul.append(li); }
+    p.append(ul);
+    box.append(p);
+  };
+  const plain = Object.keys(game.presets).find(n => !game.preset_info[n].changes.length);
+  if (info && info.changes.length) {
+    const from = plain ? "Changes from " + game.preset_info[plain].label : "Changes from the defaults";
+    list(from, info.changes.map(c => [c.label, c.words]), "preset");
+  }
+  const mine = changedOptions(game);
+  const yours = Object.entries(mine).filter(([k]) => k in form.touched).map(([k, v]) => {
+    const o = form.controls[k].opt, t = o.templates || o;
+    const c = (t.choice_labels || []).find(c => c.value === v);
+    return [fillTerms(t.label, words), c ? fillTerms(c.label, words) : String(v)];
+  });
+  list("Your house rules", yours, "mine");
+  const count = document.getElementById("rules-count");
+  count.textContent = yours.length ? yours.length + " changed" : "";
+  document.getElementById("rules-reset").hidden = !yours.length;
 }
 
 // ----- tabs: Play / Join / Compete -------------------------------------------------
@@ -165,14 +375,14 @@ function selectTab(name) {
   const box = document.getElementById("create-box");
   box.hidden = name === "play";
   document.getElementById("create-title").textContent = name === "compete" ? "Create a competition" : "Create a table";
-  const buyIn = document.querySelector("#settings [name=buy_in]");
+  const buyIn = document.querySelector("#create-form [data-setting][name=buy_in]");
   if (buyIn) {
-    buyIn.closest("label").hidden = name !== "compete";
+    buyIn.closest(".field").hidden = name !== "compete";
     if (name === "compete" && buyIn.value === "0") buyIn.value = "110";
     if (name === "join") buyIn.value = "0";
   }
-  const sugg = document.querySelector("#settings [name=suggestions]");
-  if (sugg) sugg.closest("label").hidden = name === "compete";
+  const sugg = document.querySelector("#create-form [data-setting][name=suggestions]");
+  if (sugg) sugg.closest(".field").hidden = name === "compete";
   if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
 }
 
@@ -270,13 +480,17 @@ async function main() {
   selectTab(new URLSearchParams(location.search).has("join") ? "join" : location.hash.slice(1) || "play");
   catalogue = await api("/api/games");
   const gameSel = document.getElementById("game");
-  for (const g of catalogue) gameSel.append(new Option(g.game, g.game));
-  gameSel.addEventListener("change", renderOptions);
-  renderOptions();
+  for (const g of catalogue) gameSel.append(new Option(g.title || g.game, g.game));
+  gameSel.addEventListener("change", buildOptions);
+  document.getElementById("preset").addEventListener("change", e => {
+    form.preset = e.target.value; form.touched = {};  // a preset sets every rule it names
+    updateOptions();
+  });
+  document.getElementById("rules-reset").addEventListener("click", () => { form.touched = {}; updateOptions(); });
+  buildOptions();
   document.getElementById("create-form").addEventListener("submit", async e => {
     e.preventDefault();
-    const options = {};
-    for (const el of document.querySelectorAll("[data-option]")) if (el.value !== "") options[el.name] = el.value;
+    const options = changedOptions(currentGame());
     const err = document.getElementById("create-error");
     try {
       const invite = [...document.querySelectorAll("#invite-friends input:checked")].map(i => i.value);

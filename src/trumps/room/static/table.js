@@ -1,14 +1,25 @@
 "use strict";
+// The table page: one socket to the table actor; every state event redraws
+// the felt (felt.js), the bidding box (bidbox.js), the strip above the felt,
+// the end-of-deal panel and the side panel.  Nothing hidden ever reaches
+// here: the server sends each person their own view.
 const tid = location.pathname.split("/").pop();
-let ws = null, state = null, lastSeq = -1, lastTrickTimer = null;
+let ws = null, state = null, lastSeq = -1;
 let suggestion = null, clockOffset = 0, phrases = [], botLevel = "easy";
+let statePres = null;     // how to draw this game (the engine's presentation)
+let shownResults = null;   // results already summed up in the panel (null: not yet known)
+let gathered = null;       // completed tricks already gathered from the felt
+let gatherTimer = null, showingLast = false;
+const bubbles = {};        // seat -> {text, until}: announcements shown at the seat
+let seenBelote = null, seenMelds = null;
 const $ = id => document.getElementById(id);
-const SUIT_SYM = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
 function send(msg) { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ v: 1, ...msg })); }
-function el(tag, cls, txt) { const e = document.createElement(tag); if (cls) e.className = cls; if (txt !== undefined) e.textContent = txt; return e; }
 function announce(s) { $("announce").textContent = s; }
-function prettyCall(c) { return c.replace(/^(i?\d+)(S|H|D|C)(X{0,2})$/, (m, n, s, x) => n + SUIT_SYM[s] + x); }
+function callText(c) { return Bidbox.label(c); }
+function teamName(v, i) { return v.teams[i].join(v.players === 6 ? "+" : ""); }
+function sideOf(v, seat) { return v.teams.findIndex(team => team.includes(seat)); }
+
 // In these phases the legal actions that name a card of the hand to play are card plays.
 const CARD_PHASES = new Set(["PLAY", "KITTY", "DISCARD"]);
 function isCardAction(v, a) {
@@ -16,37 +27,16 @@ function isCardAction(v, a) {
   const cards = v.hands[v.hand_to_play] || [];
   return cards.includes(a.split(/[:+]/)[0]);
 }
-
-function cardButton(code, playable, small) {
-  const b = el("button", "card" + (playable ? " legal" : "") + (small ? " small" : ""));
-  b.type = "button";
-  b.append(cardSVG(code));
-  b.setAttribute("aria-label", cardLabel(code));
-  b.dataset.card = code;
-  b.disabled = !playable;
-  return b;
-}
-
-function cardFace(code, small = true) {
-  const d = el("div", "card" + (small ? " small" : ""));
-  d.append(cardSVG(code));
-  d.setAttribute("role", "img");
-  d.setAttribute("aria-label", cardLabel(code));
-  return d;
-}
-
 function legalFor(card, legal, v) {
   if (!CARD_PHASES.has(v.phase)) return [];
   return legal.filter(a => a === card || a.startsWith(card + ":") || a.startsWith(card + "+"));
 }
 
-// personal settings (account or browser): see /settings
-const PREFS = (() => { try { return JSON.parse(localStorage.getItem("trumps.prefs") || "{}"); } catch (e) { return {}; } })();
-let armed = null;  // with "confirm card play": the card tapped once
-
-function play(card, legal, v) {
+// ----- playing a card: tap (or tap twice with "confirm card play"), or drag it up -----
+let armed = null;
+function play(card, legal, v, direct) {
   const options = legalFor(card, legal, v);
-  if (PREFS.confirm_card && armed !== card) {
+  if (!direct && confirmPlay() && armed !== card) {
     armed = card;
     for (const b of document.querySelectorAll("button.card.armed")) b.classList.remove("armed");
     for (const b of document.querySelectorAll(`button.card[data-card="${card}"]`)) b.classList.add("armed");
@@ -62,53 +52,32 @@ function play(card, legal, v) {
     const label = rest.startsWith(":") ? "lead as " + SUIT_SYM[rest.slice(1)] : rest ? "with " + rest.slice(1).toLowerCase() : "plain";
     const b = el("button", "", label);
     b.setAttribute("aria-label", a);
+    b.dataset.call = a;
     b.onclick = () => send({ type: "act", action: a, seq: lastSeq });
     calls.append(b);
   }
   calls.querySelector("button").focus();
 }
-
-function renderSeats(t, v) {
-  const box = $("seats");
-  box.replaceChildren();
-  for (const s of t.seats) {
-    const d = el("div", "seat" + (v.to_act === s.seat ? " turn" : ""));
-    d.append(el("strong", "", s.seat + " "), s.name ? personLink(s.name) : s.bot ? "bot (" + s.bot + ")" : "empty");
-    if (s.away) d.append(" (away)");
-    if (s.timeouts) d.append(el("span", "timeouts", " ⏱×" + s.timeouts));
-    if (s.bot && t.is_host && t.status !== "finished" && !(t.settings.buy_in && t.status === "playing")) {
-      const b = el("button", "", "Empty seat"); b.setAttribute("aria-label", "Remove the bot from " + s.seat);
-      b.onclick = () => send({ type: "bot", seat: s.seat, kind: null }); d.append(" ", b);
-    }
-    if (s.bot && !t.you && t.status === "playing" && !t.settings.buy_in) {
-      const b = el("button", "", "Take over next deal"); b.setAttribute("aria-label", "Take over " + s.seat + " from the bot at the next deal");
-      b.onclick = () => send({ type: "sit", seat: s.seat }); d.append(" ", b);
-    }
-    if (s.empty && !t.you) {
-      const b = el("button", "", "Sit here"); b.onclick = () => send({ type: "sit", seat: s.seat }); d.append(" ", b);
-    }
-    if (s.empty && t.is_host) {
-      const b = el("button", "", "Bot"); b.onclick = () => send({ type: "bot", seat: s.seat, kind: botLevel }); d.append(" ", b);
-    }
-    box.append(d);
-  }
-  if (t.is_host && t.free) {
-    const b = el("button", "", "Fill empty seats with bots"); b.onclick = () => send({ type: "fill", kind: botLevel }); box.append(b);
-    const level = el("select"); level.id = "bot-level"; level.setAttribute("aria-label", "Bot level");
-    for (const [k, label] of [["easy", "easy bots"], ["normal", "normal bots"], ["strong", "strong bots"]]) level.append(new Option(label, k));
-    level.value = botLevel; level.onchange = () => { botLevel = level.value; };
-    box.append(level);
-  }
-  if (t.you && t.status === "waiting") {
-    const b = el("button", "", "Stand up"); b.onclick = () => send({ type: "stand" }); box.append(b);
-  }
+function playable(code, legal, v, cls) {
+  const ok = legalFor(code, legal, v).length > 0;
+  const b = Felt.cardButton(code, ok, cls);
+  if (!ok) return b;
+  b.onclick = () => { if (b.dragged) { b.dragged = false; return; } play(code, legal, v); };
+  let y0 = null;  // drag a card up to play it at once
+  b.addEventListener("pointerdown", e => { y0 = e.clientY; });
+  b.addEventListener("pointerup", e => {
+    if (y0 !== null && y0 - e.clientY > 40) { b.dragged = true; play(code, legal, v, true); }
+    y0 = null;
+  });
+  return b;
 }
 
-// A registered player's name links to their profile (guests are marked "(guest)" and have none),
-// with their rating in this game next to it.
+// ----- seats around the table ----------------------------------------------------------
+// A registered player's name links to their profile (guests are marked "(guest)" and have
+// none), with their rating in this game next to it.
 const ratings = {};  // name -> rating in this table's game (null: unrated), fetched once
 function personLink(name) {
-  if (name.endsWith(" (guest)")) return name;
+  if (name.endsWith(" (guest)")) return el("span", "who", name);
   const span = el("span", "person-box");
   const a = el("a", "person", name); a.href = "/player/" + encodeURIComponent(name); a.target = "_blank";
   a.title = "Profile of " + name + " (add as a friend there)";
@@ -118,140 +87,229 @@ function personLink(name) {
     ratings[name] = undefined;
     fetch("/api/players/" + encodeURIComponent(name)).then(r => r.ok ? r.json() : null).then(p => {
       ratings[name] = p && p.games[game] ? p.games[game].rating : null;
-      if (state) renderSeats(state.table, state.view);
+      if (state) render(state, true);
     }).catch(() => {});
   }
   const r = ratings[name];
-  if (r !== undefined) span.append(el("span", "rating", r === null ? " (unrated)" : " (" + r + ")"));
+  if (r !== undefined && r !== null) span.append(el("span", "rating", " " + r));
   return span;
 }
 
-let autoSuggest = true;  // the personal setting turns suggestions on once, where the table allows
-function applySuggestPref(t) {
-  if (!autoSuggest || !PREFS.suggestions || !t.you || !t.settings.suggestions || t.status !== "playing") return;
-  autoSuggest = false;
-  if (!t.suggesting) send({ type: "suggest", on: true });
-}
-
-// ----- invite friends (any player of the table with an account) -----
-function renderInviteFriends(t) {
-  const box = $("friends-invite");
-  if (!box) return;
-  const acct = window.trumpsAccount;
-  const friends = acct && acct.friends ? acct.friends.friends : [];
-  const member = !!t.you || t.is_host;
-  box.hidden = !(member && friends.length && t.status !== "finished");
-  if (box.hidden) return;
-  const sel = $("invite-who");
-  const keep = sel.value;
-  sel.replaceChildren(...friends.map(f => new Option(f.name + (f.online ? " (online)" : ""), f.name)));
-  if (keep) sel.value = keep;
-}
-
-// The personal card order: suits with colours alternating (or in plain suit order), the
-// trump suit first; jokers lead; within a suit the engine's order is kept.
-const RED = new Set(["H", "D"]);
-function trumpOf(v) {
-  const m = /^i?\d+([SHDC])X{0,2}$/.exec(((v.contract || {}).call) || "");
-  return m ? m[1] : null;
-}
-function suitOrder(trump) {
-  const first = PREFS.trumps_first === false ? null : trump;
-  if (PREFS.card_order === "suits") return [first, ..."SHDC"].filter((x, i, a) => x && a.indexOf(x) === i);
-  const out = first ? [first] : [];
-  const rest = [..."SHCD"].filter(x => x !== first);
-  while (rest.length) {  // alternate colours where the suits left allow it
-    const last = out[out.length - 1];
-    const i = last ? rest.findIndex(x => RED.has(x) !== RED.has(last)) : 0;
-    out.push(rest.splice(i < 0 ? 0 : i, 1)[0]);
+function plate(t, v, seat) {
+  const s = t.seats.find(x => x.seat === seat) || {};
+  const p = el("div", "plate");
+  if (v.dealer === seat) { const d = el("span", "dealer", "D"); d.title = "Dealer"; d.setAttribute("aria-label", "dealer"); p.append(d); }
+  const who = el("span", "name");
+  if (s.name) who.append(personLink(s.name));
+  else if (s.bot) who.append(el("span", "bot", "Bot"), " ", el("span", "level", s.bot));
+  else who.append(el("span", "empty", "Empty seat"));
+  p.append(who, el("span", "seat-code", seat));
+  const contract = v.contract;
+  if (contract && contract.seat === seat) {
+    const tag = el("span", "tag holder" + suitClassOf(contract.call), callText(contract.call));
+    tag.title = Bidbox.term("declarer", "declarer"); tag.setAttribute("aria-label", Bidbox.term("declarer", "declarer") + ", " + Bidbox.name(contract.call.replace(/X+$/, "")));
+    p.append(tag);
   }
-  return out;
-}
-function sortHand(cards, v) {
-  const order = suitOrder(trumpOf(v));
-  const key = c => (c === "RJ" || c === "BJ" ? -1 : order.indexOf(c.slice(-1)));
-  return cards.map((c, i) => [c, i]).sort((a, b) => key(a[0]) - key(b[0]) || a[1] - b[1]).map(x => x[0]);
+  if (contract && contract.dummy === seat) p.append(el("span", "tag", Bidbox.term("dummy", "dummy")));
+  if (v.phase === "PLAY" || (v.tricks && v.tricks.length)) {
+    const n = Felt.tricksBySeat(v)[seat] || 0;
+    const tr = el("span", "tricks", String(n)); tr.title = n + " tricks won this deal"; tr.setAttribute("aria-label", n + " tricks");
+    p.append(tr);
+  }
+  if (s.away) p.append(el("span", "away", "away"));
+  if (s.timeouts) p.append(el("span", "timeouts", " ⏱×" + s.timeouts));
+  if ((v.sitting_out || []).includes(seat)) p.append(el("span", "tag", "sits out"));
+  return p;
 }
 
-function renderHands(t, v, myTurn) {
-  const legal = myTurn ? v.legal : [];
+function seatControls(t, s) {
+  const box = el("div", "seat-actions");
+  if (s.bot && t.is_host && t.status !== "finished" && !(t.settings.buy_in && t.status === "playing")) {
+    const b = el("button", "small remove", "✕"); b.setAttribute("aria-label", "Remove the bot from " + s.seat); b.title = "Remove the bot (the seat becomes free)";
+    b.onclick = () => send({ type: "bot", seat: s.seat, kind: null }); box.append(b);
+  }
+  if (s.bot && !t.you && t.status === "playing" && !t.settings.buy_in) {
+    const b = el("button", "small", "Take over next deal"); b.setAttribute("aria-label", "Take over " + s.seat + " from the bot at the next deal");
+    b.onclick = () => send({ type: "sit", seat: s.seat }); box.append(b);
+  }
+  if (s.empty && !t.you) {
+    const b = el("button", "small primary", "Sit here"); b.onclick = () => send({ type: "sit", seat: s.seat }); box.append(b);
+  }
+  if (s.empty && t.is_host) {
+    const b = el("button", "small", "Bot"); b.setAttribute("aria-label", "Bot at " + s.seat);
+    b.onclick = () => send({ type: "bot", seat: s.seat, kind: botLevel }); box.append(b);
+  }
+  return box.childElementCount ? box : null;
+}
+
+// An exposed hand (dummy, open misère, a misère partner's hand) at its seat: suit
+// columns at the top (trumps on the left of the declarer's view, as bridge lays the
+// dummy), suit rows at the sides.
+function exposedHand(t, v, seat, pos, choosing) {
+  const legal = choosing ? v.legal : [];
+  const groups = Felt.bySuit(v.hands[seat], v);
+  const box = el("div", "exposed " + (pos === "top" ? "columns" : "rows"));
+  box.setAttribute("role", "group");
+  box.setAttribute("aria-label", seat + "'s cards, face up");
+  for (const g of groups) {
+    const line = el("div", "suit-line");
+    for (const c of g.cards) line.append(choosing ? playable(c, legal, v, "mini") : Felt.cardFace(c, "mini"));
+    box.append(line);
+  }
+  return box;
+}
+
+function backs(n) {
+  const fan = el("div", "backs");
+  fan.setAttribute("aria-label", n + " cards");
+  for (let i = 0; i < n; i++) fan.append(Felt.cardBack("mini"));
+  fan.append(el("span", "count", String(n)));
+  return fan;
+}
+
+function renderSeats(t, v, myTurn) {
+  const felt = $("felt");
+  const pos = Felt.positions(t, v), bottom = Felt.bottomSeat(t, v);
+  felt.dataset.players = v.seats.length;
+  for (const old of felt.querySelectorAll(".seat.other")) old.remove();
+  const choosing = seat => myTurn && v.hand_to_play === seat && CARD_PHASES.has(v.phase);
+  for (const seat of v.seats) {
+    if (seat === bottom) continue;
+    const s = t.seats.find(x => x.seat === seat) || { seat };
+    const box = el("div", "seat other pos-" + pos[seat] + (v.to_act === seat && t.status === "playing" ? " turn" : ""));
+    box.dataset.seat = seat;
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", "Seat " + seat);
+    box.append(plate(t, v, seat), el("div", "timer"));
+    if (v.hands[seat]) box.append(exposedHand(t, v, seat, pos[seat], choosing(seat)));
+    else if (t.status !== "waiting" && !(v.sitting_out || []).includes(seat)) box.append(backs(v.hand_sizes[seat] || 0));
+    bubble(box, seat, v);
+    const c = seatControls(t, s);
+    if (c) {
+      const remove = c.querySelector(".remove");  // the host's ✕ sits at the end of the name plate
+      if (remove) box.querySelector(".plate").append(remove);
+      if (c.childElementCount) box.append(c);
+    }
+    felt.append(box);
+  }
+  // the bottom seat: yours, or South's for a spectator
+  const mine = $("mine");
+  mine.dataset.seat = bottom;
+  mine.classList.toggle("turn", v.to_act === bottom && t.status === "playing");
+  mine.classList.toggle("spectating", !t.you);
+  const p = plate(t, v, bottom);
+  p.id = "my-plate";
+  $("my-plate").replaceWith(p);
+  for (const old of mine.querySelectorAll(".seat-actions, .bubble")) old.remove();
+  const s = t.seats.find(x => x.seat === bottom) || { seat: bottom };
+  const c = seatControls(t, s);
+  if (c) mine.querySelector(".plate-row").after(c);
+  bubble(mine, bottom, v);
+}
+
+// ----- speech bubbles: the last call in the auction, belote/rebelote, melds -----
+function trackAnnouncements(v) {
+  const bel = (v.belote || []).length, melds = v.melds ? (v.melds.announcements || []).length + Object.keys(v.melds.shown || {}).length : 0;
+  const until = Date.now() + 3000;
+  if (seenBelote !== null && bel > seenBelote) {
+    const b = v.belote[bel - 1];
+    bubbles[b.seat] = { text: b.call === "rebelote" ? "Rebelote!" : "Belote!", until };
+  }
+  if (seenMelds !== null && melds > seenMelds && v.melds) {
+    for (const a of v.melds.announcements || []) bubbles[a.seat] = { text: "Meld " + a.value, until };
+    for (const [seat, shown] of Object.entries(v.melds.shown || {})) bubbles[seat] = { text: [].concat(shown).map(prettyMeld).join(" "), until };
+  }
+  seenBelote = bel; seenMelds = melds;
+}
+function prettyMeld(m) { return String(m).replace(/([SHDC])$/, s => SUIT_SYM[s]); }
+function bubble(box, seat, v) {
+  let text = null;
+  const b = bubbles[seat];
+  if (b && b.until > Date.now()) text = b.text;
+  else if (v.phase === "AUCTION" || v.phase === "BREACH") {
+    const mine = v.auction.filter(c => c.seat === seat);
+    if (mine.length) text = callText(mine[mine.length - 1].call);
+  }
+  if (!text) return;
+  const d = el("div", "bubble", text);
+  d.setAttribute("aria-hidden", "true");
+  box.append(d);
+}
+setInterval(() => {  // let bubbles expire
+  if (state && Object.values(bubbles).some(b => b.until && b.until < Date.now())) {
+    for (const k of Object.keys(bubbles)) if (bubbles[k].until < Date.now()) delete bubbles[k];
+    render(state, true);
+  }
+}, 500);
+
+// ----- your hand: one overlapping row -------------------------------------------------
+function renderHand(t, v, myTurn) {
   const hand = $("hand");
   hand.replaceChildren();
-  const mine = t.you && v.hands[t.you] ? sortHand(v.hands[t.you], v) : null;
-  const handToPlay = v.hand_to_play;
-  const choosing = seat => myTurn && handToPlay === seat && CARD_PHASES.has(v.phase);
-  if (mine) for (const c of mine) {
-    if (!choosing(t.you)) { hand.append(cardFace(c, false)); continue; }
-    const ok = legalFor(c, legal, v).length > 0;
-    const b = cardButton(c, ok);
-    if (ok) b.onclick = () => play(c, legal, v);
-    hand.append(b);
+  const bottom = Felt.bottomSeat(t, v);
+  const cards = v.hands[bottom];
+  hand.classList.toggle("empty", !cards || !cards.length);
+  if (!cards) {  // a spectator: South's backs
+    if (t.status !== "waiting" && v.hand_sizes && v.hand_sizes[bottom]) hand.append(...Array.from({ length: v.hand_sizes[bottom] }, () => Felt.cardBack()));
+    requestAnimationFrame(() => Felt.fitRow(hand));
+    return;
   }
-  const others = $("others");
-  others.replaceChildren();
-  for (const seat of v.seats) {
-    if (seat === t.you) continue;
-    const d = el("div", "other" + (v.hand_to_play === seat ? " turn" : ""));
-    const occupant = t.seats.find(s => s.seat === seat);
-    d.append(el("div", "", seat + " · " + (occupant.name || (occupant.bot ? "bot" : "—"))));
-    const cards = v.hands[seat];
-    if (cards) {
-      const row = el("div", "hand");
-      for (const c of cards) {
-        if (!choosing(seat)) { row.append(cardFace(c, true)); continue; }
-        const ok = legalFor(c, legal, v).length > 0;
-        const b = cardButton(c, ok, true);
-        if (ok) b.onclick = () => play(c, legal, v);
-        row.append(b);
-      }
-      d.append(row);
-    } else {
-      d.append(el("div", "", (v.hand_sizes[seat] || 0) + " cards" + ((v.sitting_out || []).includes(seat) ? " (sits out)" : "")));
-    }
-    others.append(d);
-  }
+  const choosing = myTurn && v.hand_to_play === bottom && CARD_PHASES.has(v.phase);
+  for (const c of Felt.sortHand(cards, v)) hand.append(choosing ? playable(c, v.legal, v) : Felt.cardFace(c));
+  if (armed) for (const b of hand.querySelectorAll(`button.card[data-card="${armed}"]`)) b.classList.add("armed");
+  Felt.fitRow(hand);
 }
+window.addEventListener("resize", () => Felt.fitRow($("hand")));
 
-function renderTrick(v) {
+// ----- the trick: each card in front of the seat that played it ----------------------------
+function trickCard(code, seat, pos) {
+  const d = Felt.cardFace(code, "played pos-" + pos[seat]);
+  d.dataset.seat = seat;
+  d.setAttribute("aria-label", seat + ": " + cardLabel(code));
+  return d;
+}
+function renderTrick(t, v) {
   const box = $("trick");
+  const pos = Felt.positions(t, v);
+  clearTimeout(gatherTimer);
   box.replaceChildren();
-  let cards = v.trick, label = "";
-  if (!cards.length && v.tricks && v.tricks.length && lastTrickTimer !== "done") {
-    const last = v.tricks[v.tricks.length - 1];
-    cards = last.cards.map((c, i) => ({ seat: null, card: c }));
-    label = "won by " + last.winner;
-    clearTimeout(lastTrickTimer);
-    lastTrickTimer = setTimeout(() => { lastTrickTimer = "done"; renderTrick(v); }, 1500);
+  box.dataset.players = v.seats.length;
+  const done = (v.tricks || []).length;
+  if (gathered === null || done < gathered) gathered = done;  // first state, or a new deal
+  if (showingLast && done) {
+    const last = v.tricks[done - 1];
+    const seats = Felt.trickSeats(v, last.leader, last.cards.length);
+    last.cards.forEach((c, i) => box.append(trickCard(c, seats[i], pos)));
+    box.append(el("div", "trick-label", "Last trick, won by " + last.winner));
+    return;
   }
-  for (const p of cards) {
-    const d = el("div", "played");
-    d.append(cardFace(p.card), el("div", "", p.seat || ""));
-    box.append(d);
+  if (v.trick.length) {
+    gathered = done;
+    for (const p of v.trick) box.append(trickCard(p.card, p.seat, pos));
+    return;
   }
-  if (label) box.append(el("div", "", label));
+  if (done > gathered) {
+    // a trick was just completed: it stays a moment, then slides to the winner
+    const last = v.tricks[done - 1];
+    const seats = Felt.trickSeats(v, last.leader, last.cards.length);
+    last.cards.forEach((c, i) => box.append(trickCard(c, seats[i], pos)));
+    const label = el("div", "trick-label", last.winner + " wins the trick");
+    box.append(label);
+    const k = motionScale();
+    gatherTimer = setTimeout(() => {
+      box.classList.add("gather", "to-" + pos[last.winner]);
+      label.remove();
+      gatherTimer = setTimeout(() => { gathered = done; box.classList.remove("gather", "to-" + pos[last.winner]); box.replaceChildren(); }, k ? 450 * k : 0);
+    }, 1100 * Math.max(k, 0.6));
+  }
 }
 
-function renderCalls(v, myTurn) {
-  const calls = $("calls");
-  calls.replaceChildren();
-  if (!myTurn) return;
-  for (const a of v.legal) {
-    if (isCardAction(v, a)) continue;
-    const b = el("button", "", prettyCall(a));
-    b.setAttribute("aria-label", "call " + a);
-    b.onclick = () => send({ type: "act", action: a, seq: lastSeq });
-    calls.append(b);
-  }
-}
-
-function renderAuction(v) {
-  // columns in calling order from the first caller, each call under its seat
-  const box = $("auction");
-  box.className = "auction" + (v.players === 6 ? " six" : "");
-  box.replaceChildren();
+// ----- the auction: in the middle while it lasts, in full at the side --------------------
+function auctionTable(v, box) {
   const n = v.seats.length, step = v.direction === "anticlockwise" ? n - 1 : 1;
   const start = v.auction.length ? v.seats.indexOf(v.auction[0].seat) : (v.seats.indexOf(v.dealer) + step) % n;
   const cols = Array.from({ length: n }, (_, k) => v.seats[(start + k * step) % n]);
+  box.style.setProperty("--n", n);
   for (const s of cols) box.append(el("strong", "", s));
   let col = -1;
   for (const c of v.auction) {
@@ -259,11 +317,187 @@ function renderAuction(v) {
     let gap = target - col - 1;
     if (gap < 0) gap += n;
     for (let i = 0; i < gap; i++) box.append(el("span", "", ""));
-    box.append(el("span", "", prettyCall(c.call)));
+    const cell = el("span", "call-text" + suitClassOf(c.call), callText(c.call));
+    cell.title = Bidbox.name(c.call);
+    box.append(cell);
     col = target;
   }
 }
+function suitClassOf(call) { const m = /(S|H|D|C)X{0,2}$/.exec(call); return m && call !== "P" ? " s-" + m[1] : ""; }
+function renderAuction(v) {
+  const box = $("auction");
+  box.replaceChildren();
+  box.className = "auction";
+  auctionTable(v, box);
+  const live = $("auction-live");
+  const bidding = v.phase === "AUCTION" || v.phase === "BREACH";
+  live.hidden = !bidding;
+  live.replaceChildren();
+  if (bidding) { auctionTable(v, live); live.scrollTop = live.scrollHeight; }
+}
 
+// ----- the bidding box, and calls that are not on it (melds, a joker's suit) ----------------
+function renderCalls(t, v, myTurn) {
+  const act = a => { Bidbox.close(); send({ type: "act", action: a, seq: lastSeq }); };
+  const legal = myTurn ? v.legal.filter(a => !isCardAction(v, a)) : [];
+  const onBox = legal.filter(a => Bidbox.has(a));
+  const inAuction = myTurn && (v.phase === "AUCTION" || v.phase === "BREACH") && onBox.length > 0;
+  $("bidbox-wrap").hidden = !inAuction;
+  if (inAuction) Bidbox.render(v.legal, act);
+  else { Bidbox.close(); $("bidbox").replaceChildren(); }
+  const calls = $("calls");
+  calls.replaceChildren();
+  for (const a of legal) {
+    if (inAuction && Bidbox.has(a)) continue;
+    const b = el("button", "", a.startsWith("MELD:") ? meldText(a) : callText(a));
+    b.setAttribute("aria-label", Bidbox.name(a));
+    b.dataset.call = a;
+    b.onclick = () => act(a);
+    calls.append(b);
+  }
+}
+function meldText(a) {
+  const body = a.slice(5);
+  return body === "-" ? "No meld" : "Meld " + body.split("+").map(prettyMeld).join(" ");
+}
+
+// ----- the strip above the felt: contract, progress, vulnerability, match score ------------
+function chip(label, value, cls) {
+  const d = el("div", "chip" + (cls ? " " + cls : ""));
+  d.append(el("span", "k", label), el("span", "v", value));
+  return d;
+}
+function contractText(v) {
+  const c = v.contract;
+  if (!c) return null;
+  return callText(c.call) + " · " + c.seat;
+}
+function progressText(v) {
+  const c = v.contract;
+  if (!c || !c.goal) return null;
+  const side = c.team, g = c.goal;
+  const mine = teamName(v, side);
+  if (g.unit === "points") {
+    const have = (v.card_points || [])[side] || 0;
+    const other = (v.card_points || [])[1 - side] || 0;
+    return mine + " " + have + " of " + g.need + " card points" + (g.beat_opponents ? " (and more than " + teamName(v, 1 - side) + " " + other + ")" : " · " + teamName(v, 1 - side) + " " + other);
+  }
+  const have = (v.tricks_won || [])[side] || 0;
+  if (g.misere) return Bidbox.term("misere", "Misère") + ": " + c.seat + " must take no trick · " + have + " taken";
+  const others = v.teams.map((_, i) => i).filter(i => i !== side).map(i => teamName(v, i) + " " + ((v.tricks_won || [])[i] || 0));
+  return mine + " " + have + " of " + g.need + " tricks · " + others.join(" · ");
+}
+function inkles(v) {
+  const ink = v.auction.filter(c => c.call.startsWith("i"));
+  return ink.length ? ink.map(c => c.seat + " " + callText(c.call).replace(/^inkle /, "")).join(", ") : null;
+}
+function renderStrip(t, v) {
+  const box = $("strip");
+  box.replaceChildren();
+  if (t.status === "waiting") { box.append(chip("Table", "waiting for players")); return; }
+  box.append(chip("Deal", String(v.board || v.deal_number)));
+  const ct = contractText(v);
+  if (ct) {
+    const c = chip("Contract", ct, "contract" + suitClassOf(v.contract.call));
+    c.querySelector(".v").setAttribute("aria-label", Bidbox.name(v.contract.call.replace(/X+$/, "")) + (/XX$/.test(v.contract.call) ? " redoubled" : /X$/.test(v.contract.call) ? " doubled" : "") + " by " + v.contract.seat);
+    box.append(c);
+  } else if (v.phase === "AUCTION") box.append(chip("Auction", "dealer " + v.dealer));
+  const ink = inkles(v);
+  if (ink) box.append(chip("Inkles", ink));
+  if (v.vulnerable) box.append(chip("Vul", v.vulnerable === "None" ? "none" : v.vulnerable === "Both" ? "both" : v.vulnerable, "vul"));
+  const pr = v.phase === "PLAY" ? progressText(v) : null;
+  if (pr) box.append(chip("Now", pr, "progress"));
+  const target = statePres && statePres.target;
+  const score = v.teams.map((_, i) => teamName(v, i) + " " + v.scores[i]).join(" · ");
+  const games = (v.results || []).length && v.results[v.results.length - 1].games;
+  box.append(chip("Score", score + (games ? " (games " + games.join("–") + ")" : "") + (target && target.text ? " → " + target.text : ""), "score"));
+}
+
+// ----- end of a deal, end of the game: the panel in the middle ----------------------------
+function resultLine(v, r) {
+  if (!r.contract) return r.thrown_in || r.passed_out ? "Passed out: nobody bid" : "No contract";
+  const who = r.contractor || r.declarer || r.taker || "";
+  let made = r.made;
+  if (made === undefined && r.sheet) made = !r.sheet.items.some(i => i.what === "undertricks");
+  const res = made === undefined ? "" : made ? " — made" : " — down";
+  return callText(r.contract) + " by " + who + res;
+}
+function renderPanel(t, v) {
+  const panel = $("panel");
+  const results = v.results || [];
+  if (shownResults === null) shownResults = results.length;  // opened mid-game: no old news
+  const fresh = results.length > shownResults;
+  if (!v.over && !fresh) return;
+  if (panel.dataset.deal === String(results.length) && !panel.hidden) return;  // already open
+  if (panel.dataset.closed === String(results.length) && !v.over) return;
+  panel.dataset.deal = String(results.length);
+  panel.replaceChildren();
+  const r = results[results.length - 1];
+  if (v.over) {
+    const title = el("h2", "", v.winner === null || v.winner === undefined ? "Game over" : (t.you && v.teams[v.winner].includes(t.you) ? "You win! " : "") + teamName(v, v.winner) + " wins");
+    title.id = "panel-title";
+    panel.append(title);
+  } else {
+    const title = el("h2", "", "Deal " + (r ? r.deal || results.length : results.length));
+    title.id = "panel-title";
+    panel.append(title);
+  }
+  if (r) {
+    panel.append(el("p", "result-line", resultLine(v, r)));
+    const tbl = el("table", "deal-score");
+    const head = tbl.insertRow();
+    head.append(el("th", "", ""));
+    v.teams.forEach((_, i) => head.append(el("th", "", teamName(v, i))));
+    const rows = [];
+    if (Array.isArray(r.tricks)) rows.push(["Tricks", r.tricks]);
+    else if (typeof r.tricks === "number") rows.push(["Declarer's tricks", v.teams.map((_, i) => sideOf(v, r.declarer) === i ? r.tricks : "")]);
+    if (Array.isArray(r.card_points)) rows.push(["Card points", r.card_points]);
+    if (Array.isArray(r.belote) && r.belote.some(Boolean)) rows.push(["Belote", r.belote]);
+    if (Array.isArray(r.melds) && r.melds.some(Boolean)) rows.push(["Melds", r.melds]);
+    if (r.sheet) {
+      rows.push(["Below the line", r.sheet.below]);
+      rows.push(["Above the line", r.sheet.above]);
+    }
+    rows.push(["This deal", (r.points || []).map(p => (p > 0 ? "+" : "") + p)]);
+    rows.push(["Total", r.scores || v.scores]);
+    for (const [label, vals] of rows) {
+      const tr = tbl.insertRow();
+      tr.append(el("th", "", label));
+      vals.forEach(x => tr.append(el("td", "", String(x))));
+    }
+    panel.append(tbl);
+    if (r.sheet && r.sheet.items && r.sheet.items.length) {
+      const ul = el("ul", "sheet-items");
+      for (const it of r.sheet.items) ul.append(el("li", "", it.side + ": " + it.what + " " + it.points));
+      panel.append(ul);
+    }
+    if (r.kitty && r.kitty.length) {
+      const kit = el("div", "kitty-row");
+      kit.append(el("span", "k", Bidbox.term("kitty", "kitty").replace(/^./, x => x.toUpperCase()) + ":"));
+      for (const c of r.kitty) kit.append(Felt.cardFace(c, "mini"));
+      if (r.discards && r.discards.length) {
+        kit.append(el("span", "k", "Discards:"));
+        for (const c of r.discards) kit.append(Felt.cardFace(c, "mini"));
+      }
+      panel.append(kit);
+    }
+  }
+  const buttons = el("div", "panel-buttons");
+  if (v.over) {
+    const rep = el("a", "button primary", "Replay the game"); rep.href = "/replay/" + t.id;
+    buttons.append(rep);
+    if (t.you) { const again = el("button", "", "Play again"); again.id = "again"; again.type = "button"; again.onclick = playAgain; buttons.append(again); }
+    const back = el("a", "button", "Back to the lobby"); back.href = "/";
+    buttons.append(back);
+  } else {
+    const go = el("button", "primary", "Continue"); go.type = "button";
+    go.onclick = () => { panel.hidden = true; panel.dataset.closed = String(results.length); shownResults = results.length; };
+    buttons.append(go);
+  }
+  panel.append(buttons);
+  panel.hidden = false;
+  if (!v.over) announce(resultLine(v, r));
+}
 // A rubber bridge sheet: points above the line (bonuses, overtricks, penalties)
 // stack upwards, trick points below it, a line under each game won.
 function renderRubber(v, box) {
@@ -318,7 +552,7 @@ function renderScore(v) {
   for (const r of v.results || []) {
     const row = tbl.insertRow();
     const who = r.contractor || r.declarer || r.taker || "";
-    let what = r.contract ? prettyCall(r.contract) + " " + who : (r.thrown_in || r.passed_out ? "passed out" : "—");
+    let what = r.contract ? callText(r.contract) + " " + who : (r.thrown_in || r.passed_out ? "passed out" : "—");
     if (r.contract && r.made !== undefined) what += r.made ? " made" : " down";
     else if (r.contract && typeof r.tricks === "number") what += " · " + r.tricks + " tricks";
     row.append(el("td", "", what));
@@ -336,51 +570,71 @@ function renderScore(v) {
   box.append(tbl);
 }
 
-function extrasText(v) {
-  const parts = [];
-  if (v.tricks_won && v.phase === "PLAY") parts.push("tricks " + v.teams.map((team, i) => team.join("") + " " + v.tricks_won[i]).join(", "));
-  if (v.vulnerable) parts.push("vulnerable: " + v.vulnerable);
-  if (v.melds && v.melds.announcements && v.melds.announcements.length)
-    parts.push("melds: " + v.melds.announcements.map(a => typeof a === "string" ? a : (a.seat || "") + " " + (a.text || a.call || a.meld || JSON.stringify(a))).join(", "));
-  if (v.melds && v.melds.shown && Object.keys(v.melds.shown).length)
-    parts.push("shown: " + Object.entries(v.melds.shown).map(([s, m]) => s + " " + [].concat(m).join(" ")).join("; "));
-  if (Array.isArray(v.belote) && v.belote.length) parts.push("belote: " + v.belote.map(b => typeof b === "string" ? b : JSON.stringify(b)).join(", "));
-  if (v.phase === "KITTY" && v.kitty_size) parts.push("discard " + v.kitty_size + " cards face down (the kitty: " + (v.kitty || []).join(" ") + ")");
-  return parts.join(" · ");
-}
 
+// ----- the status line in the middle, and the waiting room -------------------------------
 function statusText(t, v) {
   if (t.status === "waiting") return "Waiting for players: " + t.free + " seat(s) free.";
-  if (v.over) return "Game over. " + (v.winner === null ? "No winner." : "Team " + v.teams[v.winner].join("") + " wins.");
-  const parts = ["Deal " + v.deal_number, v.phase.toLowerCase(), "dealer " + v.dealer];
-  if (v.contract) parts.push("contract " + prettyCall(v.contract.call) + " by " + v.contract.seat);
-  if (v.to_act) parts.push(v.to_act === t.you ? "your turn" : v.to_act + " to act");
+  if (v.over) return "Game over. " + (v.winner === null ? "No winner." : "Team " + teamName(v, v.winner) + " wins.");
+  const parts = ["Deal " + v.deal_number, v.phase.toLowerCase()];
+  if (v.to_act) parts.push(v.to_act === t.you ? "your turn" : v.to_act + " to " + (v.phase === "PLAY" ? "play" : "call"));
+  if (v.phase === "KITTY" || v.phase === "DISCARD") {
+    const k = Bidbox.term("kitty", "kitty");
+    parts.push(v.to_act === t.you ? "discard " + (v.kitty_size || "") + " cards face down (the " + k + " is in your hand)" : (v.contract ? v.contract.seat : "") + " takes the " + k);
+  }
   return parts.join(" · ");
+}
+function renderWaiting(t) {
+  const box = $("waiting");
+  box.hidden = t.status !== "waiting";
+  box.replaceChildren();
+  if (box.hidden) return;
+  if (t.is_host && t.free) {
+    const b = el("button", "primary", "Fill empty seats with bots"); b.type = "button"; b.onclick = () => send({ type: "fill", kind: botLevel }); box.append(b);
+    const level = el("select"); level.id = "bot-level"; level.setAttribute("aria-label", "Bot level");
+    for (const [k, label] of [["easy", "easy bots"], ["normal", "normal bots"], ["strong", "strong bots"]]) level.append(new Option(label, k));
+    level.value = botLevel; level.onchange = () => { botLevel = level.value; };
+    box.append(level);
+  }
+  if (t.you) { const b = el("button", "", "Stand up"); b.type = "button"; b.onclick = () => send({ type: "stand" }); box.append(b); }
 }
 
 function announceChange(prev, v) {
   if (!prev) return;
   if (v.auction.length > prev.auction.length) {
-    const c = v.auction[v.auction.length - 1]; announce(c.seat + " calls " + c.call);
+    const c = v.auction[v.auction.length - 1]; announce(c.seat + " calls " + Bidbox.name(c.call));
   } else if (v.trick.length > prev.trick.length) {
     const p = v.trick[v.trick.length - 1]; announce(p.seat + " plays " + cardLabel(p.card));
   } else if (v.tricks.length > prev.tricks.length) {
-    const tr = v.tricks[v.tricks.length - 1]; announce("Trick won by " + tr.winner);
+    const tr = v.tricks[v.tricks.length - 1];
+    announce(tr.winner + " plays " + cardLabel(tr.cards[tr.cards.length - 1]) + "; trick won by " + tr.winner);
   }
 }
 
-function render(ev) {
+let autoSuggest = true;  // the personal setting turns suggestions on once, where the table allows
+function applySuggestPref(t) {
+  if (!autoSuggest || !PREFS.suggestions || !t.you || !t.settings.suggestions || t.status !== "playing") return;
+  autoSuggest = false;
+  if (!t.suggesting) send({ type: "suggest", on: true });
+}
+
+// ----- one state: draw everything ---------------------------------------------------------
+function render(ev, redraw) {
   const prev = state && state.view;
   state = ev; lastSeq = ev.seq;
   const t = ev.table, v = ev.view;
-  if (prev && v.tricks.length !== prev.tricks.length) lastTrickTimer = null;
+  if (!redraw) { trackAnnouncements(v); if (armed && !(v.hands[t.you] || []).includes(armed)) armed = null; }
   $("title").textContent = v.game + " · table " + t.id;
   $("me").textContent = t.you ? "You sit " + t.you : "Watching";
   const myTurn = !!t.you && v.to_act === t.you && t.status === "playing";
-  renderSeats(t, v);
+  document.body.classList.toggle("my-turn", myTurn);
+  document.body.classList.toggle("playing", t.status === "playing");
+  renderSeats(t, v, myTurn);
+  renderHand(t, v, myTurn);
+  if (!redraw) renderTrick(t, v);
+  renderStrip(t, v);
+  sizeFelt();
   $("status").textContent = statusText(t, v);
-  $("extras").textContent = extrasText(v);
-  $("again").hidden = !(v.over && t.you);
+  renderWaiting(t);
   $("replay-link").hidden = !v.over;
   $("replay-link").href = "/replay/" + t.id;
   clockOffset = t.now - Date.now() / 1000;
@@ -390,21 +644,23 @@ function render(ev) {
   renderInviteFriends(t);
   renderHost(t);
   renderChatControls(t);
-  renderHands(t, v, myTurn);
-  renderTrick(v);
-  renderCalls(v, myTurn);
+  renderCalls(t, v, myTurn);
   renderAuction(v);
   renderScore(v);
+  if (!redraw) renderPanel(t, v);
   const chat = $("chat");
   chat.replaceChildren(...(ev.chat || []).map(c => el("div", c.channel === "spectators" ? "spectator-line" : "", (c.channel === "spectators" ? "👁 " : "") + c.name + ": " + c.text)));
   markSuggestion();
+  if (redraw) return;
   announceChange(prev, v);
   $("error").textContent = "";
   if (myTurn && (!document.activeElement || document.activeElement === document.body)) {
-    const first = document.querySelector("#hand button.card.legal, #others button.card.legal, #calls button");
+    const first = document.querySelector(playableSelector);
     if (first) first.focus({ preventScroll: true });
   }
+  tickClock();
 }
+const playableSelector = "#felt button.card.legal, #bidbox button.call:not([disabled]), #calls button";
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -412,6 +668,7 @@ function connect() {
   ws = new WebSocket(proto + "//" + location.host + "/ws/table/" + tid + (lastSeq >= 0 ? "?since=" + lastSeq : ""));
   ws.onmessage = m => {
     const ev = JSON.parse(m.data);
+    if (ev.type === "state" && ev.presentation) { statePres = ev.presentation; Bidbox.setPresentation(ev.presentation); }
     if (ev.type === "state") { if (ev.seq >= lastSeq) render(ev); }
     else if (ev.type === "error") { $("error").textContent = ev.reason; }
     else if (ev.type === "notice") { $("notice").textContent = ev.text; announce(ev.text); }
@@ -423,8 +680,8 @@ function connect() {
 // Keyboard: arrow keys move between the cards and calls you can choose; Enter/Space plays.
 document.addEventListener("keydown", e => {
   if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(e.key)) return;
-  if (document.activeElement && document.activeElement.tagName === "INPUT") return;
-  const items = [...document.querySelectorAll("#hand button.card.legal, #others button.card.legal, #calls button")];
+  if (document.activeElement && ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName)) return;
+  const items = [...document.querySelectorAll(playableSelector)];
   if (!items.length) return;
   const i = items.indexOf(document.activeElement);
   const step = e.key === "ArrowLeft" || e.key === "ArrowUp" ? -1 : 1;
@@ -432,13 +689,13 @@ document.addEventListener("keydown", e => {
   e.preventDefault();
 });
 
-$("again").addEventListener("click", async () => {
+async function playAgain() {
   const t = state.table;
   const res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ game: t.game, preset: t.preset, options: t.options }) });
   const data = await res.json();
   if (res.ok) location.href = "/table/" + data.id; else $("error").textContent = data.error;
-});
+}
 $("chat-form").addEventListener("submit", e => {
   e.preventDefault();
   const input = $("chat-text");
@@ -446,11 +703,10 @@ $("chat-form").addEventListener("submit", e => {
   input.value = "";
 });
 $("show-last").addEventListener("click", () => {
-  const v = state && state.view; if (!v || !v.tricks.length) return;
-  const last = v.tricks[v.tricks.length - 1];
-  const box = $("last-trick");
-  box.hidden = !box.hidden;
-  box.replaceChildren(el("div", "", "Last trick (won by " + last.winner + "):"), ...last.cards.map(c => cardFace(c)));
+  const v = state && state.view; if (!v || !v.tricks.length) { $("error").textContent = "No trick has been played yet in this deal."; return; }
+  showingLast = !showingLast;
+  $("show-last").setAttribute("aria-pressed", String(showingLast));
+  renderTrick(state.table, v);
 });
 fetch("/api/me").then(r => r.json()).then(me => {
   if (!me.player) {
@@ -459,16 +715,71 @@ fetch("/api/me").then(r => r.json()).then(me => {
   }
 }).finally(connect);
 
-// ----- move clock: the server keeps the deadline; this only shows it -----
+// ----- move clock: the server keeps the deadline; this only shows it ---------------------
 function tickClock() {
   const box = $("clock");
   const t = state && state.table, v = state && state.view;
+  for (const bar of document.querySelectorAll(".timer")) bar.style.removeProperty("--left");
   if (!t || !t.deadline || t.status !== "playing" || !v.to_act) { box.textContent = ""; return; }
-  const left = Math.max(0, Math.ceil(t.deadline - (Date.now() / 1000 + clockOffset)));
-  box.textContent = (v.to_act === t.you ? "Your time: " : v.to_act + "'s time: ") + left + " s";
-  box.classList.toggle("low", left <= 5);
+  const left = Math.max(0, t.deadline - (Date.now() / 1000 + clockOffset));
+  const secs = Math.ceil(left);
+  box.textContent = (v.to_act === t.you ? "Your time: " : v.to_act + "'s time: ") + secs + " s";
+  box.classList.toggle("low", secs <= 5);
+  const cardTurn = CARD_PHASES.has(v.phase) && (v.legal.length === 0 || v.legal.some(a => isCardAction(v, a)));
+  const total = (cardTurn ? t.settings.play_time : t.settings.bid_time) || t.settings.play_time || t.settings.bid_time || 30;
+  const seatBox = v.to_act === Felt.bottomSeat(t, v) ? $("mine") : document.querySelector(`.seat.other[data-seat="${v.to_act}"]`);
+  const bar = seatBox && seatBox.querySelector(".timer");
+  if (bar) { bar.style.setProperty("--left", Math.min(1, left / total)); bar.classList.toggle("low", secs <= 5); }
 }
 setInterval(tickClock, 250);
+
+// ----- the display menu: stored in the browser (and the account, when logged in) -----------
+(function setupMenu() {
+  const button = $("menu-button"), menu = $("table-menu");
+  button.addEventListener("click", () => { menu.hidden = !menu.hidden; button.setAttribute("aria-expanded", String(!menu.hidden)); });
+  for (const input of menu.querySelectorAll("[data-pref]")) {
+    const key = input.dataset.pref;
+    if (input.type === "checkbox") input.checked = key === "confirm_card" ? confirmPlay() : !!PREFS[key];
+    else input.value = PREFS[key] || "normal";
+    input.addEventListener("change", () => {
+      PREFS[key] = input.type === "checkbox" ? input.checked : input.value;
+      localStorage.setItem("trumps.prefs", JSON.stringify(PREFS));
+      const acct = window.trumpsAccount && window.trumpsAccount.me;
+      if (acct && acct.account) fetch("/api/prefs", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ [key]: PREFS[key] }) }).catch(() => {});
+      if (typeof setCardPrefs === "function") setCardPrefs({ four_colours: !!PREFS.four_colours, high_contrast: !!PREFS.high_contrast });
+      applyLook();
+      if (state) render(state, true);
+    });
+  }
+  applyLook();
+})();
+function applyLook() {
+  document.body.classList.toggle("high-contrast", !!PREFS.high_contrast);
+  document.body.classList.toggle("four-colours", !!PREFS.four_colours);
+}
+
+// On a phone the felt takes the screen below the strip: hand, trick and bidding box at once.
+function sizeFelt() {
+  const felt = $("felt");
+  if (window.matchMedia("(max-width: 60rem)").matches) felt.style.setProperty("--felt-h", Math.max(420, window.innerHeight - felt.getBoundingClientRect().top - window.scrollY - 4) + "px");
+  else felt.style.removeProperty("--felt-h");
+}
+window.addEventListener("resize", sizeFelt);
+
+// ----- invite friends (any player of the table with an account) -----
+function renderInviteFriends(t) {
+  const box = $("friends-invite");
+  if (!box) return;
+  const acct = window.trumpsAccount;
+  const friends = acct && acct.friends ? acct.friends.friends : [];
+  const member = !!t.you || t.is_host;
+  box.hidden = !(member && friends.length && t.status !== "finished");
+  if (box.hidden) return;
+  const sel = $("invite-who");
+  const keep = sel.value;
+  sel.replaceChildren(...friends.map(f => new Option(f.name + (f.online ? " (online)" : ""), f.name)));
+  if (keep) sel.value = keep;
+}
 
 // ----- suggestions: the bot's choice from your own view, marked in yellow -----
 function renderSuggestBox(t, myTurn) {
@@ -484,11 +795,12 @@ function markSuggestion() {
   if (!suggestion || !state || suggestion.seq !== state.seq) return;
   const a = suggestion.action;
   const card = a.split(/[:+]/)[0];
-  for (const b of document.querySelectorAll("#hand button.card, #others button.card")) {
+  for (const b of document.querySelectorAll("#felt button.card")) {
     if (b.dataset.card === card) { b.classList.add("suggested"); b.setAttribute("aria-description", "suggested"); }
   }
-  for (const b of document.querySelectorAll("#calls button")) {
-    if (b.getAttribute("aria-label") === "call " + a || b.getAttribute("aria-label") === a) b.classList.add("suggested");
+  for (const b of document.querySelectorAll("#bidbox button.call, #calls button")) {
+    if (b.dataset.call === a) b.classList.add("suggested");
+    if (b.dataset.popup && Bidbox.calls().includes(a) && (statePres.box.popup || {calls: []}).calls.includes(a)) b.classList.add("suggested");
   }
   $("why").hidden = !(suggestion.reasons && suggestion.reasons.length);
 }
@@ -501,7 +813,7 @@ $("why").addEventListener("click", () => {
   const rows = (suggestion.reasons || []).map(r => {
     const value = r.value === null || r.value === undefined ? "" : " — " + r.value + " " + (r.unit || "");
     const n = r.samples ? " (" + r.samples + " samples)" : "";
-    return el("div", r.action === suggestion.action ? "best" : "", prettyCall(r.action) + value + n + (r.reason ? ": " + r.reason : ""));
+    return el("div", r.action === suggestion.action ? "best" : "", callText(r.action) + value + n + (r.reason ? ": " + r.reason : ""));
   });
   box.replaceChildren(...rows);
 });

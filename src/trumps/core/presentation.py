@@ -1,0 +1,67 @@
+"""What a card table needs to draw a game, beyond the state's view.
+
+A room's page knows no game: the bidding box layout, the words of the
+variant (Nullo or Misère, widow or kitty), the spelled-out name of every
+call for screen readers and the short label of every call in the auction
+all come from here, built by each game from its option set.  A fourth game
+supplies its own :func:`Presentation` and the page draws it unchanged.
+
+The shape, JSON-ready:
+
+``box``
+    ``columns``: the denominations across the grid (``key``, ``label``,
+    ``name``); ``rows``: one per level (``label``, ``calls`` with ``None``
+    where a level has no call of that column); ``side``: the calls beside
+    the grid (Pass, Double, Capot...) in order; ``popup``: a button that
+    opens a choice of calls (500's Misère / Open Misère), or ``None``;
+    ``inkles``: a second, smaller grid row of calls (500's American
+    inkles), or ``None``.
+``labels`` / ``names``
+    Every call that can ever be legal: its short label ("7♥", "Coinche")
+    and its spelled-out accessible name ("seven hearts", "coinche").
+``terms``
+    The words of the variant: ``kitty``, ``declarer``, ``dummy``...
+``target``
+    The match target in words ("500 or −500", "1000 points").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+__all__ = ["SUIT_SYMBOLS", "Presentation", "grid_rows", "number_word"]
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+]
+
+Presentation = dict[str, Any]
+
+
+def number_word(n: int) -> str:
+    """``7`` -> ``"seven"`` for the small numbers bids use; larger ones as digits."""
+    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+
+
+def grid_rows(
+    levels: Iterable[Any], columns: Sequence[str], call: Any, *, label: Any = str
+) -> list[dict[str, Any]]:
+    """One row per level: ``call(level, column)`` gives each cell's call
+    (``None`` for an empty cell) and ``label(level)`` the row's heading."""
+    return [{"label": label(level), "calls": [call(level, col) for col in columns]} for level in levels]

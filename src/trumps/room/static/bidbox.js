@@ -1,0 +1,100 @@
+// The bidding box: a grid of every call the game can ever make, laid out as
+// the game's own presentation says (levels by denominations, Pass / X / XX,
+// 500's misère popup and inkle row).  Calls that are not legal now are
+// disabled, never hidden, so the grid never jumps.  Nothing here knows a
+// game: the layout, labels and spelled-out names come from the engine.
+"use strict";
+const Bidbox = (() => {
+  let pres = null;
+  let popupOpen = false;
+
+  function setPresentation(p) { pres = p; }
+  function label(call) { return (pres && pres.labels && pres.labels[call]) || prettyCall(call); }
+  function name(call) { return (pres && pres.names && pres.names[call]) || call; }
+  function term(key, fallback) { return (pres && pres.terms && pres.terms[key]) || fallback; }
+
+  // every call the grid shows
+  function calls() {
+    const box = pres && pres.box;
+    if (!box) return [];
+    const out = [];
+    for (const r of box.rows) for (const c of r.calls) if (c) out.push(c);
+    for (const s of box.side) out.push(s.call);
+    if (box.popup) out.push(...box.popup.calls);
+    if (box.inkles) out.push(...box.inkles.calls);
+    return out;
+  }
+  function has(call) { return calls().includes(call); }
+
+  function suitClass(call) {
+    const m = /(S|H|D|C|NT|AT)(X{0,2})$/.exec(call.replace(/^[A-Z]+-/, ""));
+    return m ? " s-" + m[1] : "";
+  }
+
+  function button(call, legal, text, cls, act) {
+    const b = el("button", "call" + (cls || "") + suitClass(call), text);
+    b.type = "button";
+    b.dataset.call = call;
+    b.setAttribute("aria-label", name(call));
+    b.disabled = !legal.has(call);
+    b.onclick = () => act(call);
+    return b;
+  }
+
+  function cell(child) { const d = el("div", "cell"); d.setAttribute("role", "gridcell"); if (child) d.append(child); return d; }
+  function row(cls) { const r = el("div", "brow" + (cls ? " " + cls : "")); r.setAttribute("role", "row"); return r; }
+
+  // Draw the box for the legal calls; `act(call)` sends one.
+  function render(legalList, act) {
+    const grid = $("bidbox");
+    grid.replaceChildren();
+    const box = pres && pres.box;
+    if (!box) return;
+    const legal = new Set(legalList);
+    const n = box.columns.length;
+    grid.style.setProperty("--cols", n);
+    const head = row("head");
+    const corner = el("div", "rh"); corner.setAttribute("role", "columnheader"); head.append(corner);
+    head.append(...box.columns.map(c => {
+      const h = el("div", "ch" + suitClass(c.key), c.label); h.setAttribute("role", "columnheader"); h.setAttribute("aria-label", c.name); return h;
+    }));
+    grid.append(head);
+    for (const r of box.rows) {
+      const line = row(r.calls.every(c => !c || !legal.has(c)) ? "spent" : "");
+      const rh = el("div", "rh", String(r.label)); rh.setAttribute("role", "rowheader"); line.append(rh);
+      r.calls.forEach((c, i) => line.append(cell(c ? button(c, legal, box.columns[i].label, "", act) : null)));
+      grid.append(line);
+    }
+    if (box.inkles) {
+      const line = row("inkles");
+      const rh = el("div", "rh", box.inkles.label); rh.setAttribute("role", "rowheader"); line.append(rh);
+      box.inkles.calls.forEach((c, i) => line.append(cell(button(c, legal, "6" + box.columns[i].label, " inkle", act))));
+      grid.append(line);
+    }
+    const side = row("bside");
+    side.style.setProperty("--n", box.side.length + (box.popup ? 1 : 0));
+    for (const s of box.side) side.append(cell(button(s.call, legal, s.label, " " + s.kind, act)));
+    if (box.popup) {
+      const p = box.popup;
+      const any = p.calls.some(c => legal.has(c));
+      const open = el("button", "call misere", p.label + " ▾");
+      open.type = "button";
+      open.setAttribute("aria-label", p.name);
+      open.setAttribute("aria-haspopup", "true");
+      open.setAttribute("aria-expanded", String(popupOpen && any));
+      open.disabled = !any;
+      open.dataset.popup = "1";
+      const menu = el("div", "misere-menu");
+      menu.hidden = !(popupOpen && any);
+      for (const c of p.calls) menu.append(button(c, legal, label(c), " misere-choice", call => { popupOpen = false; act(call); }));
+      open.onclick = () => { popupOpen = !popupOpen; render(legalList, act); const first = $("bidbox").querySelector(".misere-menu button:not([disabled])"); if (popupOpen && first) first.focus(); };
+      const c = cell(open); c.classList.add("popup-cell"); c.append(menu);
+      side.append(c);
+    }
+    grid.append(side);
+  }
+
+  function close() { popupOpen = false; }
+
+  return { setPresentation, render, label, name, term, has, close, calls };
+})();
