@@ -15,8 +15,8 @@ _COLUMNS = ("C", "D", "H", "S", "NT")
 _PLURAL = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades", "NT": "no trump"}
 _SINGULAR = {"C": "club", "D": "diamond", "H": "heart", "S": "spade", "NT": "no trump"}
 _TARGETS = {
-    "rubber": "rubber: the first side to win two games",
-    "chicago": "Chicago: four deals",
+    "rubber": "rubber (2 games)",
+    "chicago": "Chicago (4 deals)",
 }
 
 
@@ -43,5 +43,5 @@ def presentation(options: Options) -> Presentation:
         "labels": labels,
         "names": names,
         "terms": {"kitty": None, "declarer": "declarer", "dummy": "dummy", "tricks": "tricks"},
-        "target": {"points": None, "text": _TARGETS.get(form, "one duplicate board")},
+        "target": {"points": None, "text": _TARGETS.get(form, "one board")},
     }
