@@ -18,5 +18,5 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-python3 -m pip install --quiet -e '.[test]'
+python3 -m pip install --quiet -e '.[test,rl,openspiel,arena]'
 python3 -m pytest "$@"
