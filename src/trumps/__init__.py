@@ -5,6 +5,12 @@ Contract Bridge, Belote Coinche), a card room, bots and tools.
 >>> g = trumps.new_game("500", preset="australian", seed=7)
 >>> g.seat_name(g.to_act) in ("N", "E", "S", "W")
 True
+
+The subpackages load on first use (PEP 562), so ``import trumps`` stays
+light while ``trumps.bridge.score(...)`` works without another import:
+
+>>> trumps.bridge.score("3NT", vulnerable=False, tricks=9)
+400
 """
 
 from __future__ import annotations
@@ -47,6 +53,34 @@ __all__ = [
     "parse_cards",
     "parse_hand",
 ]
+
+# Subpackages imported on first attribute access (``trumps.bridge``...).
+_SUBPACKAGES = (
+    "bots",
+    "bridge",
+    "cli",
+    "coinche",
+    "core",
+    "five_hundred",
+    "room",
+    "solver",
+)
+
+
+def __getattr__(name: str) -> Any:
+    """``trumps.<subpackage>`` imports that subpackage on first use."""
+    if name in _SUBPACKAGES:
+        import importlib
+
+        module = importlib.import_module(f"{__name__}.{name}")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_SUBPACKAGES))
+
 
 # Game name -> "module:Class".  A game is one subpackage plus one line here.
 _REGISTRY = {

@@ -10,7 +10,7 @@ import pytest
 import trumps
 from trumps.bots.bridge import BridgeRuleBot, hcp
 from trumps.bridge import dd
-from trumps.bridge.cli import dd_command, score_command
+from trumps.cli.games.bridge import dd_command, score_command
 from trumps.core.cards import parse_hand
 
 DEAL = "N:QJ6.K652.J85.T98 873.J97.AT764.Q4 K5.T83.KQ9.A7652 AT942.AQ4.32.KJ3"

@@ -10,7 +10,7 @@ import pytest
 
 import trumps
 from trumps.bots.coinche import CoincheRuleBot
-from trumps.coinche.cli import score_command
+from trumps.cli.games.coinche import score_command
 
 from .conftest import PRESETS
 

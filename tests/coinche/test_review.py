@@ -929,7 +929,7 @@ def test_calculator_rejects_inconsistent_deals() -> None:
 def test_score_command_rejects_inconsistent_input(
     argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from trumps.coinche.cli import score_command
+    from trumps.cli.games.coinche import score_command
 
     assert score_command(argv) == 2
     assert "trumps score coinche:" in capsys.readouterr().err

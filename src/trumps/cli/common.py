@@ -1,7 +1,7 @@
 """Pieces every ``trumps`` sub-command shares: an argument parser whose
 errors are one line, ``--option KEY=VALUE`` parsing, and the error exit.
 
-Games' own command modules (``trumps.<game>.cli``) use these too, so every
+Games' own command modules (``trumps.cli.games.<game>``) use these too, so every
 bad command line ends the same way: one line on stderr starting
 ``trumps: error:`` and exit status 2.
 """

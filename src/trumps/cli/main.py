@@ -116,9 +116,10 @@ def _game_package(game: str) -> tuple[str, str]:
 
 
 def game_command(game: str, command: str) -> Callable[[list[str]], int]:
-    """``trumps.<game package>.cli:<command>_command`` for a game."""
+    """``trumps.cli.games.<game package>:<command>_command`` for a game (the
+    game packages themselves never import the CLI layer)."""
     name, package = _game_package(game)
-    module_name = f"{package}.cli"
+    module_name = f"trumps.cli.games.{package.rsplit('.', 1)[-1]}"
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:

@@ -46,7 +46,18 @@ def _card_facts(pos: Position, card: Card) -> tuple[int, int, int]:
         return pos.rules.eff[i], pos.rules.power[i], 0
     if pos.game == "bridge":
         return i // 16, i % 16, 0
+    if pos.unit == "tricks":  # every trick is worth its four cards: see _per_trick
+        return i // 16, pos.rules.power[i], 1
     return i // 16, pos.rules.power[i], pos.rules.points[i]
+
+
+def _per_trick(pos: Position) -> int:
+    """What the C search counts per trick won: 1 in trick mode, except in
+    coinche counted in tricks (its capot question), which runs the
+    card-points search with every card worth one point and no dix de der:
+    four points a trick, so the search and its exact table keys hold
+    unchanged and the tricks are the points over four."""
+    return 4 if pos.game == "coinche" and pos.unit == "tricks" else 1
 
 
 def _problem(pos: Position) -> tuple[bytes, list[Card]]:
@@ -72,7 +83,7 @@ def _problem(pos: Position) -> tuple[bytes, list[Card]]:
         f[7] = 0 if rules.denom == NT else 1 if rules.denom == AT else 2
         f[8], f[9] = int(rules.exempt_trump_lead), int(rules.undertrump)
         f[10], f[11] = int(rules.master_exempt), int(rules.master_overtrump)
-        f[6], f[17] = 1, DIX_DE_DER
+        f[6], f[17] = 1, DIX_DE_DER if pos.unit == "points" else 0
     elif pos.game == "500":
         trump = pos.rules.trump
         f[2] = -1 if trump is None else int(trump)
@@ -103,7 +114,7 @@ def _problem(pos: Position) -> tuple[bytes, list[Card]]:
 
 
 def _total(pos: Position, future: int) -> int:
-    total = pos.won + future
+    total = pos.won + future // _per_trick(pos)
     return total if pos.stop_at is None else min(total, pos.stop_at)
 
 

@@ -36,7 +36,14 @@ class Position:
     led (or, after a 500 joker lead, nominated) suit, -1 before a lead.
     ``won`` is what the declaring side has already won (tricks or points),
     ``tricks_left`` counts the current trick too.  ``stop_at``: the 500
-    misère deal ends as soon as the declaring side has this many tricks."""
+    misère deal ends as soon as the declaring side has this many tricks.
+
+    ``lost_trick`` says the declaring side has already lost a trick of this
+    deal (no capot any more); ``belote`` is the declaring side's belote
+    bonus in coinche (20 per belote pair it holds or has scored: card play
+    does not change it); ``capot``, when set, is the capot objective: a deal
+    in which the declaring side wins every trick is worth this total
+    (``capot_points``) instead of its card points."""
 
     game: str
     rules: Any  # 500 / coinche TrickRules; bridge: the trump suit number (-1 NT)
@@ -58,6 +65,9 @@ class Position:
     stop_at: int | None = None
     shown_void: list[set[int]] = field(default_factory=list)
     restrict_joker_lead: bool = False
+    lost_trick: bool = False
+    belote: int = 0
+    capot: int | None = None
 
     def copy(self) -> Position:
         out = Position(**{k: getattr(self, k) for k in self.__dataclass_fields__})
@@ -128,6 +138,7 @@ def _five_hundred(match: Any, d: Any) -> Position:
         stop_at=stop_at,
         shown_void=[set(s) for s in d.shown_void],
         restrict_joker_lead=bool(d.o.joker_lead_suit_restriction) and d.rules.trump is None,
+        lost_trick=won < len(d.tricks),
     )
 
 
@@ -155,6 +166,7 @@ def _bridge(match: Any, d: Any) -> Position:
         won=d.won[side],
         tricks_left=13 - len(d.tricks),
         shown_void=[set() for _ in range(4)],
+        lost_trick=d.won[side] < len(d.tricks),
     )
 
 
@@ -182,4 +194,18 @@ def _coinche(match: Any, d: Any) -> Position:
         won=d.card_points[side],
         tricks_left=8 - len(d.tricks),
         shown_void=[set() for _ in range(4)],
+        lost_trick=any(winner % 2 != side for _leader, _cards, winner in d.tricks),
+        belote=_coinche_belote(d, side),
     )
+
+
+def _coinche_belote(d: Any, side: int) -> int:
+    """The belote points of a side: 20 per pair it scored or, when the
+    announcement is required, still may announce (no card of it played)."""
+    total = 0
+    for key, played in d.belote_pairs.items():
+        if key[0] % 2 != side:
+            continue
+        if not d.o.belote_requires_announcement or key in d.belote_scored or played == 0:
+            total += 20
+    return total

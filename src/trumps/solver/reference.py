@@ -18,7 +18,7 @@ from trumps.core.cards import Card, Suit
 from trumps.five_hundred.play import JokerLead
 from trumps.solver.position import Position
 
-__all__ = ["Move", "brute_force", "legal_moves", "play", "solve_reference"]
+__all__ = ["Move", "brute_force", "final_value", "legal_moves", "play", "solve_reference"]
 
 Move = Card | JokerLead
 _INF = 1 << 20
@@ -94,6 +94,8 @@ def play(pos: Position, move: Move) -> tuple[Position, bool]:
     else:
         i = _coinche_best(out)
     winner = out.trick_seats[i]
+    if not out.declaring[winner]:
+        out.lost_trick = True
     if out.declaring[winner]:
         if out.unit == "points":
             out.won += out.rules.trick_points(out.trick) + (DIX_DE_DER if out.tricks_left == 1 else 0)
@@ -106,6 +108,14 @@ def play(pos: Position, move: Move) -> tuple[Position, bool]:
     return out, over
 
 
+def final_value(pos: Position) -> int:
+    """The declaring side's total of a finished deal: what it won or, under
+    the capot objective, ``pos.capot`` when it won every trick."""
+    if pos.capot is not None and not pos.lost_trick and pos.tricks_left == 0:
+        return pos.capot
+    return pos.won
+
+
 def _wants_more(pos: Position) -> bool:
     return pos.declaring[pos.to_play] != pos.minimise
 
@@ -113,6 +123,8 @@ def _wants_more(pos: Position) -> bool:
 def _key(pos: Position) -> tuple[object, ...]:
     hands = tuple(tuple(sorted(c.index for c in h)) for h in pos.hands)
     voids = tuple(frozenset(s) for s in pos.shown_void) if pos.restrict_joker_lead else ()
+    if pos.capot is not None:  # the future depends on the past: key on it
+        return (hands, pos.to_play, voids, pos.won, pos.lost_trick)
     return (hands, pos.to_play, voids, pos.won if pos.stop_at is not None else 0)
 
 
@@ -146,7 +158,7 @@ class _Search:
         best = -_INF if maxi else _INF
         for move in legal_moves(pos):
             child, over = play(pos, move)
-            v = child.won if over else self.value(child, a, b)
+            v = final_value(child) if over else self.value(child, a, b)
             if maxi:
                 if v > best:
                     best = v
@@ -170,12 +182,13 @@ class _Search:
 
 
 def solve_reference(pos: Position) -> tuple[dict[str, int], int]:
-    """The exact final total after each legal move, and the nodes searched."""
+    """The exact final total after each legal move, and the nodes searched
+    (with ``pos.capot`` set: under the capot rule, by a direct search)."""
     search = _Search()
     values: dict[str, int] = {}
     for move in legal_moves(pos):
         child, over = play(pos, move)
-        values[str(move)] = child.won if over else search.value(child, -_INF, _INF)
+        values[str(move)] = final_value(child) if over else search.value(child, -_INF, _INF)
     return values, search.nodes
 
 
@@ -185,7 +198,7 @@ def brute_force(pos: Position) -> int:
     maxi = _wants_more(pos)
     for move in legal_moves(pos):
         child, over = play(pos, move)
-        v = child.won if over else brute_force(child)
+        v = final_value(child) if over else brute_force(child)
         if best is None or (v > best if maxi else v < best):
             best = v
     assert best is not None

@@ -1,0 +1,99 @@
+"""The engine stays below every I/O layer: no module of the core, the game
+packages or the solver imports the CLI, the card room, asyncio, a database
+or a web framework (read with ``ast``, so nothing is imported to check)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "trumps"
+PURE = ("core", "five_hundred", "bridge", "coinche", "solver")
+FORBIDDEN = (
+    "trumps.cli",
+    "trumps.room",
+    "asyncio",
+    "sqlalchemy",
+    "alembic",
+    "starlette",
+    "fastapi",
+    "uvicorn",
+    "httpx",
+    "aiohttp",
+    "flask",
+    "django",
+    "websockets",
+    "jinja2",
+    "pydantic",
+)
+
+
+def _modules() -> list[Path]:
+    return sorted(p for pkg in PURE for p in (SRC / pkg).rglob("*.py"))
+
+
+def _package_of(path: Path) -> str:
+    """The package a module's relative imports start from (its own for
+    ``__init__.py``, the enclosing one for any other module: both its folder)."""
+    return ".".join(path.relative_to(SRC.parent).parts[:-1])
+
+
+def imported_names(path: Path) -> list[str]:
+    """Every absolute module name a file imports (relative imports resolved)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = _package_of(path).split(".")
+                base = base[: len(base) - (node.level - 1)]
+                module = ".".join([*base, node.module] if node.module else base)
+            else:
+                module = node.module or ""
+            names.append(module)
+            names.extend(f"{module}.{alias.name}" for alias in node.names)
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", "")) in ("import_module", "__import__")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            names.append(node.args[0].value)
+    return names
+
+
+def _forbidden(name: str) -> bool:
+    return any(name == f or name.startswith(f + ".") for f in FORBIDDEN)
+
+
+def test_the_pure_packages_have_modules() -> None:
+    mods = _modules()
+    for pkg in PURE:
+        assert any(p.parent.name == pkg for p in mods), pkg
+
+
+@pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(SRC)))
+def test_engine_module_imports_no_io_layer(path: Path) -> None:
+    bad = sorted({n for n in imported_names(path) if _forbidden(n)})
+    assert not bad, f"{path.relative_to(SRC)} imports {bad}"
+
+
+def test_the_checker_sees_forbidden_imports(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import asyncio\nfrom trumps.cli.common import CliParser\n"
+        "import importlib\nimportlib.import_module('trumps.room.app')\nimport trumps.core.cards\n"
+    )
+    got = [n for n in imported_names(sample) if _forbidden(n)]
+    assert "asyncio" in got and "trumps.cli.common" in got and "trumps.room.app" in got
+    assert not _forbidden("trumps.core.cards") and not _forbidden("trumps.client")
+
+
+def test_no_game_package_keeps_a_cli_module() -> None:
+    for pkg in ("five_hundred", "bridge", "coinche"):
+        assert not (SRC / pkg / "cli.py").exists(), f"trumps/{pkg}/cli.py belongs in trumps/cli/games/"
