@@ -61,6 +61,7 @@ _SUBPACKAGES = (
     "cli",
     "coinche",
     "core",
+    "envs",
     "five_hundred",
     "room",
     "solver",

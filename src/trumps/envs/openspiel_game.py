@@ -1,0 +1,554 @@
+"""The trumps games as OpenSpiel Python games.
+
+:func:`register` registers ``python_trumps_bridge``, ``python_trumps_500``
+and ``python_trumps_coinche`` with ``pyspiel.register_game``; load them with
+``pyspiel.load_game("python_trumps_coinche", {"preset": "ffb_2016"})``
+(parameters: ``preset``, ``options`` as ``"key:value;key:value"`` (or a
+JSON object), ``reward`` and ``dealer``).  A game is one deal: chance deals the deck one card at a
+time (the first cards round the table from the dealer's left, the rest to
+the kitty), then the engine takes over.  Player actions are the fixed
+indices of :mod:`trumps.envs.encoding`.  See ``docs/envs.md``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from typing import Any
+
+try:
+    import numpy as np
+    import pyspiel  # type: ignore[import-untyped, import-not-found, unused-ignore]
+except ImportError as exc:  # pragma: no cover - depends on the install
+    raise ImportError(
+        f"trumps.envs.openspiel_game needs the 'openspiel' extra: pip install trumps[openspiel] ({exc})"
+    ) from exc
+
+import trumps
+from trumps.envs.encoding import Spec
+from trumps.envs.rewards import bridge_par, deal_rewards
+
+__all__ = ["GAMES", "TrumpsGame", "TrumpsState", "register", "short_name"]
+
+GAMES = ("bridge", "500", "coinche")
+_MAX_LENGTH = {"bridge": 52 + 319 + 52, "500": 66 + 400 + 6 + 66, "coinche": 32 + 400 + 4 + 32}
+_UTILITY = {
+    ("bridge", "score"): 7600.0,
+    ("bridge", "imps"): 24.0,
+    ("bridge", "tricks"): 13.0,
+    ("500", "score"): 1500.0,
+    ("500", "tricks"): 13.0,
+    ("coinche", "score"): 10000.0,
+    ("coinche", "tricks"): 8.0,
+    ("coinche", "card_points"): 1000.0,
+}
+_PARAMS: dict[str, Any] = {"preset": "", "options": "", "reward": "score", "dealer": 0}
+
+
+def parse_options(text: str) -> dict[str, Any]:
+    """Game options from ``"key:value;key:value"`` (values read as JSON
+    scalars when they can be: ``true``, ``5``) or a JSON object."""
+    text = text.strip()
+    if text.startswith("{"):
+        return dict(json.loads(text))
+    out: dict[str, Any] = {}
+    for part in filter(None, (x.strip() for x in text.split(";"))):
+        key, sep, value = part.partition(":")
+        if not sep:
+            raise ValueError(f"options: {part!r} is not key:value")
+        try:
+            out[key.strip()] = json.loads(value)
+        except ValueError:
+            out[key.strip()] = value.strip()
+    return out
+
+
+def format_options(options: dict[str, Any]) -> str:
+    """The ``key:value;...`` form of options (no commas, brackets or '=')."""
+    return ";".join(
+        f"{k}:{json.dumps(v) if not isinstance(v, str) else v}" for k, v in sorted(options.items())
+    )
+
+
+def short_name(game: str) -> str:
+    return f"python_trumps_{game}"
+
+
+def _game_type(game: str) -> Any:
+    return pyspiel.GameType(
+        short_name=short_name(game),
+        long_name=f"trumps {game}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=6 if game == "500" else 4,
+        min_num_players=4,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(_PARAMS),
+    )
+
+
+# OpenSpiel clones a Python state by pickling it and reading it back in the
+# same process: the engine match and the shared settings travel by token.
+_IN_FLIGHT: dict[int, Any] = {}
+_CONFIGS: dict[int, _Config] = {}
+_TOKENS = itertools.count()
+
+
+def _unpickle_holder(token: int, record: Any) -> _Holder:
+    match = _IN_FLIGHT.pop(token, None)
+    if match is None and record is not None:
+        match = trumps.load_game(record)
+    return _Holder(match)
+
+
+def _unpickle_config(token: int) -> _Config:
+    return _CONFIGS[token]
+
+
+class _Holder:
+    """Holds the engine match; a copy is the engine's own clone."""
+
+    __slots__ = ("match",)
+
+    def __init__(self, match: Any) -> None:
+        self.match = match
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Holder:
+        return _Holder(None if self.match is None else self.match.clone())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self.match is None:
+            return (_Holder, (None,))
+        token = next(_TOKENS)
+        if len(_IN_FLIGHT) > 100_000:  # copies never read back
+            _IN_FLIGHT.clear()
+        _IN_FLIGHT[token] = self.match.clone()
+        return (_unpickle_holder, (token, None))
+
+
+class _Config:
+    """A game's settings, shared (never copied) by its states."""
+
+    def __init__(
+        self,
+        game: str,
+        preset: str | None,
+        options: dict[str, Any],
+        reward: str,
+        dealer: int,
+        spec: Spec,
+        players: int,
+    ) -> None:
+        self.trumps_game = game
+        self.preset = preset
+        self.trumps_options = options
+        self.reward = reward
+        self.dealer = dealer
+        self.spec = spec
+        self.players = players
+        self.kitty = int(spec.kitty) if game == "500" else 0
+        self.hand_size = (len(spec.deck) - self.kitty) // players
+        self.game: Any = None
+
+    def new_initial_state(self) -> TrumpsState:
+        return TrumpsState(self.game)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Config:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        _CONFIGS[id(self)] = self
+        return (_unpickle_config, (id(self),))
+
+
+class TrumpsGame(pyspiel.Game):  # type: ignore[misc]
+    """One deal of a trumps game under a preset and options."""
+
+    def __init__(self, params: dict[str, Any] | None = None, *, game: str = "bridge") -> None:
+        p = {**_PARAMS, **(params or {})}
+        preset: str | None = str(p["preset"]) or None
+        options = parse_options(str(p["options"]))
+        p["options"] = format_options(options)  # commas would break OpenSpiel's game strings
+        reward = str(p["reward"])
+        probe = trumps.new_game(game, preset=preset, options=options, seed=0)
+        spec = Spec(probe)
+        bound = _UTILITY.get((game, reward))
+        if bound is None:
+            raise ValueError(f"reward {reward!r} is not available for {game}")
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(spec.actions),
+            max_chance_outcomes=len(spec.deck),
+            num_players=probe.players,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=None,
+            max_game_length=_MAX_LENGTH[game],
+        )
+        super().__init__(_game_type(game), info, p)
+        self.config = _Config(game, preset, options, reward, int(p["dealer"]), spec, probe.players)
+        self.config.game = self
+
+    def new_initial_state(self) -> TrumpsState:
+        return TrumpsState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> TrumpsObserver:
+        perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return TrumpsObserver(self.config, perfect)
+
+
+class TrumpsState(pyspiel.State):  # type: ignore[misc]
+    def __init__(self, game: TrumpsGame) -> None:
+        super().__init__(game)
+        self.tg: _Config = game.config
+        self.dealt: list[int] = []  # deck indices in dealing order
+        self.holder = _Holder(None)
+        self.actions: list[tuple[int, str, bool]] = []  # (seat, notation, public)
+        self._done = False
+        self._returns = [0.0] * self.tg.players
+
+    # ----- dealing -------------------------------------------------------------
+    def _owner(self, k: int) -> int:
+        """The seat (or -1: the kitty) of the k-th card dealt."""
+        g = self.tg
+        if k >= g.hand_size * g.players:
+            return -1
+        return (g.dealer + 1 + k) % g.players
+
+    def _deal_mapping(self, dealt: list[int]) -> dict[str, list[str]]:
+        g = self.tg
+        names = g.spec.seat_names
+        out: dict[str, list[str]] = {n: [] for n in names}
+        kitty: list[str] = []
+        for k, i in enumerate(dealt):
+            owner = self._owner(k)
+            (kitty if owner < 0 else out[names[owner]]).append(g.spec.deck[i])
+        if g.kitty:
+            out["kitty"] = kitty
+        return out
+
+    def _start(self) -> None:
+        g = self.tg
+        m = trumps.new_game(
+            g.trumps_game,
+            preset=g.preset,
+            options=g.trumps_options,
+            seed=0,
+            deal=self._deal_mapping(self.dealt),
+            dealer=g.dealer,
+        )
+        self.holder = _Holder(m)
+        self._par = bridge_par(m) if g.reward == "imps" else None
+
+    @property
+    def match(self) -> Any:
+        return self.holder.match
+
+    # ----- the OpenSpiel API ---------------------------------------------------
+    def current_player(self) -> int:
+        if self._done:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self.match is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        return int(self.match.to_act)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self.tg.spec.actions.legal(self.match.legal_actions()))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        left = sorted(set(range(len(self.tg.spec.deck))) - set(self.dealt))
+        p = 1.0 / len(left)
+        return [(i, p) for i in left]
+
+    def _apply_action(self, action: int) -> None:
+        if self.match is None:
+            self.dealt.append(int(action))
+            if len(self.dealt) == len(self.tg.spec.deck):
+                self._start()
+            return
+        m = self.match
+        seat = m.to_act
+        legal = self.tg.spec.actions.legal(m.legal_actions())
+        engine_action = legal[int(action)]
+        private = m.phase == "KITTY" or str(engine_action).startswith("MELD:")
+        self.actions.append((seat, str(engine_action), not private))
+        m.apply(engine_action)
+        if m.results:
+            g = self.tg
+            per_team = deal_rewards(
+                g.trumps_game, g.reward, m.results[0], g.spec.teams, g.spec.seat_names, self._par
+            )
+            for t, members in enumerate(g.spec.teams):
+                for s in members:
+                    self._returns[s] = per_team[t]
+            self._done = True
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"Deal:{self.tg.spec.deck[action]}"
+        return self.tg.spec.actions.names[action]
+
+    def is_terminal(self) -> bool:
+        return self._done
+
+    def returns(self) -> list[float]:
+        return list(self._returns)
+
+    def __str__(self) -> str:
+        if self.match is None:
+            return f"dealing {len(self.dealt)}/{len(self.tg.spec.deck)}"
+        names = self.tg.spec.seat_names
+        return " ".join(f"{names[s]}:{a}" for s, a, _p in self.actions) or "dealt"
+
+    # ----- what a seat knows ---------------------------------------------------
+    def dealt_to(self, player: int) -> list[str]:
+        deck = self.tg.spec.deck
+        return [deck[i] for k, i in enumerate(self.dealt) if self._owner(k) == player]
+
+    def view(self, player: int) -> dict[str, Any] | None:
+        m = self.match
+        if m is None or self._done:
+            return None
+        v: dict[str, Any] = m.view(player)
+        return v
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TrumpsState:
+        """A state drawn from ``player_id``'s information set: the unseen
+        cards re-dealt at random (in the play, respecting the shown voids),
+        checked by replaying every action."""
+        rng = random.Random(int(probability_sampler() * 2**31) if callable(probability_sampler) else None)
+        want = self.information_state_string(player_id)
+        near: TrumpsState | None = None
+        for _ in range(200):
+            sampled = self._sample_deal(player_id, rng)
+            if sampled is None:
+                continue
+            dealt, pile = sampled
+            state = self._replay(dealt, player_id, pile, rng)
+            if state is not None and state.information_state_string(player_id) == want:
+                return state
+            near = state if state is not None else near
+        # Never the true state (that would show the bot every hidden card): a world
+        # that replays every action but disagrees with something the seat was told
+        # (a meld announcement the sampler does not model), else a clear error.
+        if near is not None:
+            return near
+        raise RuntimeError(f"no world consistent with seat {player_id}'s information found in 200 tries")
+
+    def _sample_deal(self, player: int, rng: random.Random) -> tuple[list[int], list[str]] | None:
+        """A deal (deck indices in dealing order) and the cards other seats
+        put aside unseen (500's discards), or ``None``."""
+        g = self.tg
+        deck = g.spec.deck
+        ci = g.spec.card_index
+        n = len(deck)
+        owners = [self._owner(k) for k in range(n)]
+        fixed: dict[int, int] = {k: i for k, i in enumerate(self.dealt) if owners[k] == player}
+        if g.kitty and self._saw_kitty(player):
+            fixed.update({k: i for k, i in enumerate(self.dealt) if owners[k] < 0})
+        hands: dict[int, list[str]] | None = None
+        view = self.view(player)
+        if view is not None and view.get("phase") == "PLAY" and view.get("contract"):
+            from trumps.bots.sampling import PILE, SamplingError, knowledge, play_sequence
+
+            try:
+                current = knowledge(view).sample(rng, tries=20)
+            except SamplingError:
+                return None
+            hands = {s: list(c) for s, c in current.items()}
+            played = play_sequence(view)
+            _pin_belote(view, hands, played, rng)
+            for seat, card, _led in played:
+                hands[seat].append(card)
+            pile = hands.pop(PILE, [])
+            if g.kitty:
+                hands[-1] = list(pile)
+        if hands is None:
+            free = [i for i in range(n) if i not in set(fixed.values())]
+            rng.shuffle(free)
+            it = iter(free)
+            return [fixed[k] if k in fixed else next(it) for k in range(n)], []
+        # the contractor's dealt hand and the kitty, when not known, split at random
+        discards: list[str] = []
+        if g.kitty and not self._saw_kitty(player):
+            contract = (view or {}).get("contract") or {}
+            who = contract.get("seat")
+            contractor = g.spec.seat_names.index(who) if who in g.spec.seat_names else None
+            if contractor is not None:
+                discards = list(hands.get(-1, []))
+                rng.shuffle(discards)
+                union = hands[contractor] + hands.get(-1, [])
+                rng.shuffle(union)
+                hands[contractor], hands[-1] = union[: g.hand_size], union[g.hand_size :]
+        slots: dict[int, list[int]] = {}
+        for owner, cards in hands.items():
+            slots[owner] = [ci[c] for c in cards]
+        for idx in slots.values():
+            rng.shuffle(idx)
+        out: list[int] = []
+        for k in range(n):
+            if k in fixed:
+                out.append(fixed[k])
+                continue
+            pool = slots.get(owners[k], [])
+            mine = set(fixed.values())
+            while pool and pool[-1] in mine:
+                pool.pop()
+            if not pool:
+                return None
+            out.append(pool.pop())
+        return (out, discards) if sorted(out) == list(range(n)) else None
+
+    def _saw_kitty(self, player: int) -> bool:
+        m = self.match
+        if m is None or not self.tg.kitty:
+            return False
+        contract = (m.view(player).get("contract") or {}) if not self._done else {}
+        seat = contract.get("seat")
+        return bool(
+            seat is not None
+            and self.tg.spec.seat_names.index(seat) == player
+            and m.phase in ("KITTY", "PLAY")
+        )
+
+    def _replay(
+        self, dealt: list[int], player: int, pile: list[str], rng: random.Random
+    ) -> TrumpsState | None:
+        """The state of this history on another deal; other seats' private
+        actions become the sampled ones (``pile``: 500's discards) or, for a
+        coinche meld declaration, any legal one."""
+        state = self.tg.new_initial_state()
+        pile = list(pile)
+        try:
+            for i in dealt:
+                state.apply_action(i)
+            for s, notation, public in self.actions:
+                legal = state.tg.spec.actions.legal(state.match.legal_actions())
+                if not public and s != player:
+                    if state.match.phase == "KITTY" and pile:
+                        notation = pile.pop()
+                    elif notation.startswith("MELD:") and notation not in {str(a) for a in legal.values()}:
+                        notation = str(rng.choice(list(legal.values())))
+                idx = next((i for i, a in legal.items() if str(a) == notation), None)
+                if idx is None:
+                    return None
+                state.apply_action(idx)
+        except Exception:
+            return None
+        return state
+
+
+def _pin_belote(
+    view: dict[str, Any], hands: dict[int, list[str]], played: list[tuple[int, str, Any]], rng: random.Random
+) -> None:
+    """Coinche: a seat that announced belote but not yet rebelote holds the
+    other card of the pair; move it there (swapping a random card back)."""
+    seats: list[str] = list(view["seats"])
+    for entry in view.get("belote") or []:
+        if entry.get("call") != "belote":
+            continue
+        seat = seats.index(entry["seat"])
+        pair = {"K" + str(entry["suit"]), "Q" + str(entry["suit"])}
+        mine = {c for s, c, _l in played if s == seat}
+        missing = pair - mine
+        if len(missing) != 1:
+            continue
+        card = missing.pop()
+        if card in hands.get(seat, []):
+            continue
+        holder = next((s for s, cs in hands.items() if card in cs), None)
+        swappable = [c for c in hands.get(seat, []) if c not in pair]
+        if holder is None or not swappable:
+            continue
+        back = rng.choice(swappable)
+        hands[holder].remove(card)
+        hands[holder].append(back)
+        hands[seat].remove(back)
+        hands[seat].append(card)
+
+
+class TrumpsObserver:
+    """PyObserver: the observation (the seat's view) or the information
+    state (its dealt hand, the history with other seats' private actions
+    hidden, and the current view)."""
+
+    def __init__(self, game: _Config, perfect_recall: bool) -> None:
+        self.game = game
+        self.perfect_recall = perfect_recall
+        enc = game.spec.observation
+        d = len(game.spec.deck)
+        self.extra = d if perfect_recall else 0
+        self.tensor = np.zeros(self.extra + enc.size, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        if perfect_recall:
+            self.dict["dealt_hand"] = self.tensor[:d]
+        for name, off, size in enc.describe():
+            self.dict[name] = self.tensor[self.extra + off : self.extra + off + size]
+
+    def set_from(self, state: TrumpsState, player: int) -> None:
+        g = self.game
+        self.tensor.fill(0.0)
+        ci = g.spec.card_index
+        if self.perfect_recall:
+            for c in state.dealt_to(player):
+                self.tensor[ci[c]] = 1.0
+        view = state.view(player)
+        if view is None:
+            if state.match is None:
+                for c in state.dealt_to(player):
+                    self.tensor[self.extra + ci[c]] = 1.0
+            return
+        self.tensor[self.extra :] = g.spec.observation.encode(view)
+
+    def string_from(self, state: TrumpsState, player: int) -> str:
+        view = state.view(player)
+        if view is None:
+            now = f"dealing {len(state.dealt)} hand {' '.join(state.dealt_to(player))}"
+            if state.match is not None:
+                now = "over " + json.dumps(state.returns())
+        else:
+            shown = {k: v for k, v in view.items() if k not in ("options", "legal")}
+            now = json.dumps(shown, sort_keys=True, separators=(",", ":"), default=str)
+        if not self.perfect_recall:
+            return f"p{player} {now}"
+        names = self.game.spec.seat_names
+        hist = " ".join(f"{names[s]}:{a if public or s == player else '?'}" for s, a, public in state.actions)
+        return f"p{player} dealt {' '.join(state.dealt_to(player))} | {hist} | {now}"
+
+
+class BridgeGame(TrumpsGame):
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        super().__init__(params, game="bridge")
+
+
+class FiveHundredGame(TrumpsGame):
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        super().__init__(params, game="500")
+
+
+class CoincheGame(TrumpsGame):
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        super().__init__(params, game="coinche")
+
+
+_CLASSES: dict[str, type[TrumpsGame]] = {"bridge": BridgeGame, "500": FiveHundredGame, "coinche": CoincheGame}
+
+
+def register() -> list[str]:
+    """Register the three games with OpenSpiel (idempotent); their short names."""
+    names = []
+    registered = set(pyspiel.registered_names())
+    for game in GAMES:
+        name = short_name(game)
+        names.append(name)
+        if name in registered:
+            continue
+
+        pyspiel.register_game(_game_type(game), _CLASSES[game])
+    return names

@@ -1,0 +1,163 @@
+"""A PettingZoo AEC environment for any trumps game and option set.
+
+Agents are the seat names (``"N"``, ``"E"``, ...).  An episode is one deal
+(``episode="deal"``, the default) or a whole game (``episode="game"``).
+Observations are ``{"observation": float32 tensor, "action_mask": int8}``;
+``infos[agent]["view"]`` is the seat's view dict.  See ``docs/envs.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+import trumps
+from trumps.envs.encoding import Spec
+from trumps.envs.rewards import REWARDS, bridge_par, deal_rewards
+
+__all__ = ["TrumpsAECEnv"]
+
+
+class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "trumps_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game: str,
+        preset: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        reward: str = "score",
+        episode: str = "deal",
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if reward not in REWARDS:
+            raise ValueError(f"unknown reward {reward!r} (one of {', '.join(REWARDS)})")
+        if episode not in ("deal", "game"):
+            raise ValueError("episode is 'deal' or 'game'")
+        self.game_name = game
+        self.preset = preset
+        self.game_options = dict(options or {})
+        self.reward_kind = reward
+        self.episode = episode
+        self.render_mode = render_mode
+        probe = trumps.new_game(game, preset=preset, options=self.game_options, seed=0)
+        if reward == "card_points" and probe.game != "coinche":
+            raise ValueError("reward 'card_points' is for coinche")
+        if reward == "imps" and probe.game != "bridge":
+            raise ValueError("reward 'imps' is for bridge")
+        self.spec = Spec(probe)
+        self.possible_agents = list(self.spec.seat_names)
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        n_obs, n_act = self.spec.observation.size, len(self.spec.actions)
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (n_obs,), np.float32),
+                "action_mask": spaces.Box(0, 1, (n_act,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n_act) for a in self.possible_agents}
+        self.match: Any = None
+        self._par: int | None = None
+        self._legal: dict[int, Any] = {}
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ----- the episode -------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is None:
+            seed = int(np.random.default_rng().integers(2**62))
+        self.match = trumps.new_game(self.game_name, preset=self.preset, options=self.game_options, seed=seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._start_deal()
+        self._sync()
+
+    def _start_deal(self) -> None:
+        self._deals_done = len(self.match.results)
+        self._par = bridge_par(self.match) if self.reward_kind == "imps" else None
+
+    def _sync(self) -> None:
+        """Point at the seat to act; its view (computed once per step) goes
+        to ``infos`` and :meth:`observe`.  At the end every seat gets its view."""
+        m = self.match
+        seat = m.to_act
+        self.infos = {a: {} for a in self.agents}
+        self._views: dict[str, dict[str, Any]] = {}
+        if seat is not None and not self.terminations.get(self.possible_agents[seat], False):
+            agent = self.possible_agents[seat]
+            self.agent_selection = agent
+            self._legal = self.spec.actions.legal(m.legal_actions())
+            self.infos[agent]["view"] = self._view(agent)
+        else:
+            self._legal = {}
+            for a in self.agents:
+                self.infos[a]["view"] = self._view(a)
+
+    def _view(self, agent: str) -> dict[str, Any]:
+        v = self._views.get(agent)
+        if v is None:
+            v = self._views[agent] = self.match.view(self._seat[agent])
+        return v
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        mask = np.zeros(len(self.spec.actions), dtype=np.int8)
+        if agent == self.agent_selection and self._legal:
+            mask[list(self._legal)] = 1
+        return {"observation": self.spec.observation.encode(self._view(agent)), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or int(action) not in self._legal:
+            raise ValueError(f"{agent}: action {action!r} is not legal (see the action mask)")
+        m = self.match
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        m.apply(self._legal[int(action)])
+        finished = len(m.results) > self._deals_done
+        if finished:
+            s = self.spec
+            for result in m.results[self._deals_done :]:
+                per_team = deal_rewards(s.game, self.reward_kind, result, s.teams, s.seat_names, self._par)
+                for t, members in enumerate(s.teams):
+                    for seat in members:
+                        self.rewards[self.possible_agents[seat]] += per_team[t]
+            done = m.is_over or self.episode == "deal"
+            if done:
+                self.terminations = {a: True for a in self.agents}
+            else:
+                self._start_deal()
+        self._accumulate_rewards()
+        self._sync()
+
+    def render(self) -> str | None:
+        if self.match is None:
+            return None
+        v = self.match.view(self.match.to_act if self.match.to_act is not None else 0)
+        return (
+            f"{v.get('phase')} to act {v.get('to_act')} auction {[e['call'] for e in v.get('auction') or []]}"
+        )
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,65 @@
+"""Deal rewards per team: the deal score, tricks, card points, IMPs vs par."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = ["REWARDS", "deal_rewards"]
+
+REWARDS = ("score", "tricks", "card_points", "imps")
+
+
+def _team_tricks(
+    game: str, result: Mapping[str, Any], teams: Sequence[Sequence[int]], seat_names: Sequence[str]
+) -> list[float]:
+    tricks = result.get("tricks")
+    if isinstance(tricks, list):
+        return [float(t) for t in tricks]
+    out = [0.0] * len(teams)
+    declarer = result.get("declarer")
+    if declarer is None or tricks is None:
+        return out
+    d = list(seat_names).index(str(declarer))
+    for i, t in enumerate(teams):
+        out[i] = float(tricks) if d in t else float(13 - int(tricks))
+    return out
+
+
+def deal_rewards(
+    game: str,
+    kind: str,
+    result: Mapping[str, Any],
+    teams: Sequence[Sequence[int]],
+    seat_names: Sequence[str],
+    par_ns: int | None = None,
+) -> list[float]:
+    """One value per team for a finished deal's result record."""
+    if kind == "score":
+        return [float(p) for p in result["points"]]
+    if kind == "tricks":
+        return _team_tricks(game, result, teams, seat_names)
+    if kind == "card_points":
+        if game != "coinche":
+            raise ValueError("reward 'card_points' is for coinche")
+        return [float(p) for p in result["card_points"]]
+    if kind == "imps":
+        if game != "bridge" or par_ns is None:
+            raise ValueError("reward 'imps' is for bridge (against the double-dummy par)")
+        from trumps.bridge.scoring import imps
+
+        pts = [int(p) for p in result["points"]]
+        return [float(imps(pts[0] - par_ns)), float(imps(pts[1] + par_ns))]
+    raise ValueError(f"unknown reward {kind!r} (one of {', '.join(REWARDS)})")
+
+
+def bridge_par(m: Any) -> int:
+    """North-South's double-dummy par score of the current bridge deal."""
+    from trumps.bridge.dd import par
+
+    d = m.deal
+    vul = getattr(d, "vulnerable", (False, False))
+    text = {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "Both"}[
+        (bool(vul[0]), bool(vul[1]))
+    ]
+    return int(par([list(h) for h in d.hands], vulnerable=text, dealer=m.dealer).score)

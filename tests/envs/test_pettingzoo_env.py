@@ -1,0 +1,81 @@
+"""The PettingZoo AEC environments pass PettingZoo's own API and seed tests."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test
+
+import trumps
+from trumps.envs import env, raw_env
+
+
+@pytest.mark.parametrize(
+    ("game", "preset", "options"),
+    [("bridge", None, {}), ("500", "american", {}), ("coinche", "ffb_2016", {}), ("coinche", "seed", {})],
+)
+def test_api(game: str, preset: str | None, options: dict[str, object]) -> None:
+    api_test(env(game, preset=preset, options=options), num_cycles=300)
+
+
+@pytest.mark.parametrize(
+    ("game", "preset"), [("bridge", None), ("500", "australian"), ("coinche", "ffb_2016")]
+)
+def test_seed(game: str, preset: str | None) -> None:
+    seed_test(lambda: env(game, preset=preset), num_cycles=300)
+
+
+def _episode(e: object, seed: int) -> dict[str, float]:
+    rng = np.random.default_rng(seed)
+    e.reset(seed=seed)  # type: ignore[attr-defined]
+    total: dict[str, float] = {}
+    for agent in e.agent_iter():  # type: ignore[attr-defined]
+        obs, reward, term, trunc, info = e.last()  # type: ignore[attr-defined]
+        total[agent] = total.get(agent, 0.0) + float(reward)
+        if term or trunc:
+            e.step(None)  # type: ignore[attr-defined]
+            continue
+        assert "view" in info
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))  # type: ignore[attr-defined]
+    return total
+
+
+def test_deal_reward_is_the_side_score() -> None:
+    e = raw_env("coinche", preset="ffb_2016")
+    total = _episode(e, 11)
+    res = e.match.results[-1]["points"]
+    assert total["N"] == total["S"] == res[0]
+    assert total["E"] == total["W"] == res[1]
+
+
+def test_other_rewards_and_whole_game() -> None:
+    e = raw_env("coinche", preset="common", reward="card_points")
+    total = _episode(e, 2)
+    assert total["N"] + total["E"] in (162, 0, 250, 252) or total["N"] + total["E"] > 0
+    e = raw_env("500", preset="american", reward="tricks")
+    total = _episode(e, 3)
+    assert total["N"] + total["E"] == 10 or total["N"] + total["E"] == 0
+    e = raw_env("500", preset="australian", episode="game")
+    _episode(e, 4)
+    assert e.match.is_over
+
+
+def test_imps_against_par() -> None:
+    from trumps.bridge import dd
+
+    if not dd.available():
+        pytest.skip("no double-dummy solver")
+    e = raw_env("bridge", reward="imps")
+    total = _episode(e, 5)
+    assert total["N"] == -total["E"]
+    assert abs(total["N"]) <= 24
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ValueError):
+        raw_env("bridge", reward="card_points")
+    with pytest.raises(trumps.TrumpsError):
+        raw_env("nope")
