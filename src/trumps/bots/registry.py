@@ -3,7 +3,9 @@
 Kinds: ``"random"`` (every game), ``"rules"`` (a game's rule-based bot,
 imported lazily from the path below, so a game's bot module is only loaded
 when asked for), and the levels ``"easy"`` (the rule bot), ``"normal"`` and
-``"strong"`` (PIMC card play, :mod:`trumps.bots.levels`).  A kind written ``"package.module:Class"`` loads any other
+``"strong"`` (PIMC card play, :mod:`trumps.bots.levels`), and for coinche
+``"colver:<agent>"``, a bot of the outside engine colver
+(:mod:`trumps.bots.colver_bot`, needs ``pip install trumps[arena]``).  A kind written ``"package.module:Class"`` loads any other
 :class:`~trumps.bots.base.Bot` subclass.
 
 >>> bot_for("500", "random").name
@@ -81,6 +83,10 @@ def bot_for(game: str, kind: str = "rules", *, fallback: bool = False) -> Bot:
     k = str(kind).strip()
     if k.lower() == "random":
         return RandomBot()
+    if k.lower().startswith("colver:"):  # an outside engine's bot (trumps.bots.colver_bot)
+        from trumps.bots.colver_bot import colver_bot
+
+        return colver_bot(game, k.partition(":")[2])
     if ":" in k:
         cls = _load(k)
     elif k.lower() in LEVEL_BOTS:

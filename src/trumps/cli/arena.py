@@ -37,6 +37,7 @@ modes:
 examples:
   trumps arena coinche --a normal --b easy --deals 200 --jobs 2
   trumps arena 500 --a normal --b easy --games 20 --seed 1 --jobs 2
+  trumps arena coinche --preset contree_exact --a strong --b colver:smart_ismcts --deals 200
 """
 
 
@@ -49,7 +50,10 @@ def build_parser() -> CliParser:
     )
     p.add_argument("game", help="500, bridge or coinche")
     p.add_argument(
-        "--a", default="normal", help="bot A: easy, normal, strong, rules, random (default normal)"
+        "--a",
+        default="normal",
+        help="bot A: easy, normal, strong, rules, random, module:Class, or for coinche colver:AGENT "
+        "(heuristic, ismcts, smart_ismcts, random: needs pip install trumps[arena]) (default normal)",
     )
     p.add_argument("--b", default="easy", help="bot B (default easy)")
     p.add_argument(
