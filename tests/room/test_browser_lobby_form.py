@@ -115,7 +115,14 @@ def test_the_form_words_the_rules_and_the_list_shows_them(browser: Browser, serv
     )
     page.goto(server.url + "/#join")
     rows = page.locator("#tables tr")
-    page.wait_for_selector(f"#tables a[href='/table/{playing}']")
+    in_order = (
+        f"() => !!document.querySelector(\"#tables tr:nth-child(1) a[href='/table/{tid}']\")"
+        f" && !!document.querySelector(\"#tables tr:nth-child(2) a[href='/table/{playing}']\")"
+    )
+    try:
+        page.wait_for_function(in_order, timeout=15_000)
+    except Exception:
+        raise AssertionError(f"not waiting first: {rows.all_inner_texts()}") from None
     first, second = rows.nth(0), rows.nth(1)
     assert first.locator(f"a[href='/table/{tid}']").count() == 1
     assert second.locator(f"a[href='/table/{playing}']").count() == 1
