@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from trumps.core.options import Options
 from trumps.core.presentation import SUIT_SYMBOLS, Presentation, grid_rows, number_word
+from trumps.five_hundred.options import TERMS
 
 __all__ = ["presentation"]
 
@@ -23,7 +24,8 @@ def _label(code: str) -> str:
 
 def presentation(options: Options) -> Presentation:
     american = options.variation == "american"
-    misere = "Nullo" if american else "Misère"
+    words = TERMS[str(options.variation)]  # the option metadata's words: one source for both
+    misere = words["misere"].capitalize()
     labels: dict[str, str] = {"P": "Pass", "MIS": misere, "OMIS": "Open " + misere, "BREACH": "Breach"}
     names: dict[str, str] = {
         "P": "pass", "MIS": misere.lower(), "OMIS": "open " + misere.lower(), "BREACH": "breach",
@@ -57,7 +59,7 @@ def presentation(options: Options) -> Presentation:
         "labels": labels,
         "names": names,
         "terms": {
-            "kitty": "widow" if american else "kitty",
+            "kitty": words["kitty"],
             "declarer": "contractor",
             "misere": misere,
             "tricks": "tricks",
