@@ -7,7 +7,7 @@ Pass, X and XX.
 from __future__ import annotations
 
 from trumps.core.options import Options
-from trumps.core.presentation import SUIT_SYMBOLS, Presentation, grid_rows, number_word
+from trumps.core.presentation import SUIT_SYMBOLS, Presentation, grid_rows, number_word, side_calls
 
 __all__ = ["presentation"]
 
@@ -32,11 +32,7 @@ def presentation(options: Options) -> Presentation:
         "box": {
             "columns": [{"key": c, "label": SUIT_SYMBOLS.get(c, c), "name": _PLURAL[c]} for c in _COLUMNS],
             "rows": grid_rows(range(1, 8), _COLUMNS, lambda lv, c: f"{lv}{c}"),
-            "side": [
-                {"call": "P", "label": "Pass", "name": "pass", "kind": "pass"},
-                {"call": "X", "label": "X", "name": "double", "kind": "double"},
-                {"call": "XX", "label": "XX", "name": "redouble", "kind": "redouble"},
-            ],
+            "side": side_calls(labels, names, [("P", "pass"), ("X", "double"), ("XX", "redouble")]),
             "popup": None,
             "inkles": None,
         },

@@ -9,7 +9,7 @@ Pass, Coinche and Surcoinche.
 from __future__ import annotations
 
 from trumps.core.options import Options
-from trumps.core.presentation import SUIT_SYMBOLS, Presentation, grid_rows
+from trumps.core.presentation import SUIT_SYMBOLS, Presentation, grid_rows, side_calls
 
 __all__ = ["presentation"]
 
@@ -44,11 +44,7 @@ def presentation(options: Options) -> Presentation:
         "box": {
             "columns": [{"key": c, "label": _SHORT[c], "name": _NAMES[c]} for c in columns],
             "rows": rows,
-            "side": [
-                {"call": "P", "label": "Pass", "name": "pass", "kind": "pass"},
-                {"call": "X", "label": "Coinche", "name": "coinche", "kind": "double"},
-                {"call": "XX", "label": "Surcoinche", "name": "surcoinche", "kind": "redouble"},
-            ],
+            "side": side_calls(labels, names, [("P", "pass"), ("X", "double"), ("XX", "redouble")]),
             "popup": None,
             "inkles": None,
         },

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["SUIT_SYMBOLS", "Presentation", "grid_rows", "number_word"]
+__all__ = ["SUIT_SYMBOLS", "Presentation", "grid_rows", "number_word", "side_calls"]
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -65,3 +65,11 @@ def grid_rows(
     """One row per level: ``call(level, column)`` gives each cell's call
     (``None`` for an empty cell) and ``label(level)`` the row's heading."""
     return [{"label": label(level), "calls": [call(level, col) for col in columns]} for level in levels]
+
+
+def side_calls(
+    labels: dict[str, str], names: dict[str, str], kinds: Sequence[tuple[str, str]]
+) -> list[dict[str, Any]]:
+    """The buttons beside the grid (Pass, X, XX...): ``(call, kind)`` pairs,
+    their words taken from ``labels`` and ``names`` so they are written once."""
+    return [{"call": c, "label": labels[c], "name": names[c], "kind": k} for c, k in kinds]
