@@ -104,6 +104,12 @@ def build_parser() -> CliParser:
     p.add_argument(
         "--bot-delay", type=float, default=0.6, help="seconds a bot waits before acting (default 0.6)"
     )
+    p.add_argument(
+        "--workers",
+        type=_positive,
+        default=1,
+        help="worker processes sharing the port (default 1; more need a PostgreSQL --db)",
+    )
     return parser
 
 
@@ -191,7 +197,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     if args.bot_delay < 0:
         raise UsageError("--bot-delay must not be negative")
-    serve(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay)
+    serve(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay, workers=args.workers)
     return 0
 
 

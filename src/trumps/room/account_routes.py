@@ -113,8 +113,12 @@ class Sessions:
             if not self.sockets[sid]:
                 del self.sockets[sid]
 
-    async def ended(self, sids: list[str]) -> None:
-        """Sessions were revoked: forget them and close their sockets."""
+    async def ended(self, sids: list[str], *, local: bool = False) -> None:
+        """Sessions were revoked: forget them and close their sockets (on
+        every worker of the room unless ``local``)."""
+        cluster = self.room().cluster
+        if cluster is not None and not local and sids:
+            cluster.sessions_ended(list(sids))
         for sid in sids:
             self.cache.pop(sid, None)
             for conn in list(self.sockets.pop(sid, ())):

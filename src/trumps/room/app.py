@@ -8,6 +8,7 @@ refused (:mod:`trumps.room.csrf`).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import json
@@ -30,25 +31,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from trumps.room import account_routes, competition, history, history_store, people_routes, play, profiles
 from trumps.room.account_routes import Sessions
 from trumps.room.csrf import CrossSiteGuard
-from trumps.room.messages import (
-    Act,
-    Chat,
-    FillBots,
-    Hello,
-    Invite,
-    Kick,
-    MessageError,
-    SetBot,
-    Sit,
-    Stand,
-    Suggest,
-    error_event,
-    parse_client_message,
-)
+from trumps.room.dispatch import handle
+from trumps.room.messages import MessageError, error_event
 from trumps.room.room import KEEP_FINISHED, Room, game_catalogue
 from trumps.room.settings import PRESET_PHRASES, settings_schema
 from trumps.room.store import Store
-from trumps.room.table import AccessDenied, RoomError, Table
+from trumps.room.table import AccessDenied, RoomError
 from trumps.room.timers import Clock
 
 __all__ = ["create_app"]
@@ -119,6 +107,8 @@ def create_app(
     tune_gc: bool = False,
     keep_finished: float = KEEP_FINISHED,
     trusted_origins: tuple[str, ...] = (),
+    cluster: bool | None = None,
+    worker: str | None = None,
 ) -> Starlette:
     """The card room app, storing everything in ``db_url``; ``clock``
     drives timers and scheduled starts (a fake clock in tests);
@@ -127,7 +117,10 @@ def create_app(
     ``tune_gc`` (``trumps serve``) the garbage collector is set up for a
     long-running server once the room has started (:func:`server_gc`).
     ``trusted_origins``: other origins whose pages may send requests (for a
-    front end served elsewhere); by default only the room's own."""
+    front end served elsewhere); by default only the room's own.
+    ``cluster``: run as one of several workers sharing the database
+    (:mod:`trumps.room.cluster`); by default on PostgreSQL and never on
+    SQLite (one process only); ``worker`` names this worker (random by default)."""
     state: dict[str, Any] = {}
 
     @contextlib.asynccontextmanager
@@ -137,6 +130,12 @@ def create_app(
         state["store"] = store
         state["room"] = room
         state["signer"] = URLSafeSerializer(store.secret(), salt="trumps-player")
+        on_postgres = store.engine.dialect.name == "postgresql"
+        if cluster and not on_postgres:
+            raise RuntimeError("several workers need PostgreSQL: SQLite serves one process")
+        if (cluster is None and on_postgres) or cluster:
+            room.use_cluster(db_url, worker)
+        room.sessions = sessions
         await room.start()
         if tune_gc:
             server_gc()
@@ -177,14 +176,18 @@ def create_app(
 
     async def table_page(request: Request) -> Response:
         tid = request.path_params["tid"]
-        table = room().tables.get(tid)
+        table = room().people.find(tid)
+        if table is None and room().cluster is not None:
+            table = await live_elsewhere(tid)
+            if table is True:  # live, but not yet in this worker's lobby: the socket checks access
+                return FileResponse(STATIC / "table.html", headers={"Cache-Control": "no-store"})
         if table is None:
             # every unfinished table is live, so a stored table that is not is finished
             if await room().store.run(history_store.table_exists, room().store, tid):
                 return RedirectResponse(f"/replay/{tid}", status_code=303)
             return Response("No such table", status_code=404, media_type="text/plain")
         pid, _ = await identity(request)
-        if not table.may_see(pid):
+        if not room().people.may_see(table, pid):
             return Response(
                 "This table is private: you need an invitation", status_code=403, media_type="text/plain"
             )
@@ -231,17 +234,37 @@ def create_app(
             return bad(str(exc))
         return JSONResponse(table.summary(), status_code=201)
 
+    async def live_elsewhere(tid: str) -> Any:
+        """On several workers: the table as the lobby knows it, waiting a
+        moment for a table made just now on another worker (True: stored
+        as live, not yet announced; None: not live)."""
+        c = room().cluster
+        assert c is not None
+        status = await room().store.run(history_store.table_status, room().store, tid)
+        if status is None or status == "finished":
+            return None
+        for _ in range(20):
+            if tid in c.remote or tid in room().tables:
+                return room().people.find(tid)
+            await asyncio.sleep(0.05)
+        return True
+
     async def api_table(request: Request) -> Response:
         tid = request.path_params["tid"]
         try:
-            t = room().get(tid)
+            found = room().people.find(tid)
+            if found is None and room().cluster is not None:
+                found = await live_elsewhere(tid)
+            if found is None or found is True:
+                raise RoomError(f"no table {tid!r}")
+            t = found
         except RoomError as exc:
             if await room().store.run(history_store.table_exists, room().store, tid):
                 # a finished game leaves the live tables: its record is in the history
                 return bad(f"table {tid} is finished: its record is /api/tables/{tid}/record", 404)
             return bad(str(exc), 404)
         pid, _ = await identity(request)
-        if not t.may_see(pid):
+        if not room().people.may_see(t, pid):
             return bad("this table is private: you need an invitation", 403)
         return JSONResponse(t.summary())
 
@@ -264,16 +287,20 @@ def create_app(
 
     async def ws_table(ws: WebSocket) -> None:
         await ws.accept()
+        tid = ws.path_params["tid"]
+        since_text = ws.query_params.get("since")
+        since = int(since_text) if since_text and since_text.isascii() and since_text.isdigit() else None
         try:
-            table = room().get(ws.path_params["tid"])
+            table = room().get(tid)
         except RoomError as exc:
+            if room().cluster is not None and await live_elsewhere(tid) is not None:
+                await ws_relayed(ws, tid, since)
+                return
             await ws.send_text(json.dumps(error_event(str(exc))))
             await ws.close(code=4404)
             return
         who = await sessions.who(ws)
         conn = WsConnection(ws, who.player, who.name, who.session)
-        since_text = ws.query_params.get("since")
-        since = int(since_text) if since_text and since_text.isascii() and since_text.isdigit() else None
         try:
             await table.join(conn, since)
         except AccessDenied as exc:
@@ -296,34 +323,29 @@ def create_app(
             sessions.untrack(who.session, conn)
             table.leave(conn)
 
-    async def handle(table: Table, conn: WsConnection, raw: str | bytes) -> None:
+    async def ws_relayed(ws: WebSocket, tid: str, since: int | None) -> None:
+        """A socket for a table another worker runs (trumps.room.cluster.relay)."""
+        c = room().cluster
+        assert c is not None
+        who = await sessions.who(ws)
+        conn = WsConnection(ws, who.player, who.name, who.session)
+        sessions.track(who.session, conn)
+
+        async def messages() -> AsyncIterator[str | bytes]:
+            try:
+                while True:
+                    message = await ws.receive()
+                    if message["type"] == "websocket.disconnect":
+                        return
+                    raw = message.get("text")
+                    yield raw if raw is not None else (message.get("bytes") or b"")
+            except (WebSocketDisconnect, RuntimeError):
+                return
+
         try:
-            msg = parse_client_message(raw)
-            if isinstance(msg, Hello):
-                await table.catch_up(conn, msg.since)
-            elif isinstance(msg, Act):
-                await table.act(conn, msg.action, expect_seq=msg.seq)
-            elif isinstance(msg, Sit):
-                await table.sit(conn, msg.seat)
-            elif isinstance(msg, Stand):
-                await table.stand(conn)
-            elif isinstance(msg, SetBot):
-                await table.set_bot(conn, msg.seat, msg.kind)
-            elif isinstance(msg, FillBots):
-                await table.fill_bots(conn, msg.kind)
-            elif isinstance(msg, Chat):
-                await table.say(conn, msg.text)
-            elif isinstance(msg, Suggest):
-                await table.set_suggestions(conn, msg.on)
-            elif isinstance(msg, Kick):
-                await table.remove_spectator(conn, msg.player)
-            elif isinstance(msg, Invite):
-                await table.revoke_invite(conn)
-        except (MessageError, RoomError) as exc:
-            await conn.send(table.error(str(exc)))
-        except Exception:  # never let one message kill the connection or the table
-            log.exception("unexpected error handling a message at table %s", table.id)
-            await conn.send(table.error("the server could not handle that message"))
+            await c.relay(conn, tid, since, messages())
+        finally:
+            sessions.untrack(who.session, conn)
 
     routes = [
         Route("/", index),

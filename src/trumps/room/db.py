@@ -283,5 +283,11 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            # workers started together must not migrate at once: one does, the
+            # others wait here and then find the schema up to date
+            from sqlalchemy import text
+
+            conn.execute(text("SELECT pg_advisory_xact_lock(7265870563)"))
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")

@@ -116,3 +116,10 @@ def table_exists(store: Store, tid: str) -> bool:
     """Is there a table ``tid``, whatever its status?"""
     with store.sessions() as s:
         return s.get(TableRow, tid) is not None
+
+
+def table_status(store: Store, tid: str) -> str | None:
+    """The stored status of table ``tid`` (None: no such table)."""
+    with store.sessions() as s:
+        row = s.get(TableRow, tid)
+        return None if row is None else row.status

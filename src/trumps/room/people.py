@@ -50,6 +50,17 @@ class People:
         self.social = Social()
         self.channels: defaultdict[str, set[Connection]] = defaultdict(set)
         self.on_finished: list[Any] = []  # async callbacks (table) -> None, e.g. ratings
+        # on several workers (trumps.room.cluster): the tables others run, and the cluster
+        self.remote: dict[str, Any] = {}
+        self.cluster: Any = None
+
+    def find(self, tid: str) -> Any:
+        """A live table by id, whichever worker runs it (None if none)."""
+        return self.tables.get(tid) or self.remote.get(tid)
+
+    async def reload_social(self) -> None:
+        """Friendships changed on another worker."""
+        self.social = await self.store.run(load_social, self.store)
 
     async def start(self) -> None:
         self.social = await self.store.run(load_social, self.store)
@@ -102,11 +113,13 @@ class People:
 
     # ----- presence ------------------------------------------------------------------------
     def online(self, pid: str) -> bool:
-        return bool(self.channels.get(pid))
+        if self.channels.get(pid):
+            return True
+        return self.cluster is not None and bool(self.cluster.online.get(pid))
 
     def where(self, pid: str) -> dict[str, Any] | None:
         """The live table ``pid`` sits at (None if none, or if it is invitation-only)."""
-        for t in self.tables.values():
+        for t in [*self.tables.values(), *self.remote.values()]:
             if t.status != "finished" and t.seat_of(pid) is not None and not t.settings.private:
                 return {"id": t.id, "game": t.game, "status": t.status, "kind": t.settings.kind}
         return None
@@ -116,6 +129,8 @@ class People:
         assert conn.player is not None
         first = not self.channels.get(conn.player)
         self.channels[conn.player].add(conn)
+        if first and self.cluster is not None:
+            self.cluster.presence(conn.player, True)
         await conn.send(await self.me_event(conn.player))
         if first:
             await self.tell_friends(conn.player)
@@ -129,9 +144,14 @@ class People:
         conns.discard(conn)
         if not conns:
             del self.channels[conn.player]
+            if self.cluster is not None:
+                self.cluster.presence(conn.player, False)
             await self.tell_friends(conn.player)
 
-    async def push(self, pid: str, event: dict[str, Any]) -> None:
+    async def push(self, pid: str, event: dict[str, Any], *, local: bool = False) -> None:
+        """Send ``event`` to every personal channel of ``pid`` (on every worker)."""
+        if not local and self.cluster is not None:
+            self.cluster.push(pid, event)
         for conn in list(self.channels.get(pid, ())):
             try:
                 await conn.send(event)
@@ -174,6 +194,8 @@ class People:
         """A friends action by ``pid`` on ``target`` (a username or a player id)."""
         other = await self._resolve(target)
         result = await self.store.run(apply_change, self.store, self.social, pid, other, action)
+        if self.cluster is not None:
+            self.cluster.social_changed()
         for who in (pid, other):
             if self.online(who):
                 await self.push(who, await self.me_event(who))
@@ -253,7 +275,7 @@ class People:
         rows = await self.store.run(_pending_invitations, self.store, pid)
         out = []
         for inv_id, tid, inviter in rows:
-            table = self.tables.get(tid)
+            table = self.find(tid)
             if table is None or table.status == "finished":
                 continue
             out.append(await self._invitation(inv_id, table, inviter))
@@ -266,7 +288,7 @@ class People:
             raise RoomError("no such invitation")
         tid, inviter = row
         await self.push(pid, await self.me_event(pid))
-        table = self.tables.get(tid)
+        table = self.find(tid)
         if accept:
             if table is None or table.status == "finished":
                 raise RoomError("that table has closed")
@@ -276,7 +298,7 @@ class People:
             {"v": PROTOCOL_VERSION, "type": "notice", "kind": "declined",
              "text": f"{self.names.get(pid, '?')} declined your invitation"},
         )  # fmt: skip
-        if table is not None and table.seat_of(pid) is None:
+        if table is not None and table.seat_of(pid) is None and tid in self.tables:
             table.invited.discard(pid)
         return None
 

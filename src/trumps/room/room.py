@@ -8,7 +8,7 @@ import contextlib
 import random
 import secrets
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -22,6 +22,9 @@ from trumps.room.settings import SCHEDULE_HORIZON, TableSettings
 from trumps.room.store import Store
 from trumps.room.table import Connection, RoomError, Table, new_invite_code
 from trumps.room.timers import Clock, Timers
+
+if TYPE_CHECKING:
+    from trumps.room.cluster import Cluster, RemoteTable
 
 __all__ = ["Room", "game_catalogue"]
 
@@ -62,11 +65,25 @@ class Room:
         self.play = PlayDesk(self)
         self._lobby_dirty = False
         self._lobby_task: asyncio.Task[None] | None = None
+        self.cluster: Cluster | None = None  # several workers: see trumps.room.cluster
+        self.sessions: Any = None  # the app's Sessions (ends sockets of revoked sessions)
+
+    def use_cluster(self, url: str, worker: str | None = None) -> None:
+        """Run as one worker of a room on several processes (PostgreSQL)."""
+        from trumps.room.cluster import Cluster
+
+        self.cluster = Cluster(self, url, worker)
+        self.people.cluster = self.cluster
+        self.people.remote = self.cluster.remote
 
     async def start(self) -> None:
-        """Rebuild every unfinished table from storage and restart its bots."""
+        """Rebuild every unfinished table from storage and restart its bots
+        (on several workers: take those nobody runs, see trumps.room.cluster)."""
         timing.start()
         await self.people.start()
+        if self.cluster is not None:
+            await self.cluster.start()
+            return
         stored = await self.store.run(self.store.load_tables)
         for st in stored:
             for player, _bot in st.seats.values():
@@ -94,9 +111,14 @@ class Room:
 
     def _drop(self, table: Table) -> None:
         if self.tables.get(table.id) is table and table.status == "finished" and not table.connections:
+            if self.cluster is not None:
+                asyncio.get_running_loop().create_task(self.cluster.release(table.id, moved=False))
+                return
             del self.tables[table.id]
 
     async def stop(self) -> None:
+        if self.cluster is not None:  # hand the tables over first
+            await self.cluster.stop()
         if self._lobby_task is not None:
             self._lobby_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -194,6 +216,8 @@ class Room:
             chosen.model_dump(),
             invite,
         )
+        if self.cluster is not None:
+            await self.cluster.claim_new(st.id)
         table = self._make(st)
         self.tables[st.id] = table
         table.arm_start()
@@ -218,12 +242,22 @@ class Room:
                 raise RoomError("settings.start_at: a table can be scheduled at most 24 hours ahead")
         return chosen
 
-    async def join_by_code(self, player: str, code: str) -> Table:
+    async def join_by_code(self, player: str, code: str) -> Table | RemoteTable:
         """Let ``player`` into the private table whose invitation is ``code``."""
         for table in self.tables.values():
             if table.invite is not None and secrets.compare_digest(table.invite, code):
                 await table.admit(player)
                 return table
+        if self.cluster is not None:
+            for entry in list(self.cluster.remote.values()):
+                if entry.invite is not None and secrets.compare_digest(entry.invite, code):
+                    try:
+                        answer = await self.cluster.ask(entry.id, {"what": "admit", "player": player})
+                    except TimeoutError:
+                        raise RoomError("the table did not answer; try again") from None
+                    if not answer["ok"]:
+                        raise RoomError(answer["error"])
+                    return entry
         raise RoomError("this invitation is not valid (it may have been revoked)")
 
     def get(self, tid: str) -> Table:
@@ -235,7 +269,10 @@ class Room:
     def listing(self, viewer: str | None = None) -> list[dict[str, Any]]:
         """The lobby as ``viewer`` sees it: every unfinished table listed for
         them (:func:`trumps.room.access.listed`), newest first."""
-        tables = sorted(self.tables.values(), key=lambda t: t.created, reverse=True)
+        every: list[Any] = list(self.tables.values())
+        if self.cluster is not None:
+            every.extend(self.cluster.remote.values())
+        tables = sorted(every, key=lambda t: t.created, reverse=True)
         return [t.summary() for t in tables if t.status != "finished" and self.people.listed(t, viewer)]
 
     def lobby_event(self, viewer: str | None = None) -> dict[str, Any]:
@@ -247,6 +284,12 @@ class Room:
         The listing covers every table, so building it per change would cost
         O(tables) per action; changes are gathered instead, and one push
         (at most one per :data:`LOBBY_INTERVAL`) carries all of them."""
+        if self.cluster is not None:
+            self.cluster.publish(_table)
+        await self.lobby_changed()
+
+    async def lobby_changed(self) -> None:
+        """Some table's lobby entry changed (here or on another worker)."""
         if not self.lobby:
             return
         self._lobby_dirty = True

@@ -1,10 +1,21 @@
-"""Run the card room with uvicorn: ``trumps serve``."""
+"""Run the card room with uvicorn: ``trumps serve``.
+
+One process on SQLite (the default: nothing to set up), or any number of
+workers on PostgreSQL (:mod:`trumps.room.cluster`): started by hand on any
+hosts behind a proxy (``deploy/nginx``), or ``--workers N`` on one machine
+behind one port (uvicorn's supervisor; the kernel spreads connections)."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+from typing import IO, Any
+
 from trumps.core.errors import TrumpsError
 
-__all__ = ["check_database", "serve"]
+__all__ = ["check_database", "serve", "sqlite_path", "worker_app"]
+
+_HELD: list[IO[str]] = []  # the SQLite lock file stays open (and locked) while serving
 
 
 def check_database(db: str) -> None:
@@ -19,23 +30,81 @@ def check_database(db: str) -> None:
         raise TrumpsError(f"cannot open database {db!r}: {reason}") from None
 
 
+def sqlite_path(db: str) -> str | None:
+    """The file of an SQLite URL (None for other databases or in memory)."""
+    if not db.startswith("sqlite"):
+        return None
+    path = db.split(":///", 1)[1] if ":///" in db else ""
+    return path if path and path != ":memory:" else None
+
+
+def hold_sqlite(db: str) -> None:
+    """SQLite serves one process: a second ``trumps serve`` on the same file
+    would run the same tables twice.  Hold an exclusive lock on a file next
+    to the database while serving; a second server is refused clearly."""
+    import fcntl
+
+    path = sqlite_path(db)
+    if path is None:
+        return
+    lock = Path(path + ".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    f = lock.open("a")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise TrumpsError(
+            f"another trumps serve is already using {path}: SQLite serves one process; "
+            "for several workers use PostgreSQL (--db postgresql+psycopg://..., see docs/scaling.md)"
+        ) from None
+    _HELD.append(f)
+
+
+def worker_app() -> Any:
+    """The app of one of ``--workers N`` (uvicorn imports it in each process)."""
+    from trumps.room.app import create_app
+
+    db = os.environ["TRUMPS_SERVE_DB"]
+    delay = float(os.environ.get("TRUMPS_SERVE_BOT_DELAY", "0.6"))
+    return create_app(db, bot_delay=delay, tune_gc=True, cluster=True)
+
+
 def serve(
-    host: str = "127.0.0.1", port: int = 8000, db: str = "sqlite:///trumps.db", bot_delay: float = 0.6
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str = "sqlite:///trumps.db",
+    bot_delay: float = 0.6,
+    workers: int = 1,
 ) -> None:
     """Serve the room until interrupted.  ``db`` is an SQLAlchemy URL
-    (SQLite file by default; ``postgresql+psycopg://...`` works too)."""
+    (SQLite file by default; ``postgresql+psycopg://...`` for several
+    workers).  ``workers``: processes on this machine sharing the port."""
     import uvicorn
 
     from trumps.room.app import create_app
 
+    if workers < 1:
+        raise TrumpsError("--workers must be at least 1")
+    if workers > 1 and not db.startswith("postgresql"):
+        raise TrumpsError(
+            "several workers need PostgreSQL (--db postgresql+psycopg://user@host/db): "
+            "SQLite serves one process (docs/scaling.md)"
+        )
     check_database(db)
-    print(f"trumps card room on http://{host}:{port}/  (database {db})", flush=True)
+    hold_sqlite(db)
+    print(f"trumps card room on http://{host}:{port}/  (database {db}, {workers} worker(s))", flush=True)
     # no per-message deflate: table states are small, and its per-connection
     # state was two thirds of an idle table's memory (docs/benchmarks.md)
-    uvicorn.run(
-        create_app(db, bot_delay=bot_delay, tune_gc=True),
-        host=host,
-        port=port,
-        log_level="warning",
-        ws_per_message_deflate=False,
-    )
+    common: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": "warning",
+        "ws_per_message_deflate": False,
+    }
+    if workers == 1:
+        uvicorn.run(create_app(db, bot_delay=bot_delay, tune_gc=True), **common)
+        return
+    os.environ["TRUMPS_SERVE_DB"] = db
+    os.environ["TRUMPS_SERVE_BOT_DELAY"] = str(bot_delay)
+    uvicorn.run("trumps.room.server:worker_app", factory=True, workers=workers, **common)

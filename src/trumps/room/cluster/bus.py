@@ -1,0 +1,182 @@
+"""Messages between workers over PostgreSQL ``LISTEN``/``NOTIFY``.
+
+Why PostgreSQL and not Redis: a room on several workers needs PostgreSQL
+anyway (the action log, ownership), NOTIFY carried the room's message rates
+with a wide margin in ``benchmarks/broker.py`` (figures in
+``docs/scaling.md``), and one server fewer is one failure fewer.
+
+Every worker listens on the room's channel (broadcasts) and on its own
+channel (messages addressed to it).  Messages are JSON objects; one longer
+than a notification may carry (8,000 bytes) travels in numbered chunks and
+is put back together on arrival.  Outgoing messages are queued and sent in
+one transaction per batch (a busy worker pays one round trip for many
+messages; PostgreSQL delivers a transaction's notifications in order, and
+each carries a per-sender number, so none is merged with an identical one).
+
+NOTIFY is reliable while the listening connection lives; when it breaks,
+the listener reconnects and tells ``on_gap``: whatever depended on the
+stream (relayed table connections) is repaired from the stored log by
+sequence number (:mod:`trumps.room.cluster.node`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import psycopg
+
+__all__ = ["CHUNK", "ROOM_CHANNEL", "Bus", "conninfo", "worker_channel"]
+
+log = logging.getLogger("trumps.cluster")
+
+ROOM_CHANNEL = "trumps_room"
+CHUNK = 7_000  # characters of JSON per notification (PostgreSQL's limit is 8,000 bytes)
+BATCH = 200  # messages per sending transaction at most
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def worker_channel(worker: str) -> str:
+    return f"trumps_w_{worker}"
+
+
+def conninfo(url: str) -> str:
+    """A libpq connection string from the room's SQLAlchemy URL."""
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    return u.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class Bus:
+    """One worker's end of the broker: ``send`` to one worker or to all,
+    ``handler`` called for every message that arrives (in order)."""
+
+    def __init__(
+        self, url: str, worker: str, handler: Handler, on_gap: Callable[[], Awaitable[None]]
+    ) -> None:
+        self.dsn = conninfo(url)
+        self.worker = worker
+        self.handler = handler
+        self.on_gap = on_gap
+        self._out: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._numbers = itertools.count()
+        self._parts: dict[str, list[str | None]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._listening = asyncio.Event()
+        self.sent = 0  # notifications sent (for the capacity model)
+        self.received = 0
+
+    async def start(self) -> None:
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="bus-listen"),
+            asyncio.create_task(self._send_loop(), name="bus-send"),
+        ]
+        await asyncio.wait_for(self._listening.wait(), 30)
+
+    async def stop(self) -> None:
+        # let queued messages go out first (a worker stopping hands its tables over)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._drain(), 5)
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+
+    async def _drain(self) -> None:
+        while not self._out.empty():
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)  # the batch taken last is being committed
+
+    def send(self, worker: str | None, message: dict[str, Any]) -> None:
+        """Queue ``message`` for ``worker`` (None: every worker, this one too)."""
+        channel = ROOM_CHANNEL if worker is None else worker_channel(worker)
+        body = json.dumps({**message, "from": self.worker}, separators=(",", ":"))
+        if len(body) <= CHUNK:
+            self._out.put_nowait((channel, body))
+            return
+        mid = f"{self.worker}.{next(self._numbers)}"
+        parts = [body[i : i + CHUNK] for i in range(0, len(body), CHUNK)]
+        for i, part in enumerate(parts):
+            chunk = {"k": "chunk", "id": mid, "i": i, "n": len(parts), "d": part}
+            self._out.put_nowait((channel, json.dumps(chunk, separators=(",", ":"))))
+
+    # ----- sending ------------------------------------------------------------------
+    async def _send_loop(self) -> None:
+        conn: psycopg.AsyncConnection[Any] | None = None
+        while True:
+            batch = [await self._out.get()]
+            while len(batch) < BATCH and not self._out.empty():
+                batch.append(self._out.get_nowait())
+            # a number per notification: identical payloads in one transaction are merged
+            params = [(ch, f"{next(self._numbers)}|{body}") for ch, body in batch]
+            for attempt in range(50):
+                try:
+                    if conn is None or conn.closed:
+                        conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+                    async with conn.transaction(), conn.cursor() as cur:
+                        await cur.executemany("SELECT pg_notify(%s, %s)", params)
+                    self.sent += len(params)
+                    break
+                except psycopg.Error:
+                    log.warning("bus: sending failed (attempt %d); reconnecting", attempt + 1)
+                    if conn is not None:
+                        with contextlib.suppress(Exception):
+                            await conn.close()
+                    conn = None
+                    await asyncio.sleep(0.2)
+            else:
+                log.error("bus: dropped %d messages", len(params))
+
+    # ----- listening ----------------------------------------------------------------
+    async def _listen(self) -> None:
+        first = True
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+            except psycopg.Error:
+                log.warning("bus: cannot connect to listen; retrying")
+                await asyncio.sleep(0.5)
+                continue
+            try:
+                await conn.execute(f"LISTEN {ROOM_CHANNEL}")
+                await conn.execute(f"LISTEN {worker_channel(self.worker)}")
+                self._listening.set()
+                if not first:  # what was sent meanwhile is lost: repair from the log
+                    await self.on_gap()
+                first = False
+                async for note in conn.notifies():
+                    self.received += 1
+                    await self._arrived(note.payload)
+            except psycopg.Error:
+                log.warning("bus: the listening connection broke; reconnecting")
+            finally:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+            await asyncio.sleep(0.1)
+
+    async def _arrived(self, payload: str) -> None:
+        _number, _, body = payload.partition("|")
+        try:
+            message = json.loads(body)
+        except ValueError:
+            log.error("bus: unreadable message dropped")
+            return
+        if message.get("k") == "chunk":
+            parts = self._parts.setdefault(message["id"], [None] * int(message["n"]))
+            parts[int(message["i"])] = message["d"]
+            if any(p is None for p in parts):
+                return
+            del self._parts[message["id"]]
+            message = json.loads("".join(p for p in parts if p is not None))
+        try:
+            await self.handler(message)
+        except Exception:
+            log.exception("bus: handling %s failed", message.get("k"))

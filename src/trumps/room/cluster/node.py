@@ -1,0 +1,527 @@
+"""One worker of a room that runs on several (:class:`Cluster`).
+
+Every worker serves any browser; each live table is run by exactly one
+worker, its owner (:mod:`~trumps.room.cluster.ownership`).  This module
+ties the pieces together:
+
+- **Ownership.**  A new table belongs to the worker that made it.  Once a
+  second (and at once when a worker hands its tables over) every worker
+  looks for unfinished tables nobody holds and takes them: rebuilt from the
+  stored actions, timers re-armed from the stored times (``Table.resume``),
+  announced with ``owned``.
+- **Relaying.**  A socket for a table run elsewhere is relayed
+  (:mod:`~trumps.room.cluster.relay`).  Delivery gaps are repaired by
+  opening again with the last ``seq`` the socket has.
+- **The lobby.**  Each owner publishes a table's summary when it changes,
+  with the facts the access rules need (host, members, invited, removed);
+  every worker keeps the others' in :attr:`Cluster.remote`, so each lobby
+  lists every table its viewer may see, whichever worker runs it.
+- **People.**  Presence, pushes to a person's own channel, friendship
+  changes and ended sessions are broadcast, so they hold on every worker.
+- **Liveness.**  Workers beat once a second; the stand-ins of sockets on a
+  worker that stopped beating leave their tables (a seat becomes away, and
+  after the grace a bot plays it, as for any dropped socket).
+- **Handover.**  A worker stopped normally finishes what each table is
+  doing, releases it and tells the others, which take it at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+from trumps.room.cluster.bus import Bus
+from trumps.room.cluster.ownership import Ownership
+from trumps.room.cluster.relay import Relay, RemoteConnection
+from trumps.room.messages import error_event
+from trumps.room.settings import TableSettings
+from trumps.room.table import AccessDenied, Connection, Seat, Table
+
+if TYPE_CHECKING:
+    from trumps.room.room import Room
+
+__all__ = ["Cluster", "RemoteTable"]
+
+log = logging.getLogger("trumps.cluster")
+
+SCAN_INTERVAL = 1.0  # seconds between looks for tables nobody runs
+BEAT_INTERVAL = 1.0  # seconds between a worker's heartbeats
+DEAD_AFTER = 4.0  # a worker silent this long is gone
+OPEN_RETRY = 0.5  # seconds before asking again where a table is
+OPEN_WAIT = 12.0  # a relayed socket whose table no worker answers for is closed (the client reconnects)
+
+
+class RemoteTable:
+    """What a worker knows of a table another worker runs: its lobby
+    summary and the facts the access rules read (so a lobby, a page or an
+    invitation code is judged here exactly as the owner would)."""
+
+    def __init__(self, tid: str, worker: str, summary: dict[str, Any], access: dict[str, Any]) -> None:
+        self.id = tid
+        self.worker = worker
+        self.update(summary, access)
+
+    def update(self, summary: dict[str, Any], access: dict[str, Any]) -> None:
+        self._summary = summary
+        self.status: str = summary["status"]
+        self.created: float = summary["created"]
+        self.host: str = access["host"]
+        self.settings = TableSettings.model_validate(summary["settings"])
+        self.seats = [Seat(player=p) for p in access["seats"]]
+        self.pending = {i: (p, "") for i, p in enumerate(access["pending"])}
+        self.invited: set[str] = set(access["invited"])
+        self.banned: set[str] = set(access["banned"])
+        self.invite: str | None = access.get("invite")
+        self.game: str = summary["game"]
+        self.preset: str | None = summary["preset"]
+
+    def summary(self) -> dict[str, Any]:
+        return self._summary
+
+    def seat_of(self, player: str | None) -> int | None:
+        for i, s in enumerate(self.seats):
+            if player is not None and s.player == player:
+                return i
+        return None
+
+
+def access_facts(table: Table) -> dict[str, Any]:
+    return {
+        "host": table.host,
+        "seats": [s.player for s in table.seats],
+        "pending": [p for p, _ in table.pending.values()],
+        "invited": sorted(table.invited),
+        "banned": sorted(table.banned),
+        "invite": table.invite,
+    }
+
+
+class Cluster:
+    """This worker's part in a room spread over several processes."""
+
+    def __init__(self, room: Room, url: str, worker: str | None = None) -> None:
+        self.room = room
+        self.worker = worker or secrets.token_hex(4)
+        self.bus = Bus(url, self.worker, self._arrived, self._gap)
+        self.owner = Ownership(url)
+        self.remote: dict[str, RemoteTable] = {}
+        self.relays: dict[str, Relay] = {}  # cid -> a local socket at a table run elsewhere
+        self.guests: dict[str, tuple[str, RemoteConnection]] = {}  # cid -> (table, stand-in)
+        self.beats: dict[str, float] = {}  # worker -> when it was last heard
+        self.online: defaultdict[str, set[str]] = defaultdict(set)  # player -> workers with their channel
+        self._tasks: list[asyncio.Task[None]] = []
+        self._wake = asyncio.Event()
+        self._stopping = False
+        self._replies: dict[str, asyncio.Future[Any]] = {}
+        self.takeovers: list[tuple[str, float]] = []  # (table, seconds the rebuild took)
+
+    # ----- life ---------------------------------------------------------------------
+    async def start(self) -> None:
+        await self.owner.start()
+        await self.bus.start()
+        self.bus.send(None, {"k": "hello"})
+        await self.scan()
+        self._tasks = [
+            asyncio.create_task(self._scan_loop(), name="cluster-scan"),
+            asyncio.create_task(self._beat_loop(), name="cluster-beat"),
+        ]
+
+    async def stop(self) -> None:
+        """Hand every table over, then leave."""
+        self._stopping = True
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        for tid in list(self.room.tables):
+            await self.release(tid, moved=True)
+        for relay in list(self.relays.values()):
+            if relay.owner is not None:
+                self.bus.send(relay.owner, {"k": "gone", "c": relay.cid})
+        self.bus.send(None, {"k": "bye"})
+        await self.bus.stop()
+        await self.owner.stop()
+
+    async def _scan_loop(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), SCAN_INTERVAL)
+            self._wake.clear()
+            try:
+                await self.scan()
+            except Exception:
+                log.exception("cluster: scan failed")
+
+    async def _beat_loop(self) -> None:
+        while True:
+            self.bus.send(None, {"k": "beat"})
+            now = time.monotonic()
+            for worker, seen in list(self.beats.items()):
+                if now - seen > DEAD_AFTER:
+                    del self.beats[worker]
+                    await self._worker_gone(worker)
+            await asyncio.sleep(BEAT_INTERVAL)
+
+    def stopping(self) -> bool:
+        return self._stopping
+
+    # ----- ownership ----------------------------------------------------------------
+    async def scan(self) -> None:
+        """Take every unfinished table nobody runs."""
+        if self._stopping:
+            return
+        if not await self.owner.check():  # the locks are gone: so are our tables
+            log.error("cluster: lost the lock connection; dropping every table")
+            for tid in list(self.room.tables):
+                await self.release(tid, moved=True, locked=False)
+            await self.owner.stop()
+            await self.owner.start()
+            return
+        orphans = [t for t in await self.owner.orphans() if t not in self.room.tables]
+        random.shuffle(orphans)  # several workers taking over spread the tables between them
+        for tid in orphans:
+            if self.stopping():
+                return
+            if await self.owner.claim(tid):
+                await self._take(tid)
+
+    async def _take(self, tid: str) -> None:
+        t0 = time.perf_counter()
+        room = self.room
+        st = await room.store.run(room.store.load_table, tid)
+        if st is None or st.status == "finished" or tid in room.tables:
+            await self.owner.release(tid)
+            return
+        for player, _bot in st.seats.values():
+            if player and await room.people.learn(player) is None:
+                room.names[player] = "?"
+        table = room._make(st)
+        room.tables[tid] = table
+        self.remote.pop(tid, None)
+        await table.resume()
+        self.publish(table)
+        self.bus.send(None, {"k": "owned", "t": tid})
+        self.takeovers.append((tid, time.perf_counter() - t0))
+        log.info("cluster: worker %s took table %s", self.worker, tid)
+
+    async def claim_new(self, tid: str) -> None:
+        """A table this worker just made is its own."""
+        if not await self.owner.claim(tid):
+            raise RuntimeError(f"table {tid} was taken by another worker before it went live")
+
+    async def release(self, tid: str, *, moved: bool, locked: bool = True) -> None:
+        """Stop running ``tid`` here.  ``moved``: it goes on elsewhere (its
+        sockets are told to find it there)."""
+        table = self.room.tables.get(tid)
+        if table is None:
+            return
+        async with table.lock:  # what the table is doing is finished and stored
+            await table.close()
+            self.room.tables.pop(tid, None)
+            for conn in list(table.connections):
+                table.connections.discard(conn)
+                if isinstance(conn, RemoteConnection):
+                    self.guests.pop(conn.cid, None)
+                    if conn.task is not None:
+                        conn.task.cancel()
+                    if moved:
+                        self.bus.send(conn.worker, {"k": "moved", "c": conn.cid, "t": tid})
+                elif moved:
+                    with contextlib.suppress(Exception):
+                        await conn.close(1012)  # the client reconnects and finds the new owner
+            if locked:
+                with contextlib.suppress(Exception):
+                    await self.owner.release(tid)
+        self.bus.send(None, {"k": "released" if moved else "unlisted", "t": tid})
+
+    def publish(self, table: Table) -> None:
+        """Tell every worker a table's lobby entry (it changed)."""
+        self.bus.send(None, {"k": "summary", "t": table.id, "s": table.summary(), "a": access_facts(table)})
+
+    # ----- relayed sockets (this worker holds the socket) ----------------------------------
+    async def relay(self, conn: Connection, tid: str, since: int | None, messages: Any) -> None:
+        """Serve ``conn`` for a table another worker runs until the socket
+        closes: ``messages`` yields the client's raw messages."""
+        cid = secrets.token_hex(8)
+        entry = self.remote.get(tid)
+        relay = Relay(cid, tid, conn, since, entry.worker if entry else None)
+        self.relays[cid] = relay
+        opener = asyncio.create_task(self._open(relay))
+        try:
+            async for raw in messages:
+                if not relay.opened.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(relay.opened.wait(), OPEN_WAIT)
+                if relay.closed:
+                    break
+                if relay.owner is not None:
+                    text = raw if isinstance(raw, str) else bytes(raw).decode("utf-8", "replace")
+                    self.bus.send(relay.owner, {"k": "msg", "c": cid, "raw": text})
+        finally:
+            relay.closed = True
+            opener.cancel()
+            self.relays.pop(cid, None)
+            if relay.owner is not None:
+                self.bus.send(relay.owner, {"k": "gone", "c": cid})
+
+    async def _open(self, relay: Relay) -> None:
+        """Ask the owner (everyone, if it is not known) to connect the
+        socket, until one answers; a table nobody answers for within
+        :data:`OPEN_WAIT` closes the socket (the page reconnects)."""
+        relay.opened.clear()
+        deadline = time.monotonic() + OPEN_WAIT
+        while not relay.closed and not relay.opened.is_set():
+            if time.monotonic() > deadline:
+                await relay.deliver(error_event("this table is not available right now; reconnecting"))
+                with contextlib.suppress(Exception):
+                    await relay.conn.close(1013)
+                relay.closed = True
+                return
+            c = relay.conn
+            msg = {"k": "open", "c": relay.cid, "t": relay.tid, "p": c.player, "n": c.name,
+                   "since": relay.last_seq, "to": relay.owner}  # fmt: skip
+            self.bus.send(relay.owner, msg)  # None: broadcast, only the owner answers
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(relay.opened.wait(), OPEN_RETRY)
+
+    def _reopen(self, relay: Relay, owner: str | None) -> None:
+        relay.owner = owner
+        relay.opened.clear()
+        asyncio.get_running_loop().create_task(self._open(relay))
+
+    # ----- stand-ins (this worker runs the table) --------------------------------------------
+    async def _guest_open(self, m: dict[str, Any]) -> None:
+        tid, cid, sender = m["t"], m["c"], m["from"]
+        table = self.room.tables.get(tid)
+        if table is None:
+            if m.get("to") == self.worker:
+                self.bus.send(sender, {"k": "nothere", "c": cid, "t": tid})
+            return
+        old = self.guests.pop(cid, None)
+        if old is not None:
+            await self._guest_leave(old[1], table)
+        conn = RemoteConnection(self.bus, sender, cid, m.get("p"), m.get("n") or "")
+        self.guests[cid] = (tid, conn)
+        self.bus.send(sender, {"k": "opened", "c": cid, "t": tid})
+        conn.task = asyncio.create_task(self._guest_loop(table, conn, m.get("since")))
+
+    async def _guest_loop(self, table: Table, conn: RemoteConnection, since: int | None) -> None:
+        from trumps.room.dispatch import handle
+
+        try:
+            await table.join(conn, since)
+        except AccessDenied as exc:
+            await conn.send(table.error(str(exc)))
+            await conn.close(4403)
+            self.guests.pop(conn.cid, None)
+            return
+        while True:
+            raw = await conn.inbox.get()
+            if raw is None:
+                break
+            await handle(table, conn, raw)
+
+    async def _guest_leave(self, conn: RemoteConnection, table: Table | None) -> None:
+        if conn.task is not None:
+            conn.task.cancel()
+        if table is not None:
+            table.leave(conn)
+
+    async def _worker_gone(self, worker: str) -> None:
+        """A worker stopped beating: its sockets are gone; its tables are
+        taken by the scan; relays to it wait for the new owner's ``owned``."""
+        log.warning("cluster: worker %s is gone", worker)
+        for cid, (tid, conn) in list(self.guests.items()):
+            if conn.worker == worker:
+                del self.guests[cid]
+                await self._guest_leave(conn, self.room.tables.get(tid))
+        for pid, workers in list(self.online.items()):
+            if worker in workers:
+                workers.discard(worker)
+                if not workers:
+                    del self.online[pid]
+        self._wake.set()
+
+    # ----- messages -------------------------------------------------------------------
+    async def _arrived(self, m: dict[str, Any]) -> None:
+        sender = m.get("from")
+        if isinstance(sender, str) and sender != self.worker:
+            self.beats[sender] = time.monotonic()
+        kind = m.get("k")
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is None:
+            log.warning("cluster: unknown message %r", kind)
+            return
+        await handler(m)
+
+    async def _on_beat(self, m: dict[str, Any]) -> None:
+        pass
+
+    async def _on_hello(self, m: dict[str, Any]) -> None:
+        """A worker started: tell it our tables and who is online here."""
+        if m["from"] == self.worker:
+            return
+        for table in self.room.tables.values():
+            self.bus.send(
+                m["from"], {"k": "summary", "t": table.id, "s": table.summary(), "a": access_facts(table)}
+            )
+        for pid in self.room.people.channels:
+            self.bus.send(m["from"], {"k": "presence", "p": pid, "on": True})
+
+    async def _on_bye(self, m: dict[str, Any]) -> None:
+        if m["from"] != self.worker:
+            self.beats.pop(m["from"], None)
+            await self._worker_gone(m["from"])
+
+    async def _on_summary(self, m: dict[str, Any]) -> None:
+        tid, worker = m["t"], m["from"]
+        if worker == self.worker or tid in self.room.tables:
+            return
+        entry = self.remote.get(tid)
+        if entry is None:
+            self.remote[tid] = RemoteTable(tid, worker, m["s"], m["a"])
+        else:
+            entry.worker = worker
+            entry.update(m["s"], m["a"])
+        await self.room.lobby_changed()
+
+    async def _on_unlisted(self, m: dict[str, Any]) -> None:
+        if m["from"] != self.worker and self.remote.pop(m["t"], None) is not None:
+            await self.room.lobby_changed()
+
+    async def _on_released(self, m: dict[str, Any]) -> None:
+        await asyncio.sleep(random.random() * 0.02)
+        self._wake.set()  # take it now, not at the next scan
+
+    async def _on_owned(self, m: dict[str, Any]) -> None:
+        tid, owner = m["t"], m["from"]
+        entry = self.remote.get(tid)
+        if entry is not None and owner != self.worker:
+            entry.worker = owner
+        for relay in list(self.relays.values()):
+            if relay.tid == tid and relay.owner != owner:
+                self._reopen(relay, owner)
+
+    async def _on_open(self, m: dict[str, Any]) -> None:
+        await self._guest_open(m)
+
+    async def _on_opened(self, m: dict[str, Any]) -> None:
+        relay = self.relays.get(m["c"])
+        if relay is not None:
+            relay.owner = m["from"]
+            relay.opened.set()
+
+    async def _on_nothere(self, m: dict[str, Any]) -> None:
+        relay = self.relays.get(m["c"])
+        if relay is not None and relay.owner == m["from"]:
+            relay.owner = None  # ask everyone next time
+
+    async def _on_moved(self, m: dict[str, Any]) -> None:
+        relay = self.relays.get(m["c"])
+        if relay is not None:
+            self._reopen(relay, None)
+
+    async def _on_msg(self, m: dict[str, Any]) -> None:
+        got = self.guests.get(m["c"])
+        if got is not None:
+            got[1].inbox.put_nowait(m["raw"])
+
+    async def _on_gone(self, m: dict[str, Any]) -> None:
+        got = self.guests.pop(m["c"], None)
+        if got is not None:
+            await self._guest_leave(got[1], self.room.tables.get(got[0]))
+
+    async def _on_ev(self, m: dict[str, Any]) -> None:
+        relay = self.relays.get(m["c"])
+        if relay is None:  # the socket closed: the owner may forget it
+            self.bus.send(m["from"], {"k": "gone", "c": m["c"]})
+            return
+        if relay.owner == m["from"]:
+            await relay.deliver(m["e"])
+
+    async def _on_close(self, m: dict[str, Any]) -> None:
+        relay = self.relays.get(m["c"])
+        if relay is not None:
+            relay.closed = True
+            with contextlib.suppress(Exception):
+                await relay.conn.close(int(m.get("code", 1000)))
+
+    async def _gap(self) -> None:
+        """Notifications were lost while the listener reconnected: every
+        relayed socket opens again from the last state it has."""
+        for relay in list(self.relays.values()):
+            self._reopen(relay, relay.owner)
+
+    # ----- people across workers ------------------------------------------------------------
+    def presence(self, pid: str, on: bool) -> None:
+        self.bus.send(None, {"k": "presence", "p": pid, "on": on})
+
+    async def _on_presence(self, m: dict[str, Any]) -> None:
+        if m["from"] == self.worker:
+            return
+        pid, workers = m["p"], self.online[m["p"]]
+        was = bool(workers)
+        (workers.add if m["on"] else workers.discard)(m["from"])
+        if not workers:
+            del self.online[pid]
+        # the friends were told by the worker the person is on (People.attach/detach)
+        _ = was
+
+    def push(self, pid: str, event: dict[str, Any]) -> None:
+        self.bus.send(None, {"k": "push", "p": pid, "e": event})
+
+    async def _on_push(self, m: dict[str, Any]) -> None:
+        if m["from"] != self.worker:
+            await self.room.people.push(m["p"], m["e"], local=True)
+
+    def social_changed(self) -> None:
+        self.bus.send(None, {"k": "social"})
+
+    async def _on_social(self, m: dict[str, Any]) -> None:
+        if m["from"] != self.worker:
+            await self.room.people.reload_social()
+
+    def sessions_ended(self, sids: list[str]) -> None:
+        self.bus.send(None, {"k": "ended", "sids": sids})
+
+    async def _on_ended(self, m: dict[str, Any]) -> None:
+        if m["from"] != self.worker and self.room.sessions is not None:
+            await self.room.sessions.ended(m["sids"], local=True)
+
+    # ----- asking the owner ------------------------------------------------------------
+    async def ask(self, tid: str, request: dict[str, Any], timeout: float = 5.0) -> Any:
+        """A request the table's owner answers (e.g. admit by invitation)."""
+        entry = self.remote.get(tid)
+        rid = secrets.token_hex(6)
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._replies[rid] = fut
+        try:
+            self.bus.send(entry.worker if entry else None, {"k": "ask", "t": tid, "id": rid, "q": request})
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            self._replies.pop(rid, None)
+
+    async def _on_ask(self, m: dict[str, Any]) -> None:
+        table = self.room.tables.get(m["t"])
+        if table is None:
+            return
+        q = m["q"]
+        answer: dict[str, Any] = {"ok": True}
+        try:
+            if q.get("what") == "admit":
+                await table.admit(q["player"])
+        except Exception as exc:
+            answer = {"ok": False, "error": str(exc)}
+        self.bus.send(m["from"], {"k": "answer", "id": m["id"], "a": answer})
+
+    async def _on_answer(self, m: dict[str, Any]) -> None:
+        fut = self._replies.get(m["id"])
+        if fut is not None and not fut.done():
+            fut.set_result(m["a"])

@@ -1,0 +1,151 @@
+"""A room on several real worker processes for the cluster tests and the
+load benchmark: ``python -m trumps serve`` per worker on one PostgreSQL
+database, optionally nginx (the shipped configuration) in front, and
+asyncio table clients that play from their own view, reconnect with
+``?since=`` and record every event they get."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).parent))
+from browser import free_port
+
+__all__ = ["Client", "Worker", "new_guest"]
+
+
+class Worker:
+    """One ``trumps serve`` process."""
+
+    def __init__(self, db: str, bot_delay: float = 0.0, port: int | None = None) -> None:
+        self.db = db
+        self.bot_delay = bot_delay
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, wait: bool = True) -> Worker:
+        cmd = [sys.executable, "-m", "trumps", "serve", "--port", str(self.port), "--db", self.db,
+               "--bot-delay", str(self.bot_delay)]  # fmt: skip
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        if wait:
+            self.wait_ready()
+        return self
+
+    def wait_ready(self, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"worker exited: {err[-2000:]}")
+            try:
+                if httpx.get(self.url + "/api/me", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("worker did not start")
+
+    def kill(self) -> None:
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self, timeout: float = 30) -> None:
+        """A normal stop (SIGTERM): the worker hands its tables over."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+    def stderr(self) -> str:
+        if self.proc is None or self.proc.stderr is None or self.proc.poll() is None:
+            return ""
+        return self.proc.stderr.read().decode(errors="replace")
+
+
+def new_guest(base: str, name: str) -> str:
+    """A guest's session cookie value (made through ``base``)."""
+    with httpx.Client(base_url=base, timeout=10) as http:
+        http.post("/api/guest", json={"name": name}).raise_for_status()
+        return str(http.cookies["trumps_session"])
+
+
+@dataclass
+class Client:
+    """A seated player (or spectator) that plays random legal actions from
+    its own view and reconnects (round robin over ``bases``) when the
+    socket drops, asking for what it missed."""
+
+    name: str
+    cookie: str
+    bases: list[str]  # ws://host:port of the proxy, or of each worker
+    tid: str
+    seat: str | None = None
+    think: float = 0.02
+    events: list[dict[str, Any]] = field(default_factory=list)
+    sent: list[tuple[int, str]] = field(default_factory=list)  # (seq the action should get, action)
+    reconnects: int = 0
+    last_seq: int | None = None
+    state_times: list[tuple[float, int]] = field(default_factory=list)  # (monotonic, seq)
+    _turn: int = 0
+
+    async def run(self, stop: asyncio.Event, rng: random.Random) -> None:
+        while not stop.is_set():
+            base = self.bases[self._turn % len(self.bases)]
+            self._turn += 1
+            url = f"{base}/ws/table/{self.tid}" + ("" if self.last_seq is None else f"?since={self.last_seq}")
+            try:
+                async with websockets.connect(
+                    url, additional_headers={"Cookie": f"trumps_session={self.cookie}"}, open_timeout=5,
+                    max_size=None,
+                ) as ws:  # fmt: skip
+                    await self._session(ws, stop, rng)
+            except (OSError, websockets.ConnectionClosed, websockets.InvalidStatus, TimeoutError):
+                pass
+            if stop.is_set():
+                return
+            self.reconnects += 1
+            await asyncio.sleep(0.2)
+
+    async def _session(self, ws: Any, stop: asyncio.Event, rng: random.Random) -> None:
+        if self.seat is not None and self.last_seq is None:
+            await ws.send(json.dumps({"v": 1, "type": "sit", "seat": self.seat}))
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 0.5)
+            except TimeoutError:
+                continue
+            ev = json.loads(raw)
+            self.events.append(ev)
+            if ev.get("type") != "state":
+                continue
+            self.last_seq = ev["seq"]
+            self.state_times.append((time.monotonic(), ev["seq"]))
+            v = ev["view"]
+            if ev["table"]["status"] == "playing" and self.seat is not None and v.get("to_act") == self.seat:
+                await asyncio.sleep(self.think)
+                action = rng.choice(v["legal"])
+                self.sent.append((ev["seq"] + 1, action))
+                await ws.send(json.dumps({"v": 1, "type": "act", "action": action, "seq": ev["seq"]}))
+
+    def seqs(self) -> list[int]:
+        return [e["seq"] for e in self.events if e.get("type") == "state"]

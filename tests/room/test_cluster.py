@@ -1,0 +1,186 @@
+"""One room on several worker processes (trumps.room.cluster), for real:
+a throw-away PostgreSQL server, three ``trumps serve`` workers as separate
+processes, and table clients spread over them.  The owner of a table is
+killed (-9) mid-deal and the game goes on; every worker is restarted in
+turn during play; every client saw every action once, in order, and only
+what its seat may see."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+
+sys.path.insert(0, str(Path(__file__).parent))
+from cluster_harness import Client, Worker, new_guest
+from test_ws_games import Oracle
+
+SEATS = ("N", "E", "S", "W")
+
+
+@pytest.fixture
+def pg_db(pg_url: str) -> str:
+    import secrets
+
+    name = "c_" + secrets.token_hex(6)
+    engine = create_engine(pg_url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(text(f"CREATE DATABASE {name}"))
+    engine.dispose()
+    return pg_url.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture
+def workers(pg_db: str) -> Iterator[list[Worker]]:
+    ws = [Worker(pg_db).start(wait=False) for _ in range(3)]
+    try:
+        for w in ws:
+            w.wait_ready()
+        yield ws
+    finally:
+        for w in ws:
+            w.stop(timeout=10)
+
+
+def owner_of(db: str, tid: str) -> int:
+    """The backend pid holding the table's lock (to find the owning worker)."""
+    engine = create_engine(db)
+    with engine.connect() as conn:
+        pid = conn.execute(
+            text(
+                "SELECT l.pid FROM pg_locks l WHERE l.locktype='advisory' AND l.objsubid=1 "
+                "AND l.classid::bigint = ((hashtextextended(:t,0) >> 32) & 4294967295) "
+                "AND l.objid::bigint = (hashtextextended(:t,0) & 4294967295)"
+            ),
+            {"t": tid},
+        ).scalar()
+    engine.dispose()
+    return int(pid) if pid is not None else 0
+
+
+def stored_actions(db: str, tid: str) -> list[tuple[int, int, str, bool]]:
+    engine = create_engine(db)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT seq, seat, action, auto FROM actions WHERE table_id=:t ORDER BY seq"), {"t": tid}
+        ).all()
+    engine.dispose()
+    return [(r[0], r[1], r[2], bool(r[3])) for r in rows]
+
+
+def check_clients(db: str, tid: str, clients: list[Client]) -> None:
+    """Every client: states in order with no gap and no step back, each
+    the view of its own seat (the stored game replayed), and none of its
+    own actions stored twice or out of place."""
+    oracle = Oracle(db, tid)
+    stored = stored_actions(db, tid)
+    assert [s for s, *_ in stored] == list(range(1, len(stored) + 1))
+    for c in clients:
+        seqs = c.seqs()
+        assert seqs, f"{c.name} saw nothing"
+        for a, b in zip(seqs, seqs[1:], strict=False):
+            assert b in (a, a + 1), f"{c.name}: state {b} after {a} (reconnects {c.reconnects})"
+        for ev in c.events:
+            if ev.get("type") == "state":  # the seat it had then (none before sitting)
+                you = ev["table"]["you"]
+                assert you in (None, c.seat), f"{c.name} was given seat {you}"
+                oracle.check(ev, c.name, None if you is None else SEATS.index(you))
+        seat = None if c.seat is None else SEATS.index(c.seat)
+        sent = set(c.sent)  # (the seq the action was to get, action): a send is stored there or nowhere
+        for seq, st_seat, action, auto in stored:
+            if seat is not None and st_seat == seat and not auto:
+                assert (seq, action) in sent, f"{c.name}: stored {action} at {seq} was not sent for it"
+
+
+def setup_table(workers: list[Worker], *, via: list[str] | None = None, spectator: bool = True,
+                ) -> tuple[str, list[Client]]:  # fmt: skip
+    bases = [w.url.replace("http", "ws") for w in workers]
+    cookies = [new_guest(workers[i % len(workers)].url, f"P{i}") for i in range(5)]
+    with httpx.Client(base_url=workers[0].url, cookies={"trumps_session": cookies[0]}, timeout=10) as http:
+        r = http.post("/api/tables", json={"game": "500", "preset": "australian"})
+        r.raise_for_status()
+        tid = r.json()["id"]
+    clients = []
+    for i, seat in enumerate(SEATS):
+        order = via or bases[i % len(bases) :] + bases[: i % len(bases)]
+        clients.append(Client(f"P{i}", cookies[i], order, tid, seat))
+    if spectator:
+        order = via or bases[1:] + bases[:1]
+        clients.append(Client("spectator", cookies[4], order, tid, None))
+    return tid, clients
+
+
+async def play(clients: list[Client], until: Any, timeout: float = 60) -> None:
+    stop = asyncio.Event()
+    rng = random.Random(5)
+    tasks = [asyncio.create_task(c.run(stop, rng)) for c in clients]
+    try:
+        deadline = time.monotonic() + timeout
+        while not until():
+            assert time.monotonic() < deadline, "the game did not go on"
+            assert not any(t.done() for t in tasks), [t.exception() for t in tasks if t.done()]
+            await asyncio.sleep(0.05)
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def latest(clients: list[Client]) -> int:
+    return min((c.last_seq or 0) for c in clients)
+
+
+def test_kill_the_owner_mid_deal(workers: list[Worker], pg_db: str) -> None:
+    """Clients on all three workers; the owner is killed -9 mid-deal; the
+    others take the table over within 5 s and the game goes on."""
+    tid, clients = setup_table(workers)
+    state: dict[str, Any] = {}
+
+    def until() -> bool:
+        seq = latest(clients)
+        if "killed" not in state and seq >= 12:
+            pid = owner_of(pg_db, tid)
+            assert pid, "nobody owns the table"
+            # the owner is the worker that made the table
+            workers[0].kill()
+            state["killed"] = time.monotonic()
+            state["at"] = seq
+        return "killed" in state and seq >= state["at"] + 25
+
+    asyncio.run(play(clients, until, timeout=90))
+    assert owner_of(pg_db, tid), "nobody owns the table after the takeover"
+    # the next state reached every client within 5 s of the kill
+    for c in clients:
+        after = [t for t, seq in c.state_times if t > state["killed"] and seq > state["at"]]
+        assert after and after[0] - state["killed"] < 5.0, f"{c.name}: {after[:1]}"
+    check_clients(pg_db, tid, clients)
+
+
+def test_rolling_restart(workers: list[Worker], pg_db: str) -> None:
+    """Every worker is stopped normally and started again, in turn, while
+    the game is played: nothing is lost and the stall stays short."""
+    tid, clients = setup_table(workers)
+    stage: dict[str, Any] = {"next": 0, "mark": 8}
+    stalls: list[float] = []
+
+    def until() -> bool:
+        seq = latest(clients)
+        i = stage["next"]
+        if i < len(workers) and seq >= stage["mark"]:
+            t0 = time.monotonic()
+            workers[i].stop()
+            workers[i].start()
+            stalls.append(time.monotonic() - t0)
+            stage["next"] = i + 1
+            stage["mark"] = seq + 10
+        return stage["next"] == len(workers) and seq >= stage["mark"] + 5
+
+    asyncio.run(play(clients, until, timeout=120))
+    check_clients(pg_db, tid, clients)
