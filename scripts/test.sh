@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what the whole test suite needs, then run it.
-#   - Debian's chromium (the browser tests drive it with Playwright) and
-#     postgresql (the storage tests start a throw-away server), if missing;
+#   - Debian's chromium (the browser tests drive it with Playwright),
+#     postgresql (the storage and cluster tests start a throw-away server)
+#     and nginx (the shipped proxy configuration is tested), if missing;
 #   - the project with its test extras;
 # then pytest with any arguments given.
 set -euo pipefail
@@ -10,6 +11,7 @@ cd "$(dirname "$0")/.."
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+[[ -x /usr/sbin/nginx ]] || command -v nginx >/dev/null 2>&1 || missing+=(nginx)
 if ((${#missing[@]})); then
   echo "installing system packages: ${missing[*]}"
   sudo_cmd=()

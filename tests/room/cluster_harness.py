@@ -104,6 +104,7 @@ class Client:
     events: list[dict[str, Any]] = field(default_factory=list)
     sent: list[tuple[int, str]] = field(default_factory=list)  # (seq the action should get, action)
     reconnects: int = 0
+    drops: list[tuple[float, Any]] = field(default_factory=list)  # (when, close code or error)
     last_seq: int | None = None
     state_times: list[tuple[float, int]] = field(default_factory=list)  # (monotonic, seq)
     _turn: int = 0
@@ -119,8 +120,12 @@ class Client:
                     max_size=None,
                 ) as ws:  # fmt: skip
                     await self._session(ws, stop, rng)
-            except (OSError, websockets.ConnectionClosed, websockets.InvalidStatus, TimeoutError):
-                pass
+            except websockets.ConnectionClosed as exc:
+                self.drops.append((time.monotonic(), exc.rcvd.code if exc.rcvd else None))
+            except websockets.InvalidStatus as exc:
+                self.drops.append((time.monotonic(), f"HTTP {exc.response.status_code}"))
+            except (OSError, TimeoutError) as exc:
+                self.drops.append((time.monotonic(), type(exc).__name__))
             if stop.is_set():
                 return
             self.reconnects += 1
@@ -143,7 +148,9 @@ class Client:
             v = ev["view"]
             if ev["table"]["status"] == "playing" and self.seat is not None and v.get("to_act") == self.seat:
                 await asyncio.sleep(self.think)
-                action = rng.choice(v["legal"])
+                # low calls only: a random 10NT going set would end a 500 game in one deal
+                legal = v["legal"][:3] if v.get("phase") == "AUCTION" else v["legal"]
+                action = rng.choice(legal)
                 self.sent.append((ev["seq"] + 1, action))
                 await ws.send(json.dumps({"v": 1, "type": "act", "action": action, "seq": ev["seq"]}))
 
