@@ -13,6 +13,7 @@ while at least one of their pages has that socket open.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -50,6 +51,7 @@ class People:
         self.social = Social()
         self.channels: defaultdict[str, set[Connection]] = defaultdict(set)
         self.on_finished: list[Any] = []  # async callbacks (table) -> None, e.g. ratings
+        self._tasks: set[asyncio.Task[None]] = set()
         # on several workers (trumps.room.cluster): the tables others run, and the cluster
         self.remote: dict[str, Any] = {}
         self.cluster: Any = None
@@ -146,7 +148,10 @@ class People:
             del self.channels[conn.player]
             if self.cluster is not None:
                 self.cluster.presence(conn.player, False)
-            await self.tell_friends(conn.player)
+            # in a task of its own: the socket's handler may be cancelled as it closes
+            task = asyncio.get_running_loop().create_task(self.tell_friends(conn.player))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
 
     async def push(self, pid: str, event: dict[str, Any], *, local: bool = False) -> None:
         """Send ``event`` to every personal channel of ``pid`` (on every worker)."""
@@ -239,7 +244,7 @@ class People:
                 invited.append({"player": other, "name": self.names.get(other, "?")})
         return invited
 
-    async def invite(self, table: Table, inviter: str, targets: list[str]) -> list[dict[str, Any]]:
+    async def invite(self, table: Any, inviter: str, targets: list[str]) -> list[dict[str, Any]]:
         """``inviter`` (a player of ``table``) invites friends; each gets a live
         notification and may then see the table.  Returns who was invited."""
         if inviter not in access.members(table):
@@ -250,7 +255,7 @@ class People:
         ids = [i["player"] for i in invited]
         rows = await self.store.run(_store_invitations, self.store, table.id, inviter, ids, time.time())
         for entry, inv_id in zip(invited, rows, strict=True):
-            await table.admit(entry["player"])
+            await self.admit(table, entry["player"])
             invitation = await self._invitation(inv_id, table, inviter)
             await self.push(
                 entry["player"], {"v": PROTOCOL_VERSION, "type": "invitation", "invitation": invitation}
@@ -259,12 +264,25 @@ class People:
         await self.tables_changed(table)
         return invited
 
-    async def tables_changed(self, table: Table) -> None:
-        """Who may see ``table`` changed: the lobby is told."""
-        if table.on_change is not None:
+    async def admit(self, table: Any, player: str) -> None:
+        """Let ``player`` see ``table``, asking its owner if another worker runs it."""
+        if table.id in self.tables:
+            await table.admit(player)
+            return
+        assert self.cluster is not None
+        try:
+            answer = await self.cluster.ask(table.id, {"what": "admit", "player": player})
+        except TimeoutError:
+            raise RoomError("the table did not answer; try again") from None
+        if not answer["ok"]:
+            raise RoomError(answer["error"])
+
+    async def tables_changed(self, table: Any) -> None:
+        """Who may see ``table`` changed: the lobby is told (by its owner)."""
+        if getattr(table, "on_change", None) is not None:
             await table.on_change(table)
 
-    async def _invitation(self, inv_id: int, table: Table, inviter: str) -> dict[str, Any]:
+    async def _invitation(self, inv_id: int, table: Any, inviter: str) -> dict[str, Any]:
         return {
             "id": inv_id, "table": table.id, "game": table.game, "preset": table.preset,
             "kind": table.settings.kind, "from": await self.learn(inviter) or "?",

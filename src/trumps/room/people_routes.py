@@ -82,8 +82,8 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any
         if who.player is None:
             return bad("choose a name first", 401)
         try:
-            table = room().get(request.path_params["tid"])
-            if not table.may_see(who.player):
+            table = room().people.find(request.path_params["tid"])  # on any worker
+            if table is None or not room().people.may_see(table, who.player):
                 return bad("no such table", 404)
             data = await body(request, InviteIn)
             invited = await room().people.invite(table, who.player, data.players)

@@ -251,12 +251,7 @@ class Room:
         if self.cluster is not None:
             for entry in list(self.cluster.remote.values()):
                 if entry.invite is not None and secrets.compare_digest(entry.invite, code):
-                    try:
-                        answer = await self.cluster.ask(entry.id, {"what": "admit", "player": player})
-                    except TimeoutError:
-                        raise RoomError("the table did not answer; try again") from None
-                    if not answer["ok"]:
-                        raise RoomError(answer["error"])
+                    await self.people.admit(entry, player)
                     return entry
         raise RoomError("this invitation is not valid (it may have been revoked)")
 

@@ -517,6 +517,7 @@ class Cluster:
         try:
             if q.get("what") == "admit":
                 await table.admit(q["player"])
+                await self.room._changed(table)  # who may see it changed: every lobby is told
         except Exception as exc:
             answer = {"ok": False, "error": str(exc)}
         self.bus.send(m["from"], {"k": "answer", "id": m["id"], "a": answer})

@@ -502,7 +502,7 @@ async function main() {
   const connect = () => {
     const ws = new WebSocket(proto + "//" + location.host + "/ws/lobby");
     ws.onmessage = m => { const ev = JSON.parse(m.data); if (ev.type === "lobby") renderTables(ev.tables); };
-    ws.onclose = () => setTimeout(connect, 1000);
+    ws.onclose = e => setTimeout(connect, e.code === 1012 ? 100 + Math.random() * 200 : 1000);
   };
   connect();
 }

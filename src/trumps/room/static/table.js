@@ -674,7 +674,8 @@ function connect() {
     else if (ev.type === "notice") { $("notice").textContent = ev.text; announce(ev.text); }
     else if (ev.type === "suggestion") { if (ev.seq === lastSeq) { suggestion = ev; markSuggestion(); } }
   };
-  ws.onclose = () => setTimeout(connect, 1000);
+  // 1012: the worker is restarting and has handed the table over: come back at once
+  ws.onclose = e => setTimeout(connect, e.code === 1012 ? 100 + Math.random() * 200 : 1000);
 }
 
 // Keyboard: arrow keys move between the cards and calls you can choose; Enter/Space plays.

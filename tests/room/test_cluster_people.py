@@ -1,0 +1,143 @@
+"""People across workers (trumps.room.cluster): two room workers in this
+process (each app on its own event loop) on one PostgreSQL database.  The
+lobby lists a table whichever worker runs it, to exactly the people the
+access rules allow; an invitation code, an invitation, presence and a
+logout reach across workers; a socket relayed to another worker's table is
+refused exactly as a local one."""
+
+from __future__ import annotations
+
+import secrets
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+from starlette.testclient import TestClient
+
+sys.path.insert(0, str(Path(__file__).parent))
+from peers import Peer, as_guest, new_account
+
+from trumps.room.app import create_app
+
+
+@pytest.fixture
+def pair(pg_url: str) -> Iterator[tuple[TestClient, TestClient]]:
+    name = "p_" + secrets.token_hex(6)
+    engine = create_engine(pg_url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(text(f"CREATE DATABASE {name}"))
+    engine.dispose()
+    db = pg_url.rsplit("/", 1)[0] + "/" + name
+    with (
+        TestClient(create_app(db, bot_delay=0, worker="a")) as a,
+        TestClient(create_app(db, bot_delay=0, worker="b")) as b,
+    ):
+        yield a, b
+
+
+def eventually(check: Callable[[], Any], timeout: float = 5.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got:
+            return got
+        assert time.monotonic() < deadline, "not within the time"
+        time.sleep(0.05)
+
+
+def lobby(client: TestClient, cookie: str) -> set[str]:
+    return {t["id"] for t in as_guest(client, cookie).get("/api/tables").json()}
+
+
+def befriend(client: TestClient, a: str, b: str, b_name: str, a_name: str) -> None:
+    assert (
+        as_guest(client, a).post("/api/friends", json={"player": b_name, "action": "request"}).status_code
+        == 200
+    )
+    assert (
+        as_guest(client, b).post("/api/friends", json={"player": a_name, "action": "accept"}).status_code
+        == 200
+    )
+
+
+def test_lobby_and_access_across_workers(pair: tuple[TestClient, TestClient]) -> None:
+    a, b = pair
+    ann, bob, cyd, dan = (new_account(a, n) for n in ("Ann", "Bob", "Cyd", "Dan"))
+    befriend(b, ann, bob, "Bob", "Ann")  # the friendship is made on worker b
+    r = as_guest(a, ann).post("/api/tables", json={"game": "500"})  # run by worker a
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    # a friend of its player finds it in worker b's lobby; a stranger does not
+    eventually(lambda: tid in lobby(b, bob))
+    assert tid not in lobby(b, cyd)
+    assert as_guest(b, bob).get(f"/api/tables/{tid}").json()["id"] == tid
+    # an invitation-only table: its code works through the other worker
+    r = as_guest(a, ann).post("/api/tables", json={"game": "500", "settings": {"private": True}})
+    private = r.json()["id"]
+    with a.websocket_connect(f"/ws/table/{private}") as ws:  # the host's state carries the code
+        invite = Peer("ann", ws).until(lambda e: e["type"] == "state")["table"]["invite"]
+    assert invite
+    time.sleep(0.3)  # the summary has reached worker b
+    assert private not in lobby(b, cyd)
+    assert as_guest(b, dan).get(f"/table/{private}").status_code == 403
+    assert as_guest(b, dan).get(f"/api/tables/{private}").status_code == 403
+    r = as_guest(b, cyd).post("/api/join", json={"code": invite})
+    assert r.status_code == 200, r.text
+    assert r.json()["table"] == private
+    eventually(lambda: private in lobby(b, cyd))
+    eventually(lambda: private in lobby(a, cyd))
+    assert as_guest(b, cyd).get(f"/table/{private}").status_code == 200
+    # a stranger's socket through worker b is refused as worker a would refuse it
+    as_guest(b, dan)
+    with b.websocket_connect(f"/ws/table/{private}") as ws:
+        peer = Peer("dan", ws)
+        ev = peer.get()
+        assert ev is not None and ev["type"] == "error" and "private" in ev["reason"]
+        assert peer.get() is None  # closed
+    # Cyd's socket through worker b gets Cyd's own view (a spectator's: no hand)
+    as_guest(b, cyd)
+    with b.websocket_connect(f"/ws/table/{private}") as ws:
+        st = Peer("cyd", ws).until(lambda e: e["type"] == "state")
+        assert st["table"]["id"] == private and st["table"]["you"] is None
+        assert "invite" not in st["table"]  # only the host sees the code
+        assert "presentation" in st  # a fresh page learns how to draw the game
+
+
+def test_presence_invitations_and_logout_across_workers(pair: tuple[TestClient, TestClient]) -> None:
+    a, b = pair
+    ann, bob = new_account(a, "Ann"), new_account(b, "Bob")
+    befriend(a, ann, bob, "Bob", "Ann")
+    as_guest(a, ann)
+    with a.websocket_connect("/ws/me") as me_a:
+        ann_me = Peer("ann-me", me_a)
+        first = ann_me.until(lambda e: e["type"] == "me")
+        assert [f["online"] for f in first["friends"]] == [False]
+        as_guest(b, bob)
+        with b.websocket_connect("/ws/me") as me_b:
+            bob_me = Peer("bob-me", me_b)
+            bob_me.until(lambda e: e["type"] == "me")
+            # Bob came online on worker b: Ann on worker a is told
+            ann_me.until(lambda e: e["type"] == "me" and e["friends"][0]["online"])
+            # Ann invites Bob to a table worker a runs: Bob's channel on worker b hears it
+            r = as_guest(a, ann).post("/api/tables", json={"game": "500", "invite": ["Bob"]})
+            assert r.status_code == 201, r.text
+            tid = r.json()["id"]
+            inv = bob_me.until(lambda e: e["type"] == "invitation")
+            assert inv["invitation"]["table"] == tid
+            # Bob's table socket on worker b, relayed to a
+            as_guest(b, bob)
+            with b.websocket_connect(f"/ws/table/{tid}") as tws:
+                table_peer = Peer("bob-table", tws)
+                table_peer.until(lambda e: e["type"] == "state")
+                # Bob logs out everywhere through worker a: his sockets on worker b close
+                r = as_guest(a, bob).post("/api/logout-all")
+                assert r.status_code == 200, r.text
+                table_peer.until(lambda e: e["type"] == "error" and "logged out" in e["reason"])
+                assert table_peer.get() is None
+                bob_me.until(lambda e: e["type"] == "error" and "logged out" in e["reason"])
+        # Bob's channel is gone: Ann sees him offline
+        ann_me.until(lambda e: e["type"] == "me" and not e["friends"][0]["online"])
