@@ -101,6 +101,7 @@ class Client:
     tid: str
     seat: str | None = None
     think: float = 0.02
+    passive: bool = False  # sits but never acts (its move timer runs out)
     events: list[dict[str, Any]] = field(default_factory=list)
     sent: list[tuple[int, str]] = field(default_factory=list)  # (seq the action should get, action)
     reconnects: int = 0
@@ -146,7 +147,8 @@ class Client:
             self.last_seq = ev["seq"]
             self.state_times.append((time.monotonic(), ev["seq"]))
             v = ev["view"]
-            if ev["table"]["status"] == "playing" and self.seat is not None and v.get("to_act") == self.seat:
+            mine = self.seat is not None and v.get("to_act") == self.seat and not self.passive
+            if ev["table"]["status"] == "playing" and mine:
                 await asyncio.sleep(self.think)
                 # low calls only: a random 10NT going set would end a 500 game in one deal
                 legal = v["legal"][:3] if v.get("phase") == "AUCTION" else v["legal"]

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import random
+import signal
+import subprocess
 import sys
 import threading
 import time
@@ -22,6 +25,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 sys.path.insert(0, str(Path(__file__).parent))
+from browser import free_port
 from cluster_harness import Client, Worker, new_guest
 from nginx import nginx_proxy
 from test_ws_games import Oracle
@@ -219,3 +223,101 @@ def test_rolling_restart(workers: list[Worker], proxy: str, pg_db: str) -> None:
     # a handover is a reconnect (these clients wait 0.2 s) and a rebuild: no stall beyond a second
     print(f"rolling restart: longest stall {gaps(clients):.2f} s; restarts took {stalls}")
     assert gaps(clients) < 1.0, f"the game stalled {gaps(clients):.2f} s"
+
+
+def test_scheduled_start_and_timeout_fire_once_after_a_takeover(
+    workers: list[Worker], proxy: str, pg_db: str
+) -> None:
+    """A scheduled table with move timers: its owner is killed before the
+    start time; the worker that takes it starts it at its time and runs
+    the timer: each fires once (one start, one timeout notice per timed-out
+    move), not once per worker."""
+    ann = new_guest(workers[1].url, "Ann")
+    start_at = time.time() + 3
+    settings = {"start_at": start_at, "bid_time": 7, "play_time": 7}
+    with httpx.Client(base_url=workers[0].url, cookies={"trumps_session": ann}, timeout=10) as http:
+        r = http.post("/api/tables", json={"game": "500", "preset": "australian", "settings": settings})
+        assert r.status_code == 201, r.text
+        tid = r.json()["id"]
+    workers[0].kill()  # the owner, before the start
+    client = Client("Ann", ann, [proxy], tid, "N", passive=True)
+
+    def timed_out() -> bool:
+        return any(a[3] for a in stored_actions(pg_db, tid)) and time.time() > start_at + 12
+
+    asyncio.run(play([client], timed_out, timeout=60))
+    engine = create_engine(pg_db)
+    with engine.connect() as conn:
+        status, started = conn.execute(
+            text("SELECT status, started FROM tables WHERE id=:t"), {"t": tid}
+        ).one()
+        timeouts = (
+            conn.execute(text("SELECT seq FROM actions WHERE table_id=:t AND timeout"), {"t": tid})
+            .scalars()
+            .all()
+        )
+    engine.dispose()
+    assert status == "playing"
+    assert start_at <= started < start_at + 2.5, started - start_at
+    assert timeouts, "no move timed out"
+    notices = [e for e in client.events if e.get("type") == "notice" and e.get("timeout")]
+    # one notice per timed-out move (a reconnect replays states, not notices)
+    assert len(notices) == len(timeouts), (notices, timeouts)
+    check_clients(pg_db, tid, [client])
+
+
+def test_sqlite_serves_one_process(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'room.db'}"
+    first = Worker(db).start()
+    try:
+        second = subprocess.run(
+            [sys.executable, "-m", "trumps", "serve", "--db", db, "--port", str(free_port())],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert second.returncode != 0
+        lines = second.stderr.strip().splitlines()
+        assert len(lines) == 1 and "SQLite serves one process" in lines[0], second.stderr
+        many = subprocess.run(
+            [sys.executable, "-m", "trumps", "serve", "--db", db, "--workers", "2"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert many.returncode != 0 and "need PostgreSQL" in many.stderr
+    finally:
+        first.stop()
+
+
+def test_serve_workers_on_one_port(pg_db: str) -> None:
+    """``trumps serve --workers 2``: two processes behind one port play one
+    table together (the kernel spreads the connections over them)."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "trumps", "serve", "--db", pg_db, "--port", str(port), "--workers", "2",
+         "--bot-delay", "0"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+    )  # fmt: skip
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(base + "/api/me", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline and proc.poll() is None, "the workers did not start"
+            time.sleep(0.2)
+        workers = [Worker(pg_db, port=port)]
+        workers[0].url = base
+        tid, clients = setup_table(workers, spectator=True)
+        asyncio.run(play(clients, lambda: latest(clients) >= 30, timeout=60))
+        check_clients(pg_db, tid, clients)
+        engine = create_engine(pg_db)
+        with engine.connect() as conn:  # two workers: two lock connections and two listeners
+            listeners = conn.execute(
+                text("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN trumps_w_%'")
+            ).scalar()
+        engine.dispose()
+        assert listeners == 2, listeners
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
