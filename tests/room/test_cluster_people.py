@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -141,3 +142,36 @@ def test_presence_invitations_and_logout_across_workers(pair: tuple[TestClient, 
                 bob_me.until(lambda e: e["type"] == "error" and "logged out" in e["reason"])
         # Bob's channel is gone: Ann sees him offline
         ann_me.until(lambda e: e["type"] == "me" and not e["friends"][0]["online"])
+
+
+def test_play_matches_people_on_different_workers(pair: tuple[TestClient, TestClient]) -> None:
+    """One matchmaker for the room: four people pressing Play on two
+    workers land at one table; the waiting counts are the room's."""
+    a, b = pair
+    cookies = [new_account(a, "Ann"), new_account(b, "Bob"), new_account(a, "Cyd"), new_account(b, "Dee")]
+    out: dict[str, Any] = {}
+
+    def press(client: TestClient, cookie: str, key: str) -> None:
+        r = client.post("/api/play", json={"game": "coinche", "rules": "common"},
+                        headers={"Cookie": f"trumps_session={cookie}"})  # fmt: skip
+        out[key] = (r.status_code, r.json())
+
+    a.cookies.clear()
+    b.cookies.clear()
+    threads = [threading.Thread(target=press, args=((a, b)[i % 2], c, str(i))) for i, c in enumerate(cookies)]
+    for t in threads[:2]:
+        t.start()
+    # two wait for coinche: both workers say so
+    eventually(lambda: a.get("/api/play").json()["waiting"]["coinche/common"] == 2)
+    assert b.get("/api/play").json()["waiting"]["coinche/common"] == 2
+    for t in threads[2:]:
+        t.start()
+    for t in threads:
+        t.join(40)
+    assert len(out) == 4 and all(status == 200 for status, _ in out.values()), out
+    tables = {body["table"] for _, body in out.values()}
+    assert len(tables) == 1
+    tid = tables.pop()
+    table = eventually(lambda: as_guest(b, cookies[1]).get(f"/api/tables/{tid}").json())
+    assert sorted(s["name"] for s in table["seats"]) == ["Ann", "Bob", "Cyd", "Dee"]
+    assert table["status"] == "playing"

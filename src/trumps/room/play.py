@@ -13,6 +13,7 @@ speed, suggestions allowed, the humans seated, bots in the other seats.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import statistics
@@ -75,13 +76,31 @@ class PlayDesk:
         self.mm = Matchmaker(wait=wait)
         self.waiters: dict[str, asyncio.Future[str]] = {}
 
-    async def press(self, pid: str, game: str, rules: str) -> str:
+    def _elsewhere(self, here: bool) -> bool:
+        """On several workers, whether another worker runs the matchmaker."""
+        cluster = self.room.cluster
+        return not here and cluster is not None and not cluster.leader
+
+    async def press(self, pid: str, game: str, rules: str, *, here: bool = False) -> str:
         """Queue ``pid`` for ``game`` under rule set ``rules``; returns the
-        table id once seated."""
+        table id once seated.  (On several workers the matchmaker's worker
+        does this; ``here``: this worker is it.)"""
         try:
             rule_set(game, rules)
         except MatchmakingError as exc:
             raise RoomError(str(exc)) from None
+        if self._elsewhere(here):
+            assert self.room.cluster is not None
+            try:
+                q = {"what": "play", "player": pid, "game": game, "rules": rules}
+                answer = await self.room.cluster.ask(None, q, timeout=REQUEST_WAIT + 5)
+            except TimeoutError:
+                raise TimeoutError from None
+            if answer.get("timeout"):
+                raise TimeoutError
+            if not answer["ok"]:
+                raise RoomError(answer["error"])
+            return str(answer["table"])
         for t in self.room.tables.values():
             if t.status != "finished" and t.settings.kind == "play" and t.seat_of(pid) is not None:
                 return t.id  # already playing: back to that table
@@ -100,7 +119,18 @@ class PlayDesk:
         await self.poll()
         return await asyncio.wait_for(asyncio.shield(fut), REQUEST_WAIT)
 
-    def cancel(self, pid: str) -> bool:
+    def waiting(self) -> dict[str, int]:
+        """How many wait for each game and rule set."""
+        return {f"{g}/{r.key}": self.mm.waiting(g, r.key) for g, sets in RULE_SETS.items() for r in sets}
+
+    def cancel(self, pid: str, *, here: bool = False) -> bool:
+        if self._elsewhere(here):
+            assert self.room.cluster is not None
+            task = asyncio.get_running_loop().create_task(
+                self.room.cluster.ask(None, {"what": "cancel", "player": pid}, timeout=5)
+            )
+            task.add_done_callback(lambda t: t.exception())  # answered or not: nothing to wait for
+            return True
         fut = self.waiters.pop(pid, None)
         if fut is not None and not fut.done():
             fut.cancel()
@@ -154,6 +184,14 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any
     def bad(reason: str, status: int = 400) -> JSONResponse:
         return JSONResponse({"error": reason}, status_code=status)
 
+    async def waiting() -> dict[str, int]:
+        cluster = room().cluster
+        if cluster is not None and not cluster.leader:  # the matchmaker's worker knows
+            with contextlib.suppress(TimeoutError, KeyError):
+                answer = await cluster.ask(None, {"what": "waiting"}, timeout=1.0)
+                return dict(answer["waiting"])
+        return room().play.waiting()
+
     async def api_play(request: Request) -> Response:
         desk = room().play
         if request.method == "GET":
@@ -163,11 +201,7 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any
                         game: [{"key": r.key, "label": r.label} for r in sets]
                         for game, sets in RULE_SETS.items()
                     },
-                    "waiting": {
-                        f"{g}/{r.key}": desk.mm.waiting(g, r.key)
-                        for g, sets in RULE_SETS.items()
-                        for r in sets
-                    },
+                    "waiting": await waiting(),
                 }
             )
         who = await sessions.who(request)

@@ -23,6 +23,9 @@ ties the pieces together:
   after the grace a bot plays it, as for any dropped socket).
 - **Handover.**  A worker stopped normally finishes what each table is
   doing, releases it and tells the others, which take it at once.
+- **The Play button.**  One worker (whoever holds the matchmaker's lock;
+  another takes it when it dies) runs the matchmaker; the others forward
+  Play requests to it, so players on any worker are matched together.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ SCAN_INTERVAL = 1.0  # seconds between looks for tables nobody runs
 BEAT_INTERVAL = 1.0  # seconds between a worker's heartbeats
 DEAD_AFTER = 4.0  # a worker silent this long is gone
 OPEN_RETRY = 0.5  # seconds before asking again where a table is
+MATCHMAKER = "trumps:matchmaker"  # the advisory lock of the worker that runs the matchmaker
 OPEN_WAIT = 12.0  # a relayed socket whose table no worker answers for is closed (the client reconnects)
 
 
@@ -120,6 +124,8 @@ class Cluster:
         self._stopping = False
         self._replies: dict[str, asyncio.Future[Any]] = {}
         self.takeovers: list[tuple[str, float]] = []  # (table, seconds the rebuild took)
+        self.leader = False  # this worker runs the matchmaker (the Play button) for the room
+        self._asks: set[asyncio.Task[None]] = set()
 
     # ----- life ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -184,6 +190,9 @@ class Cluster:
             await self.owner.stop()
             await self.owner.start()
             return
+        if not self.leader and await self.owner.claim(MATCHMAKER):
+            self.leader = True  # one matchmaker for the room, so players on any worker meet
+            log.info("cluster: worker %s runs the matchmaker", self.worker)
         orphans = [t for t in await self.owner.orphans() if t not in self.room.tables]
         random.shuffle(orphans)  # several workers taking over spread the tables between them
         for tid in orphans:
@@ -495,10 +504,11 @@ class Cluster:
         if m["from"] != self.worker and self.room.sessions is not None:
             await self.room.sessions.ended(m["sids"], local=True)
 
-    # ----- asking the owner ------------------------------------------------------------
-    async def ask(self, tid: str, request: dict[str, Any], timeout: float = 5.0) -> Any:
-        """A request the table's owner answers (e.g. admit by invitation)."""
-        entry = self.remote.get(tid)
+    # ----- asking the owner (of a table, or of the matchmaker) ------------------------------
+    async def ask(self, tid: str | None, request: dict[str, Any], timeout: float = 5.0) -> Any:
+        """A request the table's owner answers (e.g. admit by invitation);
+        ``tid`` None: the matchmaker's worker (the Play button)."""
+        entry = self.remote.get(tid) if tid is not None else None
         rid = secrets.token_hex(6)
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._replies[rid] = fut
@@ -509,15 +519,32 @@ class Cluster:
             self._replies.pop(rid, None)
 
     async def _on_ask(self, m: dict[str, Any]) -> None:
-        table = self.room.tables.get(m["t"])
-        if table is None:
+        if m["t"] is None and not self.leader:
+            return  # for the matchmaker's worker
+        table = self.room.tables.get(m["t"]) if m["t"] is not None else None
+        if m["t"] is not None and table is None:
             return
+        # answered in a task: a Play request waits until its table is made
+        task = asyncio.get_running_loop().create_task(self._answer(m, table))
+        self._asks.add(task)
+        task.add_done_callback(self._asks.discard)
+
+    async def _answer(self, m: dict[str, Any], table: Table | None) -> None:
         q = m["q"]
         answer: dict[str, Any] = {"ok": True}
         try:
-            if q.get("what") == "admit":
+            what = q.get("what")
+            if what == "admit" and table is not None:
                 await table.admit(q["player"])
                 await self.room._changed(table)  # who may see it changed: every lobby is told
+            elif what == "play":
+                answer["table"] = await self.room.play.press(q["player"], q["game"], q["rules"], here=True)
+            elif what == "cancel":
+                answer["cancelled"] = self.room.play.cancel(q["player"], here=True)
+            elif what == "waiting":
+                answer["waiting"] = self.room.play.waiting()
+        except TimeoutError:
+            answer = {"ok": False, "timeout": True}
         except Exception as exc:
             answer = {"ok": False, "error": str(exc)}
         self.bus.send(m["from"], {"k": "answer", "id": m["id"], "a": answer})
