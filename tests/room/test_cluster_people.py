@@ -26,13 +26,18 @@ from trumps.room.app import create_app
 
 
 @pytest.fixture
-def pair(pg_url: str) -> Iterator[tuple[TestClient, TestClient]]:
+def cluster_db(pg_url: str) -> str:
     name = "p_" + secrets.token_hex(6)
     engine = create_engine(pg_url, isolation_level="AUTOCOMMIT")
     with engine.connect() as conn:
         conn.execute(text(f"CREATE DATABASE {name}"))
     engine.dispose()
-    db = pg_url.rsplit("/", 1)[0] + "/" + name
+    return pg_url.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture
+def pair(cluster_db: str) -> Iterator[tuple[TestClient, TestClient]]:
+    db = cluster_db
     with (
         TestClient(create_app(db, bot_delay=0, worker="a")) as a,
         TestClient(create_app(db, bot_delay=0, worker="b")) as b,
@@ -175,3 +180,35 @@ def test_play_matches_people_on_different_workers(pair: tuple[TestClient, TestCl
     table = eventually(lambda: as_guest(b, cookies[1]).get(f"/api/tables/{tid}").json())
     assert sorted(s["name"] for s in table["seats"]) == ["Ann", "Bob", "Cyd", "Dee"]
     assert table["status"] == "playing"
+
+
+def test_a_stale_owner_is_fenced_by_the_action_log(
+    pair: tuple[TestClient, TestClient], cluster_db: str
+) -> None:
+    """If another worker wrote a table's next action (this worker lost the
+    table without knowing), this worker's own write is refused by the log's
+    key: nothing is shown or applied twice, the table leaves this worker and
+    its sockets are sent to find the new owner."""
+    a, _b = pair
+    ann = new_account(a, "Ann")
+    r = as_guest(a, ann).post("/api/tables", json={"game": "500"})
+    tid = r.json()["id"]
+    with a.websocket_connect(f"/ws/table/{tid}") as ws:
+        peer = Peer("ann", ws)
+        peer.until(lambda e: e["type"] == "state")
+        peer.send(type="sit", seat="N")
+        peer.send(type="fill")
+        st = peer.until(lambda e: e["type"] == "state" and e["view"]["to_act"] == "N")
+        seq = st["seq"]
+        engine = create_engine(cluster_db)
+        with engine.begin() as conn:  # "another worker" stores action seq+1
+            conn.execute(
+                text("INSERT INTO actions (table_id, seq, seat, action, at, auto, timeout) "
+                     "VALUES (:t, :s, 0, 'P', 0, false, false)"),
+                {"t": tid, "s": seq + 1},
+            )  # fmt: skip
+        engine.dispose()
+        peer.send(type="act", action=st["view"]["legal"][0], seq=seq)
+        err = peer.until(lambda e: e["type"] == "error")
+        assert "moved" in err["reason"]
+        assert peer.get() is None  # closed (1012: reconnect)

@@ -99,6 +99,8 @@ class Room:
             timers=self.timers, on_done=self._done,
         )  # fmt: skip
         table.policy = self.people
+        if self.cluster is not None:
+            table.on_fenced = self.cluster.fenced
         return table
 
     def _done(self, table: Table) -> None:

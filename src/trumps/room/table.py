@@ -21,6 +21,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from sqlalchemy.exc import IntegrityError
+
 import trumps
 from trumps.core.cards import Card
 from trumps.core.errors import TrumpsError
@@ -135,6 +137,7 @@ class Table:
         self.grace = grace
         self.on_change = on_change
         self.on_done = on_done  # told when the game is over and nobody is connected any more
+        self.on_fenced: Callable[[Table], None] | None = None  # another worker wrote to our log
         self.policy: Policy | None = None  # set by the room
         self.match: Match[Any] = trumps.new_game(self.game, options=self.options, seed=self.seed)
         # the rules in words for the lobby, and the game's name (the game's own metadata)
@@ -679,7 +682,14 @@ class Table:
             if parsed not in legal:
                 raise RoomError(self.match.explain_illegal(parsed, legal))
             # commit first: nothing is shown that is not stored
-            await self.store.write_action(self.id, self.seq + 1, seat, str(parsed), at, auto, timeout)
+            try:
+                await self.store.write_action(self.id, self.seq + 1, seat, str(parsed), at, auto, timeout)
+            except IntegrityError:
+                # the action log already has this seq: another worker runs the
+                # table now (the log's key is the fence, trumps.room.cluster)
+                if self.on_fenced is not None:
+                    self.on_fenced(self)
+                raise RoomError("this table has moved to another server; reconnecting") from None
             t2 = time.perf_counter()
             deal_number = self.match.deal_number
             self.match.apply(parsed, seat, time=at)

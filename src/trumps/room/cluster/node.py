@@ -225,6 +225,15 @@ class Cluster:
         if not await self.owner.claim(tid):
             raise RuntimeError(f"table {tid} was taken by another worker before it went live")
 
+    def fenced(self, table: Table) -> None:
+        """Another worker wrote the next action of a table this one runs:
+        this worker lost it (its lock went with a broken connection).  Stop
+        running it; its sockets reconnect and find the new owner."""
+        log.error("cluster: table %s was taken over by another worker; letting it go", table.id)
+        task = asyncio.get_running_loop().create_task(self.release(table.id, moved=True, locked=False))
+        self._asks.add(task)
+        task.add_done_callback(self._asks.discard)
+
     async def release(self, tid: str, *, moved: bool, locked: bool = True) -> None:
         """Stop running ``tid`` here.  ``moved``: it goes on elsewhere (its
         sockets are told to find it there)."""
