@@ -3,7 +3,7 @@
 Why PostgreSQL and not Redis: a room on several workers needs PostgreSQL
 anyway (the action log, ownership), NOTIFY carried the room's message rates
 with a wide margin in ``benchmarks/broker.py`` (figures in
-``docs/scaling.md``), and one server fewer is one failure fewer.
+``docs/benchmarks.md``, the choice in ``docs/scaling.md``), and one server fewer is one failure fewer.
 
 Every worker listens on the room's channel (broadcasts) and on its own
 channel (messages addressed to it).  Messages are JSON objects; one longer
