@@ -225,6 +225,33 @@ def test_rolling_restart(workers: list[Worker], proxy: str, pg_db: str) -> None:
     assert gaps(clients) < 1.0, f"the game stalled {gaps(clients):.2f} s"
 
 
+def test_lost_notifications_are_repaired_from_the_log(workers: list[Worker], proxy: str, pg_db: str) -> None:
+    """Every worker's listening connection is cut mid-game (what was sent
+    meanwhile is lost): the listeners reconnect, relayed sockets open again
+    from their last seq, and every client still sees every state once, in
+    order, and the game goes on."""
+    tid, clients = setup_table(workers, via=[proxy])
+    state: dict[str, Any] = {}
+
+    def until() -> bool:
+        seq = latest(clients)
+        if "cut" not in state and seq >= 15:
+            engine = create_engine(pg_db, isolation_level="AUTOCOMMIT")
+            with engine.connect() as conn:
+                cut = conn.execute(
+                    text(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN trumps%'"
+                    )
+                ).all()
+            engine.dispose()
+            assert len(cut) == len(workers), cut
+            state["cut"], state["at"] = time.monotonic(), seq
+        return "cut" in state and seq >= state["at"] + 30
+
+    asyncio.run(play(clients, until, timeout=90))
+    check_clients(pg_db, tid, clients)
+
+
 def test_scheduled_start_and_timeout_fire_once_after_a_takeover(
     workers: list[Worker], proxy: str, pg_db: str
 ) -> None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import random
 import secrets
@@ -42,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 from trumps.room.cluster.bus import Bus
 from trumps.room.cluster.ownership import Ownership
 from trumps.room.cluster.relay import Relay, RemoteConnection
-from trumps.room.messages import error_event
+from trumps.room.messages import PROTOCOL_VERSION, error_event
 from trumps.room.settings import TableSettings
 from trumps.room.table import AccessDenied, Connection, Seat, Table
 
@@ -270,6 +271,7 @@ class Cluster:
         cid = secrets.token_hex(8)
         entry = self.remote.get(tid)
         relay = Relay(cid, tid, conn, since, entry.worker if entry else None)
+        relay.ask_replay = self._ask_replay
         self.relays[cid] = relay
         opener = asyncio.create_task(self._open(relay))
         try:
@@ -308,6 +310,13 @@ class Cluster:
             self.bus.send(relay.owner, msg)  # None: broadcast, only the owner answers
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(relay.opened.wait(), OPEN_RETRY)
+
+    def _ask_replay(self, relay: Relay, since: int) -> None:
+        """A relayed socket missed states: the owner replays them (the
+        client protocol's own ``hello``), in order on the same stream."""
+        if relay.owner is not None:
+            hello = json.dumps({"v": PROTOCOL_VERSION, "type": "hello", "since": since})
+            self.bus.send(relay.owner, {"k": "msg", "c": relay.cid, "raw": hello})
 
     def _reopen(self, relay: Relay, owner: str | None) -> None:
         relay.owner = owner
@@ -472,10 +481,35 @@ class Cluster:
                 await relay.conn.close(int(m.get("code", 1000)))
 
     async def _gap(self) -> None:
-        """Notifications were lost while the listener reconnected: every
-        relayed socket opens again from the last state it has."""
+        """Notifications were lost while the listener reconnected.  Every
+        relayed socket here opens again from the last state it has; the
+        other workers are asked to do the same for the sockets they relay to
+        this worker's tables (a lost client message is sent again when its
+        page sees the state again); stand-ins whose socket does not come
+        back (its "gone" was lost) leave; the lobby mirror is refreshed."""
         for relay in list(self.relays.values()):
             self._reopen(relay, relay.owner)
+        for _tid, conn in self.guests.values():
+            conn.confirmed = False
+        self.bus.send(None, {"k": "regap"})
+        self.bus.send(None, {"k": "hello"})
+        task = asyncio.get_running_loop().create_task(self._drop_unconfirmed())
+        self._asks.add(task)
+        task.add_done_callback(self._asks.discard)
+
+    async def _drop_unconfirmed(self) -> None:
+        await asyncio.sleep(DEAD_AFTER)
+        for cid, (tid, conn) in list(self.guests.items()):
+            if not conn.confirmed:
+                del self.guests[cid]
+                await self._guest_leave(conn, self.room.tables.get(tid))
+
+    async def _on_regap(self, m: dict[str, Any]) -> None:
+        if m["from"] == self.worker:
+            return
+        for relay in list(self.relays.values()):
+            if relay.owner == m["from"]:
+                self._reopen(relay, relay.owner)
 
     # ----- people across workers ------------------------------------------------------------
     def presence(self, pid: str, on: bool) -> None:

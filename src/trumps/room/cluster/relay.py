@@ -18,13 +18,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from trumps.room.cluster.bus import Bus
     from trumps.room.table import Connection
 
-__all__ = ["Relay", "RemoteConnection"]
+__all__ = ["REPLAY_WAIT", "Relay", "RemoteConnection"]
+
+REPLAY_WAIT = 2.0  # seconds a relayed socket waits for a replay it asked for
 
 
 class RemoteConnection:
@@ -38,6 +42,7 @@ class RemoteConnection:
         self.name = name
         self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
+        self.confirmed = True  # false after a gap in the notifications until the socket opens again
 
     async def send(self, event: dict[str, Any]) -> None:
         self.bus.send(self.worker, {"k": "ev", "c": self.cid, "e": event})
@@ -57,9 +62,38 @@ class Relay:
         self.owner = owner  # None: not known (ask everyone)
         self.opened = asyncio.Event()
         self.closed = False
+        self.replay_asked: int | None = None  # the seq a replay was last asked from, and when
+        self.replay_since = 0.0
+        self.ask_replay: Callable[[Relay, int], None] | None = None
 
     async def deliver(self, event: dict[str, Any]) -> None:
+        """Pass an owner's event to the socket.  After opening again, the
+        owner replays from the ``since`` it was sent, and states the socket
+        got meanwhile from the old stream may come again: a state older
+        than the socket's last is dropped, so the socket never steps back."""
         if event.get("type") == "state" and isinstance(event.get("seq"), int):
-            self.last_seq = event["seq"]
+            seq = event["seq"]
+            if self.last_seq is not None and seq < self.last_seq:
+                return
+            if self.last_seq is not None and seq > self.last_seq + 1 and self._may_wait(self.last_seq):
+                # states were lost on the way: ask the owner to replay from
+                # the last one the socket has (the replay comes in order, on
+                # the same stream); this one comes again with it
+                return
+            self.last_seq = seq
         with contextlib.suppress(Exception):
             await self.conn.send(event)
+
+    def _may_wait(self, last: int) -> bool:
+        """Whether to hold back a state that skips some: yes while a replay
+        from ``last`` is asked for and not overdue (a state is complete, so
+        after :data:`REPLAY_WAIT` the socket takes the jump rather than stall;
+        an owner too far behind to replay sends only the present)."""
+        now = time.monotonic()
+        if self.replay_asked != last:
+            if self.ask_replay is None:
+                return False
+            self.replay_asked, self.replay_since = last, now
+            self.ask_replay(self, last)
+            return True
+        return now - self.replay_since < REPLAY_WAIT
