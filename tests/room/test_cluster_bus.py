@@ -1,0 +1,71 @@
+"""The workers' message bus over a real PostgreSQL: order, chunking of
+long messages, identical messages kept apart, and a cut listening
+connection that reconnects and reports the gap."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from sqlalchemy import create_engine, text
+
+from trumps.room.cluster.bus import CHUNK, Bus
+
+
+def test_order_chunks_duplicates_and_gap(pg_url: str) -> None:
+    async def main() -> None:
+        got: list[dict[str, Any]] = []
+        gaps: list[bool] = []
+
+        async def handler(m: dict[str, Any]) -> None:
+            got.append(m)
+
+        async def gap() -> None:
+            gaps.append(True)
+
+        bus = Bus(pg_url, "w1", handler, gap)
+        other = Bus(pg_url, "w2", handler, gap)
+        await bus.start()
+        await other.start()
+        try:
+            big = "x" * (3 * CHUNK + 17)
+            for i in range(50):
+                other.send("w1", {"k": "n", "i": i})
+            other.send("w1", {"k": "big", "d": big})
+            other.send("w1", {"k": "same"})
+            other.send("w1", {"k": "same"})  # identical: must not be merged into one
+            other.send(None, {"k": "all"})  # a broadcast reaches both, the sender too
+            for _ in range(200):
+                if sum(m["k"] == "all" for m in got) == 2:
+                    break
+                await asyncio.sleep(0.05)
+            to_w1 = [m for m in got if m["k"] != "all"]
+            assert [m["i"] for m in to_w1 if m["k"] == "n"] == list(range(50))
+            assert [m["k"] for m in to_w1[50:]] == ["big", "same", "same"]
+            assert to_w1[50]["d"] == big and to_w1[50]["from"] == "w2"
+            # cut w1's listening connection: it reconnects and reports the gap
+            engine = create_engine(pg_url, isolation_level="AUTOCOMMIT")
+            with engine.connect() as conn:
+                conn.execute(
+                    text(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN trumps_w_w1'"
+                    )
+                )
+            engine.dispose()
+            for _ in range(200):
+                if gaps:
+                    break
+                await asyncio.sleep(0.05)
+            assert gaps
+            got.clear()
+            other.send("w1", {"k": "after"})
+            for _ in range(200):
+                if got:
+                    break
+                await asyncio.sleep(0.05)
+            assert [m["k"] for m in got] == ["after"]
+        finally:
+            await bus.stop()
+            await other.stop()
+
+    asyncio.run(main())
