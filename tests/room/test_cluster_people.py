@@ -20,7 +20,7 @@ from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).parent))
-from peers import Peer, as_guest, new_account
+from peers import Peer, as_guest, new_account, new_guest
 
 from trumps.room.app import create_app
 
@@ -212,3 +212,27 @@ def test_a_stale_owner_is_fenced_by_the_action_log(
         err = peer.until(lambda e: e["type"] == "error")
         assert "moved" in err["reason"]
         assert peer.get() is None  # closed (1012: reconnect)
+
+
+def test_a_guest_who_registers_on_another_worker_is_renamed_at_the_table(
+    pair: tuple[TestClient, TestClient],
+) -> None:
+    a, b = pair
+    gus = new_guest(a, "Gus")
+    tid = as_guest(a, gus).post("/api/tables", json={"game": "500"}).json()["id"]
+    with a.websocket_connect(f"/ws/table/{tid}") as ws:
+        peer = Peer("gus", ws)
+        peer.until(lambda e: e["type"] == "state")
+        peer.send(type="sit", seat="N")
+        st = peer.until(lambda e: e["type"] == "state" and e["table"]["seats"][0]["name"])
+        assert st["table"]["seats"][0]["name"] == "Gus (guest)"
+        r = as_guest(b, gus).post("/api/register", json={"username": "Gus", "password": "correct horse 1"})
+        assert r.status_code in (200, 201), r.text
+        # the guest session ended with the registration (its socket is told) ...
+        peer.until(lambda e: e["type"] == "error" and "logged out" in e["reason"])
+    # ... and the table worker a runs shows the account's name
+    account = r.cookies.get("trumps_session")
+    assert account is not None
+    with as_guest(a, account).websocket_connect(f"/ws/table/{tid}") as ws:
+        st = Peer("gus", ws).until(lambda e: e["type"] == "state")
+        assert st["table"]["seats"][0]["name"] == "Gus" and st["table"]["you"] == "N"

@@ -83,8 +83,11 @@ class People:
     def is_account(self, pid: str | None) -> bool:
         return pid is not None and self.accounts.get(pid, False)
 
-    async def renamed(self, pid: str) -> None:
-        """A guest became an account: its name changes everywhere it is live."""
+    async def renamed(self, pid: str, *, local: bool = False) -> None:
+        """A guest became an account: its name changes everywhere it is live
+        (on every worker unless ``local``)."""
+        if not local and self.cluster is not None:
+            self.cluster.renamed(pid)
         self.names.pop(pid, None)
         self.accounts.pop(pid, None)
         name = await self.learn(pid)

@@ -540,6 +540,16 @@ class Cluster:
         if m["from"] != self.worker:
             await self.room.people.reload_social()
 
+    def renamed(self, pid: str) -> None:
+        self.bus.send(None, {"k": "renamed", "p": pid})
+
+    async def _on_renamed(self, m: dict[str, Any]) -> None:
+        if m["from"] != self.worker:  # names and the account flag are cached per worker
+            await self.room.people.renamed(m["p"], local=True)
+            for table in self.room.tables.values():
+                if table.seat_of(m["p"]) is not None:
+                    await table.broadcast()
+
     def sessions_ended(self, sids: list[str]) -> None:
         self.bus.send(None, {"k": "ended", "sids": sids})
 
