@@ -307,6 +307,9 @@ def create_app(
             await ws.send_text(json.dumps(table.error(str(exc))))
             await ws.close(code=4403)
             return
+        except Exception:  # the socket closed while its first states were sent
+            table.leave(conn)
+            return
         sessions.track(who.session, conn)
         try:
             while True:

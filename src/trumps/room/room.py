@@ -208,7 +208,7 @@ class Room:
                 raise RoomError(f"the buy-in is {chosen.buy_in} chips and you have {have}")
         # an invitation-only table's link/code (any other table's address is its link)
         invite = new_invite_code() if chosen.private else None
-        st = await self.store.add_table(
+        st = self.store.new_table(
             cls.game,
             preset or None,
             resolved.to_dict(),
@@ -218,10 +218,19 @@ class Room:
             chosen.model_dump(),
             invite,
         )
-        if self.cluster is not None:
+        if self.cluster is not None:  # owned before it exists: no other worker's scan can take it
             await self.cluster.claim_new(st.id)
+        try:
+            await self.store.insert_table(st)
+        except BaseException:
+            if self.cluster is not None:
+                self.cluster.made(st.id)
+                await self.cluster.owner.release(st.id)
+            raise
         table = self._make(st)
         self.tables[st.id] = table
+        if self.cluster is not None:
+            self.cluster.made(st.id)
         table.arm_start()
         await self._changed(table)
         timing.record("create_table", time.perf_counter() - t0)

@@ -233,8 +233,12 @@ class Store:
         tables costs no transaction of its own, and nothing waits behind
         one); returns the table as :meth:`load_table` would read it back."""
         st = self.new_table(*args, **kwargs)
-        await self.write(self._table_write, st)
+        await self.insert_table(st)
         return st
+
+    async def insert_table(self, st: StoredTable) -> None:
+        """Store a table made by :meth:`new_table` in the next group commit."""
+        await self.write(self._table_write, st)
 
     @staticmethod
     def _table_write(conn: Connection, st: StoredTable) -> None:

@@ -126,6 +126,7 @@ class Cluster:
         self._replies: dict[str, asyncio.Future[Any]] = {}
         self.takeovers: list[tuple[str, float]] = []  # (table, seconds the rebuild took)
         self.leader = False  # this worker runs the matchmaker (the Play button) for the room
+        self.making: set[str] = set()  # tables this worker claimed and is storing
         self._asks: set[asyncio.Task[None]] = set()
 
     # ----- life ---------------------------------------------------------------------
@@ -194,7 +195,9 @@ class Cluster:
         if not self.leader and await self.owner.claim(MATCHMAKER):
             self.leader = True  # one matchmaker for the room, so players on any worker meet
             log.info("cluster: worker %s runs the matchmaker", self.worker)
-        orphans = [t for t in await self.owner.orphans() if t not in self.room.tables]
+        orphans = [
+            t for t in await self.owner.orphans() if t not in self.room.tables and t not in self.making
+        ]
         random.shuffle(orphans)  # several workers taking over spread the tables between them
         for tid in orphans:
             if self.stopping():
@@ -222,9 +225,15 @@ class Cluster:
         log.info("cluster: worker %s took table %s", self.worker, tid)
 
     async def claim_new(self, tid: str) -> None:
-        """A table this worker just made is its own."""
+        """A table this worker is making is its own (claimed before its row
+        is stored, so no scan can find it unowned; :meth:`made` once live)."""
+        self.making.add(tid)
         if not await self.owner.claim(tid):
-            raise RuntimeError(f"table {tid} was taken by another worker before it went live")
+            self.making.discard(tid)
+            raise RuntimeError(f"table {tid} is already owned")
+
+    def made(self, tid: str) -> None:
+        self.making.discard(tid)
 
     def fenced(self, table: Table) -> None:
         """Another worker wrote the next action of a table this one runs:
@@ -281,8 +290,9 @@ class Cluster:
                         await asyncio.wait_for(relay.opened.wait(), OPEN_WAIT)
                 if relay.closed:
                     break
+                text = raw if isinstance(raw, str) else bytes(raw).decode("utf-8", "replace")
+                relay.note_sent(text)
                 if relay.owner is not None:
-                    text = raw if isinstance(raw, str) else bytes(raw).decode("utf-8", "replace")
                     self.bus.send(relay.owner, {"k": "msg", "c": cid, "raw": text})
         finally:
             relay.closed = True
@@ -444,6 +454,10 @@ class Cluster:
         if relay is not None:
             relay.owner = m["from"]
             relay.opened.set()
+            # an action sent just before the owner changed may have been lost
+            # with it: send it again (its seq makes a second copy harmless)
+            if relay.unanswered is not None:
+                self.bus.send(relay.owner, {"k": "msg", "c": relay.cid, "raw": relay.unanswered})
 
     async def _on_nothere(self, m: dict[str, Any]) -> None:
         relay = self.relays.get(m["c"])

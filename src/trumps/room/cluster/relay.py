@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -64,6 +65,9 @@ class Relay:
         self.closed = False
         self.replay_asked: int | None = None  # the seq a replay was last asked from, and when
         self.replay_since = 0.0
+        # the last action the client sent at the current state, until a newer state comes
+        self.unanswered: str | None = None
+        self.unanswered_seq: int | None = None
         self.ask_replay: Callable[[Relay, int], None] | None = None
 
     async def deliver(self, event: dict[str, Any]) -> None:
@@ -81,8 +85,24 @@ class Relay:
                 # the same stream); this one comes again with it
                 return
             self.last_seq = seq
+            if self.unanswered_seq is not None and seq > self.unanswered_seq:
+                self.unanswered = self.unanswered_seq = (
+                    None  # the table moved on: it was applied or overtaken
+                )
         with contextlib.suppress(Exception):
             await self.conn.send(event)
+
+    def note_sent(self, raw: str) -> None:
+        """Remember an action (``act`` with the ``seq`` it answers) until
+        the table moves past it, to send it again to a new owner."""
+        if '"act"' not in raw:
+            return
+        try:
+            msg = json.loads(raw)
+        except ValueError:
+            return
+        if isinstance(msg, dict) and msg.get("type") == "act" and isinstance(msg.get("seq"), int):
+            self.unanswered, self.unanswered_seq = raw, msg["seq"]
 
     def _may_wait(self, last: int) -> bool:
         """Whether to hold back a state that skips some: yes while a replay
