@@ -5,6 +5,7 @@ message means the same wherever its socket is."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 from trumps.room.messages import (
@@ -52,7 +53,9 @@ async def handle(table: Table, conn: Connection, raw: str | bytes) -> None:
         elif isinstance(msg, Invite):
             await table.revoke_invite(conn)
     except (MessageError, RoomError) as exc:
-        await conn.send(table.error(str(exc)))
+        with contextlib.suppress(Exception):  # the socket may have closed meanwhile
+            await conn.send(table.error(str(exc)))
     except Exception:  # never let one message kill the connection or the table
         log.exception("unexpected error handling a message at table %s", table.id)
-        await conn.send(table.error("the server could not handle that message"))
+        with contextlib.suppress(Exception):
+            await conn.send(table.error("the server could not handle that message"))
