@@ -1,0 +1,114 @@
+"""The table page in a real browser on a room of two workers behind the
+shipped nginx configuration: the worker running the table is killed (-9)
+in the middle of the deal; the page reconnects through nginx by itself,
+shows the game where it was, and the deal is played to its end, on a
+desktop and a phone screen."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser
+from sqlalchemy import create_engine, text
+
+sys.path.insert(0, str(Path(__file__).parent))
+from cluster_harness import Worker
+from nginx import nginx_proxy
+from test_browser_table import SIZES, new_page, play_one_deal, shot, start_table, view
+
+
+class Proxied:
+    """What start_table needs of a server: its address (nginx's)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+
+@pytest.fixture
+def room(pg_url: str) -> Iterator[tuple[Proxied, list[Worker]]]:
+    name = "b_" + secrets.token_hex(6)
+    engine = create_engine(pg_url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(text(f"CREATE DATABASE {name}"))
+    engine.dispose()
+    db = pg_url.rsplit("/", 1)[0] + "/" + name
+    workers = [Worker(db, bot_delay=0.05).start(wait=False) for _ in range(2)]
+    try:
+        for w in workers:
+            w.wait_ready()
+        with nginx_proxy([w.port for w in workers]) as port:
+            yield Proxied(f"http://127.0.0.1:{port}"), workers
+    finally:
+        for w in workers:
+            w.stop(timeout=10)
+
+
+def owner(db: str, tid: str, workers: list[Worker]) -> Worker:
+    """The worker whose lock connection holds the table (by its client port)."""
+    engine = create_engine(db)
+    with engine.connect() as conn:
+        port = conn.execute(
+            text(
+                "SELECT a.client_port FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+                "WHERE l.locktype='advisory' AND l.objsubid=1 "
+                "AND l.classid::bigint = ((hashtextextended(:t,0) >> 32) & 4294967295) "
+                "AND l.objid::bigint = (hashtextextended(:t,0) & 4294967295)"
+            ),
+            {"t": tid},
+        ).scalar()
+    engine.dispose()
+    for w in workers:
+        assert w.proc is not None
+        if port in local_ports(w.proc.pid):
+            return w
+    raise AssertionError("no worker holds the table")
+
+
+def local_ports(pid: int) -> set[int]:
+    """The local TCP ports of a process's sockets (/proc: its fds' socket
+    inodes, looked up in the kernel's table of TCP sockets)."""
+    inodes = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as f:
+            for line in f.readlines()[1:]:
+                cols = line.split()
+                if cols[9] in inodes:
+                    ports.add(int(cols[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_page_survives_the_death_of_its_tables_worker(
+    browser: Browser, room: tuple[Proxied, list[Worker]], size: str
+) -> None:
+    server, workers = room
+    page = new_page(browser, size)
+    tid = start_table(page, server, "500", "australian", {})  # type: ignore[arg-type]
+    page.get_by_role("button", name="Fill empty seats with bots").click()
+    page.wait_for_function("() => state && state.table.status === 'playing'")
+    page.wait_for_function("() => state.view.to_act === 'S'", timeout=30_000)
+    before: dict[str, Any] = view(page)
+    page.evaluate("() => { window.beforeKill = state; }")
+    owner(workers[0].db, tid, workers).kill()
+    # the page reconnects through nginx by itself and is shown the game where it was
+    page.wait_for_function("() => state !== window.beforeKill", timeout=15_000)
+    after = view(page)
+    assert after["seq"] == before["seq"] and after["you"] == "S" and after["to_act"] == "S"
+    shot(page, f"cluster-after-failover-{size}")
+    v = play_one_deal(page, f"cluster-{size}", size, 4)
+    assert v.get("results"), "the deal did not finish"
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    page.context.close()
