@@ -121,3 +121,36 @@ def test_knowledge_needs_the_play_phase() -> None:
     assert m.to_act is not None
     with pytest.raises(SamplingError):
         knowledge(m.view(m.to_act))
+
+
+@pytest.mark.parametrize("game", ["500", "coinche"])
+def test_a_promise_is_dropped_only_when_the_play_has_ruled_it_out(game: str) -> None:
+    """What a bid promised (three of the suit) is held against the samples
+    unless the bidder's play has made it impossible.  A dropped promise is
+    one the real deal breaks too (the real deal is one of the worlds the
+    seat cannot rule out), and every promise the sampler keeps is still
+    possible."""
+    from trumps.bots.sampling import _promises, _still_possible
+
+    dropped = 0
+    for seed in range(1, 60):
+        m = trumps.new_game(game, seed=seed)
+        bots = [bot_for(game, "rules") for _ in range(m.players)]
+        rng = random.Random(seed)
+        while not m.results and m.to_act is not None:
+            view = m.view(m.to_act)
+            if view["phase"] == "PLAY":
+                know = knowledge(view)
+                me = view["seats"].index(view["seat"])
+                every = [(s, t) for s, t in _promises(view) if s != me and s not in know.known]
+                possible = [
+                    _still_possible(t, s, know.played, know.pool, know.voids, know.eff) for s, t in every
+                ]
+                assert len(know.promises) == sum(possible)
+                for (s, test), ok in zip(every, possible, strict=True):
+                    if not ok:
+                        dropped += 1
+                        dealt = [str(c) for c in m.deal.hands[s]] + [c for p, c, _ in know.played if p == s]
+                        assert not test(dealt), (seed, s, dealt)
+            step(m, bots[m.to_act], rng)
+    assert dropped, "no position where the play ruled a promise out: the test checks nothing"

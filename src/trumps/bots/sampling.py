@@ -196,8 +196,31 @@ def knowledge(view: Mapping[str, Any]) -> Knowledge:
     pool = [c for c in deck if c not in seen]
     # whatever is in no hand and not played lies in the pile (500's kitty)
     pile_size = len(deck) - sum(sizes) - len(played) - len(pile_known)
-    promises = [(s, test) for s, test in _promises(view) if s != me and s not in known]
+    promises = [
+        (s, test)
+        for s, test in _promises(view)
+        if s != me and s not in known and _still_possible(test, s, played, pool, voids, eff)
+    ]
     return Knowledge(game, me, n, known, sizes, played, voids, pool, pile_size, pile_known, eff, promises)
+
+
+def _still_possible(
+    test: Callable[[list[str]], bool],
+    seat: int,
+    played: list[tuple[int, str, int | None]],
+    pool: list[str],
+    voids: list[set[int]],
+    eff: Callable[[str], int],
+) -> bool:
+    """Whether a promise of ``seat``'s auction can still be true: its test
+    passes on the cards the seat played plus every unseen card it could
+    still hold (the tests only ask for enough cards of a kind, so if that
+    fails every deal fails).  A promise the play has ruled out (the bidder
+    showed out of the suit) is dropped rather than held against every
+    sample, which cost half the tries and sent ``strong`` to the rule bot."""
+    mine = [card for s, card, _ in played if s == seat]
+    could = [c for c in pool if eff(c) not in voids[seat]]
+    return test(mine + could)
 
 
 def _promises(view: Mapping[str, Any]) -> list[tuple[int, Callable[[list[str]], bool]]]:
