@@ -532,13 +532,11 @@ class Cluster:
     async def _on_presence(self, m: dict[str, Any]) -> None:
         if m["from"] == self.worker:
             return
+        # (the friends were told by the worker the person is on: People.attach/detach)
         pid, workers = m["p"], self.online[m["p"]]
-        was = bool(workers)
         (workers.add if m["on"] else workers.discard)(m["from"])
         if not workers:
             del self.online[pid]
-        # the friends were told by the worker the person is on (People.attach/detach)
-        _ = was
 
     def push(self, pid: str, event: dict[str, Any]) -> None:
         self.bus.send(None, {"k": "push", "p": pid, "e": event})
