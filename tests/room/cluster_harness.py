@@ -24,7 +24,7 @@ import websockets
 sys.path.insert(0, str(Path(__file__).parent))
 from browser import free_port
 
-__all__ = ["Client", "Worker", "new_guest"]
+__all__ = ["Client", "Worker", "lock_holder", "new_guest"]
 
 
 class Worker:
@@ -80,6 +80,28 @@ class Worker:
         if self.proc is None or self.proc.stderr is None or self.proc.poll() is None:
             return ""
         return self.proc.stderr.read().decode(errors="replace")
+
+
+def lock_holder(db: str, tid: str, column: str) -> Any:
+    """``column`` of ``pg_stat_activity`` (``pid``, ``client_port``) of the
+    session holding table ``tid``'s advisory lock (None: nobody)."""
+    from sqlalchemy import create_engine, text
+
+    assert column in ("pid", "client_port")
+    engine = create_engine(db)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(
+                text(
+                    f"SELECT a.{column} FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+                    "WHERE l.locktype='advisory' AND l.objsubid=1 AND l.granted "
+                    "AND l.classid::bigint = ((hashtextextended(:t,0) >> 32) & 4294967295) "
+                    "AND l.objid::bigint = (hashtextextended(:t,0) & 4294967295)"
+                ),
+                {"t": tid},
+            ).scalar()
+    finally:
+        engine.dispose()
 
 
 def new_guest(base: str, name: str) -> str:

@@ -26,17 +26,27 @@ def pg_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'room.db'}"
-    base: str = request.getfixturevalue("pg_url")
+def fresh_database(base: str) -> str:
+    """A new empty database on the server of ``base``; its URL."""
     name = "t_" + secrets.token_hex(6)
     engine = create_engine(base, isolation_level="AUTOCOMMIT")
     with engine.connect() as conn:
         conn.execute(text(f"CREATE DATABASE {name}"))
     engine.dispose()
     return base.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture
+def pg_db(pg_url: str) -> str:
+    """A fresh PostgreSQL database (the cluster tests)."""
+    return fresh_database(pg_url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'room.db'}"
+    return fresh_database(request.getfixturevalue("pg_url"))
 
 
 @pytest.fixture

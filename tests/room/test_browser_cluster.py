@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,10 +15,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser
-from sqlalchemy import create_engine, text
 
 sys.path.insert(0, str(Path(__file__).parent))
-from cluster_harness import Worker
+from cluster_harness import Worker, lock_holder
 from nginx import nginx_proxy
 from test_browser_table import SIZES, new_page, play_one_deal, shot, start_table, view
 
@@ -32,13 +30,8 @@ class Proxied:
 
 
 @pytest.fixture
-def room(pg_url: str) -> Iterator[tuple[Proxied, list[Worker]]]:
-    name = "b_" + secrets.token_hex(6)
-    engine = create_engine(pg_url, isolation_level="AUTOCOMMIT")
-    with engine.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    engine.dispose()
-    db = pg_url.rsplit("/", 1)[0] + "/" + name
+def room(pg_db: str) -> Iterator[tuple[Proxied, list[Worker]]]:
+    db = pg_db
     workers = [Worker(db, bot_delay=0.05).start(wait=False) for _ in range(2)]
     try:
         for w in workers:
@@ -52,18 +45,7 @@ def room(pg_url: str) -> Iterator[tuple[Proxied, list[Worker]]]:
 
 def owner(db: str, tid: str, workers: list[Worker]) -> Worker:
     """The worker whose lock connection holds the table (by its client port)."""
-    engine = create_engine(db)
-    with engine.connect() as conn:
-        port = conn.execute(
-            text(
-                "SELECT a.client_port FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
-                "WHERE l.locktype='advisory' AND l.objsubid=1 "
-                "AND l.classid::bigint = ((hashtextextended(:t,0) >> 32) & 4294967295) "
-                "AND l.objid::bigint = (hashtextextended(:t,0) & 4294967295)"
-            ),
-            {"t": tid},
-        ).scalar()
-    engine.dispose()
+    port = lock_holder(db, tid, "client_port")
     for w in workers:
         assert w.proc is not None
         if port in local_ports(w.proc.pid):

@@ -26,23 +26,11 @@ from sqlalchemy import create_engine, text
 
 sys.path.insert(0, str(Path(__file__).parent))
 from browser import free_port
-from cluster_harness import Client, Worker, new_guest
+from cluster_harness import Client, Worker, lock_holder, new_guest
 from nginx import nginx_proxy
 from test_ws_games import Oracle
 
 SEATS = ("N", "E", "S", "W")
-
-
-@pytest.fixture
-def pg_db(pg_url: str) -> str:
-    import secrets
-
-    name = "c_" + secrets.token_hex(6)
-    engine = create_engine(pg_url, isolation_level="AUTOCOMMIT")
-    with engine.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    engine.dispose()
-    return pg_url.rsplit("/", 1)[0] + "/" + name
 
 
 @pytest.fixture
@@ -65,19 +53,8 @@ def proxy(workers: list[Worker]) -> Iterator[str]:
 
 
 def owner_of(db: str, tid: str) -> int:
-    """The backend pid holding the table's lock (to find the owning worker)."""
-    engine = create_engine(db)
-    with engine.connect() as conn:
-        pid = conn.execute(
-            text(
-                "SELECT l.pid FROM pg_locks l WHERE l.locktype='advisory' AND l.objsubid=1 "
-                "AND l.classid::bigint = ((hashtextextended(:t,0) >> 32) & 4294967295) "
-                "AND l.objid::bigint = (hashtextextended(:t,0) & 4294967295)"
-            ),
-            {"t": tid},
-        ).scalar()
-    engine.dispose()
-    return int(pid) if pid is not None else 0
+    """The backend pid holding the table's lock (0: nobody)."""
+    return int(lock_holder(db, tid, "pid") or 0)
 
 
 def stored_actions(db: str, tid: str) -> list[tuple[int, int, str, bool]]:

@@ -7,7 +7,6 @@ refused exactly as a local one."""
 
 from __future__ import annotations
 
-import secrets
 import sys
 import threading
 import time
@@ -26,18 +25,8 @@ from trumps.room.app import create_app
 
 
 @pytest.fixture
-def cluster_db(pg_url: str) -> str:
-    name = "p_" + secrets.token_hex(6)
-    engine = create_engine(pg_url, isolation_level="AUTOCOMMIT")
-    with engine.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    engine.dispose()
-    return pg_url.rsplit("/", 1)[0] + "/" + name
-
-
-@pytest.fixture
-def pair(cluster_db: str) -> Iterator[tuple[TestClient, TestClient]]:
-    db = cluster_db
+def pair(pg_db: str) -> Iterator[tuple[TestClient, TestClient]]:
+    db = pg_db
     with (
         TestClient(create_app(db, bot_delay=0, worker="a")) as a,
         TestClient(create_app(db, bot_delay=0, worker="b")) as b,
@@ -182,9 +171,7 @@ def test_play_matches_people_on_different_workers(pair: tuple[TestClient, TestCl
     assert table["status"] == "playing"
 
 
-def test_a_stale_owner_is_fenced_by_the_action_log(
-    pair: tuple[TestClient, TestClient], cluster_db: str
-) -> None:
+def test_a_stale_owner_is_fenced_by_the_action_log(pair: tuple[TestClient, TestClient], pg_db: str) -> None:
     """If another worker wrote a table's next action (this worker lost the
     table without knowing), this worker's own write is refused by the log's
     key: nothing is shown or applied twice, the table leaves this worker and
@@ -200,7 +187,7 @@ def test_a_stale_owner_is_fenced_by_the_action_log(
         peer.send(type="fill")
         st = peer.until(lambda e: e["type"] == "state" and e["view"]["to_act"] == "N")
         seq = st["seq"]
-        engine = create_engine(cluster_db)
+        engine = create_engine(pg_db)
         with engine.begin() as conn:  # "another worker" stores action seq+1
             conn.execute(
                 text("INSERT INTO actions (table_id, seq, seat, action, at, auto, timeout) "
