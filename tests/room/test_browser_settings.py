@@ -221,7 +221,7 @@ def test_preset_and_text_chat_with_the_spectators_channel(browser: Browser, serv
     # during the game: phrases only
     ann.wait_for_selector("#phrases button")
     assert [ann.locator("#phrases button").nth(i).inner_text() for i in range(len(PRESET_PHRASES))] == list(
-        PRESET_PHRASES
+        PRESET_PHRASES.values()
     )
     assert ann.is_hidden("#chat-form")
     assert ann.inner_text("#chat-note") == "Chat during the game: phrases only."

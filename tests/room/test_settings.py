@@ -81,7 +81,7 @@ def test_settings_are_validated_at_creation(room: TestClient, clock: FakeClock) 
         "kind", "bid_time", "play_time", "chat", "spectator_chat", "watching", "private", "suggestions", "start_at",
         "buy_in",
     ]  # fmt: skip
-    assert meta["phrases"] == list(PRESET_PHRASES)
+    assert meta["phrases"] == [{"key": k, "text": v} for k, v in PRESET_PHRASES.items()]
 
 
 # ----- timers ------------------------------------------------------------------------------
@@ -178,7 +178,7 @@ def test_chat_none_is_open_before_and_after_but_not_during_the_game(room: TestCl
         start_alone(p, fresh=False)
         p.send(type="chat", text="hello")
         assert p.error() == "chat is off while the game is played"
-        p.send(type="chat", text=PRESET_PHRASES[0])
+        p.send(type="chat", text=PRESET_PHRASES["hello"])
         assert p.error() == "chat is off while the game is played"
 
 
@@ -189,7 +189,16 @@ def test_preset_chat_takes_only_the_phrases(room: TestClient) -> None:
         p.send(type="chat", text="you all play badly")
         assert p.error() == "only the preset phrases can be sent while the game is played"
         p.send(type="chat", text="Well played!")
-        assert p.state(lambda e: bool(e["chat"]))["chat"][-1]["text"] == "Well played!"
+        line = p.state(lambda e: bool(e["chat"]))["chat"][-1]
+        assert (line["text"], line["phrase"]) == ("Well played!", "well_played")
+        # a phrase travels as its key; each page shows it in its reader's language
+        p.send(type="chat", phrase="good_luck")
+        line = p.state(lambda e: len(e["chat"]) == 2)["chat"][-1]
+        assert (line["text"], line["phrase"]) == ("Good luck!", "good_luck")
+        p.send(type="chat", phrase="no_such_key")
+        assert p.error() == "no such phrase: no_such_key"
+        p.send(type="chat", phrase="hello", text="Hello!")
+        assert "either text or a phrase" in p.error()
 
 
 def test_chat_is_stored_as_text_rate_limited_and_spectators_have_their_own(

@@ -28,7 +28,16 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from trumps.room import account_routes, competition, history, history_store, people_routes, play, profiles
+from trumps.room import (
+    account_routes,
+    competition,
+    history,
+    history_store,
+    languages,
+    people_routes,
+    play,
+    profiles,
+)
 from trumps.room.account_routes import Sessions
 from trumps.room.csrf import CrossSiteGuard
 from trumps.room.dispatch import handle
@@ -204,7 +213,7 @@ def create_app(
         return JSONResponse(game_catalogue())
 
     async def api_settings(_request: Request) -> Response:
-        return JSONResponse({"settings": settings_schema(), "phrases": list(PRESET_PHRASES)})
+        return JSONResponse({"settings": settings_schema(), "phrases": [{"key": k, "text": v} for k, v in PRESET_PHRASES.items()]})
 
     async def api_join(request: Request) -> Response:
         pid, _ = await identity(request)
@@ -365,6 +374,7 @@ def create_app(
         Route("/api/tables/{tid}", api_table),
         *history.routes(room, identity),
         *competition.routes(room, identity),
+        *languages.routes(room, sessions),
         WebSocketRoute("/ws/lobby", ws_lobby),
         WebSocketRoute("/ws/table/{tid}", ws_table),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -45,7 +45,7 @@ async def handle(table: Table, conn: Connection, raw: str | bytes) -> None:
         elif isinstance(msg, FillBots):
             await table.fill_bots(conn, msg.kind)
         elif isinstance(msg, Chat):
-            await table.say(conn, msg.text)
+            await table.say(conn, msg.text, phrase=msg.phrase)
         elif isinstance(msg, Suggest):
             await table.set_suggestions(conn, msg.on)
         elif isinstance(msg, Kick):

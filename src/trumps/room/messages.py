@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -97,12 +97,24 @@ class Invite(_Msg):
 
 
 class Chat(_Msg):
+    """A chat line: ``text`` typed, or ``phrase``, the key of a preset phrase
+    (each reader sees it in their own language)."""
+
     type: Literal["chat"]
-    text: Annotated[str, Field(min_length=1, max_length=300)]
+    text: Annotated[str, Field(min_length=1, max_length=300)] | None = None
+    phrase: Annotated[str, Field(min_length=1, max_length=32)] | None = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> Chat:
+        if (self.text is None) == (self.phrase is None):
+            raise ValueError("send either text or a phrase")
+        return self
 
     @field_validator("text")
     @classmethod
-    def _printable(cls, text: str) -> str:
+    def _printable(cls, text: str | None) -> str | None:
+        if text is None:
+            return None
         # no control characters: they garble the chat, and NUL cannot be stored in PostgreSQL
         if any((ord(ch) < 32 and ch not in "\t\n") or ord(ch) == 127 for ch in text):
             raise ValueError("control characters are not allowed")

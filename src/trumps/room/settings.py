@@ -28,6 +28,7 @@ __all__ = [
     "BUY_INS",
     "CHOICE_WORDS",
     "MAX_SPECTATORS",
+    "PHRASE_OF_TEXT",
     "PRESET_PHRASES",
     "SCHEDULE_HORIZON",
     "SUMMARY_WORDS",
@@ -44,20 +45,24 @@ BUY_INS = (0, 30, 110, 275, 550)
 MAX_SPECTATORS = 10
 #: How far ahead a table may be scheduled, in seconds.
 SCHEDULE_HORIZON = 24 * 3600
-#: The phrases of "preset" chat, in the order the page shows them.
-PRESET_PHRASES = (
-    "Hello!",
-    "Good luck!",
-    "Well played!",
-    "Nice bid!",
-    "Oops!",
-    "Sorry, partner",
-    "Thanks!",
-    "Hurry up, please",
-    "One more game?",
-    "Good game!",
-    "Bye!",
-)
+#: The phrases of "preset" chat, in the order the page shows them: a phrase
+#: travels as its key and each reader sees it in their own language.
+PRESET_PHRASES: dict[str, str] = {
+    "hello": "Hello!",
+    "good_luck": "Good luck!",
+    "well_played": "Well played!",
+    "nice_bid": "Nice bid!",
+    "oops": "Oops!",
+    "sorry": "Sorry, partner",
+    "thanks": "Thanks!",
+    "hurry": "Hurry up, please",
+    "again": "One more game?",
+    "good_game": "Good game!",
+    "bye": "Bye!",
+}
+#: A phrase's key from its English text (a chat line typed as exactly a phrase is that phrase).
+PHRASE_OF_TEXT = {text: key for key, text in PRESET_PHRASES.items()}
+
 
 TimeLimit = Literal[0, 7, 15, 30, 60]
 

@@ -29,7 +29,7 @@ from trumps.core.errors import TrumpsError
 from trumps.core.protocol import Match
 from trumps.room import timing
 from trumps.room.messages import PROTOCOL_VERSION, error_event
-from trumps.room.settings import MAX_SPECTATORS, PRESET_PHRASES, TableSettings
+from trumps.room.settings import MAX_SPECTATORS, PHRASE_OF_TEXT, PRESET_PHRASES, TableSettings
 from trumps.room.store import Store, StoredTable
 from trumps.room.timers import Timers
 
@@ -148,7 +148,7 @@ class Table:
         self.seats = [Seat() for _ in range(self.match.players)]
         for seat, (player, bot) in stored.seats.items():
             self.seats[seat] = Seat(player, names.get(player or ""), bot)
-        self.chat = list(stored.chat)
+        self.chat = [{**line, "phrase": PHRASE_OF_TEXT.get(line["text"])} for line in stored.chat]
         self.timeouts: Counter[int] = Counter(stored.actions[seq - 1][0] for seq in stored.timeouts)
         self.suggesting: set[str] = set()  # players who switched suggestions on
         self._chat_times: dict[str, deque[float]] = {}
@@ -775,13 +775,19 @@ class Table:
             self._spawn(self._send_suggestion())
 
     # ----- chat ---------------------------------------------------------------------
-    async def say(self, conn: Connection, text: str) -> None:
-        """A chat line.  Players and spectators have separate channels;
+    async def say(self, conn: Connection, text: str | None, *, phrase: str | None = None) -> None:
+        """A chat line, typed (``text``) or a preset phrase by its key
+        (``phrase``; stored as its English text, shown to each reader in
+        their language).  Players and spectators have separate channels;
         while the game is played the table's chat setting applies to the
         players' channel (before and after the game it is always open)."""
         if conn.player is None:
             raise RoomError("choose a name before chatting")
-        clean = " ".join(text.split())[:300]
+        if phrase is not None:
+            if phrase not in PRESET_PHRASES:
+                raise RoomError(f"no such phrase: {phrase}")
+            text = PRESET_PHRASES[phrase]
+        clean = " ".join((text or "").split())[:300]
         if not clean:
             raise RoomError("empty message")
         # the host counts as a player (a host may run the table without a seat)
@@ -792,7 +798,7 @@ class Table:
         if seated and self.status == "playing":
             if self.settings.chat == "none":
                 raise RoomError("chat is off while the game is played")
-            if self.settings.chat == "preset" and clean not in PRESET_PHRASES:
+            if self.settings.chat == "preset" and clean not in PHRASE_OF_TEXT:
                 raise RoomError("only the preset phrases can be sent while the game is played")
         self._throttle(conn.player)
         at = self.clock.now()
@@ -805,6 +811,7 @@ class Table:
                 "player": conn.player,
                 "name": conn.name,
                 "text": clean,
+                "phrase": PHRASE_OF_TEXT.get(clean),
                 "at": at,
                 "channel": channel,
             }

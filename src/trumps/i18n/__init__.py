@@ -1,0 +1,330 @@
+"""The room's and the CLI's languages: gettext catalogues handled with Babel.
+
+Every text a person reads is written in English in the source, marked for
+extraction, and looked up in a catalogue at the edge: the pages translate
+with a JSON catalogue of their language (:func:`catalog_script`), the CLI
+and the server with :func:`translator`.  The engine stays English and
+language-neutral: it never imports this package, and the notation stored
+in records and accepted by the API (``7H``, ``XX``, ``RJ``) never changes.
+
+Messages the server builds with values in them (errors, notices) are
+translated by *template*: the catalogue holds ``"invite at most {n} people
+at once"``, and :meth:`Translator.message` recognises a finished English
+message by its template, translates the template and puts the values back.
+So an error raised anywhere, in the engine or the room, reaches a German
+player in German without the raising code knowing languages.
+
+A fourth language is a new catalogue: ``src/trumps/locale/<code>/LC_MESSAGES/
+trumps.po`` (and its compiled ``.mo``) plus its code in :data:`LANGUAGES`
+(see ``docs/translating.md``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "DEFAULT",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "N_",
+    "PSEUDO",
+    "Translator",
+    "catalog",
+    "catalog_script",
+    "cli_language",
+    "negotiate",
+    "pick",
+    "translator",
+]
+
+#: The languages the room offers, by code, each named in itself (a chooser shows these).
+LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "fr": "Français"}
+DEFAULT = "en"
+#: A pseudo-language for tests: every text bracketed, so an untranslated one stands out.
+PSEUDO = "qps"
+DOMAIN = "trumps"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def N_(text: str) -> str:  # noqa: N802 - the conventional gettext marker name
+    """Mark ``text`` for extraction without translating it (it is translated where shown)."""
+    return text
+
+
+def fill(text: str, params: Mapping[str, Any] | None) -> str:
+    """``{name}`` placeholders of ``text`` replaced by ``params`` (unknown ones left as they are).
+
+    >>> fill("{n} tricks for {team}", {"n": 3, "team": "NS"})
+    '3 tricks for NS'
+    """
+    if not params:
+        return text
+    return _PLACEHOLDER.sub(lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0), text)
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{name}`` placeholders of ``text`` (a translation must keep exactly these)."""
+    return set(_PLACEHOLDER.findall(text))
+
+
+@dataclass
+class Translator:
+    """One language's catalogue: ``messages`` maps a msgid (``context\\x04msgid``
+    with a context) to its translation, or to the list of plural forms for a
+    plural message; ``plural`` picks the form for a count."""
+
+    lang: str
+    messages: dict[str, str | list[str]] = field(default_factory=dict)
+
+    def _plural_index(self, n: int) -> int:
+        return int(_plural_index(self.lang)(n))
+
+    def gettext(self, msgid: str, **params: Any) -> str:
+        """``msgid`` in this language (itself when untranslated), placeholders filled."""
+        found = self.messages.get(msgid)
+        if isinstance(found, str) and found:
+            return fill(found, params)
+        return fill(msgid, params) if params else self.message(msgid)
+
+    def pgettext(self, context: str, msgid: str, **params: Any) -> str:
+        """``msgid`` in ``context`` (the same English word meaning different things)."""
+        found = self.messages.get(f"{context}\x04{msgid}")
+        text = found if isinstance(found, str) and found else msgid
+        return fill(text, params)
+
+    def ngettext(self, singular: str, plural: str, n: int, **params: Any) -> str:
+        """The form for ``n`` (``{n}`` is filled with ``n`` unless given)."""
+        params.setdefault("n", n)
+        found = self.messages.get(singular)
+        if isinstance(found, list) and found:
+            i = min(self._plural_index(n), len(found) - 1)
+            if found[i]:
+                return fill(found[i], params)
+        return fill(singular if n == 1 else plural, params)
+
+    @cached_property
+    def _templates(self) -> list[tuple[re.Pattern[str], str, str]]:
+        """Every message with placeholders as a pattern, the most specific first."""
+        out = []
+        for msgid, text in self.messages.items():
+            if not isinstance(text, str) or "\x04" in msgid or not _PLACEHOLDER.search(msgid):
+                continue
+            parts = _PLACEHOLDER.split(msgid)  # literal, name, literal, name, ...
+            rx = "".join(
+                re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" if p not in parts[1:i:2] else f"(?P={p})"
+                for i, p in enumerate(parts)
+            )
+            out.append((re.compile(rx + r"\Z", re.S), msgid, text))
+        out.sort(key=lambda t: -len(_PLACEHOLDER.sub("", t[1])))
+        return out
+
+    def message(self, english: str) -> str:
+        """A finished English message (an error, a notice) in this language:
+        looked up as it is, else recognised by its template and translated
+        with its values put back; a message no catalogue knows stays English."""
+        if not english:
+            return english
+        found = self.messages.get(english)
+        if isinstance(found, str) and found:
+            return found
+        for rx, _msgid, text in self._templates:
+            m = rx.match(english)
+            if m and text:
+                return fill(text, m.groupdict())
+        return english
+
+    def number(self, value: float, *, digits: int | None = None) -> str:
+        """A number as this language writes it (``1,234.5`` / ``1.234,5`` / ``1 234,5``)."""
+        from babel.numbers import format_decimal
+
+        if digits is not None:
+            return str(format_decimal(value, format=f"#,##0.{'0' * digits}" if digits else "#,##0", locale=self.locale))
+        return str(format_decimal(value, locale=self.locale))
+
+    def when(self, moment: datetime | date, *, style: str = "medium") -> str:
+        """A date or a date and time as this language writes them."""
+        from babel.dates import format_date, format_datetime
+
+        if isinstance(moment, datetime):
+            return str(format_datetime(moment, style, locale=self.locale))
+        return str(format_date(moment, style, locale=self.locale))
+
+    @property
+    def locale(self) -> str:
+        return DEFAULT if self.lang == PSEUDO else self.lang
+
+    def as_json(self) -> dict[str, Any]:
+        return {"lang": self.lang, "messages": self.messages}
+
+
+def _mo_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+
+
+@lru_cache(maxsize=None)
+def _plural_index(lang: str) -> Any:
+    """``n`` -> the gettext form index of ``lang`` (CLDR's category, in the order of :func:`_form_categories`)."""
+    from babel import Locale
+    from babel.plural import to_python
+
+    rule = to_python(Locale.parse(DEFAULT if lang == PSEUDO else lang).plural_form)
+    forms = _form_categories(lang)
+    return lambda n: forms.index(rule(n)) if rule(n) in forms else len(forms) - 1
+
+
+@lru_cache(maxsize=None)
+def translator(lang: str) -> Translator:
+    """The catalogue of ``lang`` (English, the source language, has none; an
+    unknown code gets English)."""
+    if lang == PSEUDO:
+        return _pseudo()
+    if lang not in LANGUAGES or lang == DEFAULT:
+        return Translator(DEFAULT, {})
+    from babel.messages.mofile import read_mo
+
+    path = _mo_path(lang)
+    if not path.exists():
+        return Translator(lang, {})
+    with path.open("rb") as f:
+        cat = read_mo(f)
+    messages: dict[str, str | list[str]] = {}
+    for m in cat:
+        if not m.id or m.fuzzy:
+            continue
+        key = m.id[0] if isinstance(m.id, (list, tuple)) else m.id
+        if m.context:
+            key = f"{m.context}\x04{key}"
+        if isinstance(m.string, (list, tuple)):
+            if any(m.string):
+                messages[key] = list(m.string)
+        elif m.string:
+            messages[key] = m.string
+    return Translator(lang, messages)
+
+
+def _pseudo() -> Translator:
+    """Every known message, bracketed: ``⟦Lobby⟧``; placeholders kept."""
+    from trumps.i18n.extract import known_messages
+
+    messages: dict[str, str | list[str]] = {}
+    for msgid, plural, context in known_messages():
+        key = f"{context}\x04{msgid}" if context else msgid
+        messages[key] = [f"⟦{msgid}⟧", f"⟦{plural}⟧"] if plural else f"⟦{msgid}⟧"
+    return Translator(PSEUDO, messages)
+
+
+def catalog(lang: str) -> dict[str, Any]:
+    """The JSON catalogue of the pages: ``lang``, ``messages`` and ``plural``
+    (the rule as a JavaScript expression of ``n``)."""
+    t = translator(lang)
+    return {"lang": t.lang, "messages": t.messages, "plural": _js_plural(t.lang)}
+
+
+def _js_plural(lang: str) -> str:
+    from babel import Locale
+    from babel.plural import to_javascript
+
+    # "(function(n) { return ...; })" -> used as the body of a function in catalog_script
+    return str(to_javascript(Locale.parse(DEFAULT if lang == PSEUDO else lang).plural_form))
+
+
+def catalog_script(lang: str) -> str:
+    """The pages' catalogue as a script: ``window.I18N = {lang, messages,
+    plural(n) -> form index, languages}`` (a script, so no eval is needed)."""
+    cat = catalog(lang)
+    data = json.dumps({"lang": cat["lang"], "messages": cat["messages"], "languages": LANGUAGES}, ensure_ascii=False)
+    # Babel's plural function returns a CLDR category; map it to the gettext form index.
+    forms = _form_categories(lang)
+    return (
+        f"window.I18N = {data};\n"
+        f"window.I18N.category = {cat['plural']};\n"
+        f"window.I18N.forms = {json.dumps(forms)};\n"
+    )
+
+
+def _form_categories(lang: str) -> list[str]:
+    """The CLDR plural categories in gettext form order for ``lang`` (``["one", "other"]``)."""
+    from babel import Locale
+
+    rule = Locale.parse(DEFAULT if lang == PSEUDO else lang).plural_form
+    return [tag for tag in ("zero", "one", "two", "few", "many") if tag in rule.tags] + ["other"]
+
+
+def negotiate(accept_language: str | None) -> str | None:
+    """The best offered language for an ``Accept-Language`` header, or None.
+
+    >>> negotiate("fr-CH, fr;q=0.9, en;q=0.8"), negotiate("es, de;q=0.5"), negotiate("es")
+    ('fr', 'de', None)
+    """
+    if not accept_language:
+        return None
+    wanted: list[tuple[float, int, str]] = []
+    for i, part in enumerate(accept_language.split(",")):
+        bits = part.strip().split(";")
+        tag = bits[0].strip().lower()
+        q = 1.0
+        for b in bits[1:]:
+            k, _, v = b.strip().partition("=")
+            if k == "q":
+                try:
+                    q = float(v)
+                except ValueError:
+                    q = 0.0
+        if tag and q > 0:
+            wanted.append((-q, i, tag))
+    for _q, _i, tag in sorted(wanted):
+        base = tag.split("-")[0].split("_")[0]
+        if base in LANGUAGES:
+            return base
+    return None
+
+
+def pick(*candidates: str | None) -> str:
+    """The first offered language among ``candidates`` (a setting, a cookie,
+    a negotiated header...), else English."""
+    for c in candidates:
+        if c and (c in LANGUAGES or c == PSEUDO):
+            return c
+    return DEFAULT
+
+
+def cli_language(option: str | None, environ: Mapping[str, str]) -> str:
+    """The CLI's language: ``--lang``, else ``LANGUAGE`` / ``LC_ALL`` /
+    ``LC_MESSAGES`` / ``LANG`` as gettext reads them (``de_DE.UTF-8`` -> de).
+
+    >>> cli_language(None, {"LANG": "fr_FR.UTF-8"}), cli_language("de", {"LANG": "fr_FR"}), cli_language(None, {})
+    ('fr', 'de', 'en')
+    """
+    if option:
+        return option
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(var, "")
+        for tag in value.split(":"):
+            base = tag.split(".")[0].split("@")[0].split("_")[0].lower()
+            if base in ("c", "posix"):
+                break
+            if base in LANGUAGES:
+                return base
+        if value:
+            break
+    return DEFAULT
+
+
+def unknown_language(code: str) -> bool:
+    return code not in LANGUAGES and code != PSEUDO
+
+
+def words(lang: str, texts: Iterable[str]) -> list[str]:
+    """``texts`` in ``lang`` (a convenience for lists of labels)."""
+    t = translator(lang)
+    return [t.gettext(x) for x in texts]
