@@ -6,6 +6,8 @@
     python scripts/i18n.py check     # exit 1 when anything is stale, missing or broken
     python scripts/i18n.py all       # extract, update, compile
     python scripts/i18n.py init xx   # start a new language's catalogue
+    python scripts/i18n.py todo xx out.json      # the untranslated messages, as JSON for a translator
+    python scripts/i18n.py merge xx in.json      # translations from such a JSON file into the .po
 
 The same extraction as ``pybabel extract -F babel.cfg`` (this package's
 extractors are Babel entry points), done through Babel's API so the tests
@@ -15,6 +17,7 @@ can run it.
 from __future__ import annotations
 
 import io
+import json
 import sys
 from pathlib import Path
 
@@ -175,6 +178,37 @@ def main(argv: list[str]) -> int:
         cat.update(read(POT), no_fuzzy_matching=True)
         write_if_changed(po_path(lang), _bytes(cat))
         print(f"wrote {po_path(lang)}: translate it, add {lang!r} to trumps.i18n.LANGUAGES, run all")
+    elif cmd == "todo" and len(argv) == 3:
+        cat = read(po_path(argv[1]), argv[1])
+        todo = []
+        for m in cat:
+            if m.id and not _done(m):
+                entry: dict[str, object] = {"msgid": m.id if isinstance(m.id, str) else m.id[0]}
+                if not isinstance(m.id, str):
+                    entry["plural"] = m.id[1]
+                if m.context:
+                    entry["context"] = m.context
+                entry["where"] = [f"{f}:{n}" for f, n in m.locations][:3] + list(m.auto_comments)[:1]
+                entry["translation"] = "" if isinstance(m.id, str) else ["", ""]
+                todo.append(entry)
+        Path(argv[2]).write_text(json.dumps(todo, ensure_ascii=False, indent=1))
+        print(f"{len(todo)} messages to translate in {argv[2]}")
+    elif cmd == "merge" and len(argv) == 3:
+        lang = argv[1]
+        cat = read(po_path(lang), lang)
+        done = 0
+        for entry in json.loads(Path(argv[2]).read_text()):
+            msgid = entry["msgid"]
+            key = (msgid, entry["plural"]) if entry.get("plural") else msgid
+            m = cat.get(key if isinstance(key, str) else key[0], context=entry.get("context"))
+            text = entry.get("translation")
+            if m is None or not text or (isinstance(text, list) and not all(text)):
+                continue
+            m.string = tuple(text) if isinstance(text, list) else text
+            m.flags.discard("fuzzy")
+            done += 1
+        write_if_changed(po_path(lang), _bytes(cat))
+        print(f"merged {done} translations into {po_path(lang)}")
     elif cmd == "check":
         found = problems()
         for p in found[:50]:

@@ -140,8 +140,14 @@ class Translator:
         for rx, _msgid, text in self._templates:
             m = rx.match(english)
             if m and text:
-                return fill(text, m.groupdict())
+                # a value that is itself a known word ("misère" in "{misere} 250") is translated too
+                values = {k: self._word(v) for k, v in m.groupdict().items()}
+                return fill(text, values)
         return english
+
+    def _word(self, value: str) -> str:
+        found = self.messages.get(value)
+        return found if isinstance(found, str) and found else value
 
     def number(self, value: float, *, digits: int | None = None) -> str:
         """A number as this language writes it (``1,234.5`` / ``1.234,5`` / ``1 234,5``)."""

@@ -79,6 +79,12 @@ def runtime_texts() -> Iterator[tuple[str, str]]:
     for name in trumps.games():
         cls = trumps.game_class(name)
         schema = cls.schema
+        # the lobby's one-line rules: each piece is translated by its template
+        for spec in schema.specs:
+            pieces = spec.summary.values() if isinstance(spec.summary, dict) else [spec.summary]
+            for piece in pieces:
+                if isinstance(piece, str) and _HAS_LETTER.search(piece):
+                    yield piece, f"rules summary of {name}"
         for preset in schema.presets:
             for extra in _player_counts(schema):
                 try:
@@ -91,6 +97,9 @@ def runtime_texts() -> Iterator[tuple[str, str]]:
     yield from _walk(prefs_schema(), "personal settings")
     for phrase in PRESET_PHRASES.values():
         yield phrase, "preset chat phrase"
+    # OptionSchema.summary's count of other rules (one piece of the summary line)
+    yield "+{n} house rule", "rules summary"
+    yield "+{n} house rules", "rules summary"
 
 
 def _player_counts(schema: Any) -> list[dict[str, Any]]:

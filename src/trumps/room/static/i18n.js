@@ -50,7 +50,7 @@
       let rx = "";
       parts.forEach((p, i) => {
         if (i % 2 === 0) { rx += esc(p); return; }
-        rx += names.includes(p) ? "(.+?)" : "(.+?)";
+        rx += "(.+?)";
         names.push(p);
       });
       templates.push({ rx: new RegExp("^" + rx + "$", "s"), names, text, weight: msgid.replace(PH, "").length });
@@ -66,7 +66,8 @@
       const m = tp.rx.exec(english);
       if (!m) continue;
       const p = {};
-      tp.names.forEach((n, i) => { if (!(n in p)) p[n] = m[i + 1]; });
+      // a value that is itself a known word ("misère" in "{misere} 250") is translated too
+      tp.names.forEach((n, i) => { if (!(n in p)) p[n] = found(m[i + 1]) || m[i + 1]; });
       return fill(tp.text, p);
     }
     return english;
