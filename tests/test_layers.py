@@ -1,6 +1,6 @@
 """The engine stays below every I/O layer: no module of the core, the game
-packages or the solver imports the CLI, the card room, asyncio, a database
-or a web framework (read with ``ast``, so nothing is imported to check)."""
+packages or the solver imports the CLI, the card room, the translations,
+asyncio, a database or a web framework (read with ``ast``, so nothing is imported to check)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,9 @@ FORBIDDEN = (
     "websockets",
     "jinja2",
     "pydantic",
+    # the engine speaks English and neutral notation; languages live at the edges
+    "trumps.i18n",
+    "babel",
 )
 
 

@@ -54,6 +54,7 @@ DOMAIN = "trumps"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_HAS_LETTER = re.compile(r"[^\W\d_]")
 
 
 def N_(text: str) -> str:  # noqa: N802 - the conventional gettext marker name
@@ -137,12 +138,18 @@ class Translator:
         found = self.messages.get(english)
         if isinstance(found, str) and found:
             return found
-        for rx, _msgid, text in self._templates:
+        for rx, msgid, text in self._templates:
             m = rx.match(english)
-            if m and text:
-                # a value that is itself a known word ("misère" in "{misere} 250") is translated too
-                values = {k: self._word(v) for k, v in m.groupdict().items()}
-                return fill(text, values)
+            if not m or not text:
+                continue
+            values = m.groupdict()
+            # a template of values only ("{misere} {points}") matches only known words
+            if not _HAS_LETTER.search(_PLACEHOLDER.sub("", msgid)) and any(
+                _HAS_LETTER.search(v) and v not in self.messages for v in values.values()
+            ):
+                continue
+            # a value that is itself a known word ("misère" in "{misere} 250") is translated too
+            return fill(text, {k: self._word(v) for k, v in values.items()})
         return english
 
     def _word(self, value: str) -> str:
@@ -177,15 +184,68 @@ def _mo_path(lang: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
 
 
+def c_plural_to_python(expr: str) -> str:
+    """A gettext ``plural=`` expression (C: ``?:``, ``&&``, ``||``, ``!``) as Python.
+
+    >>> c_plural_to_python("(n==1 ? 0 : n%10>=2 && n%10<=4 ? 1 : 2)")
+    '((0) if (n==1) else (((1) if (n%10>=2  and  n%10<=4) else (2))))'
+    """
+    e = expr.strip()
+    while e.startswith("(") and _closing(e, 0) == len(e) - 1:
+        e = e[1:-1].strip()
+    q = _top_level(e, "?")
+    if q < 0:
+        e = e.replace("&&", " and ").replace("||", " or ")
+        return re.sub(r"!(?!=)", " not ", e)
+    depth_q, i = 0, q + 1
+    colon = -1
+    while i < len(e):
+        c = e[i]
+        if c == "(":
+            i = _closing(e, i)
+        elif c == "?":
+            depth_q += 1
+        elif c == ":":
+            if depth_q == 0:
+                colon = i
+                break
+            depth_q -= 1
+        i += 1
+    cond, yes, no = e[:q], e[q + 1 : colon], e[colon + 1 :]
+    return f"(({c_plural_to_python(yes)}) if ({c_plural_to_python(cond)}) else ({c_plural_to_python(no)}))"
+
+
+def _closing(e: str, start: int) -> int:
+    depth = 0
+    for i in range(start, len(e)):
+        depth += {"(": 1, ")": -1}.get(e[i], 0)
+        if depth == 0:
+            return i
+    return len(e)
+
+
+def _top_level(e: str, ch: str) -> int:
+    depth = 0
+    for i, c in enumerate(e):
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if c == ch and depth == 0:
+            return i
+    return -1
+
+
+def gettext_plural(lang: str) -> tuple[int, str]:
+    """``(nplurals, plural expression)`` of ``lang`` as its .po header has them."""
+    from babel.messages.plurals import get_plural
+
+    rule = get_plural(DEFAULT if lang == PSEUDO else lang)
+    return rule.num_plurals, rule.plural_expr
+
+
 @lru_cache(maxsize=None)
 def _plural_index(lang: str) -> Any:
-    """``n`` -> the gettext form index of ``lang`` (CLDR's category, in the order of :func:`_form_categories`)."""
-    from babel import Locale
-    from babel.plural import to_python
-
-    rule = to_python(Locale.parse(DEFAULT if lang == PSEUDO else lang).plural_form)
-    forms = _form_categories(lang)
-    return lambda n: forms.index(rule(n)) if rule(n) in forms else len(forms) - 1
+    """``n`` -> the index of the plural form of ``lang`` (gettext's rule)."""
+    code = compile(c_plural_to_python(gettext_plural(lang)[1]), "<plural>", "eval")
+    return lambda n: int(eval(code, {"__builtins__": {}}, {"n": n}))  # noqa: S307 - our own converted rule
 
 
 @lru_cache(maxsize=None)
@@ -230,40 +290,21 @@ def _pseudo() -> Translator:
 
 
 def catalog(lang: str) -> dict[str, Any]:
-    """The JSON catalogue of the pages: ``lang``, ``messages`` and ``plural``
-    (the rule as a JavaScript expression of ``n``)."""
+    """The JSON catalogue of the pages: ``lang``, ``messages``, ``nplurals``
+    and ``plural`` (gettext's rule, a C expression of ``n`` that is also
+    valid JavaScript)."""
     t = translator(lang)
-    return {"lang": t.lang, "messages": t.messages, "plural": _js_plural(t.lang)}
-
-
-def _js_plural(lang: str) -> str:
-    from babel import Locale
-    from babel.plural import to_javascript
-
-    # "(function(n) { return ...; })" -> used as the body of a function in catalog_script
-    return str(to_javascript(Locale.parse(DEFAULT if lang == PSEUDO else lang).plural_form))
+    nplurals, expr = gettext_plural(t.lang)
+    return {"lang": t.lang, "messages": t.messages, "nplurals": nplurals, "plural": expr}
 
 
 def catalog_script(lang: str) -> str:
     """The pages' catalogue as a script: ``window.I18N = {lang, messages,
-    plural(n) -> form index, languages}`` (a script, so no eval is needed)."""
+    languages}`` and ``I18N.plural(n)`` -> the form index (a script, so the
+    rule is code without eval)."""
     cat = catalog(lang)
     data = json.dumps({"lang": cat["lang"], "messages": cat["messages"], "languages": LANGUAGES}, ensure_ascii=False)
-    # Babel's plural function returns a CLDR category; map it to the gettext form index.
-    forms = _form_categories(lang)
-    return (
-        f"window.I18N = {data};\n"
-        f"window.I18N.category = {cat['plural']};\n"
-        f"window.I18N.forms = {json.dumps(forms)};\n"
-    )
-
-
-def _form_categories(lang: str) -> list[str]:
-    """The CLDR plural categories in gettext form order for ``lang`` (``["one", "other"]``)."""
-    from babel import Locale
-
-    rule = Locale.parse(DEFAULT if lang == PSEUDO else lang).plural_form
-    return [tag for tag in ("zero", "one", "two", "few", "many") if tag in rule.tags] + ["other"]
+    return f"window.I18N = {data};\nwindow.I18N.plural = function (n) {{ return Number({cat['plural']}); }};\n"
 
 
 def negotiate(accept_language: str | None) -> str | None:

@@ -61,6 +61,8 @@ def _placeholder_name(expr: ast.expr, taken: dict[str, str], source: str) -> str
         base = "n"
     elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
         base = expr.func.attr
+    elif isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+        base = expr.func.id
     elif isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant):
         base = str(expr.slice.value)
     else:
@@ -90,12 +92,40 @@ def template_of(node: ast.expr, source: str) -> str | None:
     return None
 
 
+def templates_of(node: ast.expr, source: str) -> list[str]:
+    """Every message an expression can be: a string, an f-string, either
+    branch of ``a if c else b``, or a string plus a string."""
+    if isinstance(node, ast.IfExp):
+        return templates_of(node.body, source) + templates_of(node.orelse, source)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = templates_of(node.left, source), templates_of(node.right, source)
+        return [a + b for a in left for b in right]
+    text = template_of(node, source)
+    return [text] if text is not None else []
+
+
+#: Functions whose returned strings are messages a person reads (why an action is illegal,
+#: why a seat is refused).
+_EXPLAINERS = re.compile(r"^(explain_illegal|.*_refusal|refusal)$")
+
+
+def _returns(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.expr]:
+    for node in ast.walk(func):
+        if isinstance(node, ast.Return) and node.value is not None:
+            yield node.value
+
+
 def _python_messages(source: str) -> Iterator[tuple[int, str | None, tuple[str, ...]]]:
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return
     for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _EXPLAINERS.match(node.name):
+            for value in _returns(node):
+                for text in templates_of(value, source):
+                    if _HAS_LETTER.search(text):
+                        yield value.lineno, None, (text,)
         if isinstance(node, ast.Call):
             name = _is_message_call(node.func)
             if name is None or not node.args:
@@ -105,9 +135,9 @@ def _python_messages(source: str) -> Iterator[tuple[int, str | None, tuple[str, 
                 if all(args):
                     yield node.lineno, name, tuple(a for a in args if a)
                 continue
-            text = template_of(node.args[0], source)
-            if text and _HAS_LETTER.search(text):
-                yield node.lineno, None, (text,)
+            for text in templates_of(node.args[0], source):
+                if _HAS_LETTER.search(text):
+                    yield node.lineno, None, (text,)
         elif isinstance(node, ast.Dict):
             for k, v in zip(node.keys, node.values, strict=True):
                 if isinstance(k, ast.Constant) and k.value == "error" and v is not None:

@@ -875,8 +875,9 @@ class Table:
         if conn.player is None or self.seat_of(conn.player) is None:
             raise RoomError("only a player with a seat can ask for suggestions")
         if on and not self.settings.suggestions:
-            reason = " (a competition game)" if self.settings.competition else ""
-            raise RoomError("suggestions are off at this table" + reason)
+            if self.settings.competition:
+                raise RoomError("suggestions are off at this table (a competition game)")
+            raise RoomError("suggestions are off at this table")
         if on:
             self.suggesting.add(conn.player)
         else:

@@ -1,5 +1,5 @@
 // The pages' language.  /i18n/catalog.js (loaded just before this file) sets
-// window.I18N = {lang, messages, category(n), forms, languages} for the
+// window.I18N = {lang, messages, plural(n), languages} for the
 // person's language (their setting, else the header's choice kept in a
 // cookie, else the browser's Accept-Language, else English).
 //
@@ -17,8 +17,7 @@
 "use strict";
 (function () {
   const C = window.I18N || {
-    lang: "en", messages: {}, languages: { en: "English" }, forms: ["one", "other"],
-    category: n => (n === 1 ? "one" : "other"),
+    lang: "en", messages: {}, languages: { en: "English" }, plural: n => Number(n !== 1),
   };
   const PH = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
   const fill = (s, p) => (p ? s.replace(PH, (m, k) => (k in p && p[k] !== undefined && p[k] !== null ? String(p[k]) : m)) : s);
@@ -30,8 +29,7 @@
     const p = Object.assign({ n: number(n) }, params || {});
     const forms = C.messages[singular];
     if (Array.isArray(forms)) {
-      const i = Math.max(0, C.forms.indexOf(C.category(n)));
-      const s = forms[Math.min(i, forms.length - 1)];
+      const s = forms[Math.min(C.plural(n), forms.length - 1)];
       if (s) return fill(s, p);
     }
     return fill(n === 1 ? singular : plural, p);
@@ -53,7 +51,8 @@
         rx += "(.+?)";
         names.push(p);
       });
-      templates.push({ rx: new RegExp("^" + rx + "$", "s"), names, text, weight: msgid.replace(PH, "").length });
+      const literal = msgid.replace(PH, "");
+      templates.push({ rx: new RegExp("^" + rx + "$", "s"), names, text, weight: literal.length, loose: !/\p{L}/u.test(literal) });
     }
     templates.sort((a, b) => b.weight - a.weight);
   }
@@ -65,6 +64,8 @@
     for (const tp of templates) {
       const m = tp.rx.exec(english);
       if (!m) continue;
+      // a template of values only ("{misere} {points}") matches only known words
+      if (tp.loose && m.slice(1).some(v => /\p{L}/u.test(v) && !found(v))) continue;
       const p = {};
       // a value that is itself a known word ("misère" in "{misere} 250") is translated too
       tp.names.forEach((n, i) => { if (!(n in p)) p[n] = found(m[i + 1]) || m[i + 1]; });
