@@ -40,8 +40,14 @@ def po_path(lang: str) -> Path:
 
 def extract() -> Catalog:
     """Every message of the code as a template catalogue."""
-    cat = Catalog(project="trumps", version="", msgid_bugs_address="", copyright_holder="trumps developers",
-                  charset="utf-8", fuzzy=False)
+    cat = Catalog(
+        project="trumps",
+        version="",
+        msgid_bugs_address="",
+        copyright_holder="trumps developers",
+        charset="utf-8",
+        fuzzy=False,
+    )
     keywords = {**DEFAULT_KEYWORDS, **JS_KEYWORDS}
     for filename, lineno, message, comments, context in extract_from_dir(
         str(PKG), METHOD_MAP, {}, keywords=keywords, comment_tags=("TRANSLATORS:",), strip_comment_tags=True
@@ -58,7 +64,11 @@ def _bytes(cat: Catalog, **kw: object) -> bytes:
 
 def _stable(data: bytes) -> bytes:
     """A .po/.pot without the lines that change on every run (dates)."""
-    return b"\n".join(line for line in data.splitlines() if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date')))
+    return b"\n".join(
+        line
+        for line in data.splitlines()
+        if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date'))
+    )
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:
@@ -148,12 +158,16 @@ def problems() -> list[str]:
             else:
                 originals = [m.id] if isinstance(m.id, str) else list(m.id)
                 strings = [m.string] if isinstance(m.string, str) else list(m.string)
-                want = placeholders(originals[0]) | (placeholders(originals[1]) if len(originals) > 1 else set())
+                want = placeholders(originals[0]) | (
+                    placeholders(originals[1]) if len(originals) > 1 else set()
+                )
                 for s in strings:
                     got = placeholders(s)
                     # a plural form may leave out {n} (German "einen Stich"); nothing else may go or appear
                     if got - want or (want - got) - {"n"}:
-                        out.append(f"{lang}: {key[0]!r}: placeholders {sorted(got)} in {s!r}, expected {sorted(want)}")
+                        out.append(
+                            f"{lang}: {key[0]!r}: placeholders {sorted(got)} in {s!r}, expected {sorted(want)}"
+                        )
         mo = path.with_suffix(".mo")
         if not mo.exists() or mo.read_bytes() != mo_bytes(lang):
             out.append(f"{mo} is stale: run python scripts/i18n.py compile")

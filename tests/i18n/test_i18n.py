@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 from datetime import date, datetime
 
 import pytest
@@ -15,8 +14,8 @@ from trumps.i18n import (
     LANGUAGES,
     PSEUDO,
     Translator,
-    catalog,
     c_plural_to_python,
+    catalog,
     catalog_script,
     cli_language,
     negotiate,
@@ -96,11 +95,19 @@ def test_messages_with_values_are_recognised_by_their_template() -> None:
 def test_plural_forms_follow_each_language() -> None:
     de = Translator("de", {"{n} trick": ["{n} Stich", "{n} Stiche"]})
     fr = Translator("fr", {"{n} trick": ["{n} pli", "{n} plis"]})
-    assert [de.ngettext("{n} trick", "{n} tricks", n) for n in (0, 1, 2)] == ["0 Stiche", "1 Stich", "2 Stiche"]
+    assert [de.ngettext("{n} trick", "{n} tricks", n) for n in (0, 1, 2)] == [
+        "0 Stiche",
+        "1 Stich",
+        "2 Stiche",
+    ]
     # French uses the singular for 0 and 1
     assert [fr.ngettext("{n} trick", "{n} tricks", n) for n in (0, 1, 2)] == ["0 pli", "1 pli", "2 plis"]
     en = translator("en")
-    assert [en.ngettext("{n} trick", "{n} tricks", n) for n in (0, 1, 2)] == ["0 tricks", "1 trick", "2 tricks"]
+    assert [en.ngettext("{n} trick", "{n} tricks", n) for n in (0, 1, 2)] == [
+        "0 tricks",
+        "1 trick",
+        "2 tricks",
+    ]
 
 
 def test_numbers_and_dates_are_written_as_each_language_writes_them() -> None:
@@ -127,9 +134,12 @@ def test_the_pages_catalogue_script_defines_plural_rules_without_eval() -> None:
 
 
 def test_gettext_plural_rules_become_python() -> None:
-    rule = eval("lambda n: " + c_plural_to_python(  # a Slavic three-form rule
-        "(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2)"
-    ))
+    rule = eval(
+        "lambda n: "
+        + c_plural_to_python(  # a Slavic three-form rule
+            "(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2)"
+        )
+    )
     assert [rule(n) for n in (1, 2, 5, 11, 21, 22, 25)] == [0, 1, 2, 2, 0, 1, 2]
 
 

@@ -91,7 +91,7 @@ def test_charge_is_all_or_nothing(store: Store) -> None:
     assert str(err.value) == "Bob has 20 chips; the buy-in is 30"
     with pytest.raises(CompetitionError) as err:
         start_competition(store, tid, [cy, ann, bob], 30, 100.0)
-    assert str(err.value) == "Cy has 5 chips, Bob has 20 chips; the buy-in is 30"
+    assert str(err.value) == "Cy, Bob have fewer chips than the buy-in of 30"
     with pytest.raises(CompetitionError) as err:
         start_competition(store, tid, [ann, "nobody"], 30, 100.0)
     assert str(err.value) == "no player 'nobody'"

@@ -10,6 +10,10 @@ N duplicate games in the game's match format (500 and coinche to the target
 score, a bridge rubber or with ``-o scoring=chicago`` a Chicago round), each
 twice with the seats swapped, and prints the games won by each bot, A's win
 rate and A's mean final margin with their 95% intervals.
+
+The report is worded in the CLI's language (the bots' own ``format()`` is
+English; :func:`format_deals` and :func:`format_games` say the same in
+every language, English exactly as the bots do).
 """
 
 from __future__ import annotations
@@ -17,15 +21,39 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from trumps.cli.common import CliParser, UsageError, add_option_arguments, guarded, parse_options
+from trumps.cli.common import (
+    CliParser,
+    UsageError,
+    add_lang_argument,
+    add_option_arguments,
+    fail,
+    guarded,
+    parse_options,
+)
+from trumps.cli.lang import N_, _, message, ngettext, number, pgettext, session
 
-__all__ = ["main"]
+if TYPE_CHECKING:
+    from trumps.bots.arena import ArenaResult, Interval
+    from trumps.bots.arena_match import MatchResult
+
+__all__ = ["format_deals", "format_games", "main"]
 
 DEFAULT_DEALS = 100
 
-EPILOG = """\
+#: The match formats the arena reports (``trumps.bots.arena_match.match_format``).
+MATCH_FORMATS = (
+    N_("to 500 points (out at {op} 500 or {op2} -500)"),
+    N_("to {points} points ({rule})"),
+    N_("Chicago (four deals)"),
+    N_("rubber"),
+)
+
+
+def _epilog() -> str:
+    return _(
+        """\
 modes:
   --deals N   N duplicate deals (default 100): A's mean gain per deal
   --games N   N duplicate games in the match format, each played twice with
@@ -39,57 +67,73 @@ examples:
   trumps arena 500 --a normal --b easy --games 20 --seed 1 --jobs 2
   trumps arena coinche --preset contree_exact --a strong --b colver:smart_ismcts --deals 200
 """
+    )
 
 
 def build_parser() -> CliParser:
     p = CliParser(
         prog="trumps arena",
-        description="Duplicate match between two bots: single deals (--deals) or whole games (--games).",
-        epilog=EPILOG,
+        description=_("Duplicate match between two bots: single deals (--deals) or whole games (--games)."),
+        epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("game", help="500, bridge or coinche")
+    p.add_argument("game", help=_("500, bridge or coinche"))
     p.add_argument(
         "--a",
         default="normal",
-        help="bot A: easy, normal, strong, rules, random, module:Class, or for coinche colver:AGENT "
-        "(heuristic, ismcts, smart_ismcts, random: needs pip install trumps[arena]) (default normal)",
+        help=_(
+            "bot A: easy, normal, strong, rules, random, module:Class, or for coinche colver:AGENT "
+            "(heuristic, ismcts, smart_ismcts, random: needs pip install trumps[arena]) (default normal)"
+        ),
     )
-    p.add_argument("--b", default="easy", help="bot B (default easy)")
+    p.add_argument("--b", default="easy", help=_("bot B (default easy)"))
     p.add_argument(
-        "--deals", type=int, default=None, help=f"duplicate deals (default {DEFAULT_DEALS} without --games)"
+        "--deals",
+        type=int,
+        default=None,
+        help=_("duplicate deals (default {n} without --games)", n=DEFAULT_DEALS),
     )
     p.add_argument(
-        "--games", type=int, default=None, help="duplicate games in the match format (each played twice)"
+        "--games", type=int, default=None, help=_("duplicate games in the match format (each played twice)")
     )
-    p.add_argument("--seed", type=int, default=1, help="seed of the first deal or game (default 1)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--seed", type=int, default=1, help=_("seed of the first deal or game (default 1)"))
+    p.add_argument("--jobs", type=int, default=1, help=_("worker processes (default 1)"))
     p.add_argument(
         "--max-deals",
         type=int,
         default=None,
-        help="--games: a game still going after this many deals is an error; a bridge rubber is "
-        "stopped and scored as unfinished (default 200)",
+        help=_(
+            "--games: a game still going after this many deals is an error; a bridge rubber is "
+            "stopped and scored as unfinished (default 200)"
+        ),
     )
-    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--json", action="store_true", help=_("print the summary as JSON"))
     p.add_argument(
         "--progress",
         action="store_true",
-        help="print the running result on stderr as deals (or duplicate games) finish",
+        help=_("print the running result on stderr as deals (or duplicate games) finish"),
     )
     p.add_argument(
         "--every",
         type=int,
         default=None,
-        help="deals (or games) between --progress lines (default 50 deals, 5 games)",
+        help=_("deals (or games) between --progress lines (default 50 deals, 5 games)"),
     )
     add_option_arguments(p)
+    add_lang_argument(p)
     return p
 
 
 def main(argv: list[str]) -> int:
     """Run the arena; returns the exit status."""
+    try:
+        with session(argv) as rest:
+            return _main(rest)
+    except UsageError as exc:  # an unknown --lang
+        return fail(str(exc))
 
+
+def _main(argv: list[str]) -> int:
     def run() -> int:
         args = build_parser().parse_args(argv)
         options = parse_options(args.option)
@@ -117,8 +161,12 @@ def _deals(args: argparse.Namespace, options: dict[str, Any]) -> int:
     def progress(done: int, outcome: DealOutcome) -> None:
         seen.append(outcome)
         if args.progress and done % every == 0:
-            parts = [f"{m} {interval([d.gains[m] for d in seen]).format()}" for m in sorted(outcome.gains)]
-            print(f"  {done} deals: " + ", ".join(parts), file=sys.stderr, flush=True)
+            parts = [
+                f"{_measure(m)} {_interval(interval([d.gains[m] for d in seen]))}"
+                for m in sorted(outcome.gains)
+            ]
+            head = ngettext("{n} deals:", "{n} deals:", done)  # English says "1 deals" too
+            print(f"  {head} " + ", ".join(parts), file=sys.stderr, flush=True)
 
     result = duplicate_match(
         args.game,
@@ -130,7 +178,7 @@ def _deals(args: argparse.Namespace, options: dict[str, Any]) -> int:
         jobs=max(1, args.jobs),
         progress=progress,
     )
-    print(json.dumps(result.to_dict(), indent=2) if args.json else result.format())
+    print(json.dumps(result.to_dict(), indent=2) if args.json else format_deals(result))
     return 0
 
 
@@ -144,13 +192,17 @@ def _games(args: argparse.Namespace, options: dict[str, Any]) -> int:
         running.per_pair.append(outcome)
         if args.progress and done % every == 0:
             rate, margin = running.win_rate(), running.margin()
-            print(
-                f"  {done} duplicate games: won A {running.wins_a}, B {running.wins_b}, "
-                f"drawn {running.draws}; A's win rate {rate.mean:.3f} [{rate.low:.3f}, {rate.high:.3f}]; "
-                f"margin {margin.format(1)}",
-                file=sys.stderr,
-                flush=True,
+            text = ngettext(
+                "{n} duplicate games: won A {a}, B {b}, drawn {drawn}; A's win rate {rate}; margin {margin}",
+                "{n} duplicate games: won A {a}, B {b}, drawn {drawn}; A's win rate {rate}; margin {margin}",
+                done,
+                a=running.wins_a,
+                b=running.wins_b,
+                drawn=running.draws,
+                rate=_interval(rate, 3, signed=False),
+                margin=_interval(margin, 1),
             )
+            print("  " + text, file=sys.stderr, flush=True)
 
     result = duplicate_games(
         args.game,
@@ -163,5 +215,101 @@ def _games(args: argparse.Namespace, options: dict[str, Any]) -> int:
         max_deals=MAX_DEALS if args.max_deals is None else args.max_deals,
         progress=progress,
     )
-    print(json.dumps(result.to_dict(), indent=2) if args.json else result.format())
+    print(json.dumps(result.to_dict(), indent=2) if args.json else format_games(result))
     return 0
+
+
+# ----- the reports ------------------------------------------------------------------
+def _measure(name: str) -> str:
+    """A measure of the duplicate deals (its key in the JSON summary) in words."""
+    words = {
+        "points": pgettext("arena measure", "points"),
+        "imps": pgettext("arena measure", "imps"),
+        "deal_score": pgettext("arena measure", "deal_score"),
+        "card_points": pgettext("arena measure", "card_points"),
+    }
+    return words.get(name, name)
+
+
+def _interval(i: Interval, digits: int = 2, *, signed: bool = True) -> str:
+    """``+1.25 [-0.50, +3.00]`` (:meth:`Interval.format`) in the CLI's language."""
+    spec = f"{'+' if signed else ''}.{digits}f"
+    return _(
+        "{mean} [{low}, {high}]",
+        mean=number(i.mean, spec),
+        low=number(i.low, spec),
+        high=number(i.high, spec),
+    )
+
+
+def _verdict(n: int, a_better: bool, b_better: bool, *, games: bool) -> str:
+    if n < 2:
+        return _("too few games to tell") if games else _("too few deals to tell")
+    return _("A better") if a_better else _("B better") if b_better else _("no significant difference")
+
+
+def _row(label: str, value: str) -> str:
+    return f"  {label:<22} {value}"
+
+
+def format_deals(result: ArenaResult) -> str:
+    """The report of duplicate deals (:meth:`ArenaResult.format`, translated)."""
+    lines = [
+        ngettext(
+            "{game}: {a} (A) vs {b} (B), {n} duplicate deals, seed {seed}",
+            "{game}: {a} (A) vs {b} (B), {n} duplicate deals, seed {seed}",
+            result.deals,
+            game=result.game,
+            a=result.a,
+            b=result.b,
+            seed=result.seed,
+        )
+    ]
+    for m, i in result.summary().items():
+        verdict = _verdict(i.n, i.low > 0, i.high < 0, games=False)
+        value = _("A - B per deal {interval}  ({verdict})", interval=_interval(i), verdict=verdict)
+        lines.append(_row(_measure(m), value))
+    return "\n".join(lines)
+
+
+def format_games(result: MatchResult) -> str:
+    """The report of duplicate games (:meth:`MatchResult.format`, translated)."""
+    rate, (_share, low, high), margin = result.win_rate(), result.wilson(), result.margin()
+    # both intervals must agree: the paired one can be too narrow over a
+    # few pairs that all came out alike (zero spread)
+    verdict = _verdict(rate.n, rate.low > 0.5 and low > 0.5, rate.high < 0.5 and high < 0.5, games=True)
+    m_verdict = _verdict(margin.n, margin.low > 0, margin.high < 0, games=True)
+    lines = [
+        ngettext(
+            "{game}: {a} (A) vs {b} (B), {n} duplicate game ({games} played), {format}, seed {seed}",
+            "{game}: {a} (A) vs {b} (B), {n} duplicate games ({games} played), {format}, seed {seed}",
+            result.pairs,
+            game=result.game,
+            a=result.a,
+            b=result.b,
+            games=result.games,
+            format=message(result.match_format),
+            seed=result.seed,
+        ),
+        _row(
+            _("games won"),
+            _("A {a}, B {b}, drawn {drawn}", a=result.wins_a, b=result.wins_b, drawn=result.draws),
+        ),
+        _row(
+            _("A's win rate"),
+            _(
+                "{rate} paired  ({verdict}; Wilson [{low}, {high}])",
+                rate=_interval(rate, 3, signed=False),
+                verdict=verdict,
+                low=number(low, ".3f"),
+                high=number(high, ".3f"),
+            ),
+        ),
+        _row(_("margin A - B per game"), f"{_interval(margin, 1)}  ({m_verdict})"),
+        _row(_("deals per game"), number(result.deals_per_game(), ".1f")),
+    ]
+    if result.stopped:
+        lines.append(
+            _row(_("stopped unfinished"), _("{n} (at the deal cap, scored by the engine)", n=result.stopped))
+        )
+    return "\n".join(lines)

@@ -4,6 +4,10 @@ errors are one line, ``--option KEY=VALUE`` parsing, and the error exit.
 Games' own command modules (``trumps.cli.games.<game>``) use these too, so every
 bad command line ends the same way: one line on stderr starting
 ``trumps: error:`` and exit status 2.
+
+The parser speaks the CLI's language (:mod:`trumps.cli.lang`): its help
+sections, ``usage:`` and argparse's own error messages are translated, and
+an error is printed in the language of the command.
 """
 
 from __future__ import annotations
@@ -13,12 +17,14 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
 
+from trumps.cli.lang import _, add_lang_argument, translate_error
 from trumps.core.errors import TrumpsError
 
 __all__ = [
     "EXIT_USAGE",
     "CliParser",
     "UsageError",
+    "add_lang_argument",
     "add_option_arguments",
     "fail",
     "guarded",
@@ -36,16 +42,51 @@ class UsageError(Exception):
 
 class CliParser(argparse.ArgumentParser):
     """An :class:`argparse.ArgumentParser` that raises :class:`UsageError`
-    instead of printing the usage and exiting."""
+    instead of printing the usage and exiting, and writes its help in the
+    CLI's language (build it once the language is set)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        for action in self._actions:
+            if isinstance(action, argparse._HelpAction):
+                action.help = _("show this help message and exit")
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        help_text = kwargs.get("help")
+        if isinstance(help_text, str) and "%(" not in help_text:
+            kwargs["help"] = help_text.replace("%", "%%")  # a translation may write "95 %"
+        return super().add_argument(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
+    def _usage_prefix(self) -> str:
+        return _("usage:") + " "
+
+    def format_usage(self) -> str:
+        formatter = self._get_formatter()
+        formatter.add_usage(self.usage, self._actions, self._mutually_exclusive_groups, self._usage_prefix())
+        return formatter.format_help()
+
+    def format_help(self) -> str:
+        formatter = self._get_formatter()
+        formatter.add_usage(self.usage, self._actions, self._mutually_exclusive_groups, self._usage_prefix())
+        formatter.add_text(self.description)
+        for group in self._action_groups:
+            formatter.start_section(group.title)
+            formatter.add_text(group.description)
+            formatter.add_arguments(group._group_actions)
+            formatter.end_section()
+        formatter.add_text(self.epilog)
+        return formatter.format_help()
+
 
 def fail(message: str, stream: TextIO | None = None) -> int:
     """Print the one-line error and return the usage exit status."""
-    text = " ".join(str(message).split())
-    print(f"trumps: error: {text}", file=stream if stream is not None else sys.stderr)
+    text = " ".join(translate_error(str(message)).split())
+    print(_("trumps: error: {message}", message=text), file=stream if stream is not None else sys.stderr)
     return EXIT_USAGE
 
 
@@ -62,14 +103,14 @@ def guarded(run: Callable[[], int]) -> int:
 
 def add_option_arguments(parser: argparse.ArgumentParser) -> None:
     """``--preset NAME`` and repeatable ``--option KEY=VALUE``."""
-    parser.add_argument("--preset", metavar="NAME", help="a named preset of the game's options")
+    parser.add_argument("--preset", metavar="NAME", help=_("a named preset of the game's options"))
     parser.add_argument(
         "--option",
         "-o",
         metavar="KEY=VALUE",
         action="append",
         default=[],
-        help="set one option (repeatable); see 'trumps options GAME'",
+        help=_("set one option (repeatable); see 'trumps options GAME'"),
     )
 
 

@@ -15,6 +15,11 @@ Game-specific commands live with their game: ``trumps score GAME ...`` runs
 ``score_command(argv)`` from ``trumps.<game package>.cli``, so adding a game
 needs no change here.  Every bad command line exits with status 2 and one
 ``trumps: error: ...`` line on stderr.
+
+``--lang en|de|fr`` (anywhere on the command line), else the environment
+(``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), sets the language of
+everything printed (:mod:`trumps.cli.lang`); the notation typed and written
+to records stays the engine's (``7H``, ``XX``, ``RJ``).
 """
 
 from __future__ import annotations
@@ -27,7 +32,16 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from trumps.cli.common import CliParser, UsageError, add_option_arguments, guarded, parse_options
+from trumps.cli.common import (
+    CliParser,
+    UsageError,
+    add_lang_argument,
+    add_option_arguments,
+    fail,
+    guarded,
+    parse_options,
+)
+from trumps.cli.lang import N_, _, message, ngettext, number, session
 
 __all__ = ["build_parser", "game_command", "main"]
 
@@ -47,68 +61,82 @@ def build_parser() -> CliParser:
 
     parser = CliParser(
         prog="trumps",
-        description="Rules engines, bots and a card room for trick-taking games (500, bridge, coinche).",
+        description=_("Rules engines, bots and a card room for trick-taking games (500, bridge, coinche)."),
     )
-    parser.add_argument("--version", action="version", version=f"trumps {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"trumps {__version__}",
+        help=_("show program's version number and exit"),
+    )
+    add_lang_argument(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    sub.add_parser("games", help="list the games")
+    def command(name: str, help_text: str, **kwargs: Any) -> CliParser:
+        p: CliParser = sub.add_parser(name, help=help_text.replace("%", "%%"), **kwargs)
+        if kwargs.get("add_help", True):
+            add_lang_argument(p)
+        return p
 
-    p = sub.add_parser("options", help="list a game's options and presets")
+    command("games", _("list the games"))
+
+    p = command("options", _("list a game's options and presets"))
     p.add_argument("game")
 
-    p = sub.add_parser("play", help="play a game against bots in the terminal")
+    p = command("play", _("play a game against bots in the terminal"))
     p.add_argument("game")
     add_option_arguments(p)
-    p.add_argument("--seed", type=int, help="seed of the shuffles (a replayable game)")
-    p.add_argument("--seat", help="your seat (default S, or 0 at six)")
-    p.add_argument("--bots", default="rules", help="the other players: rules (default) or random")
+    p.add_argument("--seed", type=int, help=_("seed of the shuffles (a replayable game)"))
+    p.add_argument("--seat", help=_("your seat (default S, or 0 at six)"))
+    p.add_argument("--bots", default="rules", help=_("the other players: rules (default) or random"))
 
-    p = sub.add_parser("selfplay", help="bots play each other")
+    p = command("selfplay", _("bots play each other"))
     p.add_argument("game")
-    p.add_argument("--games", "-n", type=_positive, default=100, help="number of games (default 100)")
-    p.add_argument("--seed", type=int, help="seed of the first game (game i uses seed + i)")
+    p.add_argument("--games", "-n", type=_positive, default=100, help=_("number of games (default 100)"))
+    p.add_argument("--seed", type=int, help=_("seed of the first game (game i uses seed + i)"))
     add_option_arguments(p)
     p.add_argument(
         "--bots",
         default="rules",
-        help="bot kinds: one for all, one per team or one per seat, comma separated (e.g. rules,random)",
+        help=_("bot kinds: one for all, one per team or one per seat, comma separated (e.g. rules,random)"),
     )
-    p.add_argument("--records", metavar="FILE.jsonl", help="write each game's record as one JSON line")
+    p.add_argument("--records", metavar="FILE.jsonl", help=_("write each game's record as one JSON line"))
 
-    p = sub.add_parser("score", help="score one deal with the game's calculator", add_help=False)
+    p = command("score", _("score one deal with the game's calculator"), add_help=False)
     p.add_argument("game")
     p.add_argument("args", nargs=argparse.REMAINDER)
 
-    p = sub.add_parser("dd", help="bridge double-dummy table (and par) of a PBN deal", add_help=False)
+    p = command("dd", _("bridge double-dummy table (and par) of a PBN deal"), add_help=False)
     p.add_argument("args", nargs=argparse.REMAINDER)
 
-    p = sub.add_parser("solve", help="double-dummy value of each legal card (any game)", add_help=False)
+    p = command("solve", _("double-dummy value of each legal card (any game)"), add_help=False)
     p.add_argument("args", nargs=argparse.REMAINDER)
 
-    p = sub.add_parser(
+    p = command(
         "arena",
-        help="duplicate match between two bots: per deal (--deals) or games won (--games)",
+        _("duplicate match between two bots: per deal (--deals) or games won (--games)"),
         add_help=False,
     )
     p.add_argument("args", nargs=argparse.REMAINDER)
 
-    p = sub.add_parser("serve", help="run the card room (open it in a browser)")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=_positive, default=8000, help="port (default 8000)")
+    p = command("serve", _("run the card room (open it in a browser)"))
+    p.add_argument("--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1)"))
+    p.add_argument("--port", type=_positive, default=8000, help=_("port (default 8000)"))
     p.add_argument(
         "--db",
         default="sqlite:///trumps.db",
-        help="database URL: SQLite file (default sqlite:///trumps.db) or postgresql+psycopg://user@host/db",
+        help=_(
+            "database URL: SQLite file (default sqlite:///trumps.db) or postgresql+psycopg://user@host/db"
+        ),
     )
     p.add_argument(
-        "--bot-delay", type=float, default=0.6, help="seconds a bot waits before acting (default 0.6)"
+        "--bot-delay", type=float, default=0.6, help=_("seconds a bot waits before acting (default 0.6)")
     )
     p.add_argument(
         "--workers",
         type=_positive,
         default=1,
-        help="worker processes sharing the port (default 1; more need a PostgreSQL --db)",
+        help=_("worker processes sharing the port (default 1; more need a PostgreSQL --db)"),
     )
     return parser
 
@@ -143,9 +171,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
-        return guarded(lambda: _run(args_list))
+        with session(args_list) as rest:
+            return _main(rest)
+    except UsageError as exc:  # an unknown --lang: said in the environment's language
+        with session([]):
+            return fail(str(exc))
+
+
+def _main(argv: list[str]) -> int:
+    try:
+        return guarded(lambda: _run(argv))
     except KeyboardInterrupt:
-        print("trumps: interrupted", file=sys.stderr)
+        print(_("trumps: interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into head & co.
         import os
@@ -202,20 +239,31 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 # ----- games / options ----------------------------------------------------------
+#: The games' one-line descriptions (their docstrings' first line), for the catalogue.
+GAME_LINES = (N_("A game of 500"), N_("A game of bridge"), N_("A game of Belote Coinche"))
+
+
 def _games() -> int:
     import trumps
 
     for name in trumps.games():
         cls = trumps.game_class(name)
         doc = (cls.__doc__ or "").strip().split("\n")[0].split(".  ")[0].rstrip(".")
-        print(f"{name:<10} {doc}")
+        print(f"{name:<10} {message(doc)}")
     return 0
 
 
 def _show(value: Any) -> str:
+    """An option value as it is typed after ``--option KEY=`` (never translated)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+def _word(text: str) -> str:
+    """A text of the games' data (an option's label, help, a preset's words) in
+    the CLI's language (the catalogue has them all, extracted at run time)."""
+    return message(text) if text else text
 
 
 def _values_line(o: dict[str, Any]) -> str:
@@ -223,16 +271,24 @@ def _values_line(o: dict[str, Any]) -> str:
     say more, the default marked."""
     if not o["choice_labels"]:
         lo, hi, step = o["bounds"] or (None, None, 1)
-        span = f" from {lo}" if lo is not None else ""
-        span += f" to {hi}" if hi is not None else ""
-        span += f" in steps of {step}" if step != 1 else ""
-        return f"a whole number{span} (default {_show(o['default'])})"
+        default = _show(o["default"])
+        if lo is not None and hi is not None:
+            span = _("a whole number from {lo} to {hi}", lo=lo, hi=hi)
+        elif lo is not None:
+            span = _("a whole number from {lo}", lo=lo)
+        elif hi is not None:
+            span = _("a whole number to {hi}", hi=hi)
+        else:
+            span = _("a whole number")
+        if step != 1:
+            span = _("{numbers} in steps of {step}", numbers=span, step=step)
+        return _("{numbers} (default {default})", numbers=span, default=default)
     shown = []
     for c in o["choice_labels"]:
-        value, words = _show(c["value"]), c["label"]
+        value, words = _show(c["value"]), _word(c["label"])
         text = value if words.lower() == value.lower() else f"{value} = {words}"
         same = c["value"] == o["default"] and type(c["value"]) is type(o["default"])
-        shown.append(text + (" (default)" if same else ""))
+        shown.append(_("{value} (default)", value=text) if same else text)
     return " | ".join(shown)
 
 
@@ -243,40 +299,48 @@ def _options(game: str) -> int:
 
     cls = trumps.game_class(game)
     info = cls.schema.describe()
-    title = info.get("title") or cls.game
+    title = _word(info.get("title") or cls.game)
     example = next(
         (f"{o['name']}={_show(c['value'])}" for o in info["options"] for c in o["choice_labels"]
          if c["value"] != o["default"]),
         "KEY=VALUE",
     )  # fmt: skip
-    print(f"{title}: house rules (set one with --option KEY=VALUE, e.g. --option {example})")
+    print(_("{title}: house rules (set one with --option KEY=VALUE, e.g. --option {example})",
+            title=title, example=example))  # fmt: skip
     groups = info["groups"] or [{"key": "", "label": "Options", "doc": ""}]
     for group in groups:
         members = [o for o in info["options"] if o["group"] == group["key"] or not info["groups"]]
         if not members:
             continue
         print()
-        print(group["label"] + (f": {group['doc']}" if group["doc"] else ""))
+        label = _word(group["label"])
+        print(_("{label}: {value}", label=label, value=_word(group["doc"])) if group["doc"] else label)
         for o in members:
             when = ""
             if o["when"]:
                 conds = [f"{k}={'|'.join(_show(v) for v in allowed)}" for k, allowed in o["when"].items()]
-                when = f"   (only with {', '.join(conds)})"
-            print(f"  {o['label']} · {o['name']}{when}")
+                when = "   " + _("(only with {conditions})", conditions=", ".join(conds))
+            print(f"  {_word(o['label'])} · {o['name']}{when}")
             print(f"      {_values_line(o)}")
             if o["help"]:
-                print(f"      {o['help']}")
+                print(f"      {_word(o['help'])}")
     presets = info["presets"]
     if presets:
         print()
-        print("Presets (--preset NAME), with what each changes from the defaults:")
+        print(_("Presets (--preset NAME), with what each changes from the defaults:"))
         for name in presets:
             meta = info["preset_info"][name]
-            print(f"  {name} · {meta['label']}" + (f": {meta['doc']}" if meta["doc"] else ""))
+            label = _word(meta["label"])
+            print(
+                f"  {name} · "
+                + (_("{label}: {value}", label=label, value=_word(meta["doc"])) if meta["doc"] else label)
+            )
             if not meta["changes"]:
-                print("      (the defaults)")
+                print("      " + _("(the defaults)"))
             for ch in meta["changes"]:
-                print(f"      {ch['label']}: {ch['words']}   ({ch['name']}={_show(ch['value'])})")
+                print(
+                    f"      {_word(ch['label'])}: {_word(ch['words'])}   ({ch['name']}={_show(ch['value'])})"
+                )
     return 0
 
 
@@ -361,20 +425,38 @@ def _selfplay(args: argparse.Namespace) -> int:
         if out is not None:
             out.close()
     print(
-        f"{probe.game} self-play: {result.games} games, {result.deals} deals in {result.seconds:.2f} s "
-        f"({result.games_per_second:.1f} games/s, {result.deals_per_second:.1f} deals/s)"
+        _(
+            "{game} self-play: {games} games, {deals} deals in {seconds} s "
+            "({games_per_second} games/s, {deals_per_second} deals/s)",
+            game=probe.game,
+            games=result.games,
+            deals=result.deals,
+            seconds=number(result.seconds, ".2f"),
+            games_per_second=number(result.games_per_second, ".1f"),
+            deals_per_second=number(result.deals_per_second, ".1f"),
+        )
     )
     per_seat = [str(getattr(b, "name", type(b).__name__)) for b in seated]
     means = result.mean_points_per_deal
     for t, team in enumerate(probe.teams):
         kinds_here = sorted({per_seat[s] for s in team})
-        label = f"team {names[t]} ({'/'.join(kinds_here)})"
+        label = _("team {team} ({bots})", team=names[t], bots="/".join(kinds_here))
         pct = 100.0 * result.win_rate(t)
-        print(f"{label}: {result.wins[t]} wins ({pct:.1f}%), mean {means[t]:+.1f} points per deal")
+        wins = ngettext("{n} wins", "{n} wins", result.wins[t])  # English says "1 wins" too
+        print(
+            _(
+                "{label}: {wins} ({percent}%), mean {points} points per deal",
+                label=label,
+                wins=wins,
+                percent=number(pct, ".1f"),
+                points=number(means[t], "+.1f"),
+            )
+        )
     if result.undecided:
-        print(f"no winner: {result.undecided} games")
+        print(ngettext("no winner: {n} games", "no winner: {n} games", result.undecided))
     if args.records:
-        print(f"records: {result.games} games written to {args.records}")
+        print(ngettext("records: {n} games written to {file}", "records: {n} games written to {file}",
+                       result.games, file=args.records))  # fmt: skip
     return 0
 
 

@@ -4,6 +4,12 @@ The human sees only their own view; what the bots did is told from the
 difference between the human's views before and after each action, so a
 hidden action (a kitty discard) is told as hidden.  Bad input is re-prompted
 with the engine's reason.
+
+Everything is said in the CLI's language.  What the player types is read
+by the engine first (its notation: ``7H``, ``QS``, ``XX``, ``P``, always
+accepted); only text the engine cannot read is tried as the way German or
+French players write cards and calls (``D♥``, ``Dame Herz``, ``Kontra``,
+``dame de cœur``, ``surcontre``: :mod:`trumps.cli.localized`).
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from rich.text import Text
 from trumps.bots.base import Bot
 from trumps.bots.registry import bot_for
 from trumps.bots.selfplay import step
+from trumps.cli.lang import _, lang, message, ngettext, styled
+from trumps.cli.localized import EXAMPLES, to_neutral
 from trumps.cli.render import (
     action_text,
     call_text,
@@ -25,19 +33,46 @@ from trumps.cli.render import (
     deal_summary,
     game_over_text,
     hand_text,
+    phase_word,
     render_view,
 )
-from trumps.core.errors import TrumpsError
+from trumps.core.errors import ParseError, TrumpsError
 from trumps.core.protocol import Match
 
-__all__ = ["EXIT_INTERRUPTED", "Narrator", "play_session"]
+__all__ = ["EXIT_INTERRUPTED", "Narrator", "help_text", "play_session", "read_action"]
 
 EXIT_INTERRUPTED = 130
 
-HELP = (
-    "Type the number of a choice or its notation (7H, P, MIS, AS, 10D, RJ:C). "
-    "'?' shows the table again, 'h' your hand, 'q' quits."
-)
+
+def help_text() -> str:
+    """How to answer a prompt (with the localized forms in German and French)."""
+    text = _(
+        "Type the number of a choice or its notation (7H, P, MIS, AS, 10D, RJ:C). "
+        "'?' shows the table again, 'h' your hand, 'q' quits."
+    )
+    if lang() in EXAMPLES:
+        text += " " + _(
+            "You may also write cards and calls as you say them: {examples}.", examples=EXAMPLES[lang()]
+        )
+    return text
+
+
+def read_action(match: Match[Any], text: str) -> str:
+    """The notation to apply for ``text``: the engine's own reading first
+    (``KD`` is the king of diamonds in every language); only text the
+    engine cannot read is tried as a localized card or call."""
+    try:
+        match.parse_action(text)
+        return text
+    except ParseError as exc:
+        alt = to_neutral(text, lang())
+        if alt is None:
+            raise
+        try:
+            match.parse_action(alt)
+        except ParseError:
+            raise exc from None
+        return alt
 
 
 def _cards_played(view: dict[str, Any]) -> list[str]:
@@ -54,7 +89,16 @@ class Narrator:
         self.me = me
 
     def who(self, seat: str | None) -> str:
-        return "You" if seat == self.me else str(seat)
+        return _("You") if seat == self.me else str(seat)
+
+    def _said(self, seat: str | None, action: Text) -> Text:
+        """``N: 1♠``, ``You: pass``."""
+        return styled(_("{who}: {call}"), who=self.who(seat), call=action)
+
+    def _plays(self, seat: str | None, card: str) -> Text:
+        if seat == self.me:
+            return styled(_("You play {card}"), card=card_text(card))
+        return styled(_("{seat} plays {card}"), seat=str(seat), card=card_text(card))
 
     def tell(self, before: dict[str, Any], after: dict[str, Any], actor: str, action: str) -> list[Text]:
         lines: list[Text] = []
@@ -72,59 +116,66 @@ class Narrator:
         old_calls = before.get("auction") or []
         new_calls = after.get("auction") or []
         for entry in new_calls[len(old_calls) :]:
-            line = Text(f"{self.who(entry.get('seat'))}: ")
-            line.append_text(call_text(str(entry.get("call"))))
-            lines.append(line)
+            lines.append(self._said(entry.get("seat"), call_text(str(entry.get("call")))))
         old_play = _cards_played(before)
         new_play = _cards_played(after)
         for card in new_play[len(old_play) :]:
             # one action plays one card, from the hand that was to play
             hand_seat = before.get("hand_to_play") or actor
-            line = Text(f"{self.who(hand_seat)} {'play' if hand_seat == self.me else 'plays'} ")
-            line.append_text(card_text(card))
+            line = self._plays(hand_seat, card)
             if hand_seat != actor:
-                line.append(f" (played by {self.who(actor)})", style="dim")
+                by = _("(played by You)") if actor == self.me else _("(played by {seat})", seat=actor)
+                line.append(" " + by, style="dim")
             lines.append(line)
         old_tricks = before.get("tricks") or []
         new_tricks = after.get("tricks") or []
         for t in new_tricks[len(old_tricks) :]:
-            won = Text(f"  → trick {len(old_tricks) + 1} won by {self.who(t.get('winner'))}", style="dim")
-            lines.append(won)
+            n, winner = len(old_tricks) + 1, t.get("winner")
+            if winner == self.me:
+                won = _("→ trick {n} won by You", n=n)
+            else:
+                won = _("→ trick {n} won by {seat}", n=n, seat=winner)
+            lines.append(Text("  " + won, style="dim"))
         if after.get("breach") and not before.get("breach"):
-            lines.append(Text(f"{self.who(after['breach'])} called BREACH", style="yellow"))
+            if after["breach"] == self.me:
+                called = _("You called BREACH")
+            else:
+                called = _("{seat} called BREACH", seat=after["breach"])
+            lines.append(Text(called, style="yellow"))
         if not lines:
             if actor == self.me:
-                line = Text("You: ")
-                line.append_text(action_text(action))
-                lines.append(line)
+                lines.append(self._said(actor, action_text(action)))
             else:
                 phase = str(before.get("phase") or "").lower()
-                what = "discards a card face down" if phase == "kitty" else f"acts ({phase}, not shown)"
-                lines.append(Text(f"{who} {what}", style="dim"))
+                if phase == "kitty":
+                    what = _("{seat} discards a card face down", seat=who)
+                else:
+                    what = _("{seat} acts ({phase}, not shown)", seat=who, phase=phase_word(phase))
+                lines.append(Text(what, style="dim"))
         if after.get("contract") and not before.get("contract"):
             c = after["contract"]
-            line = Text("Contract: ", style="bold")
-            line.append_text(call_text(str(c.get("call") if isinstance(c, dict) else c)))
+            line = Text(_("Contract:") + " ", style="bold")
+            call = call_text(str(c.get("call") if isinstance(c, dict) else c))
             if isinstance(c, dict) and c.get("seat"):
-                line.append(f" by {self.who(c['seat'])}")
+                if c["seat"] == self.me:
+                    line.append_text(styled(_("{call} by You"), call=call))
+                else:
+                    line.append_text(styled(_("{call} by {seat}"), call=call, seat=str(c["seat"])))
+            else:
+                line.append_text(call)
             lines.append(line)
         for seat in after.get("exposed") or []:
             if seat not in (before.get("exposed") or []) and seat != self.me:
                 hand = (after.get("hands") or {}).get(seat)
-                line = Text(f"{seat}'s hand is exposed: ", style="yellow")
+                line = Text(_("{seat}'s hand is exposed:", seat=seat) + " ", style="yellow")
                 line.append_text(hand_text(hand or []))
                 lines.append(line)
         return lines
 
     def _action_line(self, before: dict[str, Any], actor: str, action: str) -> Text:
         if str(before.get("phase")) == "PLAY":
-            hand_seat = before.get("hand_to_play") or actor
-            line = Text(f"{self.who(hand_seat)} {'play' if hand_seat == self.me else 'plays'} ")
-            line.append_text(card_text(action))
-            return line
-        line = Text(f"{self.who(actor)}: ")
-        line.append_text(action_text(action))
-        return line
+            return self._plays(before.get("hand_to_play") or actor, action)
+        return self._said(actor, action_text(action))
 
 
 def _pick(text: str, legal: list[str]) -> str:
@@ -153,18 +204,24 @@ def play_session(
     view = match.view(human)
     teams = [t for t in match.teams if human in t]
     partners = [match.seat_name(s) for s in (teams[0] if teams else []) if s != human]
-    intro = Text(f"You are {me}")
     if partners:
-        intro.append(f", your partner{'s' if len(partners) > 1 else ''}: {', '.join(partners)}")
-    intro.append(". " + HELP)
-    console.print(intro)
+        intro = ngettext(
+            "You are {seat}, your partner: {partners}.",
+            "You are {seat}, your partners: {partners}.",
+            len(partners),
+            seat=me,
+            partners=", ".join(partners),
+        )
+    else:
+        intro = _("You are {seat}.", seat=me)
+    console.print(Text(intro + " " + help_text()))
     try:
         while not match.is_over:
             seat = match.to_act
             assert seat is not None
             if seat != human:
                 bot = bots[seat]
-                _, action = step(match, bot, rng)
+                _actor, action = step(match, bot, rng)
                 after = match.view(human)
                 for line in narrator.tell(view, after, match.seat_name(seat), action):
                     console.print(line)
@@ -178,12 +235,12 @@ def play_session(
                 text = read(f"{me}> ")
                 cmd = text.strip().lower()
                 if cmd in ("q", "quit", "exit"):
-                    console.print("Game abandoned.")
+                    console.print(_("Game abandoned."))
                     return 0
                 if cmd == "":
                     continue
                 if cmd in ("?", "help"):
-                    console.print(HELP)
+                    console.print(help_text(), markup=False)
                     console.print(render_view(view))
                     continue
                 if cmd in ("h", "hand"):
@@ -191,10 +248,14 @@ def play_session(
                     console.print(hand_text(hand))
                     continue
                 try:
-                    choice = _pick(text, legal)
+                    choice = read_action(match, _pick(text, legal))
                     match.apply(choice, human)
                 except TrumpsError as exc:
-                    console.print(Text(f"Not accepted: {exc}", style="red"))
+                    console.print(Text(_("Not accepted: {reason}", reason=message(str(exc))), style="red"))
+                    if isinstance(exc, ParseError) and lang() in EXAMPLES:
+                        hint = _("You may also write cards and calls as you say them: {examples}.",
+                                 examples=EXAMPLES[lang()])  # fmt: skip
+                        console.print(Text(hint, style="dim"))
                     continue
                 break
             after = match.view(human)
@@ -207,11 +268,11 @@ def play_session(
         return 0
     except EOFError:
         console.print()
-        console.print("Input closed: game abandoned.")
+        console.print(_("Input closed: game abandoned."))
         return 0
     except KeyboardInterrupt:
         console.print()
-        console.print("Interrupted: game abandoned.")
+        console.print(_("Interrupted: game abandoned."))
         return EXIT_INTERRUPTED
 
 
@@ -225,5 +286,5 @@ def make_bots(game: str, kind: str, match: Match[Any], human: int) -> tuple[dict
         if kind.strip().lower() not in ("rules", "rule"):
             raise
         bot = bot_for(game, "random")
-        note = f"({exc}: the bots play at random)"
+        note = _("({reason}: the bots play at random)", reason=message(str(exc)))
     return {s: bot for s in range(match.players) if s != human}, note

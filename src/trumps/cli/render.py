@@ -3,6 +3,10 @@ every game shares (``hands``, ``trick``, ``auction``, ``contract``,
 ``scores``, ``tricks_won``, ``legal``, ``phase``, ``to_act``, ``dealer``,
 ``exposed``, ``results``), so a new game's views render without changes.
 
+Everything is worded in the CLI's language (:mod:`trumps.cli.lang`); in
+German and French the cards show the players' letters (``D♥`` is the queen
+of hearts, :mod:`trumps.cli.localized`).
+
 >>> card_text("TH").plain, call_text("i6S").plain, card_text("RJ:C").plain
 ('10♥', 'i6♠', 'RJ→♣')
 """
@@ -17,6 +21,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from trumps.cli.lang import _, lang, ngettext, pgettext, styled
+from trumps.cli.localized import denom_label, joker_label, rank_label
+
 __all__ = [
     "action_text",
     "call_text",
@@ -25,6 +32,7 @@ __all__ = [
     "game_over_text",
     "hand_text",
     "legal_text",
+    "phase_word",
     "render_view",
     "team_names",
 ]
@@ -55,12 +63,12 @@ def card_text(card: str) -> Text:
         out.append_text(_suit(tail))
         return out
     if head in ("RJ", "BJ"):
-        return Text(head, style="bold magenta" if head == "RJ" else "bold")
+        return Text(joker_label(head, lang()), style="bold magenta" if head == "RJ" else "bold")
     m = _CARD.match(head)
     if not m:
         return Text(card)
     rank, suit = m.groups()
-    out = Text("10" if rank == "T" else rank, style=_STYLE[suit])
+    out = Text(rank_label(rank, lang()), style=_STYLE[suit])
     out.append_text(_suit(suit))
     return out
 
@@ -68,13 +76,22 @@ def card_text(card: str) -> Text:
 def call_text(call: str) -> Text:
     """An auction call: ``7H`` -> ``7♥``, ``i6S`` -> ``i6♠``, ``P`` -> ``pass``."""
     if call == "P":
-        return Text("pass", style="dim")
+        return Text(pgettext("call", "pass"), style="dim")
     m = _CALL.match(call)
     if m:
         inkle, level, denom = m.groups()
         out = Text(inkle + level)
-        out.append_text(_suit(denom) if denom in _SYMBOL else Text(denom, style="bold"))
+        out.append_text(_suit(denom) if denom in _SYMBOL else Text(denom_label(denom, lang()), style="bold"))
         return out
+    if lang() != "en":
+        kind, dash, denom = call.partition("-")
+        word = {"CAPOT": "Capot", "GENERALE": "Générale"}.get(kind)
+        if dash and word:  # coinche: CAPOT-H -> Capot ♥
+            out = Text(word + " ", style="bold")
+            out.append_text(
+                _suit(denom) if denom in _SYMBOL else Text(denom_label(denom, lang()), style="bold")
+            )
+            return out
     return Text(call, style="bold")
 
 
@@ -83,6 +100,11 @@ def action_text(action: str) -> Text:
     head = action.partition(":")[0]
     if head in ("RJ", "BJ") or _CARD.match(head):
         return card_text(action)
+    card, plus, tail = action.partition("+")
+    if plus and tail == "BELOTE" and _CARD.match(card) and lang() != "en":  # coinche: KH+BELOTE
+        out = card_text(card)
+        out.append(" + Belote", style="bold")
+        return out
     return call_text(action)
 
 
@@ -106,7 +128,7 @@ def hand_text(cards: Sequence[str]) -> Text:
             out.append("   ")
         first = False
         out.append_text(_suit(s))
-        out.append(" " + " ".join("10" if r == "T" else r for r in ranks), style=_STYLE[s])
+        out.append(" " + " ".join(rank_label(r, lang()) for r in ranks), style=_STYLE[s])
     for j in others:
         if not first:
             out.append("   ")
@@ -162,10 +184,10 @@ def _auction_table(view: dict[str, Any]) -> Table | None:
     if first in seats:  # columns from the first speaker, so rounds read left to right
         i = seats.index(first)
         seats = seats[i:] + seats[:i]
-    table = Table(title="Auction", title_justify="left", show_edge=False, pad_edge=False)
+    table = Table(title=_("Auction"), title_justify="left", show_edge=False, pad_edge=False)
     for s in seats:
         table.add_column(s, justify="center")
-    row: list[Text] = [Text("") for _ in seats]
+    row: list[Text] = [Text("") for _seat in seats]
     last = -1
     started = False
     for entry in auction:
@@ -173,7 +195,7 @@ def _auction_table(view: dict[str, Any]) -> Table | None:
         i = seats.index(seat) if seat in seats else 0
         if started and i <= last:
             table.add_row(*row)
-            row = [Text("") for _ in seats]
+            row = [Text("") for _seat in seats]
         started = True
         row[i] = call_text(str(entry.get("call")))
         last = i
@@ -185,25 +207,27 @@ def _contract_line(view: dict[str, Any]) -> Text | None:
     contract = view.get("contract")
     if not contract:
         return None
-    out = Text("Contract: ", style="bold")
+    out = Text(_("Contract:") + " ", style="bold")
     if isinstance(contract, dict):
-        out.append_text(call_text(str(contract.get("call"))))
+        call = call_text(str(contract.get("call")))
         seat = contract.get("seat")
         if seat is not None:
-            out.append(f" by {seat}")
+            out.append_text(styled(_("{call} by {seat}"), call=call, seat=str(seat)))
             team = _team_of(view, seat)
             names = team_names(view)
             if team is not None and team < len(names):
                 out.append(f" ({names[team]})")
+        else:
+            out.append_text(call)
     else:
         out.append(str(contract))
     trump = view.get("trump")
     if "trump" in view:
-        out.append("   trumps: ")
-        out.append_text(_suit(trump) if trump else Text("none (no trumps)"))
+        out.append("   " + _("trumps:") + " ")
+        out.append_text(_suit(trump) if trump else Text(_("none (no trumps)")))
     breach = view.get("breach")
     if breach:
-        out.append(f"   breach called by {breach}", style="yellow")
+        out.append("   " + _("breach called by {seat}", seat=breach), style="yellow")
     return out
 
 
@@ -212,9 +236,9 @@ def _trick_line(view: dict[str, Any]) -> Text | None:
     if not trick and view.get("phase") != "PLAY":
         return None
     number = len(view.get("tricks") or []) + 1
-    out = Text(f"Trick {number}: ", style="bold")
+    out = Text(_("Trick {n}:", n=number) + " ", style="bold")
     if not trick:
-        out.append("(no card yet)", style="dim")
+        out.append(_("(no card yet)"), style="dim")
     for i, entry in enumerate(trick):
         if i:
             out.append("  ")
@@ -228,18 +252,33 @@ def _score_table(view: dict[str, Any]) -> Table:
     scores = view.get("scores") or []
     tricks = view.get("tricks_won")
     table = Table(show_edge=False, pad_edge=False)
-    table.add_column("Team")
-    table.add_column("Score", justify="right")
+    table.add_column(_("Team"))
+    table.add_column(_("Score"), justify="right")
     if tricks is not None:
-        table.add_column("Tricks", justify="right")
+        table.add_column(_("Tricks"), justify="right")
     me = _team_of(view, view.get("seat"))
     for t, name in enumerate(names):
-        label = name + (" (you)" if t == me else "")
+        label = _("{team} (you)", team=name) if t == me else name
         row = [label, str(scores[t]) if t < len(scores) else ""]
         if tricks is not None:
             row.append(str(tricks[t]) if t < len(tricks) else "")
         table.add_row(*row)
     return table
+
+
+def phase_word(phase: str) -> str:
+    """A deal's phase in words (``AUCTION`` -> ``auction``)."""
+    key = phase.lower()
+    words = {
+        "auction": pgettext("phase", "auction"),
+        "kitty": pgettext("phase", "kitty"),
+        "breach": pgettext("phase", "breach"),
+        "play": pgettext("phase", "play"),
+        "claim": pgettext("phase", "claim"),
+        "done": pgettext("phase", "done"),
+        "game_over": pgettext("phase", "game_over"),
+    }
+    return words.get(key, key)
 
 
 def render_view(view: dict[str, Any]) -> RenderableType:
@@ -248,11 +287,11 @@ def render_view(view: dict[str, Any]) -> RenderableType:
     seat = view.get("seat")
     head = Text()
     if view.get("deal_number") is not None:
-        head.append(f"Deal {view['deal_number']}", style="bold")
+        head.append(_("Deal {n}", n=view["deal_number"]), style="bold")
         head.append(" · ")
-    head.append(f"dealer {view.get('dealer')} · {str(view.get('phase', '')).lower()}")
+    head.append(_("dealer {seat}", seat=view.get("dealer")) + " · " + phase_word(str(view.get("phase", ""))))
     if view.get("to_act"):
-        head.append(f" · {view['to_act']} to act")
+        head.append(" · " + _("{seat} to act", seat=view["to_act"]))
     parts.append(head)
     parts.append(_score_table(view))
     auction = _auction_table(view)
@@ -268,24 +307,31 @@ def render_view(view: dict[str, Any]) -> RenderableType:
     acting = view.get("hand_to_play") or seat
     for other in view.get("exposed") or []:
         if other != seat and hands.get(other) is not None:
-            line = Text(f"{other} (exposed): ", style="yellow")
+            line = Text(_("{seat} (exposed):", seat=other) + " ", style="yellow")
             line.append_text(hand_text(hands[other]))
             parts.append(line)
     if seat is not None and hands.get(seat) is not None:
-        line = Text(f"Your hand ({seat}): ", style="bold")
+        line = Text(_("Your hand ({seat}):", seat=seat) + " ", style="bold")
         line.append_text(hand_text(hands[seat]))
         parts.append(line)
     if view.get("kitty"):
-        line = Text("Kitty taken: ")
+        line = Text(_("Kitty taken:") + " ")
         line.append_text(hand_text(view["kitty"]))
         left = int(view.get("kitty_size") or 0) - len(view.get("discards") or [])
         if view.get("phase") == "KITTY" and left > 0:
-            line.append(f"   discard {left} more card{'s' if left > 1 else ''}, one at a time", style="bold")
+            line.append("   ")
+            line.append(
+                ngettext(
+                    "discard {n} more card, one at a time", "discard {n} more cards, one at a time", left
+                ),
+                style="bold",
+            )
         parts.append(line)
     legal = view.get("legal") or []
     if legal:
         title = Text(
-            "Your choices" if acting == seat else f"Your choices (playing {acting}'s hand)", style="bold"
+            _("Your choices") if acting == seat else _("Your choices (playing {seat}'s hand)", seat=acting),
+            style="bold",
         )
         parts.append(title)
         parts.append(legal_text(legal))
@@ -297,21 +343,20 @@ def deal_summary(result: dict[str, Any], view: dict[str, Any]) -> Text:
     coinche spell a few keys differently; unknown keys are left out)."""
     names = team_names(view)
     number = result.get("deal")
-    out = Text(f"Deal {number}: " if number is not None else "Deal: ", style="bold")
+    out = Text((_("Deal {n}:", n=number) if number is not None else _("Deal:")) + " ", style="bold")
     contract = result.get("contract")
     if result.get("thrown_in") or result.get("passed_out"):
-        out.append("no contract — thrown in, the deal passes on")
+        out.append(_("no contract — thrown in, the deal passes on"))
         return out
     if contract:
-        out.append_text(call_text(str(contract)))
+        call = call_text(str(contract))
         by = result.get("contractor") or result.get("declarer") or result.get("taker")
-        if by:
-            out.append(f" by {by}")
+        out.append_text(styled(_("{call} by {seat}"), call=call, seat=str(by)) if by else call)
         made = result.get("made")
         if made is not None:
-            out.append(" — made" if made else " — failed", style="green" if made else "red")
+            out.append(" — " + (_("made") if made else _("failed")), style="green" if made else "red")
     else:
-        out.append("no contract")
+        out.append(_("no contract"))
 
     def team(t: int) -> str:
         return names[t] if t < len(names) else str(t)
@@ -321,21 +366,28 @@ def deal_summary(result: dict[str, Any], view: dict[str, Any]) -> Text:
             return str(values)
         return ", ".join(f"{team(t)} {v:+d}" if signed else f"{team(t)} {v}" for t, v in enumerate(values))
 
+    def line(text: str) -> None:
+        out.append("\n  " + text)
+
     tricks = result.get("tricks")
     if isinstance(tricks, list):
-        out.append(f"\n  tricks: {per_team(tricks)}")
+        line(_("tricks: {values}", values=per_team(tricks)))
     elif tricks is not None:
-        out.append(f"\n  tricks: {tricks} by the declaring side")
+        line(_("tricks: {n} by the declaring side", n=tricks))
     if isinstance(result.get("card_points"), list):
-        out.append(f"\n  card points: {per_team(result['card_points'])}")
+        line(_("card points: {values}", values=per_team(result["card_points"])))
     if result.get("points") is not None:
-        out.append(f"\n  points: {per_team(result['points'], signed=True)}")
+        line(_("points: {values}", values=per_team(result["points"], signed=True)))
     breach = result.get("breach")
     if isinstance(breach, dict):
-        ok = "succeeded" if breach.get("succeeded") else "failed"
-        out.append(f"\n  breach by {breach.get('seat')} {ok}: {per_team(breach.get('points'), signed=True)}")
+        points = per_team(breach.get("points"), signed=True)
+        seat = breach.get("seat")
+        if breach.get("succeeded"):
+            line(_("breach by {seat} succeeded: {points}", seat=seat, points=points))
+        else:
+            line(_("breach by {seat} failed: {points}", seat=seat, points=points))
     if result.get("scores") is not None:
-        out.append(f"\n  scores: {per_team(result['scores'])}")
+        line(_("scores: {values}", values=per_team(result["scores"])))
     return out
 
 
@@ -343,10 +395,10 @@ def game_over_text(view: dict[str, Any]) -> Text:
     names = team_names(view)
     scores = view.get("scores") or []
     winner = view.get("winner")
-    out = Text("Game over: ", style="bold")
+    out = Text(_("Game over:") + " ", style="bold")
     if isinstance(winner, int) and winner < len(names):
-        out.append(f"{names[winner]} win", style="bold green")
+        out.append(_("{team} win", team=names[winner]), style="bold green")
     else:
-        out.append("no winner")
+        out.append(_("no winner"))
     out.append(" — " + ", ".join(f"{n} {s}" for n, s in zip(names, scores, strict=False)))
     return out

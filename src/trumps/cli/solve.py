@@ -12,6 +12,9 @@ of the same; without ``--deal`` a seeded random deal (``--seed``).  The deal
 starts at its first lead under ``--contract``/``--declarer``; ``--play``
 applies cards (500 joker leads in no trumps as ``RJ:C``) to reach a later
 position; ``--leader`` makes another seat lead the first trick.
+
+The report is in the CLI's language; in German and French the cards show
+the players' letters with the engine's notation beside them (``D♥ [QH]``).
 """
 
 from __future__ import annotations
@@ -20,7 +23,17 @@ import json
 from typing import Any
 
 import trumps
-from trumps.cli.common import CliParser, UsageError, add_option_arguments, guarded, parse_options
+from trumps.cli.common import (
+    CliParser,
+    UsageError,
+    add_lang_argument,
+    add_option_arguments,
+    fail,
+    guarded,
+    parse_options,
+)
+from trumps.cli.lang import _, lang, pgettext, session
+from trumps.cli.localized import LOCALIZED, card_label
 from trumps.core.errors import DealError
 from trumps.core.seats import parse_seat
 from trumps.solver import ENGINES, Solution, position_of, solve
@@ -56,23 +69,30 @@ def parse_deal_text(game: str, text: str) -> Any:
 
 
 def _parser() -> CliParser:
-    p = CliParser(prog="trumps solve", description="Double-dummy value of each legal card from a position.")
-    p.add_argument("game", help="500, bridge or coinche")
-    p.add_argument("--deal", help="the hands (see 'trumps solve --help' for the forms)")
-    p.add_argument("--seed", type=int, help="a seeded random deal instead of --deal")
-    p.add_argument("--contract", required=True, help="e.g. 7NT, MIS (500), 3NT (bridge), 100H (coinche)")
-    p.add_argument("--declarer", default="0", help="the declaring (contracting) seat (default N / 0)")
-    p.add_argument("--leader", help="the seat to lead the first trick (default: the game's rule)")
-    p.add_argument("--play", default="", help="cards already played, in order (e.g. 'AS 2S RJ:C')")
-    p.add_argument("--engine", default="auto", choices=ENGINES, help="auto (C if built), c or python")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p = CliParser(
+        prog="trumps solve", description=_("Double-dummy value of each legal card from a position.")
+    )
+    p.add_argument("game", help=_("500, bridge or coinche"))
+    p.add_argument("--deal", help=_("the hands (see 'trumps solve --help' for the forms)"))
+    p.add_argument("--seed", type=int, help=_("a seeded random deal instead of --deal"))
+    p.add_argument("--contract", required=True, help=_("e.g. 7NT, MIS (500), 3NT (bridge), 100H (coinche)"))
+    p.add_argument("--declarer", default="0", help=_("the declaring (contracting) seat (default N / 0)"))
+    p.add_argument("--leader", help=_("the seat to lead the first trick (default: the game's rule)"))
+    p.add_argument("--play", default="", help=_("cards already played, in order (e.g. 'AS 2S RJ:C')"))
+    p.add_argument("--engine", default="auto", choices=ENGINES, help=_("auto (C if built), c or python"))
+    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
     add_option_arguments(p)
+    add_lang_argument(p)
     return p
 
 
 def main(argv: list[str]) -> int:
     """Entry point of ``trumps solve``."""
-    return guarded(lambda: _run(argv))
+    try:
+        with session(argv) as rest:
+            return guarded(lambda: _run(rest))
+    except UsageError as exc:  # an unknown --lang
+        return fail(str(exc))
 
 
 def _run(argv: list[str]) -> int:
@@ -126,14 +146,34 @@ def _json(match: Any, game: str, contract: str, sol: Solution) -> dict[str, Any]
     }
 
 
+def _shown(move: str) -> str:
+    """A move as the report shows it: the notation, and in German and French
+    the players' letters first (``D♥ [QH]``)."""
+    if lang() not in LOCALIZED:
+        return move
+    label = card_label(move, lang())
+    return move if label == move else f"{label} [{move}]"
+
+
 def _text(match: Any, contract: str, sol: Solution) -> str:
     seat = match.seat_name(sol.seat)
-    lines = [
-        f"{contract}: {seat} to play; values are the declaring side's final {sol.unit}"
-        f" ({seat} wants {'more' if sol.maximising else 'fewer'}; * = best)",
-    ]
-    width = max(len(m) for m in sol.values)
+    unit = {"tricks": pgettext("unit", "tricks"), "points": pgettext("unit", "points")}.get(
+        sol.unit, sol.unit
+    )
+    if sol.maximising:
+        wants = _(
+            "values are the declaring side's final {unit} ({seat} wants more; * = best)", unit=unit, seat=seat
+        )
+    else:
+        wants = _(
+            "values are the declaring side's final {unit} ({seat} wants fewer; * = best)",
+            unit=unit,
+            seat=seat,
+        )
+    lines = [_("{contract}: {seat} to play; {values}", contract=contract, seat=seat, values=wants)]
+    shown = {m: _shown(m) for m in sol.values}
+    width = max(len(m) for m in shown.values())
     for move, value in sol.values.items():
         mark = "  *" if move in sol.best else ""
-        lines.append(f"  {move:<{width}}  {value:>3}{mark}")
+        lines.append(f"  {shown[move]:<{width}}  {value:>3}{mark}")
     return "\n".join(lines)

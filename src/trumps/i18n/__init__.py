@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +57,7 @@ _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 
 
-def N_(text: str) -> str:  # noqa: N802 - the conventional gettext marker name
+def N_(text: str) -> str:
     """Mark ``text`` for extraction without translating it (it is translated where shown)."""
     return text
 
@@ -161,7 +161,11 @@ class Translator:
         from babel.numbers import format_decimal
 
         if digits is not None:
-            return str(format_decimal(value, format=f"#,##0.{'0' * digits}" if digits else "#,##0", locale=self.locale))
+            return str(
+                format_decimal(
+                    value, format=f"#,##0.{'0' * digits}" if digits else "#,##0", locale=self.locale
+                )
+            )
         return str(format_decimal(value, locale=self.locale))
 
     def when(self, moment: datetime | date, *, style: str = "medium") -> str:
@@ -241,14 +245,14 @@ def gettext_plural(lang: str) -> tuple[int, str]:
     return rule.num_plurals, rule.plural_expr
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plural_index(lang: str) -> Any:
     """``n`` -> the index of the plural form of ``lang`` (gettext's rule)."""
     code = compile(c_plural_to_python(gettext_plural(lang)[1]), "<plural>", "eval")
-    return lambda n: int(eval(code, {"__builtins__": {}}, {"n": n}))  # noqa: S307 - our own converted rule
+    return lambda n: int(eval(code, {"__builtins__": {}}, {"n": n}))
 
 
-@lru_cache(maxsize=None)
+@cache
 def translator(lang: str) -> Translator:
     """The catalogue of ``lang`` (English, the source language, has none; an
     unknown code gets English)."""
@@ -303,8 +307,12 @@ def catalog_script(lang: str) -> str:
     languages}`` and ``I18N.plural(n)`` -> the form index (a script, so the
     rule is code without eval)."""
     cat = catalog(lang)
-    data = json.dumps({"lang": cat["lang"], "messages": cat["messages"], "languages": LANGUAGES}, ensure_ascii=False)
-    return f"window.I18N = {data};\nwindow.I18N.plural = function (n) {{ return Number({cat['plural']}); }};\n"
+    data = json.dumps(
+        {"lang": cat["lang"], "messages": cat["messages"], "languages": LANGUAGES}, ensure_ascii=False
+    )
+    return (
+        f"window.I18N = {data};\nwindow.I18N.plural = function (n) {{ return Number({cat['plural']}); }};\n"
+    )
 
 
 def negotiate(accept_language: str | None) -> str | None:

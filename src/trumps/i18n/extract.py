@@ -141,9 +141,9 @@ def _python_messages(source: str) -> Iterator[tuple[int, str | None, tuple[str, 
         elif isinstance(node, ast.Dict):
             for k, v in zip(node.keys, node.values, strict=True):
                 if isinstance(k, ast.Constant) and k.value == "error" and v is not None:
-                    text = template_of(v, source)
-                    if text and _HAS_LETTER.search(text):
-                        yield v.lineno, None, (text,)
+                    for found in templates_of(v, source):
+                        if _HAS_LETTER.search(found):
+                            yield v.lineno, None, (found,)
 
 
 def extract_python(

@@ -213,7 +213,12 @@ def create_app(
         return JSONResponse(game_catalogue())
 
     async def api_settings(_request: Request) -> Response:
-        return JSONResponse({"settings": settings_schema(), "phrases": [{"key": k, "text": v} for k, v in PRESET_PHRASES.items()]})
+        return JSONResponse(
+            {
+                "settings": settings_schema(),
+                "phrases": [{"key": k, "text": v} for k, v in PRESET_PHRASES.items()],
+            }
+        )
 
     async def api_join(request: Request) -> Response:
         pid, _ = await identity(request)

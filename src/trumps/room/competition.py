@@ -188,8 +188,10 @@ def start_competition(store: Store, table_id: str, players: list[str], buy_in: i
         rows = _players(s, players)
         short = [rows[pid] for pid in players if rows[pid].chips < buy_in]
         if short:
-            who = ", ".join(f"{p.name} has {p.chips} chips" for p in short)
-            raise CompetitionError(f"{who}; the buy-in is {buy_in}")
+            if len(short) == 1:
+                raise CompetitionError(f"{short[0].name} has {short[0].chips} chips; the buy-in is {buy_in}")
+            names = ", ".join(p.name for p in short)
+            raise CompetitionError(f"{names} have fewer chips than the buy-in of {buy_in}")
         for pid in players:
             rows[pid].chips -= buy_in
         table.status = "playing"

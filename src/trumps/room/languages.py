@@ -46,7 +46,11 @@ async def language_of(conn: HTTPConnection, room: Room, sessions: Sessions) -> s
     if who.account and who.player:
         prefs = await room.store.run(get_prefs, room.store, who.player)
         setting = prefs.get("language")
-    return pick(setting if setting != "auto" else None, conn.cookies.get(COOKIE), negotiate(conn.headers.get("accept-language")))
+    return pick(
+        setting if setting != "auto" else None,
+        conn.cookies.get(COOKIE),
+        negotiate(conn.headers.get("accept-language")),
+    )
 
 
 @lru_cache(maxsize=8)

@@ -15,11 +15,12 @@ overrides single options on top of the preset.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Sequence
 
+from trumps.cli.common import CliParser, UsageError, add_lang_argument
+from trumps.cli.lang import _, message, session, translate_error
 from trumps.coinche.calls import Contract
 from trumps.coinche.options import PRESETS, resolve_options
 from trumps.coinche.play import rules_for
@@ -29,39 +30,54 @@ from trumps.core.errors import TrumpsError
 __all__ = ["build_parser", "score_command"]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+def build_parser() -> CliParser:
+    p = CliParser(
         prog="trumps score coinche",
-        description="Score one deal of Belote Coinche under any preset.",
+        description=_("Score one deal of Belote Coinche under any preset."),
     )
-    p.add_argument("contract", help="e.g. 100H, 90DX (coinched), 120SXX, 100NT, 90AT, CAPOT-H, GENERALE-S")
-    p.add_argument("--points", type=int, default=None, help="taker side's card points incl. dix de der")
-    p.add_argument("--defence-points", type=int, default=None, help="defence card points (default: the rest)")
+    p.add_argument("contract", help=_("e.g. 100H, 90DX (coinched), 120SXX, 100NT, 90AT, CAPOT-H, GENERALE-S"))
+    p.add_argument("--points", type=int, default=None, help=_("taker side's card points incl. dix de der"))
+    p.add_argument(
+        "--defence-points", type=int, default=None, help=_("defence card points (default: the rest)")
+    )
     p.add_argument("--preset", default="common", choices=sorted(PRESETS))
     p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument(
-        "--belote", choices=["none", "taker", "defence"], default="none", help="who held the belote (20)"
+        "--belote", choices=["none", "taker", "defence"], default="none", help=_("who held the belote (20)")
     )
     p.add_argument(
-        "--belote-taker", type=int, default=None, help="taker side's belote points (e.g. 40 in AT)"
+        "--belote-taker", type=int, default=None, help=_("taker side's belote points (e.g. 40 in AT)")
     )
-    p.add_argument("--belote-defence", type=int, default=None, help="defence's belote points")
-    p.add_argument("--melds-taker", type=int, default=0, help="melds won by the taker side")
-    p.add_argument("--melds-defence", type=int, default=0, help="melds won by the defence")
-    p.add_argument("--capot", action="store_true", help="the taker's side won all 8 tricks")
-    p.add_argument("--defence-capot", action="store_true", help="the defence won all 8 tricks")
-    p.add_argument("--generale", action="store_true", help="the taker won all 8 tricks alone")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--belote-defence", type=int, default=None, help=_("defence's belote points"))
+    p.add_argument("--melds-taker", type=int, default=0, help=_("melds won by the taker side"))
+    p.add_argument("--melds-defence", type=int, default=0, help=_("melds won by the defence"))
+    p.add_argument("--capot", action="store_true", help=_("the taker's side won all 8 tricks"))
+    p.add_argument("--defence-capot", action="store_true", help=_("the defence won all 8 tricks"))
+    p.add_argument("--generale", action="store_true", help=_("the taker won all 8 tricks alone"))
+    p.add_argument("--json", action="store_true", help=_("print the result as JSON"))
+    add_lang_argument(p)
     return p
 
 
 def score_command(argv: Sequence[str] | None = None) -> int:
-    """Run the calculator; 0 on success, 2 on bad input (message on stderr)."""
-    p = build_parser()
+    """Run the calculator; 0 on success, 2 on bad input (one line on stderr)."""
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        a = p.parse_args(list(argv) if argv is not None else None)
-    except SystemExit as exc:
+        with session(args) as rest:
+            return _score(rest)
+    except UsageError as exc:  # an unknown --lang
+        print(f"trumps score coinche: {translate_error(str(exc))}", file=sys.stderr)
+        return 2
+
+
+def _score(argv: list[str]) -> int:
+    try:
+        a = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help
         return int(exc.code or 0)
+    except UsageError as exc:
+        print(f"trumps score coinche: {translate_error(str(exc))}", file=sys.stderr)
+        return 2
     try:
         options: dict[str, str] = {}
         for item in a.option:
@@ -87,17 +103,24 @@ def score_command(argv: Sequence[str] | None = None) -> int:
             belote_taker=bt, belote_defence=bd, melds_taker=a.melds_taker, melds_defence=a.melds_defence,
         )  # fmt: skip
     except TrumpsError as exc:
-        print(f"trumps score coinche: {exc}", file=sys.stderr)
+        print(f"trumps score coinche: {message(str(exc))}", file=sys.stderr)
         return 2
     if a.json:
         print(json.dumps({"preset": a.preset, **result}, sort_keys=True))
         return 0
     t = result["contract_totals"]
-    verdict = "made" if result["made"] else "failed"
+    verdict = _("made") if result["made"] else _("failed")
     print(
-        f"{result['contract']} under {a.preset}: {verdict} (totals taker {t['taker']} / defence {t['defence']})"
+        _(
+            "{contract} under {preset}: {result} (totals taker {taker} / defence {defence})",
+            contract=result["contract"],
+            preset=a.preset,
+            result=verdict,
+            taker=t["taker"],
+            defence=t["defence"],
+        )
     )
-    print(f"taker side {result['taker']}   defence {result['defence']}")
+    print(_("taker side {taker}   defence {defence}", taker=result["taker"], defence=result["defence"]))
     return 0
 
 

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 from trumps.cli.common import (
     CliParser,
+    UsageError,
+    add_lang_argument,
     add_option_arguments,
+    fail,
     guarded,
     int_list,
     parse_options,
     split_negative_values,
 )
+from trumps.cli.lang import _, ngettext, session
 
 __all__ = ["score_command"]
 
@@ -24,29 +28,34 @@ __all__ = ["score_command"]
 def _parser() -> CliParser:
     p = CliParser(
         prog="trumps score 500",
-        description="Each team's points for one deal of 500 (five_hundred.md §9).",
+        description=_("Each team's points for one deal of 500 (five_hundred.md §9)."),
     )
-    p.add_argument("contract", help="the contract: 6S .. 10NT, MIS, OMIS")
-    p.add_argument("--tricks", "-t", type=int, required=True, help="tricks the bidding team took (0-10)")
+    p.add_argument("contract", help=_("the contract: 6S .. 10NT, MIS, OMIS"))
+    p.add_argument("--tricks", "-t", type=int, required=True, help=_("tricks the bidding team took (0-10)"))
     add_option_arguments(p)
     p.add_argument(
         "--defender-tricks",
         type=int_list,
         metavar="A,B",
-        help="tricks of each defending team (default: the rest of the ten)",
+        help=_("tricks of each defending team (default: the rest of the ten)"),
     )
     p.add_argument(
         "--scores",
         type=int_list,
         metavar="X,Y",
-        help="scores before the deal, bidders first (for the must-bid-to-win cap)",
+        help=_("scores before the deal, bidders first (for the must-bid-to-win cap)"),
     )
+    add_lang_argument(p)
     return p
 
 
 def score_command(argv: list[str]) -> int:
     """``trumps score 500 CONTRACT --tricks N [...]``: prints the points."""
-    return guarded(lambda: _score(argv))
+    try:
+        with session(argv) as rest:
+            return guarded(lambda: _score(rest))
+    except UsageError as exc:  # an unknown --lang
+        return fail(str(exc))
 
 
 def _score(argv: list[str]) -> int:
@@ -62,18 +71,27 @@ def _score(argv: list[str]) -> int:
         defender_tricks=args.defender_tricks,
         scores=args.scores,
     )
-    made = "made" if result["made"] else "failed"
-    trick_word = "trick" if args.tricks == 1 else "tricks"
-    print(f"{result['contract']} ({result['value']}), bidders took {args.tricks} {trick_word}: {made}")
+    made = _("made") if result["made"] else _("failed")
+    print(
+        ngettext(
+            "{contract} ({value}), bidders took {n} trick: {result}",
+            "{contract} ({value}), bidders took {n} tricks: {result}",
+            args.tricks,
+            contract=result["contract"],
+            value=result["value"],
+            result=made,
+        )
+    )
     totals = result["totals"]
     shown = args.scores is not None
 
     def line(label: str, points: int, total: int) -> str:
-        return f"{label}: {points:+d}" + (f" (total {total})" if shown else "")
+        text = _("{label}: {value}", label=label, value=f"{points:+d}")
+        return text + (" " + _("(total {total})", total=total) if shown else "")
 
-    print(line("bidders", result["bidders"], totals[0]))
+    print(line(_("bidders"), result["bidders"], totals[0]))
     defenders = result["defenders"]
     for i, pts in enumerate(defenders):
-        label = "defenders" if len(defenders) == 1 else f"defenders {i + 1}"
+        label = _("defenders") if len(defenders) == 1 else _("defenders {n}", n=i + 1)
         print(line(label, pts, totals[i + 1]))
     return 0

@@ -1,0 +1,238 @@
+"""The room in German and French, in Chromium: the header's language
+chooser, a browser that asks for French in Accept-Language, a whole deal
+played in each language (the cards printed as German and French decks
+print them), preset chat between a German and a French player, and a
+pseudo-language scan that fails on any visible English text the catalogue
+does not know.  Screenshots (desktop and phone) in artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+sys.path.insert(0, str(Path(__file__).parent))
+from browser import CALL, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click
+
+from trumps.i18n import translator
+from trumps.room.settings import PRESET_PHRASES
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def shot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / name))
+
+
+def new_person(
+    browser: Browser,
+    server: LiveServer,
+    name: str,
+    *,
+    locale: str = "en-US",
+    viewport: dict[str, int] = DESKTOP,
+    lang_cookie: str | None = None,
+) -> Page:
+    ctx = browser.new_context(locale=locale, viewport=viewport)
+    if lang_cookie:
+        ctx.add_cookies([{"name": "trumps_lang", "value": lang_cookie, "url": server.url}])
+    page = ctx.new_page()
+    page.goto(server.url + "/#join")
+    page.fill("#name", name)
+    page.click("#name-form button")
+    page.wait_for_selector("#name-box", state="hidden")
+    return page
+
+
+def js(page: Page, expr: str) -> Any:
+    return page.evaluate(f"() => {expr}")
+
+
+def create_table(page: Page, game: str, settings: dict[str, Any] | None = None) -> str:
+    page.select_option("#game", game)
+    for name, value in (settings or {}).items():
+        page.locator(f"#create-form [data-setting][name={name}]").select_option(str(value))
+    page.click("#create-form button[type=submit]")
+    page.wait_for_url("**/table/*")
+    page.wait_for_function("() => typeof state !== 'undefined' && state !== null")
+    return page.url.rsplit("/", 1)[1]
+
+
+def sit_and_fill(page: Page, seat: str = "S") -> None:
+    page.locator(f".seat[data-seat='{seat}'] button").first.click()
+    page.wait_for_function(f"() => state && state.table.you === '{seat}'")
+    page.locator("#waiting button.primary, #status button.primary, button.primary:visible").filter(
+        has_text=re.compile(translator(js(page, "I18n.lang")).gettext("Fill empty seats with bots"))
+    ).first.click()
+    page.wait_for_function("() => state && state.table.status === 'playing'")
+
+
+def play_deals(page: Page, deals: int, limit: int = 800) -> None:
+    """Click a legal card, else an offered call, until ``deals`` deals are over."""
+    for _ in range(limit):
+        if js(page, f"state.view.over || (state.view.deal_number || 0) > {deals}"):
+            return
+        target = page.locator("#calls button").first
+        if not target.count():
+            target = page.locator(PLAYABLE_CARD).first
+        if not target.count():
+            target = page.locator(CALL).first
+        if target.count():
+            with contextlib.suppress(Exception):
+                click(target)
+        page.wait_for_timeout(30)
+    shot(page, "languages-failure.png")
+    raise AssertionError("the deal did not end in time")
+
+
+def visible_text(page: Page) -> str:
+    return str(page.inner_text("body"))
+
+
+GERMAN = ("Tisch", "Stich", "Passe", "Pik", "Herz", "Karo", "Kreuz", "Kontra", "Partner")
+FRENCH = ("Table", "pli", "Passe", "pique", "cœur", "carreau", "trèfle", "Contre")
+
+
+@pytest.mark.parametrize(("lang", "game"), [("de", "500"), ("fr", "coinche")])
+def test_switch_language_and_play_a_deal(browser: Browser, server: LiveServer, lang: str, game: str) -> None:
+    t = translator(lang)
+    page = new_person(browser, server, "Ann")
+    assert js(page, "I18n.lang") == "en"
+    # the header's chooser: each language named in itself; the page comes back in it
+    page.select_option("#lang-choice", lang)
+    page.wait_for_function(f"() => window.I18n && I18n.lang === '{lang}'")
+    assert js(page, "document.documentElement.lang") == lang
+    lobby = visible_text(page)
+    assert t.gettext("Create table") in lobby and "Create table" not in lobby
+    shot(page, f"lang-{lang}-lobby.png")
+    create_table(page, game)
+    sit_and_fill(page)
+    page.wait_for_selector(PLAYABLE_CARD + ", " + CALL)
+    shot(page, f"lang-{lang}-{game}-auction.png")
+    # the cards carry the deck's letters: a German queen is D, a French king R
+    letters = js(page, "RANK_LETTERS")
+    assert letters == (
+        {"T": "10", "J": "B", "Q": "D", "K": "K", "A": "A"}
+        if lang == "de"
+        else {"T": "10", "J": "V", "Q": "D", "K": "R", "A": "A"}
+    )
+    labels = page.locator("#hand button.card").evaluate_all("bs => bs.map(b => b.getAttribute('aria-label'))")
+    suit_words = [t.gettext(w) for w in ("spades", "hearts", "diamonds", "clubs")]
+    assert all(
+        any(w in (label or "") for w in suit_words)
+        for label in labels
+        if "joker" not in (label or "").lower()
+    ), labels
+    play_deals(page, 1)
+    shot(page, f"lang-{lang}-{game}-after-deal.png")
+    text = visible_text(page)
+    for english in ("Score", "Auction", "Last trick", "Deal 1", "Chat"):
+        assert english not in text.split(), english
+    # the phone layout in the same language
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    shot(page, f"lang-{lang}-{game}-phone.png")
+    # the stored records stay language-neutral
+    record = page.request.get(page.url.replace("/table/", "/api/tables/") + "/record").json()
+    actions = (
+        [a["action"] if isinstance(a, dict) else a[1] for a in record.get("actions", [])]
+        if isinstance(record, dict)
+        else []
+    )
+    assert all(re.fullmatch(r"[0-9A-Z:+]+", str(a)) for a in actions if a), actions[:10]
+    page.context.close()
+
+
+def test_a_french_browser_gets_french_and_the_setting_wins(browser: Browser, server: LiveServer) -> None:
+    page = new_person(browser, server, "Zoé", locale="fr-FR")
+    assert js(page, "I18n.lang") == "fr"
+    assert translator("fr").gettext("Create table") in visible_text(page)
+    # the cookie of the header's choice beats Accept-Language
+    page.select_option("#lang-choice", "de")
+    page.wait_for_function("() => I18n.lang === 'de'")
+    page.reload()
+    assert js(page, "I18n.lang") == "de"
+    page.context.close()
+
+
+def test_preset_chat_each_player_reads_their_own_language(browser: Browser, server: LiveServer) -> None:
+    hans = new_person(browser, server, "Hans", locale="de-DE")
+    tid = create_table(hans, "coinche", {"chat": "preset"})
+    hans.locator(".seat[data-seat='S'] button").first.click()
+    hans.wait_for_function("() => state && state.table.you === 'S'")
+    zoe = new_person(browser, server, "Zoé", locale="fr-FR")
+    zoe.goto(f"{server.url}/table/{tid}")
+    zoe.wait_for_function("() => typeof state !== 'undefined' && state !== null")
+    zoe.locator(".seat[data-seat='N'] button").first.click()
+    zoe.wait_for_function("() => state && state.table.you === 'N'")
+    sit_and_fill(hans)
+    de, fr = translator("de"), translator("fr")
+    hans.wait_for_selector("#phrases button")
+    buttons = hans.locator("#phrases button").all_inner_texts()
+    assert buttons == [de.gettext(p) for p in PRESET_PHRASES.values()]
+    hans.locator("#phrases button").nth(list(PRESET_PHRASES).index("good_luck")).click()
+    hans.wait_for_selector(f"#chat div:has-text('{de.gettext('Good luck!')}')")
+    zoe.wait_for_selector(f"#chat div:has-text('{fr.gettext('Good luck!')}')")
+    assert "Good luck!" not in zoe.inner_text("#chat") and "Good luck!" not in hans.inner_text("#chat")
+    shot(zoe, "lang-chat-fr.png")
+    shot(hans, "lang-chat-de.png")
+    hans.context.close()
+    zoe.context.close()
+
+
+# ----- nothing left in English ---------------------------------------------------------
+#: Visible text that is not a message: names, numbers, card and call notation, symbols.
+ALLOWED = re.compile(
+    r"^(trumps|Ann|Bob|Hans|Zoé|Ann \(guest\)|[NESW]|N/S|E/W|NS|EW|[0-9 .,:;/+−×·%°()#–\-]+|"
+    r"[0-9]*[♠♥♦♣]|[0-9]+(NT|SA|TA)?|[AKQJT2-9]+|English|Deutsch|Français|\S+@\S+)$"
+)
+
+
+def english_left(page: Page) -> list[str]:
+    """Visible text nodes outside ⟦pseudo brackets⟧ that contain letters."""
+    found = page.evaluate(
+        """() => {
+      const out = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        if (!el || el.closest("script,style,[hidden],.sr-only,option:not(:checked)")) continue;
+        const r = el.getBoundingClientRect();
+        if (!r.width || !r.height || getComputedStyle(el).visibility === "hidden") continue;
+        const rest = n.nodeValue.replace(/⟦[^⟧]*⟧/g, " ").trim();
+        if (/\\p{L}/u.test(rest)) out.push(rest);
+      }
+      return out;
+    }"""
+    )
+    return sorted({s for s in found if not ALLOWED.match(s)})
+
+
+def test_no_visible_english_outside_the_catalogue(browser: Browser, server: LiveServer) -> None:
+    page = new_person(browser, server, "Ann", lang_cookie="qps")
+    assert js(page, "I18n.lang") == "qps"
+    left: dict[str, list[str]] = {}
+    left["lobby"] = english_left(page)
+    page.locator("#rules-box summary").click()
+    left["create form"] = english_left(page)
+    create_table(page, "500")
+    left["table, empty"] = english_left(page)
+    sit_and_fill(page)
+    page.wait_for_selector(PLAYABLE_CARD + ", " + CALL)
+    left["table, auction"] = english_left(page)
+    play_deals(page, 1)
+    left["table, after a deal"] = english_left(page)
+    for path in ("/settings", "/leaderboard", "/games"):
+        page.goto(server.url + path)
+        page.wait_for_load_state("networkidle")
+        left[path] = english_left(page)
+    shot(page, "lang-pseudo.png")
+    missing = {k: v for k, v in left.items() if v}
+    assert not missing, missing
