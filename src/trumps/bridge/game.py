@@ -188,9 +188,10 @@ class Bridge(Match[BridgeDeal]):
                 return f"XX is legal only over an opponent's double of your side's bid; legal: {shown}"
         if d.phase == PLAY and isinstance(action, Card):
             seat = d.hand_to_play if d.hand_to_play is not None else 0
-            whose = f"{self.seat_name(seat)}'s hand" + (" (dummy)" if seat == d.dummy else "")
             if action not in d.hands[seat]:
-                return f"{action} is not in {whose}"
+                if seat == d.dummy:
+                    return f"{action} is not in {self.seat_name(seat)}'s hand (dummy)"
+                return f"{action} is not in {self.seat_name(seat)}'s hand"
             return f"{action}: you must follow suit ({'SHDC'[d.led]}); legal: {shown}"
         if isinstance(action, ClaimCall):
             return f"{action} is not possible now (claims: {self.options.claims}); legal: {shown}"

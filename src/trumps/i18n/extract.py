@@ -8,7 +8,10 @@ used by ``babel.cfg``), so ``pybabel extract -F babel.cfg`` finds:
     the message of every error raised (``SomethingError("...")``,
     ``IllegalAction(f"card {card} ...")``: an f-string becomes the template
     ``"card {card} ..."``, recognised at run time by
-    :meth:`trumps.i18n.Translator.message`); ``{"error": "..."}`` answers.
+    :meth:`trumps.i18n.Translator.message`); ``{"error": "..."}`` answers,
+    the ``text`` of ``{"type": "notice", ...}`` events, ``bad("...")``
+    refusals of the routes, and the strings returned by ``explain_illegal``
+    and ``*_refusal`` functions.
 ``trumps_html``
     Every text node and the ``title``, ``aria-label``, ``placeholder`` and
     ``alt`` of every element of a page (the page translates them on load).
@@ -36,7 +39,9 @@ from typing import IO, Any
 __all__ = ["ERROR_NAMES", "extract_html", "extract_python", "extract_runtime", "known_messages"]
 
 #: Calls whose first argument is a message a person may read (besides ``*Error``).
-ERROR_NAMES = frozenset({"IllegalAction", "WrongSeat", "GameOver", "AccessDenied", "error_event", "notify"})
+ERROR_NAMES = frozenset(
+    {"IllegalAction", "WrongSeat", "GameOver", "AccessDenied", "error_event", "notify", "bad", "refuse"}
+)
 _GETTEXT = {"_": 1, "N_": 1, "gettext": 1, "ngettext": 2, "pgettext": 2}
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 
@@ -139,8 +144,16 @@ def _python_messages(source: str) -> Iterator[tuple[int, str | None, tuple[str, 
                 if _HAS_LETTER.search(text):
                     yield node.lineno, None, (text,)
         elif isinstance(node, ast.Dict):
+            keys = {
+                k.value: v for k, v in zip(node.keys, node.values, strict=True) if isinstance(k, ast.Constant)
+            }
+            notice = isinstance(keys.get("type"), ast.Constant) and keys["type"].value == "notice"  # type: ignore[union-attr]
             for k, v in zip(node.keys, node.values, strict=True):
-                if isinstance(k, ast.Constant) and k.value == "error" and v is not None:
+                if (
+                    isinstance(k, ast.Constant)
+                    and (k.value == "error" or (notice and k.value == "text"))
+                    and v is not None
+                ):
                     for found in templates_of(v, source):
                         if _HAS_LETTER.search(found):
                             yield v.lineno, None, (found,)

@@ -38,6 +38,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy import delete, select, update
 
+from trumps.i18n import N_
 from trumps.room.db import STARTING_CHIPS, LoginFailure, Player, SessionRow
 from trumps.room.store import new_id
 from trumps.room.table import RoomError
@@ -85,7 +86,7 @@ GUEST_MARK = " (guest)"
 USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,23}")
 RESERVED = frozenset({"admin", "administrator", "bot", "guest", "system", "trumps", "moderator", "root"})
 MIN_PASSWORD, MAX_PASSWORD = 8, 128
-WRONG = "wrong username or password"
+WRONG = N_("wrong username or password")
 
 
 class AccountError(RoomError):

@@ -316,7 +316,7 @@ class People:
             return tid
         await self.push(
             inviter,
-            {"v": PROTOCOL_VERSION, "type": "notice", "kind": "declined",
+            {"v": PROTOCOL_VERSION, "type": "notice", "kind": "declined", "from": self.names.get(pid, "?"),
              "text": f"{self.names.get(pid, '?')} declined your invitation"},
         )  # fmt: skip
         if table is not None and table.seat_of(pid) is None and tid in self.tables:

@@ -1,41 +1,55 @@
 // The account widget on every page: log in / register / log out, the
-// person's own channel (/ws/me) with live invitations and friend requests,
-// and the friends panel where a page has an element #friends.
+// language chooser, the person's own channel (/ws/me) with live invitations
+// and friend requests, and the friends panel where a page has an element
+// #friends.  Every text goes through t/tn/tc (i18n.js); the server's reasons
+// and notices through tMsg.
 "use strict";
 (function () {
   const PREFS_KEY = "trumps.prefs";
   const post = async (path, body) => {
     const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) });
     const data = await res.json().catch(() => ({}));
-    if (!res.ok) throw new Error(data.error || res.statusText);
+    if (!res.ok) throw new Error(data.error ? tMsg(String(data.error)) : res.statusText);
     return data;
   };
   const mk = (tag, cls, txt) => { const e = document.createElement(tag); if (cls) e.className = cls; if (txt !== undefined) e.textContent = txt; return e; };
+  // A translated sentence with elements in it: the {placeholders} left in `text`
+  // become the given nodes, the words between them spans of class `cls`.
+  const sentence = (text, nodes, cls) => {
+    const out = [];
+    text.split(/\{([A-Za-z_][A-Za-z0-9_]*)\}/).forEach((part, i) => {
+      if (i % 2) out.push(nodes[part] || "{" + part + "}");
+      else if (part) out.push(mk("span", cls, part));
+    });
+    return out;
+  };
+  // A game inside a sentence ("a bridge table"): invitations and friends' tables carry only its key.
+  const gameWord = g => ({ "500": "500", bridge: tc("game", "bridge"), coinche: tc("game", "coinche") })[g] || g;
   const account = { me: null, friends: null, listeners: [], note: { text: "", error: false } };
   window.trumpsAccount = account;
 
   function toast(node, ms) {
     let box = document.getElementById("toasts");
     if (!box) { box = mk("div", "toasts"); box.id = "toasts"; box.setAttribute("aria-live", "polite"); document.body.append(box); }
-    const t = mk("div", "toast"); t.append(node); box.append(t);
-    if (ms) setTimeout(() => t.remove(), ms);
-    return t;
+    const item = mk("div", "toast"); item.append(node); box.append(item);
+    if (ms) setTimeout(() => item.remove(), ms);
+    return item;
   }
 
   function dialog(mode) {
     const d = mk("dialog", "account-dialog");
     const f = mk("form"); f.method = "dialog";
-    const title = mk("h2", "", mode === "login" ? "Log in" : "Create an account");
+    const title = mk("h2", "", mode === "login" ? t("Log in") : t("Create an account"));
     const user = mk("input"); user.name = "username"; user.autocomplete = "username"; user.required = true; user.maxLength = 24;
     const pass = mk("input"); pass.type = "password"; pass.name = "password"; pass.required = true;
     pass.autocomplete = mode === "login" ? "current-password" : "new-password"; pass.minLength = mode === "login" ? 1 : 8;
-    const lu = mk("label", "", "Username"); lu.append(user);
-    const lp = mk("label", "", "Password"); lp.append(pass);
+    const lu = mk("label", "", t("Username")); lu.append(user);
+    const lp = mk("label", "", t("Password")); lp.append(pass);
     const err = mk("p", "error"); err.setAttribute("role", "alert");
-    const hint = mk("p", "note", mode === "login" ? "" : "3–24 letters, digits, _ . - · password of 8 characters or more. As a guest, your games and results come with you.");
-    const ok = mk("button", "primary", mode === "login" ? "Log in" : "Register"); ok.type = "submit"; ok.value = "ok";
-    const cancel = mk("button", "", "Cancel"); cancel.type = "button"; cancel.onclick = () => d.close();
-    const other = mk("button", "link", mode === "login" ? "No account? Register" : "Have an account? Log in");
+    const hint = mk("p", "note", mode === "login" ? "" : t("3–24 letters, digits, _ . - · password of 8 characters or more. As a guest, your games and results come with you."));
+    const ok = mk("button", "primary", mode === "login" ? t("Log in") : t("Register")); ok.type = "submit"; ok.value = "ok";
+    const cancel = mk("button", "", t("Cancel")); cancel.type = "button"; cancel.onclick = () => d.close();
+    const other = mk("button", "link", mode === "login" ? t("No account? Register") : t("Have an account? Log in"));
     other.type = "button"; other.onclick = () => { d.close(); dialog(mode === "login" ? "register" : "login"); };
     const row = mk("div", "buttons"); row.append(ok, cancel);
     f.append(title, lu, lp, hint, err, row, other);
@@ -58,20 +72,26 @@
     box.replaceChildren();
     const shown = !!document.getElementById("me");  // the page says who you are already
     if (me && me.account) {
-      const a = mk("a", "who", shown ? "Profile" : me.name); a.href = "/player/" + encodeURIComponent(me.name);
-      const s = mk("a", "", "Settings"); s.href = "/settings";
-      const out = mk("button", "link", "Log out");
+      const a = mk("a", "who", shown ? t("Profile") : me.name); a.href = "/player/" + encodeURIComponent(me.name);
+      const s = mk("a", "", t("Settings")); s.href = "/settings";
+      const out = mk("button", "link", t("Log out"));
       out.onclick = async () => { await post("/api/logout"); location.href = "/"; };
       box.append(a);
-      if (!shown) { const chips = mk("span", "chips", me.chips + " chips"); chips.title = "Play chips (no real money)"; box.append(chips); }
+      if (!shown) {
+        const chips = mk("span", "chips", tn("{n} chip", "{n} chips", me.chips, { n: me.chips }));
+        chips.title = t("Play chips (no real money)");
+        box.append(chips);
+      }
       box.append(s, out);
     } else {
-      const s = mk("a", "", "Settings"); s.href = "/settings";
-      const login = mk("button", "link", "Log in"); login.onclick = () => dialog("login");
-      const reg = mk("button", "primary small", "Register"); reg.onclick = () => dialog("register");
+      const s = mk("a", "", t("Settings")); s.href = "/settings";
+      const login = mk("button", "link", t("Log in")); login.onclick = () => dialog("login");
+      const reg = mk("button", "primary small", t("Register")); reg.onclick = () => dialog("register");
       if (me && me.player && !shown) box.append(mk("span", "who", me.name));
       box.append(s, login, reg);
     }
+    // the language chooser (i18n.js): each language named in itself
+    if (window.I18n && typeof I18n.chooser === "function") box.append(I18n.chooser());
   }
 
   function friendLink(f) {
@@ -84,20 +104,20 @@
     box.replaceChildren();
     const me = account.me, data = account.friends;
     if (!me || !me.account) {
-      const p = mk("p", "note", "Friends are for accounts: register (free) to add friends, see who is online and invite them.");
-      const b = mk("button", "primary small", "Register"); b.onclick = () => dialog("register");
+      const p = mk("p", "note", t("Friends are for accounts: register (free) to add friends, see who is online and invite them."));
+      const b = mk("button", "primary small", t("Register")); b.onclick = () => dialog("register");
       box.append(p, b); return;
     }
     const form = mk("form", "add-friend");
-    const input = mk("input"); input.placeholder = "Username"; input.setAttribute("aria-label", "Username to add as a friend"); input.maxLength = 24;
-    const add = mk("button", "", "Add friend");
+    const input = mk("input"); input.placeholder = t("Username"); input.setAttribute("aria-label", t("Username to add as a friend")); input.maxLength = 24;
+    const add = mk("button", "", t("Add friend"));
     const err = mk("p", account.note.error ? "error" : "note", account.note.text); err.setAttribute("role", "alert");
     form.append(input, add);
     form.addEventListener("submit", async e => {
       e.preventDefault();
       try {
         const r = await post("/api/friends", { player: input.value.trim(), action: "request" });
-        account.note = { text: r.result === "friends" ? "You are now friends." : "Request sent.", error: false };
+        account.note = { text: r.result === "friends" ? t("You are now friends.") : t("Request sent."), error: false };
         update(r);
       } catch (ex) { account.note = { text: ex.message, error: true }; renderFriends(); }
     });
@@ -105,8 +125,8 @@
     if (!data) return;
     for (const inc of data.incoming) {
       const row = mk("div", "friend request");
-      row.append(friendLink(inc), mk("span", "note", " wants to be your friend "));
-      for (const [label, action] of [["Accept", "accept"], ["Decline", "decline"]]) {
+      row.append(...sentence(t("{name} wants to be your friend"), { name: friendLink(inc) }, "note"));
+      for (const [label, action] of [[t("Accept"), "accept"], [t("Decline"), "decline"]]) {
         const b = mk("button", action === "accept" ? "primary small" : "small", label);
         b.onclick = async () => update(await post("/api/friends", { player: inc.name, action }));
         row.append(b);
@@ -116,28 +136,30 @@
     const list = mk("ul", "friend-list");
     for (const f of data.friends) {
       const li = mk("li", "friend" + (f.online ? " online" : ""));
-      const dot = mk("span", "dot"); dot.title = f.online ? "online" : "offline";
+      const dot = mk("span", "dot"); dot.title = f.online ? t("online") : t("offline");
       li.append(dot, friendLink(f));
-      if (f.table) { const t = mk("a", "at", " at a " + f.table.game + " table"); t.href = "/table/" + f.table.id; li.append(t); }
-      else li.append(mk("span", "note", f.online ? " online" : " offline"));
+      if (f.table) {
+        const at = mk("a", "at", " " + t("at a {game} table", { game: gameWord(f.table.game) }));
+        at.href = "/table/" + f.table.id; li.append(at);
+      } else li.append(mk("span", "note", " " + (f.online ? t("online") : t("offline"))));
       list.append(li);
     }
-    if (!data.friends.length) list.append(mk("li", "note", "No friends yet: add one by username, or from a player's name at a table."));
+    if (!data.friends.length) list.append(mk("li", "note", t("No friends yet: add one by username, or from a player's name at a table.")));
     box.append(list);
-    if (data.outgoing.length) box.append(mk("p", "note", "Waiting for: " + data.outgoing.map(o => o.name).join(", ")));
+    if (data.outgoing.length) box.append(mk("p", "note", t("Waiting for: {names}", { names: data.outgoing.map(o => o.name).join(", ") })));
   }
 
   function showInvitation(inv) {
     if (document.querySelector(`[data-invitation="${inv.id}"]`)) return;
     const node = mk("div", "invitation"); node.dataset.invitation = inv.id;
-    node.append(mk("strong", "", inv.from), mk("span", "", ` invites you to a ${inv.game} table`));
+    node.append(...sentence(t("{name} invites you to a {game} table", { game: gameWord(inv.game) }), { name: mk("strong", "", inv.from) }, ""));
     const row = mk("div", "buttons");
-    const yes = mk("button", "primary small", "Accept"), no = mk("button", "small", "Decline");
-    let t;
+    const yes = mk("button", "primary small", t("Accept")), no = mk("button", "small", t("Decline"));
+    let item;
     yes.onclick = async () => { const r = await post("/api/invitations/" + inv.id, { answer: "accept" }); location.href = "/table/" + r.table; };
-    no.onclick = async () => { await post("/api/invitations/" + inv.id, { answer: "decline" }).catch(() => {}); t.remove(); };
+    no.onclick = async () => { await post("/api/invitations/" + inv.id, { answer: "decline" }).catch(() => {}); item.remove(); };
     row.append(yes, no); node.append(row);
-    t = toast(node);
+    item = toast(node);
   }
 
   function update(data) {
@@ -156,9 +178,10 @@
       const ev = JSON.parse(m.data);
       if (ev.type === "me") update(ev);
       else if (ev.type === "invitation") showInvitation(ev.invitation);
-      else if (ev.type === "notice" && ev.kind === "friend_request") toast(mk("span", "", ev.from + " sent you a friend request"), 6000);
-      else if (ev.type === "notice" && ev.text) toast(mk("span", "", ev.text), 6000);
-      else if (ev.type === "error" && ev.reason === "you were logged out") { toast(mk("span", "", "You were logged out"), 0); setTimeout(() => location.reload(), 1500); }
+      else if (ev.type === "notice" && ev.kind === "friend_request") toast(mk("span", "", t("{name} sent you a friend request", { name: ev.from })), 6000);
+      else if (ev.type === "notice" && ev.kind === "declined" && ev.from) toast(mk("span", "", t("{name} declined your invitation", { name: ev.from })), 6000);
+      else if (ev.type === "notice" && ev.text) toast(mk("span", "", tMsg(ev.text)), 6000);  // ("{name} declined your invitation" too, by its template)
+      else if (ev.type === "error" && ev.reason === "you were logged out") { toast(mk("span", "", t("You were logged out")), 0); setTimeout(() => location.reload(), 1500); }
     };
     ws.onclose = e => { if (e.code !== 4401 && account.me && account.me.player) setTimeout(connect, 2000); };
   }

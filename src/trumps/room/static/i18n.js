@@ -74,12 +74,15 @@
     return english;
   }
 
+  // The browser's own variant of the page language (en-GB, de-AT, fr-CA) writes numbers and dates.
+  const nav = (navigator.languages || [navigator.language || ""]).find(l => l.split("-")[0] === C.lang);
+  const LOCALE = C.lang === "qps" ? "en" : nav || C.lang;
   function number(n, options) {
-    try { return new Intl.NumberFormat(C.lang, options).format(n); } catch (_) { return String(n); }
+    try { return new Intl.NumberFormat(LOCALE, options).format(n); } catch (_) { return String(n); }
   }
   function date(d, options) {
     const when = d instanceof Date ? d : new Date(d);
-    try { return new Intl.DateTimeFormat(C.lang, options || { dateStyle: "medium", timeStyle: "short" }).format(when); }
+    try { return new Intl.DateTimeFormat(LOCALE, options || { dateStyle: "medium", timeStyle: "short" }).format(when); }
     catch (_) { return when.toLocaleString(); }
   }
 

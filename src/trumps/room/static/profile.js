@@ -1,10 +1,11 @@
 "use strict";
 // A player's profile (/player/<username>): games, ratings, friends and recent
 // games.  Everything from the server goes in through textContent only.
+// Texts through t/tn (i18n.js), dates and numbers as the language writes them.
 
 const $ = id => document.getElementById(id);
-const GAME_NAMES = { "500": "500", bridge: "Bridge", coinche: "Coinche" };
-const KIND_NAMES = { play: "Play", join: "Join", compete: "Compete" };
+const GAME_NAMES = { "500": () => "500", bridge: () => t("Bridge"), coinche: () => t("Coinche") };
+const KIND_NAMES = { play: () => t("Play"), join: () => t("Join"), compete: () => t("Compete") };
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 function el(tag, cls, txt) {
@@ -14,14 +15,18 @@ function el(tag, cls, txt) {
   return e;
 }
 
-function gameName(g) { return GAME_NAMES[g] || (g ? g.charAt(0).toUpperCase() + g.slice(1) : "?"); }
-function pct(n) { return (Math.round(n * 10) / 10).toLocaleString() + "%"; }
-function day(ts) { return new Date(ts * 1000).toLocaleDateString([], { year: "numeric", month: "long", day: "numeric" }); }
+function gameName(g) { return GAME_NAMES[g] ? GAME_NAMES[g]() : (g ? g.charAt(0).toUpperCase() + g.slice(1) : "?"); }
+function kindName(k) { return KIND_NAMES[k] ? KIND_NAMES[k]() : k; }
+function pct(n) { return I18n.number(Math.round(n * 10) / 1000, { style: "percent", maximumFractionDigits: 1 }); }
+function count(n) { return I18n.number(n); }
+// ratings and scores: the language's digits, no grouping (1500, not 1,500)
+function num(n) { return I18n.number(n, { useGrouping: false }); }
+function day(ts) { return I18n.date(ts * 1000, { year: "numeric", month: "long", day: "numeric" }); }
 function when(ts) {
   const d = new Date(ts * 1000);
   const opts = { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" };
   if (d.getFullYear() !== new Date().getFullYear()) opts.year = "numeric";
-  return d.toLocaleString([], opts);
+  return I18n.date(d, opts);
 }
 function profileHref(name) { return "/player/" + encodeURIComponent(name); }
 
@@ -50,8 +55,12 @@ function sparkline(history) {
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", class: "spark", role: "img", focusable: "false" });
   const n = values.length;
   chart.setAttribute("aria-label", n === 1
-    ? `Rating after 1 rated game: ${first}`
-    : `Rating history over the last ${n} rated games: from ${first} to ${last} (${last >= first ? "+" : "−"}${Math.abs(last - first)}), lowest ${lo}, highest ${hi}`);
+    ? t("Rating after 1 rated game: {rating}", { rating: num(first) })
+    : tn("Rating history over the last {n} rated game: from {first} to {last} ({change}), lowest {lowest}, highest {highest}",
+      "Rating history over the last {n} rated games: from {first} to {last} ({change}), lowest {lowest}, highest {highest}", n, {
+        first: num(first), last: num(last), change: (last >= first ? "+" : "−") + num(Math.abs(last - first)),
+        lowest: num(lo), highest: num(hi),
+      }));
   if (n > 1) {
     chart.append(svg("polygon", { class: "area", points: `${x(0)},${H} ${points.join(" ")} ${x(n - 1)},${H}` }));
     chart.append(svg("polyline", { class: "line", points: points.join(" ") }));
@@ -61,7 +70,7 @@ function sparkline(history) {
   // the chart stretches to the card (preserveAspectRatio none): the numbers go in a caption
   const cap = el("div", "spark-caption");
   cap.setAttribute("aria-hidden", "true");
-  cap.append(el("span", "", n === 1 ? "1 game" : String(first)), el("span", "", n === 1 ? String(first) : "→ " + last));
+  cap.append(el("span", "", n === 1 ? tn("{n} game", "{n} games", 1) : num(first)), el("span", "", n === 1 ? num(first) : "→ " + num(last)));
   box.append(cap);
   return box;
 }
@@ -80,27 +89,29 @@ function gameCard(game, st) {
   title.id = "game-" + game;
   card.setAttribute("aria-labelledby", title.id);
   const rating = el("span", "rating" + (st.rating === null || st.rating === undefined ? " none" : ""));
-  if (st.rating === null || st.rating === undefined) rating.textContent = "unrated";
+  if (st.rating === null || st.rating === undefined) rating.textContent = t("unrated");
   else {
-    rating.textContent = String(st.rating);
-    rating.title = "Rating after " + st.rated_games + " rated game" + (st.rated_games === 1 ? "" : "s");
-    rating.prepend(el("span", "sr-only", "rating "));
+    rating.textContent = num(st.rating);
+    rating.title = tn("Rating after {n} rated game", "Rating after {n} rated games", st.rated_games);
+    rating.prepend(el("span", "sr-only", t("rating") + " "));
   }
   h.append(title, rating);
   card.append(h);
   if (!st.played && !(st.history && st.history.length)) {
-    card.append(el("p", "spark-none", "No " + gameName(game) + " games yet."));
+    card.append(el("p", "spark-none", t("No {game} games yet.", { game: gameName(game) })));
     return card;
   }
   const dl = el("dl");
-  stat(dl, "Played", String(st.played));
-  stat(dl, "Won", String(st.won), st.played ? "(" + pct((100 * st.won) / st.played) + ")" : undefined);
-  if (st.contracts) stat(dl, "Contracts made", pct(st.made_pct ?? (100 * st.made) / st.contracts), "(" + st.made + " of " + st.contracts + ")");
-  else stat(dl, "Contracts made", "—", "(none held)");
-  stat(dl, "Rated games", String(st.rated_games || 0));
+  stat(dl, t("Played"), count(st.played));
+  stat(dl, t("Won"), count(st.won), st.played ? "(" + pct((100 * st.won) / st.played) + ")" : undefined);
+  if (st.contracts) {
+    stat(dl, t("Contracts made"), pct(st.made_pct ?? (100 * st.made) / st.contracts),
+      t("({made} of {held})", { made: count(st.made), held: count(st.contracts) }));
+  } else stat(dl, t("Contracts made"), "—", t("(none held)"));
+  stat(dl, t("Rated games"), count(st.rated_games || 0));
   card.append(dl);
   if (st.history && st.history.length) card.append(sparkline(st.history));
-  else card.append(el("p", "spark-none", "No rating history yet."));
+  else card.append(el("p", "spark-none", t("No rating history yet.")));
   return card;
 }
 
@@ -130,19 +141,19 @@ function renderRecent(recent) {
   body.replaceChildren();
   if (!recent.length) {
     const td = body.insertRow().insertCell();
-    td.colSpan = 6; td.textContent = "No finished games yet."; td.className = "muted";
+    td.colSpan = 6; td.textContent = t("No finished games yet."); td.className = "muted";
     return;
   }
   for (const r of recent) {
     const tr = body.insertRow();
     const date = tr.insertCell(); date.className = "date"; date.textContent = when(r.at);
     tr.insertCell().textContent = gameName(r.game);
-    const kind = tr.insertCell(); kind.className = "kind"; kind.textContent = KIND_NAMES[r.kind] || r.kind;
-    const res = tr.insertCell(); res.className = r.won ? "won" : "lost"; res.textContent = r.won ? "Won" : "Lost";
-    const sc = tr.insertCell(); sc.className = "num"; sc.textContent = String(r.score);
-    const a = el("a", "", "Replay");
+    const kind = tr.insertCell(); kind.className = "kind"; kind.textContent = kindName(r.kind);
+    const res = tr.insertCell(); res.className = r.won ? "won" : "lost"; res.textContent = r.won ? t("Won") : t("Lost");
+    const sc = tr.insertCell(); sc.className = "num"; sc.textContent = num(r.score);
+    const a = el("a", "", t("Replay"));
     a.href = "/replay/" + encodeURIComponent(r.table);
-    a.setAttribute("aria-label", "Replay of the " + gameName(r.game) + " game of " + when(r.at));
+    a.setAttribute("aria-label", t("Replay of the {game} game of {date}", { game: gameName(r.game), date: when(r.at) }));
     tr.insertCell().append(a);
   }
 }
@@ -173,8 +184,8 @@ function renderRelation() {
   box.replaceChildren();
   const p = current;
   if (p.you) {
-    box.append(el("span", "tag", "This is you"));
-    const a = el("a", "", "Your settings");
+    box.append(el("span", "tag", t("This is you")));
+    const a = el("a", "", t("Your settings"));
     a.href = "/settings";
     box.append(a);
     return;
@@ -182,47 +193,47 @@ function renderRelation() {
   if (!me || !me.account) {
     const widget = window.trumpsAccount;
     if (widget && typeof widget.dialog === "function") {  // the account widget can log in from here
-      const b = el("button", "link", "Log in to add friends");
+      const b = el("button", "link", t("Log in to add friends"));
       b.type = "button";
       b.addEventListener("click", () => widget.dialog("login"));
       box.append(b);
-    } else box.append(el("span", "muted", "Log in to add friends"));
+    } else box.append(el("span", "muted", t("Log in to add friends")));
     return;
   }
   const name = p.name;
   switch (relationOf(p)) {
     case "blocked":
-      box.append(el("span", "tag blocked", "Blocked"), button("Unblock", "unblock"));
+      box.append(el("span", "tag blocked", t("Blocked")), button(t("Unblock"), "unblock"));
       break;
     case "friend":
-      box.append(el("span", "tag", "✓ Friends"), button("Remove friend", "remove"), button("Block", "block", "danger"));
+      box.append(el("span", "tag", t("✓ Friends")), button(t("Remove friend"), "remove"), button(t("Block"), "block", "danger"));
       break;
     case "requested":
-      box.append(el("span", "tag", "Request sent"), button("Cancel request", "cancel"), button("Block", "block", "danger"));
+      box.append(el("span", "tag", t("Request sent")), button(t("Cancel request"), "cancel"), button(t("Block"), "block", "danger"));
       break;
     case "incoming":
-      box.append(el("span", "tag", name + " asked to be your friend"), button("Accept", "accept", "primary"),
-        button("Decline", "decline"), button("Block", "block", "danger"));
+      box.append(el("span", "tag", t("{name} asked to be your friend", { name })), button(t("Accept"), "accept", "primary"),
+        button(t("Decline"), "decline"), button(t("Block"), "block", "danger"));
       break;
     default:
-      box.append(button("Add friend", "request", "primary"), button("Block", "block", "danger"));
+      box.append(button(t("Add friend"), "request", "primary"), button(t("Block"), "block", "danger"));
   }
 }
 
 const DONE = {
-  requested: n => "Friend request sent to " + n + ".",
-  friends: n => "You and " + n + " are friends.",
-  declined: n => "Request from " + n + " declined.",
-  cancelled: n => "Request to " + n + " cancelled.",
-  removed: n => n + " is no longer your friend.",
-  blocked: n => n + " is blocked.",
-  unblocked: n => n + " is unblocked.",
+  requested: name => t("Friend request sent to {name}.", { name }),
+  friends: name => t("You and {name} are friends.", { name }),
+  declined: name => t("Request from {name} declined.", { name }),
+  cancelled: name => t("Request to {name} cancelled.", { name }),
+  removed: name => t("{name} is no longer your friend.", { name }),
+  blocked: name => t("{name} is blocked.", { name }),
+  unblocked: name => t("{name} is unblocked.", { name }),
 };
 
 async function act(action) {
   const name = current.name;
-  if (action === "block" && !confirm("Block " + name + "? You will no longer be friends, and they cannot send you requests or invitations.")) return;
-  if (action === "remove" && !confirm("Remove " + name + " from your friends?")) return;
+  if (action === "block" && !confirm(t("Block {name}? You will no longer be friends, and they cannot send you requests or invitations.", { name }))) return;
+  if (action === "remove" && !confirm(t("Remove {name} from your friends?", { name }))) return;
   const box = $("relation");
   for (const b of box.querySelectorAll("button")) b.disabled = true;
   $("error").textContent = "";
@@ -231,7 +242,7 @@ async function act(action) {
     const r = await api("/api/friends", { player: name, action });
     social = r;
     await load(false);
-    $("relation-status").textContent = (DONE[r.result] || (() => "Done."))(name);
+    $("relation-status").textContent = (DONE[r.result] || (() => t("Done.")))(name);
     const first = box.querySelector("button:not([disabled]), a");
     if (first) first.focus();
   } catch (ex) {
@@ -244,18 +255,18 @@ async function act(action) {
 function showMissing(name) {
   $("profile").hidden = true;
   $("missing").hidden = false;
-  $("missing-text").textContent = name ? "There is no account called “" + name + "”." : "There is no account with that name.";
-  document.title = "trumps — no such player";
+  $("missing-text").textContent = name ? t("There is no account called “{name}”.", { name }) : t("There is no account with that name.");
+  document.title = t("trumps — no such player");
 }
 
 function render(p) {
   current = p;
-  document.title = "trumps — " + p.name;
+  document.title = t("trumps — {name}", { name: p.name });
   $("name-text").textContent = p.name;
   const online = p.online || p.you;  // you are here, whether or not your live channel is up yet
   $("dot").classList.toggle("online", !!online);
-  $("presence").textContent = online ? "online" : "offline";
-  $("since").textContent = p.member_since ? "Member since " + day(p.member_since) : "";
+  $("presence").textContent = online ? t("online") : t("offline");
+  $("since").textContent = p.member_since ? t("Member since {date}", { date: day(p.member_since) }) : "";
   renderRelation();
   renderGames(p.games || {});
   renderFriends(p.friends || []);
@@ -269,7 +280,7 @@ async function load(first) {
     render(await api("/api/players/" + encodeURIComponent(name)));
   } catch (ex) {
     if (ex.status === 404) showMissing(name);
-    else if (first) { $("name-text").textContent = name; $("error").textContent = "Could not load this profile: " + ex.message; }
+    else if (first) { $("name-text").textContent = name; $("error").textContent = t("Could not load this profile: {error}", { error: ex.message }); }
     else $("error").textContent = ex.message;
   } finally {
     $("profile").setAttribute("aria-busy", "false");

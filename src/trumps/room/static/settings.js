@@ -3,19 +3,27 @@
 // (/api/prefs).  Accounts save on the server and mirror the values into
 // localStorage ("trumps.prefs") so the table page can read them at once;
 // guests keep them in localStorage only.  Text goes in through textContent.
+// Labels, help texts and choices come from the server in English: t() each.
+// Saving another language also sets the header's cookie (trumps_lang) and
+// reloads, so the page switches at once.
 
 const $ = id => document.getElementById(id);
 const STORE_KEY = "trumps.prefs";
 // Readable names of the choices, per setting (anything else: the value, capitalised).
+// A language is named in itself (never translated).
 const CHOICE_NAMES = {
-  card_order: { alternate: "Alternate colours", suits: "Suit order" },
-  animation: { off: "Off", fast: "Fast", normal: "Normal", slow: "Slow" },
-  language: { auto: "Automatic (your browser's)", en: "English", de: "Deutsch", fr: "Français" },
+  card_order: () => ({ alternate: t("Alternate colours"), suits: t("Suit order") }),
+  // TRANSLATORS: speeds of the card animation (the setting "Animation speed")
+  animation: () => ({ off: t("Off"), fast: t("Fast"), normal: t("Normal"), slow: t("Slow") }),
+  language: () => ({ auto: t("Automatic (your browser's)"), ...LANGUAGE_NAMES }),
 };
+const LANGUAGE_NAMES = { en: "English", de: "Deutsch", fr: "Français", ...((window.I18n && I18n.languages) || {}) };
 const LANGS = { en: "en", de: "de", fr: "fr" };
+const LANG_COOKIE = "trumps_lang";
 
 let schema = [];
 let account = false;
+let savedLanguage;  // the language setting as loaded (a change reloads the page)
 
 function el(tag, cls, txt) {
   const e = document.createElement(tag);
@@ -25,7 +33,7 @@ function el(tag, cls, txt) {
 }
 
 function choiceName(setting, value) {
-  const names = CHOICE_NAMES[setting] || {};
+  const names = CHOICE_NAMES[setting] ? CHOICE_NAMES[setting]() : {};
   if (names[value]) return names[value];
   const s = String(value).replace(/_/g, " ");
   return s.charAt(0).toUpperCase() + s.slice(1);
@@ -41,6 +49,23 @@ function readLocal() {
 
 function writeLocal(values) {
   localStorage.setItem(STORE_KEY, JSON.stringify(values));
+}
+
+// A guest's language is the header's choice, kept in the cookie (null: none).
+function cookieLanguage() {
+  const m = document.cookie.match(/(?:^|;\s*)trumps_lang=([^;]*)/);
+  const code = m ? decodeURIComponent(m[1]) : null;
+  return code && LANGS[code] ? code : null;
+}
+
+// The header's language cookie follows the saved setting (cleared for "auto").
+// True when the page must reload to show the language chosen.
+function followLanguage(before, after) {
+  if (after === undefined || after === before) return false;
+  document.cookie = after === "auto" || !LANGS[after]
+    ? `${LANG_COOKIE}=; path=/; max-age=0; samesite=lax`
+    : `${LANG_COOKIE}=${encodeURIComponent(after)}; path=/; max-age=31536000; samesite=lax`;
+  return true;
 }
 
 // Stored values checked against the schema, defaults for the rest.
@@ -61,7 +86,7 @@ function renderForm(values) {
   for (const s of schema) {
     const id = "pref-" + s.name, helpId = id + "-help";
     const row = el("div", "pref " + (s.type === "bool" ? "bool" : "choice"));
-    const label = el("label", "", s.label || s.name);
+    const label = el("label", "", s.label ? t(s.label) : s.name);
     label.htmlFor = id;
     let input;
     if (s.type === "bool") {
@@ -81,7 +106,7 @@ function renderForm(values) {
     input.id = id;
     input.name = s.name;
     if (s.help) {
-      row.append(el("p", "help", s.help));
+      row.append(el("p", "help", t(s.help)));
       row.lastChild.id = helpId;
       input.setAttribute("aria-describedby", helpId);
     }
@@ -106,27 +131,34 @@ async function save(e) {
   const status = $("prefs-status"), err = $("prefs-error");
   status.textContent = ""; err.textContent = "";
   const values = readForm();
+  const language = savedLanguage;
+  let reload = false;
   $("save").disabled = true;
   try {
     if (account) {
       const r = await api("/api/prefs", values);
       try { writeLocal({ ...readLocal(), ...r.values }); } catch (_) { /* the server has them */ }
-      status.textContent = "Saved";
+      status.textContent = t("Saved");
+      reload = followLanguage(language, (r.values || values).language);
     } else {
       try { writeLocal({ ...readLocal(), ...values }); }
-      catch (_) { throw new Error("This browser refused to store the settings (private mode?)"); }
-      status.textContent = "Saved in this browser";
+      catch (_) { throw new Error(t("This browser refused to store the settings (private mode?)")); }
+      status.textContent = t("Saved in this browser");
+      reload = followLanguage(language, values.language);
     }
   } catch (ex) {
     if (ex.status === 403 || ex.status === 401) {  // logged out meanwhile: keep them here
       account = false;
       showGuest();
-      try { writeLocal({ ...readLocal(), ...values }); status.textContent = "Saved in this browser"; }
-      catch (_) { err.textContent = ex.message; }
+      try {
+        writeLocal({ ...readLocal(), ...values }); status.textContent = t("Saved in this browser");
+        reload = followLanguage(language, values.language);
+      } catch (_) { err.textContent = ex.message; }
     } else err.textContent = ex.message;
   } finally {
     $("save").disabled = false;
   }
+  if (reload) { savedLanguage = values.language; location.reload(); }
 }
 
 function showGuest() {
@@ -142,17 +174,19 @@ async function changePassword(e) {
   status.textContent = ""; err.textContent = "";
   for (const i of [old, neu, rep]) i.removeAttribute("aria-invalid");
   const fail = (input, msg) => { input.setAttribute("aria-invalid", "true"); err.textContent = msg; input.focus(); };
-  if (!old.value) return fail(old, "Enter your current password.");
-  if (neu.value.length < 8) return fail(neu, "The new password needs at least 8 characters.");
-  if (neu.value !== rep.value) return fail(rep, "The two new passwords are not the same.");
-  if (neu.value === old.value) return fail(neu, "The new password is the same as the current one.");
+  if (!old.value) return fail(old, t("Enter your current password."));
+  if (neu.value.length < 8) return fail(neu, t("The new password needs at least 8 characters."));
+  if (neu.value !== rep.value) return fail(rep, t("The two new passwords are not the same."));
+  if (neu.value === old.value) return fail(neu, t("The new password is the same as the current one."));
   const button = e.target.querySelector("button[type=submit]");
   button.disabled = true;
   try {
     const r = await api("/api/password", { old: old.value, new: neu.value });
     for (const i of [old, neu, rep]) i.value = "";
     const n = r.ended || 0;
-    status.textContent = "Password changed" + (n ? ": " + n + " other session" + (n === 1 ? "" : "s") + " logged out." : ".");
+    status.textContent = n
+      ? tn("Password changed: {n} other session logged out.", "Password changed: {n} other sessions logged out.", n, { n })
+      : t("Password changed.");
   } catch (ex) {
     err.textContent = ex.message;
   } finally {
@@ -162,7 +196,7 @@ async function changePassword(e) {
 
 async function logoutAll() {
   $("logout-error").textContent = "";
-  if (!confirm("Log out everywhere? Every device, this browser included, will need to log in again.")) return;
+  if (!confirm(t("Log out everywhere? Every device, this browser included, will need to log in again."))) return;
   const b = $("logout-all");
   b.disabled = true;
   try {
@@ -185,7 +219,7 @@ async function main() {
     data = await api("/api/prefs");
   } catch (ex) {
     $("prefs").replaceChildren();
-    $("prefs-error").textContent = "Could not load the settings: " + ex.message;
+    $("prefs-error").textContent = t("Could not load the settings: {error}", { error: ex.message });
     return;
   }
   schema = data.schema || [];
@@ -199,15 +233,26 @@ async function main() {
     if (me && me.username) {
       $("pw-user").value = me.username;  // for password managers
       const line = $("account-line");
-      line.replaceChildren("Logged in as ", el("strong", "", me.username), " · ");
-      const a = el("a", "", "your profile");
-      a.href = "/player/" + encodeURIComponent(me.username);
-      line.append(a);
+      // "Logged in as {name} · {profile}": the name in bold, the profile a link
+      const parts = t("Logged in as {name} · {profile}").split(/\{(name|profile)\}/);
+      line.replaceChildren();
+      parts.forEach((part, i) => {
+        if (i % 2 === 0) { if (part) line.append(part); return; }
+        if (part === "name") line.append(el("strong", "", me.username));
+        else {
+          const a = el("a", "", t("your profile"));
+          a.href = "/player/" + encodeURIComponent(me.username);
+          line.append(a);
+        }
+      });
     }
   } else {
     values = withDefaults(readLocal());
+    const chosen = cookieLanguage();
+    if (chosen && "language" in values) values.language = chosen;  // chosen in a page header
     showGuest();
   }
+  savedLanguage = values.language;
   renderForm(values);
 }
 main();
