@@ -40,7 +40,17 @@ __all__ = ["ERROR_NAMES", "extract_html", "extract_python", "extract_runtime", "
 
 #: Calls whose first argument is a message a person may read (besides ``*Error``).
 ERROR_NAMES = frozenset(
-    {"IllegalAction", "WrongSeat", "GameOver", "AccessDenied", "error_event", "notify", "bad", "refuse"}
+    {
+        "IllegalAction",
+        "WrongSeat",
+        "GameOver",
+        "AccessDenied",
+        "error_event",
+        "notify",
+        "bad",
+        "_error",
+        "refuse",
+    }
 )
 _GETTEXT = {"_": 1, "N_": 1, "gettext": 1, "ngettext": 2, "pgettext": 2}
 _HAS_LETTER = re.compile(r"[^\W\d_]")

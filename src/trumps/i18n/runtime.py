@@ -84,7 +84,10 @@ def runtime_texts() -> Iterator[tuple[str, str]]:
             pieces = spec.summary.values() if isinstance(spec.summary, dict) else [spec.summary]
             for piece in pieces:
                 if isinstance(piece, str) and _HAS_LETTER.search(piece):
-                    yield piece, f"rules summary of {name}"
+                    # the pages translate the line piece by piece, split at " · "
+                    for part in piece.split(" · "):
+                        if _HAS_LETTER.search(part):
+                            yield part, f"rules summary of {name}"
         for preset in schema.presets:
             for extra in _player_counts(schema):
                 try:

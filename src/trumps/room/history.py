@@ -52,6 +52,7 @@ import trumps
 from trumps.core.errors import TrumpsError
 from trumps.core.protocol import Match
 from trumps.core.seats import seat_name
+from trumps.i18n import N_
 from trumps.room.history_store import PlayerGame, player_games, table_exists
 from trumps.room.store import StoredTable
 
@@ -85,9 +86,9 @@ REVIEW_WORKERS = 1  # analyses running at once (each a process busy on one core)
 REVIEW_CACHE = 512  # deal analyses kept (finished games never change)
 # the analysis worker: reads a job (JSON) on stdin, writes JSON lines (see review_worker)
 REVIEW_COMMAND = [sys.executable, "-c", "from trumps.room.history import review_worker; review_worker()"]
-STILL_PLAYING = "the game is still being played: its replay and records are available once it is finished"
-NOT_STARTED = "the game has not started: there is nothing to replay yet"
-CLOSED = "this table was private (or closed to spectators): only its players may replay it"
+STILL_PLAYING = N_("the game is still being played: its replay and records are available once it is finished")
+NOT_STARTED = N_("the game has not started: there is nothing to replay yet")
+CLOSED = N_("this table was private (or closed to spectators): only its players may replay it")
 
 
 class NotFinished(Exception):

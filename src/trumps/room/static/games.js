@@ -5,7 +5,23 @@ const $ = id => document.getElementById(id);
 
 function el(tag, cls, txt) { const e = document.createElement(tag); if (cls) e.className = cls; if (txt !== undefined) e.textContent = txt; return e; }
 function link(href, text, download) { const a = el("a", "", text); a.href = href; if (download) a.setAttribute("download", ""); return a; }
-function when(t) { return t ? new Date(t * 1000).toLocaleString() : ""; }
+// English keeps the browser's own regional format, as the page always showed; other
+// languages write the same date and time their way.
+function when(ts) {
+  if (!ts) return "";
+  const d = new Date(ts * 1000);
+  return I18n.lang === "en" ? d.toLocaleString()
+    : I18n.date(d, { year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" });
+}
+function num(x) { return I18n.number(x, { useGrouping: false }); }
+// A registered player's name as it is; a guest's carries the mark " (guest)" from the server.
+const GUEST = " (guest)";
+function personName(name) { return name && name.endsWith(GUEST) ? t("{name} (guest)", { name: name.slice(0, -GUEST.length) }) : name; }
+// "No games yet: <a>…</a>." : a sentence around a link, in the translator's word order
+function withLink(sentence, a) {
+  const [before, after] = sentence.split("\u0001");
+  return [before, a, after || ""];
+}
 
 function rules(g) {
   const o = g.options || {};
@@ -14,21 +30,24 @@ function rules(g) {
 
 function score(g) {
   if (!g.scores || !g.teams) return "";
-  return g.teams.map((t, i) => t.join("") + " " + g.scores[i]).join(", ");
+  return g.teams.map((team, i) => team.join("") + " " + num(g.scores[i])).join(", ");
 }
 
 function statusText(g) {
-  if (g.status !== "finished") return g.status === "waiting" ? "waiting for players" : "being played";
-  return g.result ? "finished: you " + g.result : "finished";
+  if (g.status !== "finished") return g.status === "waiting" ? t("waiting for players") : t("being played");
+  if (g.result === "won") return t("finished: you won");
+  if (g.result === "lost") return t("finished: you lost");
+  if (g.result === "drawn") return t("finished: you drawn");
+  return g.result ? t("finished: you {result}", { result: g.result }) : t("finished");
 }
 
 function render(me) {
-  $("me").textContent = "You are " + me.name;
+  $("me").textContent = t("You are {name}", { name: personName(me.name) });
   const body = $("games");
   body.replaceChildren();
   if (!me.games.length) {
     const td = body.insertRow().insertCell(); td.colSpan = 7;
-    td.append("No games yet: ", link("/", "create or join a table in the lobby"), ".");
+    td.append(...withLink(t("No games yet: {link}.", { link: "\u0001" }), link("/", t("create or join a table in the lobby"))));
     return;
   }
   for (const g of me.games) {
@@ -37,15 +56,15 @@ function render(me) {
     tr.dataset.table = g.id;
     tr.insertCell().textContent = when(g.finished || g.created);
     tr.insertCell().textContent = rules(g);
-    tr.insertCell().textContent = g.seats.map(s => s.seat + ": " + (s.name || (s.bot ? "bot" : "—"))).join(", ");
-    tr.insertCell().textContent = g.seat ? "seat " + g.seat + (g.host ? " (host)" : "") : "host";
+    tr.insertCell().textContent = g.seats.map(s => s.seat + ": " + (personName(s.name) || (s.bot ? t("bot") : "—"))).join(", ");
+    tr.insertCell().textContent = g.seat ? (g.host ? t("seat {seat} (host)", { seat: g.seat }) : t("seat {seat}", { seat: g.seat })) : t("host");
     tr.insertCell().textContent = statusText(g);
     tr.insertCell().textContent = score(g);
     const links = tr.insertCell();
     links.className = "game-links";
     const parts = [];
-    if (g.links.replay) parts.push(link(g.links.replay, "Replay"));
-    if (g.links.table) parts.push(link(g.links.table, g.status === "waiting" ? "Open table" : "Watch"));
+    if (g.links.replay) parts.push(link(g.links.replay, t("Replay")));
+    if (g.links.table) parts.push(link(g.links.table, g.status === "waiting" ? t("Open table") : t("Watch")));
     if (g.links.json) parts.push(link(g.links.json, "JSON", true));
     if (g.links.pbn) parts.push(link(g.links.pbn, "PBN", true));
     parts.forEach((p, i) => { if (i) links.append(" · "); links.append(p); });
@@ -57,10 +76,10 @@ fetch("/api/me/games")
     const body = await res.json().catch(() => ({ error: res.statusText }));
     if (res.status === 401) {
       $("games").replaceChildren();
-      $("games-note").append("Choose a name in the ", link("/", "lobby"), " first: your games are kept under it.");
+      $("games-note").append(...withLink(t("Choose a name in the {lobby} first: your games are kept under it.", { lobby: "\u0001" }), link("/", t("lobby"))));
       return;
     }
-    if (!res.ok) { $("error").textContent = body.error || "the game list could not be loaded"; return; }
+    if (!res.ok) { $("error").textContent = body.error ? tMsg(body.error) : t("the game list could not be loaded"); return; }
     render(body);
   })
-  .catch(() => { $("error").textContent = "the game list could not be loaded"; });
+  .catch(() => { $("error").textContent = t("the game list could not be loaded"); });

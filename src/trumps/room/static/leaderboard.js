@@ -8,19 +8,34 @@ async function getJSON(path) {
   return data;
 }
 
+// Numbers as the language writes them ("12,5"), without thousands separators as before ("1054").
+function num(x) { return typeof x === "number" ? I18n.number(x, { useGrouping: false }) : x; }
+
 function row(body, cells) {
   const tr = body.insertRow();
-  for (const c of cells) tr.insertCell().textContent = c === null || c === undefined ? "—" : String(c);
+  for (const c of cells) tr.insertCell().textContent = c === null || c === undefined ? "—" : String(num(c));
   return tr;
 }
 
-function signed(n) { return n > 0 ? "+" + n : String(n); }
+function signed(n) { return typeof n === "number" && n > 0 ? "+" + num(n) : num(n); }
+// A registered player's name as it is; a guest's carries the mark " (guest)" from the server.
+const GUEST = " (guest)";
+function personName(name) { return name && name.endsWith(GUEST) ? t("{name} (guest)", { name: name.slice(0, -GUEST.length) }) : name; }
+
+// A game's name: "Bridge" in the ratings' sentences; the competition filter names the
+// games as they are written in the room's addresses ("bridge"), lower case like "all games".
+function gameName(g) { return { "500": "500", bridge: t("Bridge"), coinche: t("Coinche") }[g] || g; }
+function filterName(g) { return { bridge: tc("game filter", "bridge"), coinche: tc("game filter", "coinche") }[g] || g; }
 
 async function showMe() {
   const me = await getJSON("/api/me");
   if (!me.player) return null;
-  let line = "You are " + me.name;
-  try { line += " · " + (await getJSON("/api/me/chips")).chips + " chips"; } catch (_) { /* no balance yet */ }
+  let line = t("You are {name}", { name: personName(me.name) });
+  try {
+    const chips = (await getJSON("/api/me/chips")).chips;
+    // English said "1 chips" too: both English forms are kept as they were
+    line = tn("You are {name} · {n} chips", "You are {name} · {n} chips", chips, { name: personName(me.name), n: num(chips) });
+  } catch (_) { /* no balance yet */ }
   document.getElementById("me").textContent = line;
   return me.player;
 }
@@ -35,19 +50,18 @@ async function load(you) {
     board.replaceChildren();
     if (!data.players.length) {
       const td = board.insertRow().insertCell();
-      td.colSpan = 7; td.textContent = "No competition results yet.";
+      td.colSpan = 7; td.textContent = t("No competition results yet.");
     }
     for (const p of data.players) {
       const tr = row(board, [p.rank, p.name, signed(p.won), p.games, p.wins, p.average, p.chips]);
-      if (p.player === you) { tr.style.fontWeight = "600"; tr.title = "you"; }
+      if (p.player === you) { tr.style.fontWeight = "600"; tr.title = t("you"); }
     }
     const prizes = document.getElementById("prizes");
     prizes.replaceChildren();
     for (const r of data.prizes) row(prizes, [r.buy_in, r.stake, r.fee, r.two_sides, r.three_sides]);
-  } catch (ex) { err.textContent = ex.message; }
+  } catch (ex) { err.textContent = tMsg(ex.message); }
 }
 
-const GAME_NAMES = { "500": "500", bridge: "Bridge", coinche: "Coinche" };
 let ratingsAsked = 0;  // the latest request wins when the game changes quickly
 
 async function loadRatings(you) {
@@ -56,30 +70,30 @@ async function loadRatings(you) {
   const body = document.getElementById("ratings");
   const asked = ++ratingsAsked;
   err.textContent = "";
-  document.getElementById("ratings-caption").textContent = "Ratings in " + (GAME_NAMES[game] || game);
+  document.getElementById("ratings-caption").textContent = t("Ratings in {game}", { game: gameName(game) });
   try {
     const data = await getJSON("/api/ratings?limit=50&game=" + encodeURIComponent(game));
     if (asked !== ratingsAsked) return;
     body.replaceChildren();
     if (!data.players.length) {
       const td = body.insertRow().insertCell();
-      td.colSpan = 4; td.textContent = "Nobody is rated in " + (GAME_NAMES[game] || game) + " yet.";
+      td.colSpan = 4; td.textContent = t("Nobody is rated in {game} yet.", { game: gameName(game) });
     }
     for (const p of data.players) {
       const tr = body.insertRow();
-      tr.insertCell().textContent = String(p.rank);
+      tr.insertCell().textContent = num(p.rank);
       const a = document.createElement("a");
       a.href = "/player/" + encodeURIComponent(p.name);
       a.textContent = p.name;
       tr.insertCell().append(a);
-      const rating = tr.insertCell(); rating.className = "num"; rating.textContent = String(p.display);
-      const games = tr.insertCell(); games.className = "num"; games.textContent = String(p.games);
-      if (p.player === you) { tr.className = "you"; a.after(" (you)"); }
+      const rating = tr.insertCell(); rating.className = "num"; rating.textContent = num(p.display);
+      const games = tr.insertCell(); games.className = "num"; games.textContent = num(p.games);
+      if (p.player === you) { tr.className = "you"; a.after(" " + t("(you)")); }
     }
   } catch (ex) {
     if (asked !== ratingsAsked) return;
     body.replaceChildren();
-    err.textContent = ex.message;
+    err.textContent = tMsg(ex.message);
   }
 }
 
@@ -101,7 +115,7 @@ async function main() {
   setupRatings(you);
   const sel = document.getElementById("game");
   try {
-    for (const g of await getJSON("/api/games")) sel.append(new Option(g.game, g.game));
+    for (const g of await getJSON("/api/games")) sel.append(new Option(filterName(g.game), g.game));
   } catch (_) { /* the filter stays at "all games" */ }
   sel.addEventListener("change", () => load(you));
   await load(you);

@@ -12,10 +12,25 @@ async function api(path, body) {
 
 function text(el, s) { el.textContent = s; return el; }
 
+// Numbers as the language writes them ("12,5"), without thousands separators: the
+// English page always showed "1000 chips".
+function num(x) { return I18n.number(x, { useGrouping: false }); }
+// A registered player's name as it is; a guest's carries the mark " (guest)" from the server.
+const GUEST = " (guest)";
+function personName(name) { return name && name.endsWith(GUEST) ? t("{name} (guest)", { name: name.slice(0, -GUEST.length) }) : name; }
+// A bot's level ("bot (easy)"), in the words of the table page.
+function botLevel(kind) {
+  return { easy: tc("bot level", "easy"), normal: tc("bot level", "normal"), strong: tc("bot level", "strong"),
+    rules: tc("bot level", "rules"), random: tc("bot level", "random") }[kind] || kind;
+}
+
 async function showMe() {
   const me = await api("/api/me");
   document.getElementById("name-box").hidden = !!me.player;
-  text(document.getElementById("me"), me.player ? "You are " + me.name + (me.account ? " · " + me.chips + " chips" : "") : "");
+  // English said "1 chips" too: both English forms are kept as they were
+  text(document.getElementById("me"), !me.player ? ""
+    : me.account ? tn("You are {name} · {n} chips", "You are {name} · {n} chips", me.chips, { name: personName(me.name), n: num(me.chips) })
+      : t("You are {name}", { name: personName(me.name) }));
   return me;
 }
 
@@ -23,9 +38,25 @@ async function showMe() {
 // (/api/settings and /api/games): this page only places it.
 let settingsMeta = [];
 
-function when(ts) { return new Date(ts * 1000).toLocaleString([], { weekday: "short", hour: "2-digit", minute: "2-digit" }); }
+// A scheduled start: English keeps the browser's own regional format ("Wed 14:05" in
+// en-GB), as the page always showed; other languages write it their way.
+function when(ts) {
+  const d = new Date(ts * 1000), opts = { weekday: "short", hour: "2-digit", minute: "2-digit" };
+  return I18n.lang === "en" ? d.toLocaleString([], opts) : I18n.date(d, opts);
+}
 
-// "{Misere} points" with the words of the rules being shown ({misere} -> "nullo" / "misère")
+// A text of the server's metadata in the reader's language (empty stays empty).
+function tx(s) { return s ? t(s) : s; }
+
+// The variant's words ({misere: "nullo", kitty: "widow"}) in the reader's language.
+function termWords(words) {
+  const out = {};
+  for (const [k, v] of Object.entries(words || {})) out[k] = typeof v === "string" ? t(v) : v;
+  return out;
+}
+
+// "{Misere} points" with the words of the rules being shown ({misere} -> "nullo" / "misère").
+// The template is translated first (tx), then filled with the translated words (termWords).
 function fillTerms(text, words) {
   return String(text ?? "").replace(/\{([A-Za-z_]\w*)\}/g, (m, key) => {
     if (words && key in words) return words[key];
@@ -37,43 +68,43 @@ function fillTerms(text, words) {
 
 function choiceWords(meta, value) {
   const c = (meta.choice_labels || []).find(c => c.value === value);
-  return c ? c.label : String(value);
+  return c ? t(c.label) : String(value);
 }
 
 // A table's settings in a few words, from the settings' own summary words: the timers
 // ("15 s" when both are the same, else "bid 7 s", "play 15 s"), then the rest.
-function settingsWords(t) {
-  const s = t.settings || {}, timers = [], rest = [];
+function settingsWords(tb) {
+  const s = tb.settings || {}, timers = [], rest = [];
   const same = s.bid_time && s.bid_time === s.play_time;
   for (const m of settingsMeta) {
     const v = s[m.name];
-    if (m.name === "start_at" && t.status !== "waiting") continue;
+    if (m.name === "start_at" && tb.status !== "waiting") continue;
     if (same && (m.name === "bid_time" || m.name === "play_time")) {
       if (m.name === "bid_time") timers.push(choiceWords(m, v));
       continue;
     }
     const hit = (m.summary || []).find(x => x.value === v || (x.value === "*" && v !== null && v !== undefined));
     if (!hit) continue;
-    const text = fillTerms(hit.text, { value: m.name === "start_at" ? when(v) : choiceWords(m, v) });
+    const text = fillTerms(tx(hit.text), { value: m.name === "start_at" ? when(v) : choiceWords(m, v) });
     (m.name.endsWith("_time") ? timers : rest).push(text);
   }
   return { timers, rest };
 }
 
 function renderTables(all) {
-  const kind = t => (t.settings || {}).kind || "join";
-  const compete = all.filter(t => kind(t) === "compete");
-  fillTable(document.getElementById("play-tables"), all.filter(t => kind(t) === "play"),
-    "None right now: press Play.");
-  fillTable(document.getElementById("tables"), all.filter(t => kind(t) === "join"),
-    "No tables of yours or your friends: create one below, or press Play.");
-  fillTable(document.getElementById("compete-tables"), compete, "No competition open: create one below.");
+  const kind = tb => (tb.settings || {}).kind || "join";
+  const compete = all.filter(tb => kind(tb) === "compete");
+  fillTable(document.getElementById("play-tables"), all.filter(tb => kind(tb) === "play"),
+    t("None right now: press Play."));
+  fillTable(document.getElementById("tables"), all.filter(tb => kind(tb) === "join"),
+    t("No tables of yours or your friends: create one below, or press Play."));
+  fillTable(document.getElementById("compete-tables"), compete, t("No competition open: create one below."));
 }
 
 // Tables waiting for players first (the newest first within each: the server's order).
 function byWaiting(tables) {
-  const rank = t => t.status === "waiting" ? (t.free ? 0 : 1) : 2;
-  return tables.map((t, i) => [t, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map(x => x[0]);
+  const rank = tb => tb.status === "waiting" ? (tb.free ? 0 : 1) : 2;
+  return tables.map((tb, i) => [tb, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map(x => x[0]);
 }
 
 function el(tag, cls, content) {
@@ -90,33 +121,36 @@ function fillTable(body, tables, empty) {
     td.textContent = empty;
     return;
   }
-  for (const t of byWaiting(tables)) {
+  for (const tb of byWaiting(tables)) {
     const tr = body.insertRow();
-    tr.className = "t-row " + t.status;
-    const { timers, rest } = settingsWords(t);
+    tr.className = "t-row " + tb.status;
+    const { timers, rest } = settingsWords(tb);
     const game = tr.insertCell(); game.className = "t-game";
-    game.append(el("strong", "", t.game_title || t.game));
+    game.append(el("strong", "", tb.game_title ? t(tb.game_title) : tb.game));
     const rules = tr.insertCell(); rules.className = "t-rules";
-    rules.append([t.rules_text || t.preset || "", ...timers].filter(Boolean).join(" · "));
+    // the server's rules line is pieces joined by " · ", each translated by its template
+    const rulesText = tb.rules_text ? tb.rules_text.split(" · ").map(tMsg).join(" · ") : tb.preset || "";
+    rules.append([rulesText, ...timers].filter(Boolean).join(" · "));
     const table = tr.insertCell(); table.className = "t-table";
-    if (t.spectators && (t.settings || {}).watching) rest.push(t.spectators + " watching");
+    if (tb.spectators && (tb.settings || {}).watching) rest.push(tn("{n} watching", "{n} watching", tb.spectators));
     table.textContent = rest.join(" · ");
     const seats = tr.insertCell(); seats.className = "t-seats";  // a registered player's name leads to their profile
-    for (const s of t.seats) {
+    for (const s of tb.seats) {
       const chip = el("span", "seat-chip" + (s.empty ? " open" : s.bot && !s.name ? " bot" : ""));
       chip.append(el("b", "", s.seat), " ");
-      if (s.name && !s.name.endsWith(" (guest)")) {
+      if (s.name && !s.name.endsWith(GUEST)) {
         const a = document.createElement("a"); a.href = "/player/" + encodeURIComponent(s.name); a.textContent = s.name;
         chip.append(a);
-      } else chip.append(s.name || (s.bot ? "bot (" + s.bot + ")" : "open"));
+      } else chip.append(personName(s.name) || (s.bot ? t("bot ({kind})", { kind: botLevel(s.bot) }) : tc("seat", "open")));
       seats.append(chip, " ");
     }
     const status = tr.insertCell(); status.className = "t-status";
-    const state = t.status === "waiting" ? (t.free ? `Waiting · ${t.free} free` : "Waiting") : t.status === "playing" ? "Playing" : t.status;
-    status.append(el("span", "status-pill " + t.status, state));
+    const state = tb.status === "waiting" ? (tb.free ? tn("Waiting · {n} free", "Waiting · {n} free", tb.free) : t("Waiting"))
+      : tb.status === "playing" ? t("Playing") : tb.status;
+    status.append(el("span", "status-pill " + tb.status, state));
     const a = document.createElement("a");
-    a.href = "/table/" + t.id; a.textContent = t.free ? "Join" : "Watch"; a.className = "t-go" + (t.free ? " join" : "");
-    if (!t.free && !(t.settings || {}).watching) a.hidden = true;
+    a.href = "/table/" + tb.id; a.textContent = tb.free ? t("Join") : t("Watch"); a.className = "t-go" + (tb.free ? " join" : "");
+    if (!tb.free && !(tb.settings || {}).watching) a.hidden = true;
     const go = tr.insertCell(); go.className = "t-action"; go.append(a);
   }
 }
@@ -156,7 +190,8 @@ function renderSettings(meta) {
       input = document.createElement("select");
       for (const c of opt.choice_labels) {
         const isDefault = c.value === opt.default;
-        input.append(new Option(c.label + (isDefault && opt.name !== "buy_in" ? " (default)" : ""), String(c.value), isDefault, isDefault));
+        const words = isDefault && opt.name !== "buy_in" ? t("{value} (default)", { value: t(c.label) }) : t(c.label);
+        input.append(new Option(words, String(c.value), isDefault, isDefault));
       }
     }
     input.id = "set-" + opt.name;
@@ -164,10 +199,10 @@ function renderSettings(meta) {
     input.dataset.setting = opt.type;
     if (!groups.has(opt.group)) {
       const fs = el("fieldset", "group group-" + opt.group);
-      fs.append(el("legend", "", opt.group_label), el("div", "fields"));
+      fs.append(el("legend", "", tx(opt.group_label)), el("div", "fields"));
       groups.set(opt.group, fs);
     }
-    groups.get(opt.group).querySelector(".fields").append(field(opt.name, opt.label, input, opt.help, opt.type === "bool"));
+    groups.get(opt.group).querySelector(".fields").append(field(opt.name, tx(opt.label), input, tx(opt.help), opt.type === "bool"));
   }
   // a group of one setting (When, Winnings) sits next to the game and its rules
   const head = document.getElementById("create-head");
@@ -193,7 +228,7 @@ async function joinByCode(code) {
   try {
     const r = await api("/api/join", { code: code.trim() });
     location.href = "/table/" + r.table;
-  } catch (ex) { err.textContent = ex.message; }
+  } catch (ex) { err.textContent = tMsg(ex.message); }
 }
 
 // ----- the house rules -------------------------------------------------------------
@@ -243,14 +278,15 @@ function buildOptions() {
   preset.replaceChildren();
   const names = Object.keys(game.presets);
   const plain = names.find(n => !game.preset_info[n].changes.length);
-  if (!plain) preset.append(new Option("Standard rules", ""));
-  for (const n of names) preset.append(new Option(game.preset_info[n].label, n));
+  if (!plain) preset.append(new Option(t("Standard rules"), ""));
+  for (const n of names) preset.append(new Option(t(game.preset_info[n].label), n));
   form.preset = plain || "";
   preset.value = form.preset;
   document.getElementById("preset-field").hidden = !names.length;
   const box = document.getElementById("options");
   box.replaceChildren();
-  const groups = game.groups.length ? game.groups : [{ key: "", label: "House rules", doc: "", advanced: false }];
+  // a game without groups: one group, its legend already in the reader's language
+  const groups = game.groups.length ? game.groups : [{ key: "", label: "", shown: t("House rules"), doc: "", advanced: false }];
   let more = null;
   for (const g of groups) {
     const members = game.options.filter(o => !game.groups.length || o.group === g.key);
@@ -291,7 +327,7 @@ function buildOptions() {
     if (g.advanced) {
       if (!more) {
         more = el("details", "more-rules");
-        more.append(el("summary", "", "More rules"));
+        more.append(el("summary", "", t("More rules")));
         box.append(more);
       }
       more.append(fs);
@@ -304,30 +340,30 @@ function buildOptions() {
 // Words, values and visibility of every control for the rules now chosen.
 function updateOptions() {
   const game = currentGame();
-  const { base, current, words } = ruleValues(game);
+  const values = ruleValues(game), { base, current } = values, words = termWords(values.words);
   for (const { opt, input, box } of Object.values(form.controls)) {
-    const t = opt.templates || opt;
-    box.querySelector(".field-label").textContent = fillTerms(t.label, words);
-    box.querySelector(".help").textContent = fillTerms(t.help, words);
-    const labels = t.choice_labels || [];
+    const tpl = opt.templates || opt;
+    box.querySelector(".field-label").textContent = fillTerms(tx(tpl.label), words);
+    box.querySelector(".help").textContent = fillTerms(tx(tpl.help), words);
+    const labels = tpl.choice_labels || [];
     if (input.tagName === "SELECT") {
       [...input.options].forEach((option, i) => {
-        const c = labels[i];
-        option.textContent = fillTerms(c.label, words) + (c.value === base[opt.name] ? " (default)" : "");
+        const c = labels[i], label = fillTerms(tx(c.label), words);
+        option.textContent = c.value === base[opt.name] ? t("{value} (default)", { value: label }) : label;
       });
       input.value = String(current[opt.name]);
     } else {
-      input.placeholder = String(base[opt.name]) + " (default)";
+      input.placeholder = t("{value} (default)", { value: String(base[opt.name]) });
       input.value = opt.name in form.touched ? String(form.touched[opt.name]) : "";
     }
     box.hidden = !applies(opt, current);
     box.classList.toggle("changed", opt.name in form.touched && form.touched[opt.name] !== base[opt.name]);
   }
   for (const fs of document.querySelectorAll("#options fieldset.group")) {
-    const g = fs._group, t = g.templates || g;
-    fs.querySelector("legend").textContent = fillTerms(t.label, words);
+    const g = fs._group, tpl = g.templates || g;
+    fs.querySelector("legend").textContent = g.shown || fillTerms(tx(tpl.label), words);
     const doc = fs.querySelector(".group-doc");
-    if (doc) doc.textContent = fillTerms(t.doc, words);
+    if (doc) doc.textContent = fillTerms(tx(tpl.doc), words);
     fs.hidden = ![...fs.querySelectorAll(".field")].some(f => !f.hidden);
   }
   showPreset(game, words);
@@ -338,43 +374,47 @@ function showPreset(game, words) {
   const box = document.getElementById("preset-info");
   box.replaceChildren();
   const info = form.preset ? game.preset_info[form.preset] : null;
-  if (info && info.doc) box.append(el("p", "preset-doc", info.doc));
+  if (info && info.doc) box.append(el("p", "preset-doc", t(info.doc)));
   const list = (title, items, cls) => {
     if (!items.length) return;
     const p = el("p", "changes " + cls);
     p.append(el("span", "changes-title", title));
     const ul = el("ul", "chips");
-    for (const [label, value] of items) { const li = el("li", "", label + ": "); li.append(el("b", "", value)); ul.append(li); }
+    for (const [label, value] of items) {
+      // "Misère points: <b>±230</b>": the sentence is the translator's, the value stays bold
+      const [before, after] = t("{rule}: {value}", { rule: label, value: "\u0001" }).split("\u0001");
+      const li = el("li", "", before); li.append(el("b", "", value), after || ""); ul.append(li);
+    }
     p.append(ul);
     box.append(p);
   };
   const plain = Object.keys(game.presets).find(n => !game.preset_info[n].changes.length);
   if (info && info.changes.length) {
-    const from = plain ? "Changes from " + game.preset_info[plain].label : "Changes from the defaults";
-    list(from, info.changes.map(c => [c.label, c.words]), "preset");
+    const from = plain ? t("Changes from {rules}", { rules: t(game.preset_info[plain].label) }) : t("Changes from the defaults");
+    list(from, info.changes.map(c => [t(c.label), t(c.words)]), "preset");
   }
   const mine = changedOptions(game);
   const yours = Object.entries(mine).filter(([k]) => k in form.touched).map(([k, v]) => {
-    const o = form.controls[k].opt, t = o.templates || o;
-    const c = (t.choice_labels || []).find(c => c.value === v);
-    return [fillTerms(t.label, words), c ? fillTerms(c.label, words) : String(v)];
+    const o = form.controls[k].opt, tpl = o.templates || o;
+    const c = (tpl.choice_labels || []).find(c => c.value === v);
+    return [fillTerms(tx(tpl.label), words), c ? fillTerms(tx(c.label), words) : String(v)];
   });
-  list("Your house rules", yours, "mine");
+  list(t("Your house rules"), yours, "mine");
   const count = document.getElementById("rules-count");
-  count.textContent = yours.length ? yours.length + " changed" : "";
+  count.textContent = yours.length ? tn("{n} changed", "{n} changed", yours.length) : "";
   document.getElementById("rules-reset").hidden = !yours.length;
 }
 
 // ----- tabs: Play / Join / Compete -------------------------------------------------
 function selectTab(name) {
-  for (const t of ["play", "join", "compete"]) {
-    const on = t === name;
-    document.getElementById("tab-" + t).setAttribute("aria-selected", String(on));
-    document.getElementById("panel-" + t).hidden = !on;
+  for (const tab of ["play", "join", "compete"]) {
+    const on = tab === name;
+    document.getElementById("tab-" + tab).setAttribute("aria-selected", String(on));
+    document.getElementById("panel-" + tab).hidden = !on;
   }
   const box = document.getElementById("create-box");
   box.hidden = name === "play";
-  document.getElementById("create-title").textContent = name === "compete" ? "Create a competition" : "Create a table";
+  document.getElementById("create-title").textContent = name === "compete" ? t("Create a competition") : t("Create a table");
   const buyIn = document.querySelector("#create-form [data-setting][name=buy_in]");
   if (buyIn) {
     buyIn.closest(".field").hidden = name !== "compete";
@@ -388,11 +428,11 @@ function selectTab(name) {
 
 function setupTabs() {
   const tabs = ["play", "join", "compete"];
-  for (const t of tabs) {
-    const b = document.getElementById("tab-" + t);
-    b.addEventListener("click", () => selectTab(t));
+  for (const tab of tabs) {
+    const b = document.getElementById("tab-" + tab);
+    b.addEventListener("click", () => selectTab(tab));
     b.addEventListener("keydown", e => {
-      const i = tabs.indexOf(t), d = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
+      const i = tabs.indexOf(tab), d = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
       if (d) { const n = tabs[(i + d + tabs.length) % tabs.length]; selectTab(n); document.getElementById("tab-" + n).focus(); }
     });
   }
@@ -401,7 +441,8 @@ function setupTabs() {
 }
 
 // ----- Play -------------------------------------------------------------------------------
-const GAME_NAMES = { "500": "500", bridge: "Bridge", coinche: "Coinche" };
+// A game's short name (Play's choices).
+function gameName(g) { return { "500": "500", bridge: t("Bridge"), coinche: t("Coinche") }[g] || g; }
 async function setupPlay() {
   const info = await api("/api/play");
   const games = document.getElementById("play-games"), rules = document.getElementById("play-rules");
@@ -414,10 +455,10 @@ async function setupPlay() {
   const showRules = () => {
     const g = document.querySelector("input[name=play-game]:checked").value;
     rules.replaceChildren();
-    info.rule_sets[g].forEach((r, i) => rules.append(radio("play-rules", r.key, r.label, saved.game === g ? saved.rules === r.key : i === 0)));
+    info.rule_sets[g].forEach((r, i) => rules.append(radio("play-rules", r.key, t(r.label), saved.game === g ? saved.rules === r.key : i === 0)));
     if (!document.querySelector("input[name=play-rules]:checked")) rules.querySelector("input").checked = true;
   };
-  Object.keys(info.rule_sets).forEach((g, i) => games.append(radio("play-game", g, GAME_NAMES[g] || g, saved.game ? saved.game === g : i === 0)));
+  Object.keys(info.rule_sets).forEach((g, i) => games.append(radio("play-game", g, gameName(g), saved.game ? saved.game === g : i === 0)));
   if (!document.querySelector("input[name=play-game]:checked")) games.querySelector("input").checked = true;
   games.addEventListener("change", showRules);
   showRules();
@@ -428,18 +469,18 @@ async function setupPlay() {
   document.getElementById("play-form").addEventListener("submit", async e => {
     e.preventDefault();
     const me = await showMe();
-    if (!me.player) { document.getElementById("name").focus(); status.textContent = "Choose a name first (or log in)."; return; }
+    if (!me.player) { document.getElementById("name").focus(); status.textContent = t("Choose a name first (or log in)."); return; }
     const game = document.querySelector("input[name=play-game]:checked").value;
     const key = document.querySelector("input[name=play-rules]:checked").value;
     localStorage.setItem("trumps.play", JSON.stringify({ game, rules: key }));
     button.disabled = true; cancel.hidden = false;
-    status.textContent = "Looking for players… bots fill the empty seats within 10 seconds.";
+    status.textContent = t("Looking for players… bots fill the empty seats within 10 seconds.");
     try {
       const r = await api("/api/play", { game, rules: key });
-      status.textContent = "Found a table!";
+      status.textContent = t("Found a table!");
       location.href = "/table/" + r.table;
     } catch (ex) {
-      status.textContent = ex.message === "cancelled" ? "Cancelled." : ex.message;
+      status.textContent = ex.message === "cancelled" ? t("Cancelled.") : tMsg(ex.message);
     } finally { button.disabled = false; cancel.hidden = true; }
   });
 }
@@ -480,7 +521,7 @@ async function main() {
   selectTab(new URLSearchParams(location.search).has("join") ? "join" : location.hash.slice(1) || "play");
   catalogue = await api("/api/games");
   const gameSel = document.getElementById("game");
-  for (const g of catalogue) gameSel.append(new Option(g.title || g.game, g.game));
+  for (const g of catalogue) gameSel.append(new Option(g.title ? t(g.title) : g.game, g.game));
   gameSel.addEventListener("change", buildOptions);
   document.getElementById("preset").addEventListener("change", e => {
     form.preset = e.target.value; form.touched = {};  // a preset sets every rule it names
@@ -494,9 +535,9 @@ async function main() {
     const err = document.getElementById("create-error");
     try {
       const invite = [...document.querySelectorAll("#invite-friends input:checked")].map(i => i.value);
-      const t = await api("/api/tables", { game: gameSel.value, preset: document.getElementById("preset").value || null, options, settings: readSettings(), invite });
-      location.href = "/table/" + t.id;
-    } catch (ex) { err.textContent = ex.message; }
+      const made = await api("/api/tables", { game: gameSel.value, preset: document.getElementById("preset").value || null, options, settings: readSettings(), invite });
+      location.href = "/table/" + made.id;
+    } catch (ex) { err.textContent = tMsg(ex.message); }
   });
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const connect = () => {

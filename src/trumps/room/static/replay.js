@@ -12,12 +12,51 @@ const reviews = new Map();
 
 function el(tag, cls, txt) { const e = document.createElement(tag); if (cls) e.className = cls; if (txt !== undefined) e.textContent = txt; return e; }
 function prettyCall(c) { return c.replace(/^(i?\d+)(S|H|D|C)(X{0,2})$/, (m, n, s, x) => n + SUIT_SYM[s] + x); }
+// A call as people read it: the presentation's label when the replay carries one
+// ("Pass", "Nullo"), else the notation ("7♠", "P").
+function callText(c) {
+  const labels = data && data.presentation && data.presentation.labels;
+  return labels && labels[c] ? t(labels[c]) : prettyCall(c);
+}
+// Numbers as the language writes them: "1.5" / "1,5" (one decimal at most, as before).
+function num(x) {
+  const whole = Number.isInteger(x);
+  return I18n.number(x, { useGrouping: false, minimumFractionDigits: whole ? 0 : 1, maximumFractionDigits: whole ? 0 : 1 });
+}
+// An announcement made with a card ("KH+BELOTE"), in words.
+function announcement(a) {
+  const word = String(a).toLowerCase();
+  return { belote: tc("announcement", "belote"), rebelote: tc("announcement", "rebelote") }[word] || word;
+}
+// The engine's phase names, in words ("auction" in "Deal 1 · auction · dealer N").
+function phaseWord(phase) {
+  const word = String(phase).toLowerCase();
+  return {
+    auction: tc("phase", "auction"), breach: tc("phase", "breach"), kitty: tc("phase", "kitty"),
+    discard: tc("phase", "discard"), play: tc("phase", "play"), claim: tc("phase", "claim"),
+  }[word] || word;
+}
+// Bridge's vulnerability: "None", "NS", "EW", "Both".
+function vulnerableWord(v) { return { None: tc("vulnerable", "None"), Both: tc("vulnerable", "Both") }[v] || v; }
+// A bot's level ("bot (easy)"), in the words of the table page.
+function botLevel(kind) {
+  return { easy: tc("bot level", "easy"), normal: tc("bot level", "normal"), strong: tc("bot level", "strong"),
+    rules: tc("bot level", "rules"), random: tc("bot level", "random") }[kind] || kind;
+}
+// A registered player's name as it is; a guest's carries the mark " (guest)" from the server.
+function personName(name) {
+  const mark = " (guest)";
+  return name && name.endsWith(mark) ? t("{name} (guest)", { name: name.slice(0, -mark.length) }) : name;
+}
 
 function cardFace(code, cls, row) {
   const d = el("div", "card small" + (cls ? " " + cls : ""));
   d.append(cardSVG(code));
   d.setAttribute("role", "img");
-  d.setAttribute("aria-label", cardLabel(code) + (cls && cls.includes("gone") ? " (played)" : "") + (row ? ", " + costWords(row) : ""));
+  let label = cardLabel(code);
+  if (cls && cls.includes("gone")) label = t("{card} (played)", { card: label });
+  if (row) label = t("{card}, {cost}", { card: label, cost: costWords(row) });
+  d.setAttribute("aria-label", label);
   d.dataset.card = code;
   if (row) d.append(costBadge(row));
   return d;
@@ -30,17 +69,19 @@ function shortCard(action) {
   const [card, ...extra] = action.split("+");
   const [c, suit] = card.split(":");
   const face = c === "RJ" || c === "BJ" ? c : c.slice(0, -1) + (SUIT_SYM[c.slice(-1)] || c.slice(-1));
-  return face + (suit ? " (" + (SUIT_SYM[suit] || suit) + ")" : "") + (extra.length ? " + " + extra.join(" ").toLowerCase() : "");
+  return face + (suit ? " (" + (SUIT_SYM[suit] || suit) + ")" : "") + (extra.length ? " + " + extra.map(announcement).join(" ") : "");
 }
-function num(x) { return Number.isInteger(x) ? String(x) : x.toFixed(1); }
+// "1 trick", "2.5 tricks", "10 points": the analysis' unit ("tricks" or "points")
 function amount(x, unit) {
   const u = unit || "tricks";
+  if (u === "tricks") return tn("{n} trick", "{n} tricks", x, { n: num(x) });
+  if (u === "points") return tn("{n} point", "{n} points", x, { n: num(x) });
   return num(x) + " " + (x === 1 ? u.replace(/s$/, "") : u);
 }
 function costWords(row) {
-  if (!row.analysed) return "not analysed";
-  if (row.cost > 0) return "cost " + amount(row.cost, row.unit);
-  return row.value === null ? "forced" : "a best card";
+  if (!row.analysed) return t("not analysed");
+  if (row.cost > 0) return t("cost {amount}", { amount: amount(row.cost, row.unit) });
+  return row.value === null ? t("forced") : t("a best card");
 }
 function costBadge(row) {
   const bad = row.analysed && row.cost > 0;
@@ -67,13 +108,18 @@ function loadReview(deal) {
   reviews.set(deal, { pending: true });
   fetch("/api/tables/" + encodeURIComponent(tid) + "/review?deal=" + deal)
     .then(async res => {
-      const body = await res.json().catch(() => ({ error: res.statusText || "no answer" }));
-      if (!res.ok) { reviews.set(deal, { error: body.error || "the analysis failed" }); return; }
+      const body = await res.json().catch(() => null);
+      if (!res.ok) {
+        // the server's reason, else the answer's own status, in the reader's language
+        const why = body ? (body.error ? tMsg(body.error) : t("the analysis failed")) : res.statusText ? tMsg(res.statusText) : t("no answer");
+        reviews.set(deal, { error: why });
+        return;
+      }
       body.byCard = new Map(body.cards.map(c => [bare(c.card), c]));
       body.byIndex = new Map(body.cards.map(c => [c.index, c]));
       reviews.set(deal, body);
     })
-    .catch(() => reviews.set(deal, { error: "the analysis could not be loaded" }))
+    .catch(() => reviews.set(deal, { error: t("the analysis could not be loaded") }))
     .finally(() => { if (data && analysis && data.steps[at].deal === deal) go(at); });
 }
 
@@ -81,16 +127,20 @@ function stepAnalysis(step) {
   // what the analysis says of this step's card: [text, class]
   if (!analysis || step.kind !== "card" || step.phase !== "PLAY") return null;
   const r = reviews.get(step.deal);
-  if (!r || r.pending) return ["Analysing deal " + step.deal + "…", ""];
-  if (r.error) return ["Analysis: " + r.error, "bad"];
+  if (!r || r.pending) return [t("Analysing deal {deal}…", { deal: num(step.deal) }), ""];
+  if (r.error) return [t("Analysis: {error}", { error: r.error }), "bad"];
   const row = r.byIndex.get(step.action_index - 1);
   if (!row) return null;
-  if (!row.analysed) return ["Not analysed (the time limit of the deal's analysis was reached).", ""];
-  const best = row.best.length ? " (best: " + row.best.map(shortCard).join(", ") + ")" : "";
-  if (row.cost > 0) return ["✗ Cost " + amount(row.cost, row.unit) + " double dummy" + best + ".", "bad"];
-  if (row.value === null) return ["✓ Forced: the only legal card.", "good"];
+  if (!row.analysed) return [t("Not analysed (the time limit of the deal's analysis was reached)."), ""];
+  if (row.cost > 0) {
+    const cost = amount(row.cost, row.unit);
+    return [row.best.length
+      ? t("✗ Cost {amount} double dummy (best: {cards}).", { amount: cost, cards: row.best.map(shortCard).join(", ") })
+      : t("✗ Cost {amount} double dummy.", { amount: cost }), "bad"];
+  }
+  if (row.value === null) return [t("✓ Forced: the only legal card."), "good"];
   const others = row.best.filter(c => c !== row.card);
-  return ["✓ A best card" + (others.length ? " (as good: " + others.map(shortCard).join(", ") + ")" : "") + ".", "good"];
+  return [others.length ? t("✓ A best card (as good: {cards}).", { cards: others.map(shortCard).join(", ") }) : t("✓ A best card."), "good"];
 }
 
 function renderAnalysis(step) {
@@ -100,25 +150,36 @@ function renderAnalysis(step) {
   if (!analysis) return;
   loadReview(step.deal);
   const r = reviews.get(step.deal);
-  box.replaceChildren(el("p", "note", "Deal " + step.deal + ": what each card played cost double dummy, all hands open."));
-  if (!r || r.pending) { box.append(el("p", "note", "Analysing deal " + step.deal + "…")); return; }
+  const deal = num(step.deal);
+  box.replaceChildren(el("p", "note", t("Deal {deal}: what each card played cost double dummy, all hands open.", { deal })));
+  if (!r || r.pending) { box.append(el("p", "note", t("Analysing deal {deal}…", { deal }))); return; }
   if (r.error) { box.append(el("p", "note error", r.error)); return; }
-  if (!r.cards.length) { box.append(el("p", "note", "No card was played in this deal.")); return; }
+  if (!r.cards.length) { box.append(el("p", "note", t("No card was played in this deal."))); return; }
   const tbl = el("table");
   const head = tbl.insertRow();
-  head.append(el("th", "", "Seat"), el("th", "", "Cards"), el("th", "", "Mistakes"), el("th", "", "Cost"));
+  head.append(el("th", "", t("Seat")), el("th", "", t("Cards")), el("th", "", t("Mistakes")), el("th", "", t("Cost")));
   for (const seat of data.seats) {
-    const t = r.totals[seat];
-    if (!t || !t.cards) continue;
+    const tot = r.totals[seat];
+    if (!tot || !tot.cards) continue;
     const tr = tbl.insertRow();
     tr.dataset.seat = seat;
-    tr.append(el("td", "", seat + " · " + occupant(seat)), el("td", "", String(t.cards)), el("td", "", String(t.mistakes)),
-      el("td", t.cost > 0 ? "bad" : "", t.cost > 0 ? "−" + amount(t.cost, r.unit) : "0"));
+    tr.append(el("td", "", seat + " · " + occupant(seat)), el("td", "", num(tot.cards)), el("td", "", num(tot.mistakes)),
+      el("td", tot.cost > 0 ? "bad" : "", tot.cost > 0 ? "−" + amount(tot.cost, r.unit) : num(0)));
   }
   box.append(tbl);
   const missing = r.cards.filter(c => !c.analysed).length;
-  if (missing) box.append(el("p", "note", missing + " card" + (missing === 1 ? " was" : "s were") + " not analysed: the analysis stops after " + num(r.limit) + " s (the first tricks of a big deal are the slowest)."));
-  box.append(el("p", "note", "Costs in " + (r.unit || "tricks") + " lost by the side that played the card, against its best card; a dummy's cards count for its declarer."));
+  if (missing) {
+    box.append(el("p", "note", tn(
+      "{n} card was not analysed: the analysis stops after {limit} s (the first tricks of a big deal are the slowest).",
+      "{n} cards were not analysed: the analysis stops after {limit} s (the first tricks of a big deal are the slowest).",
+      missing, { limit: num(r.limit) })));
+  }
+  const unit = r.unit || "tricks";
+  box.append(el("p", "note", unit === "tricks"
+    ? t("Costs in tricks lost by the side that played the card, against its best card; a dummy's cards count for its declarer.")
+    : unit === "points"
+      ? t("Costs in points lost by the side that played the card, against its best card; a dummy's cards count for its declarer.")
+      : t("Costs in {unit} lost by the side that played the card, against its best card; a dummy's cards count for its declarer.", { unit })));
 }
 
 function toggleAnalysis() {
@@ -130,47 +191,61 @@ function toggleAnalysis() {
 
 function occupant(seat) {
   const p = data.players.find(o => o.seat === seat);
-  return p ? (p.name || (p.bot ? "bot (" + p.bot + ")" : "—")) : "—";
+  return p ? (personName(p.name) || (p.bot ? t("bot ({kind})", { kind: botLevel(p.bot) }) : "—")) : "—";
 }
 
 // ----- one step -------------------------------------------------------------------
 function stepText(step) {
   const p = data.players.find(o => o.seat === step.seat) || {};
-  const who = step.seat ? step.seat + (p.name ? " (" + p.name + ")" : p.bot ? " (bot)" : "") : "";
+  const who = !step.seat ? "" : p.name ? step.seat + " (" + personName(p.name) + ")" : p.bot ? t("{seat} (bot)", { seat: step.seat }) : step.seat;
   if (step.kind === "deal") {
     const d = data.deals[step.deal - 1];
-    return "Deal " + step.deal + " is dealt" + (d && d.dealer ? " by " + d.dealer : "") + ".";
+    return d && d.dealer ? t("Deal {deal} is dealt by {dealer}.", { deal: num(step.deal), dealer: d.dealer })
+      : t("Deal {deal} is dealt.", { deal: num(step.deal) });
   }
-  const auto = step.auto && !p.bot ? " (played automatically)" : "";
+  let text;
   if (step.kind === "card") {
-    const verb = step.phase === "KITTY" ? " discards " : " plays ";
-    const from = step.hand && step.hand !== step.seat ? " from " + step.hand + "'s hand" : "";
-    const extra = step.action.includes("+") ? " with " + step.action.split("+").slice(1).join(" ").toLowerCase() : "";
-    return who + verb + cardLabel(step.action.includes(":") ? step.action : step.card) + from + extra + auto;
+    const card = cardLabel(step.action.includes(":") ? step.action : step.card);
+    const hand = step.hand && step.hand !== step.seat ? step.hand : null;
+    if (step.phase === "KITTY") {
+      text = hand ? t("{who} discards {card} from {hand}'s hand", { who, card, hand }) : t("{who} discards {card}", { who, card });
+    } else {
+      text = hand ? t("{who} plays {card} from {hand}'s hand", { who, card, hand }) : t("{who} plays {card}", { who, card });
+    }
+    if (step.action.includes("+")) text = t("{text} with {extra}", { text, extra: step.action.split("+").slice(1).map(announcement).join(" ") });
+  } else {
+    text = t("{who} calls {call}", { who, call: callText(step.action) });
   }
-  return who + " calls " + prettyCall(step.action) + auto;
+  return step.auto && !p.bot ? t("{text} (played automatically)", { text }) : text;
 }
 
 function statusText(s, step) {
   if (s.over && step.index === data.steps.length - 1) {
     const w = data.sheet.winner;
-    return "Game over. " + (w === null ? "No winner." : "Team " + data.teams[w].join("") + " wins.");
+    return w === null ? t("Game over. No winner.") : t("Game over. Team {team} wins.", { team: data.teams[w].join("") });
   }
-  const parts = ["Deal " + step.deal, String(s.phase).toLowerCase(), "dealer " + s.dealer];
-  if (s.contract) parts.push("contract " + prettyCall(s.contract.call) + " by " + s.contract.seat);
-  if (s.to_act) parts.push(s.hand_to_play && s.hand_to_play !== s.to_act ? s.to_act + " to play from " + s.hand_to_play : s.to_act + " to act");
+  const parts = [t("Deal {deal}", { deal: num(step.deal) }), phaseWord(s.phase), t("dealer {seat}", { seat: s.dealer })];
+  if (s.contract) parts.push(t("contract {call} by {seat}", { call: callText(s.contract.call), seat: s.contract.seat }));
+  if (s.to_act) {
+    parts.push(s.hand_to_play && s.hand_to_play !== s.to_act ? t("{seat} to play from {hand}", { seat: s.to_act, hand: s.hand_to_play })
+      : t("{seat} to act", { seat: s.to_act }));
+  }
   return parts.join(" · ");
 }
 
 function extrasText(s, deal) {
   const parts = [];
-  if (s.tricks_won && s.contract) parts.push("tricks " + data.teams.map((t, i) => t.join("") + " " + s.tricks_won[i]).join(", "));
-  if (s.vulnerable) parts.push("vulnerable: " + s.vulnerable);
-  if (s.trump) parts.push("trumps: " + (SUIT_SYM[s.trump] || s.trump));
-  if (deal && deal.kitty) parts.push("kitty as dealt: " + deal.kitty.join(" "));
-  if (s.discards && s.discards.length) parts.push("discarded: " + s.discards.join(" "));
-  if (Array.isArray(s.belote) && s.belote.length)
-    parts.push("belote: " + s.belote.map(b => typeof b === "string" ? b : (b.seat || "") + " " + (b.call || "")).join(", "));
+  if (s.tricks_won && s.contract) {
+    parts.push(t("tricks {sides}", { sides: data.teams.map((team, i) => team.join("") + " " + num(s.tricks_won[i])).join(", ") }));
+  }
+  if (s.vulnerable) parts.push(t("vulnerable: {sides}", { sides: vulnerableWord(s.vulnerable) }));
+  if (s.trump) parts.push(t("trumps: {suit}", { suit: SUIT_SYM[s.trump] || s.trump }));
+  if (deal && deal.kitty) parts.push(t("kitty as dealt: {cards}", { cards: deal.kitty.join(" ") }));
+  if (s.discards && s.discards.length) parts.push(t("discarded: {cards}", { cards: s.discards.join(" ") }));
+  if (Array.isArray(s.belote) && s.belote.length) {
+    const said = s.belote.map(b => typeof b === "string" ? announcement(b) : (b.seat || "") + " " + (b.call ? announcement(b.call) : ""));
+    parts.push(t("belote: {calls}", { calls: said.join(", ") }));
+  }
   return parts.join(" · ");
 }
 
@@ -191,25 +266,25 @@ function handBox(seat, s, deal, step) {
     row.append(cardFace(c, cls.trim(), left.includes(c) ? null : rowFor(step.deal, c, step)));
   }
   box.append(row);
-  box.append(el("div", "rhand-count", left.length + " card" + (left.length === 1 ? "" : "s") + " left"));
+  box.append(el("div", "rhand-count", tn("{n} card left", "{n} cards left", left.length)));
   return box;
 }
 
 function trickBox(s, four, step) {
   const box = el("div", "rtrick" + (four ? " four" : ""));
-  box.setAttribute("aria-label", "Trick");
+  box.setAttribute("aria-label", t("Trick"));
   let cards = s.trick, label = "";
   if (!cards.length && s.last_trick) {
     const last = s.last_trick;
     cards = last.cards.map((c, i) => ({ seat: last.seats ? last.seats[i] : (i ? "" : last.leader), card: c }));
-    label = "trick " + s.trick_count + " won by " + last.winner;
+    label = t("trick {number} won by {seat}", { number: num(s.trick_count), seat: last.winner });
   }
   for (const p of cards) {
     const d = el("div", "played seat-" + String(p.seat).toLowerCase());
     d.append(cardFace(p.card, "", rowFor(step.deal, bare(p.card), step)), el("div", "", p.seat || ""));
     box.append(d);
   }
-  box.append(el("div", "rtrick-label", label || (cards.length ? "" : "no cards on the table")));
+  box.append(el("div", "rtrick-label", label || (cards.length ? "" : t("no cards on the table"))));
   return box;
 }
 
@@ -239,7 +314,7 @@ function renderAuction(s) {
     let gap = target - col - 1;
     if (gap < 0) gap += n;
     for (let i = 0; i < gap; i++) box.append(el("span", "", ""));
-    box.append(el("span", "", prettyCall(c.call)));
+    box.append(el("span", "", callText(c.call)));
     col = target;
   }
 }
@@ -247,10 +322,15 @@ function renderAuction(s) {
 function resultText(r) {
   const who = r.contractor || r.declarer || r.taker || "";
   if (r.contract) {
-    const how = r.made === true ? ", made" : r.made === false ? ", down" : typeof r.tricks === "number" ? ", " + r.tricks + " tricks" : "";
-    return prettyCall(r.contract) + (who ? " by " + who : "") + how;
+    const call = callText(r.contract);
+    const result = who ? t("{contract} by {seat}", { contract: call, seat: who }) : call;
+    if (r.made === true) return t("{result}, made", { result });
+    if (r.made === false) return t("{result}, down", { result });
+    // English said "1 tricks" too: both English forms are kept as they were
+    if (typeof r.tricks === "number") return tn("{result}, {n} tricks", "{result}, {n} tricks", r.tricks, { result });
+    return result;
   }
-  return r.thrown_in || r.passed_out ? "passed out" : "—";
+  return r.thrown_in || r.passed_out ? t("passed out") : "—";
 }
 
 function renderScore(s, step) {
@@ -258,23 +338,23 @@ function renderScore(s, step) {
   const box = $("score");
   const tbl = el("table");
   const head = tbl.insertRow();
-  head.append(el("th", "", "Deal"), el("th", "", "Contract"));
+  head.append(el("th", "", t("Deal")), el("th", "", t("Contract")));
   data.teams.forEach(t => head.append(el("th", "", t.join(""))));
   const rows = data.sheet.results.slice(0, s.results_count);
   rows.forEach((r, i) => {
     const tr = tbl.insertRow();
     if (i + 1 === step.deal && step.kind !== "deal") tr.className = "current";
-    tr.append(el("td", "", String(r.deal || i + 1)), el("td", "", resultText(r)));
+    tr.append(el("td", "", num(r.deal || i + 1)), el("td", "", resultText(r)));
     // the running total, with what the deal added
     (r.points || []).forEach((p, k) => {
-      const td = el("td", "", r.scores ? String(r.scores[k]) : "");
-      td.append(el("small", "delta", " (" + (p > 0 ? "+" : "") + p + ")"));
+      const td = el("td", "", r.scores ? num(r.scores[k]) : "");
+      td.append(el("small", "delta", " (" + (p > 0 ? "+" : "") + num(p) + ")"));
       tr.append(td);
     });
   });
   const tot = tbl.insertRow();
-  tot.append(el("th", "", "Total"), el("th", "", ""));
-  s.scores.forEach(v => tot.append(el("th", "", String(v))));
+  tot.append(el("th", "", t("Total")), el("th", "", ""));
+  s.scores.forEach(v => tot.append(el("th", "", num(v))));
   box.replaceChildren(tbl);
 }
 
@@ -283,7 +363,8 @@ function go(i) {
   at = Math.max(0, Math.min(data.steps.length - 1, i));
   const step = data.steps[at], s = step.state;
   $("scrub").value = String(at);
-  $("step-label").textContent = "Step " + at + " of " + (data.steps.length - 1) + " · deal " + step.deal + " of " + data.deals.length;
+  $("step-label").textContent = t("Step {step} of {steps} · deal {deal} of {deals}",
+    { step: num(at), steps: num(data.steps.length - 1), deal: num(step.deal), deals: num(data.deals.length) });
   $("step-text").textContent = stepText(step);
   const said = stepAnalysis(step);
   if (said) $("step-text").append(el("span", "step-analysis " + said[1], said[0]));
@@ -323,7 +404,9 @@ function renderDeals() {
   for (const d of data.deals) {
     const item = el("div", "deal");
     item.dataset.deal = String(d.number);
-    const head = el("button", "deal-head", "Deal " + d.number + " · dealer " + d.dealer + (d.result ? " · " + resultText(d.result) : ""));
+    const words = [t("Deal {deal}", { deal: num(d.number) }), t("dealer {seat}", { seat: d.dealer })];
+    if (d.result) words.push(resultText(d.result));
+    const head = el("button", "deal-head", words.join(" · "));
     head.type = "button";
     head.onclick = () => go(d.first_step);
     item.append(head);
@@ -331,21 +414,21 @@ function renderDeals() {
     for (const seat of data.seats) {
       list.append(el("dt", "", seat + " " + occupant(seat)), el("dd", "", handText((d.hands || {})[seat] || [])));
     }
-    if (d.kitty) list.append(el("dt", "", "kitty"), el("dd", "", handText(d.kitty)));
+    if (d.kitty) list.append(el("dt", "", t("kitty")), el("dd", "", handText(d.kitty)));
     item.append(list);
     box.append(item);
   }
 }
 
 function renderFixed() {
-  $("title").textContent = "Replay · " + data.game + " · table " + data.id;
-  document.title = "trumps — replay of " + data.game + " table " + data.id;
+  $("title").textContent = t("Replay · {game} · table {table}", { game: data.game, table: data.id });
+  document.title = t("trumps — replay of {game} table {table}", { game: data.game, table: data.id });
   $("players").replaceChildren(...data.players.map(p => el("div", "", p.seat + " · " + occupant(p.seat))));
   const ex = $("exports");
   ex.replaceChildren();
   const link = (href, text) => { const a = el("a", "", text); a.href = href; a.setAttribute("download", ""); return a; };
-  ex.append(link(data.exports.json, "JSON record"));
-  if (data.exports.pbn) ex.append(" · ", link(data.exports.pbn, "PBN (bridge)"));
+  ex.append(link(data.exports.json, t("JSON record")));
+  if (data.exports.pbn) ex.append(" · ", link(data.exports.pbn, t("PBN (bridge)")));
   const scrub = $("scrub");
   scrub.max = String(data.steps.length - 1);
   renderDeals();
@@ -354,7 +437,7 @@ function renderFixed() {
 function showError(message, status) {
   $("error").textContent = message;
   if (status === 409) {
-    const a = el("a", "", "Watch the table");
+    const a = el("a", "", t("Watch the table"));
     a.href = "/table/" + tid;
     $("error").append(" ", a);
   }
@@ -387,11 +470,11 @@ document.addEventListener("keydown", e => {
 fetch("/api/tables/" + encodeURIComponent(tid) + "/replay")
   .then(async res => {
     const body = await res.json().catch(() => ({ error: res.statusText }));
-    if (!res.ok) { showError(body.error || "the replay could not be loaded", res.status); return; }
+    if (!res.ok) { showError(body.error ? tMsg(body.error) : t("the replay could not be loaded"), res.status); return; }
     data = body;
     renderFixed();
     const m = /step=(\d+)/.exec(location.hash);
     if (/analysis/.test(location.hash)) { analysis = true; $("analysis").setAttribute("aria-pressed", "true"); }
     go(m ? Number(m[1]) : 0);
   })
-  .catch(() => showError("the replay could not be loaded", 0));
+  .catch(() => showError(t("the replay could not be loaded"), 0));
