@@ -2,16 +2,31 @@
 // the game's own presentation says (levels by denominations, Pass / X / XX,
 // 500's misère popup and inkle row).  Calls that are not legal now are
 // disabled, never hidden, so the grid never jumps.  Nothing here knows a
-// game: the layout, labels and spelled-out names come from the engine.
+// game: the layout, labels and spelled-out names come from the engine, in
+// English, and are translated here where they are shown (a label like "7♥"
+// has no words and stays as it is).
 "use strict";
 const Bidbox = (() => {
   let pres = null;
   let popupOpen = false;
 
   function setPresentation(p) { pres = p; }
-  function label(call) { return (pres && pres.labels && pres.labels[call]) || prettyCall(call); }
-  function name(call) { return (pres && pres.names && pres.names[call]) || call; }
-  function term(key, fallback) { return (pres && pres.terms && pres.terms[key]) || fallback; }
+  // a call's label and spelled-out name, translated; a call the presentation does not
+  // know (a bridge claim) gets its notation, the words of which are translated too
+  function label(call) { const s = pres && pres.labels && pres.labels[call]; return s ? t(s) : claimText(call) || prettyCall(call); }
+  function name(call) { const s = pres && pres.names && pres.names[call]; return s ? t(s) : claimText(call) || call; }
+  // a variant's word ("kitty" / "widow", "declarer" / "contractor"), translated; the
+  // fallback is given translated by the caller
+  function term(key, fallback) { const s = pres && pres.terms && pres.terms[key]; return s ? t(s) : fallback; }
+  function claimText(call) {
+    const m = /^CLAIM(\d+)$/.exec(call);
+    // TRANSLATORS: buttons of the bridge claim procedure, shown as the notation of the action
+    // (CLAIM7: claim 7 of the remaining tricks; ACCEPT / REJECT a claim)
+    if (m) return tc("bridge claim", "CLAIM{n}", { n: m[1] });
+    if (call === "ACCEPT") return tc("bridge claim", "ACCEPT");
+    if (call === "REJECT") return tc("bridge claim", "REJECT");
+    return null;
+  }
 
   // every call the grid shows
   function calls() {
@@ -56,30 +71,30 @@ const Bidbox = (() => {
     const head = row("head");
     const corner = el("div", "rh"); corner.setAttribute("role", "columnheader"); head.append(corner);
     head.append(...box.columns.map(c => {
-      const h = el("div", "ch" + suitClass(c.key), c.label); h.setAttribute("role", "columnheader"); h.setAttribute("aria-label", c.name); return h;
+      const h = el("div", "ch" + suitClass(c.key), t(c.label)); h.setAttribute("role", "columnheader"); h.setAttribute("aria-label", t(c.name)); return h;
     }));
     grid.append(head);
     for (const r of box.rows) {
       const line = row(r.calls.every(c => !c || !legal.has(c)) ? "spent" : "");
-      const rh = el("div", "rh", String(r.label)); rh.setAttribute("role", "rowheader"); line.append(rh);
-      r.calls.forEach((c, i) => line.append(cell(c ? button(c, legal, box.columns[i].label, "", act) : null)));
+      const rh = el("div", "rh", t(String(r.label))); rh.setAttribute("role", "rowheader"); line.append(rh);
+      r.calls.forEach((c, i) => line.append(cell(c ? button(c, legal, t(box.columns[i].label), "", act) : null)));
       grid.append(line);
     }
     if (box.inkles) {
       const line = row("inkles");
-      const rh = el("div", "rh", box.inkles.label); rh.setAttribute("role", "rowheader"); line.append(rh);
-      box.inkles.calls.forEach((c, i) => line.append(cell(button(c, legal, "6" + box.columns[i].label, " inkle", act))));
+      const rh = el("div", "rh", t(box.inkles.label)); rh.setAttribute("role", "rowheader"); line.append(rh);
+      box.inkles.calls.forEach((c, i) => line.append(cell(button(c, legal, "6" + t(box.columns[i].label), " inkle", act))));
       grid.append(line);
     }
     const side = row("bside");
     side.style.setProperty("--n", box.side.length + (box.popup ? 1 : 0));
-    for (const s of box.side) side.append(cell(button(s.call, legal, s.label, " " + s.kind, act)));
+    for (const s of box.side) side.append(cell(button(s.call, legal, t(s.label), " " + s.kind, act)));
     if (box.popup) {
       const p = box.popup;
       const any = p.calls.some(c => legal.has(c));
-      const open = el("button", "call misere", p.label + " ▾");
+      const open = el("button", "call misere", t(p.label) + " ▾");
       open.type = "button";
-      open.setAttribute("aria-label", p.name);
+      open.setAttribute("aria-label", t(p.name));
       open.setAttribute("aria-haspopup", "true");
       open.setAttribute("aria-expanded", String(popupOpen && any));
       open.disabled = !any;

@@ -6,7 +6,8 @@
 //
 // API (globals of this plain script, used by table.js and replay.js):
 //   SUITS, SUIT_NAMES, RANK_NAMES, RANK_LETTERS, FOUR_COLOURS, HIGH_CONTRAST
-//   cardParts(code), cardLabel(code)          the words for a card
+//   cardParts(code), cardLabel(code)          the words for a card (in the page's language)
+//   suitWord(suit), localRankLetters()        a suit's name; the index letters of the language
 //   cardSVG(code), cardBackSVG()              a new <svg viewBox="0 0 70 100">
 //   cardMarkup(code), cardBackMarkup()        the same as a string
 //   setCardPrefs({four_colours, high_contrast}), setRankLetters({K: "R", ...}),
@@ -37,11 +38,49 @@ function cardParts(code) {
   return { rank: RANK_LETTERS[r] || r, suit: code.slice(-1) };
 }
 
+// The words of the cards in the page's language (i18n.js is loaded before this
+// file on every page; a page without it, like the card gallery of the tests,
+// gets the English words).  Built on first use, so the catalogue is there.
+const CARD_I18N = (() => {
+  const PH = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+  const english = (s, p) => (p ? s.replace(PH, (m, k) => (k in p ? String(p[k]) : m)) : s);
+  return {
+    t: (msgid, params) => (typeof window.t === "function" ? window.t(msgid, params) : english(msgid, params)),
+    tc: (context, msgid, params) => (typeof window.tc === "function" ? window.tc(context, msgid, params) : english(msgid, params)),
+  };
+})();
+let CARD_WORDS = null;
+function cardWords() {
+  if (CARD_WORDS) return CARD_WORDS;
+  const { t } = CARD_I18N;
+  CARD_WORDS = {
+    suits: { S: t("spades"), H: t("hearts"), D: t("diamonds"), C: t("clubs") },
+    ranks: { A: t("ace"), K: t("king"), Q: t("queen"), J: t("jack"), T: t("ten") },
+  };
+  return CARD_WORDS;
+}
+function suitWord(suit) { return cardWords().suits[suit] || suit; }
+
 function cardLabel(code) {
+  const { t } = CARD_I18N;
   const p = cardParts(code);
-  if (p.joker) return (p.joker === "RJ" ? "red joker" : "black joker") + (p.nominate ? ", leading " + SUIT_NAMES[p.nominate] : "");
+  if (p.joker) {
+    const red = p.joker === "RJ";
+    if (!p.nominate) return red ? t("red joker") : t("black joker");
+    const suit = suitWord(p.nominate);
+    return red ? t("red joker, leading {suit}", { suit }) : t("black joker, leading {suit}", { suit });
+  }
   const r = code.slice(0, -1);
-  return (RANK_NAMES[r] || r) + " of " + SUIT_NAMES[p.suit];
+  return t("{rank} of {suit}", { rank: cardWords().ranks[r] || r, suit: suitWord(p.suit) });
+}
+
+// The index letters as the language's decks print them (German K D B A, French
+// R D V A): the catalogue gives them; English keeps K Q J A.
+function localRankLetters() {
+  const { tc } = CARD_I18N;
+  // TRANSLATORS: the letter printed in the corner of the king, queen, jack and ace
+  // (German K, D, B, A; French R, D, V, A)
+  return { K: tc("card letter", "K"), Q: tc("card letter", "Q"), J: tc("card letter", "J"), A: tc("card letter", "A") };
 }
 
 const CARD_ART = (() => {
@@ -350,6 +389,9 @@ function setRankLetters(letters) {
   Object.assign(RANK_LETTERS, letters || {});
   CARD_ART.clear();
 }
+
+// Every page drawing cards prints the letters of its language.
+if (typeof window.tc === "function") setRankLetters(localRankLetters());
 
 // Redraw every card picture under root (after setCardPrefs or setRankLetters).
 function refreshCards(root) {

@@ -20,6 +20,42 @@ function callText(c) { return Bidbox.label(c); }
 function teamName(v, i) { return v.teams[i].join(v.players === 6 ? "+" : ""); }
 function sideOf(v, seat) { return v.teams.findIndex(team => team.includes(seat)); }
 
+// ----- words of the game that arrive as data, translated where shown -------------------------
+// (built on first use: every word is a literal here, so the catalogue has it)
+let WORDS = null;
+function words() {
+  if (WORDS) return WORDS;
+  WORDS = {
+    // the phase in the status line
+    phases: {
+      AUCTION: tc("phase", "auction"), BREACH: tc("phase", "breach"), KITTY: tc("phase", "kitty"),
+      DISCARD: tc("phase", "discard"), PLAY: tc("phase", "play"), CLAIM: tc("phase", "claim"),
+    },
+    // a bot's level on its name plate
+    levels: { easy: tc("bot level", "easy"), normal: tc("bot level", "normal"), strong: tc("bot level", "strong"),
+      rules: tc("bot level", "rules"), random: tc("bot level", "random") },
+    // what a rubber bridge deal wrote on the score sheet (the engine's words)
+    sheet: {
+      honors: tc("score sheet", "honors"), undertricks: tc("score sheet", "undertricks"),
+      contract: tc("score sheet", "contract"), overtricks: tc("score sheet", "overtricks"),
+      insult: tc("score sheet", "insult"), slam: tc("score sheet", "slam"), rubber: tc("score sheet", "rubber"),
+      game: tc("score sheet", "game"), "unfinished game": tc("score sheet", "unfinished game"),
+      "unfinished partscore": tc("score sheet", "unfinished partscore"),
+      "fourth-deal partscore": tc("score sheet", "fourth-deal partscore"),
+    },
+    // the unit of a suggestion's value
+    units: { tricks: tc("unit", "tricks"), points: tc("unit", "points") },
+    // an announcement played with a card ("KH+BELOTE": "with belote")
+    announcements: { belote: tc("announcement", "belote"), rebelote: tc("announcement", "rebelote") },
+    games: { bridge: tc("game", "bridge"), coinche: tc("game", "coinche") },
+  };
+  return WORDS;
+}
+function word(group, key) { const w = words()[group][key]; return w === undefined ? t(key) : w; }
+// A registered player's name as it is; a guest's carries the mark " (guest)" from the server.
+const GUEST = " (guest)";
+function personName(name) { return name && name.endsWith(GUEST) ? t("{name} (guest)", { name: name.slice(0, -GUEST.length) }) : name; }
+
 // In these phases the legal actions that name a card of the hand to play are card plays.
 const CARD_PHASES = new Set(["PLAY", "KITTY", "DISCARD"]);
 function isCardAction(v, a) {
@@ -40,16 +76,18 @@ function play(card, legal, v, direct) {
     armed = card;
     for (const b of document.querySelectorAll("button.card.armed")) b.classList.remove("armed");
     for (const b of document.querySelectorAll(`button.card[data-card="${card}"]`)) b.classList.add("armed");
-    announce("Tap " + cardLabel(card) + " again to play it");
+    announce(t("Tap {card} again to play it", { card: cardLabel(card) }));
     return;
   }
   armed = null;
   if (options.length === 1) { send({ type: "act", action: options[0], seq: lastSeq }); return; }
   const calls = $("calls");  // one card, several ways to play it: a joker lead's suit, an announcement
-  calls.replaceChildren(el("span", "", "Play " + cardLabel(card) + ": "));
+  calls.replaceChildren(el("span", "", t("Play {card}:", { card: cardLabel(card) }) + " "));
   for (const a of options) {
     const rest = a.slice(card.length);
-    const label = rest.startsWith(":") ? "lead as " + SUIT_SYM[rest.slice(1)] : rest ? "with " + rest.slice(1).toLowerCase() : "plain";
+    const label = rest.startsWith(":") ? t("lead as {suit}", { suit: SUIT_SYM[rest.slice(1)] })
+      // TRANSLATORS: the ways to play one card: lead a joker as a suit, play it with an announcement (belote), or plain
+      : rest ? t("with {announcement}", { announcement: word("announcements", rest.slice(1).toLowerCase()) }) : t("plain");
     const b = el("button", "", label);
     b.setAttribute("aria-label", a);
     b.dataset.call = a;
@@ -77,10 +115,10 @@ function playable(code, legal, v, cls) {
 // none), with their rating in this game next to it.
 const ratings = {};  // name -> rating in this table's game (null: unrated), fetched once
 function personLink(name) {
-  if (name.endsWith(" (guest)")) return el("span", "who", name);
+  if (name.endsWith(GUEST)) return el("span", "who", personName(name));
   const span = el("span", "person-box");
   const a = el("a", "person", name); a.href = "/player/" + encodeURIComponent(name); a.target = "_blank";
-  a.title = "Profile of " + name + " (add as a friend there)";
+  a.title = t("Profile of {name} (add as a friend there)", { name });
   span.append(a);
   const game = state && state.table.game;
   if (!(name in ratings)) {
@@ -95,48 +133,54 @@ function personLink(name) {
   return span;
 }
 
-function plate(t, v, seat) {
-  const s = t.seats.find(x => x.seat === seat) || {};
+function plate(tb, v, seat) {
+  const s = tb.seats.find(x => x.seat === seat) || {};
   const p = el("div", "plate");
-  if (v.dealer === seat) { const d = el("span", "dealer", "D"); d.title = "Dealer"; d.setAttribute("aria-label", "dealer"); p.append(d); }
+  // TRANSLATORS: the one-letter mark of the dealer on a name plate (D for dealer)
+  if (v.dealer === seat) { const d = el("span", "dealer", tc("dealer mark", "D")); d.title = t("Dealer"); d.setAttribute("aria-label", t("dealer")); p.append(d); }
   const who = el("span", "name");
   if (s.name) who.append(personLink(s.name));
-  else if (s.bot) who.append(el("span", "bot", "Bot"), " ", el("span", "level", s.bot));
-  else who.append(el("span", "empty", "Empty seat"));
+  else if (s.bot) who.append(el("span", "bot", t("Bot")), " ", el("span", "level", word("levels", s.bot)));
+  else who.append(el("span", "empty", t("Empty seat")));
   p.append(who, el("span", "seat-code", seat));
   const contract = v.contract;
   if (contract && contract.seat === seat) {
     const tag = el("span", "tag holder" + suitClassOf(contract.call), callText(contract.call));
-    tag.title = Bidbox.term("declarer", "declarer"); tag.setAttribute("aria-label", Bidbox.term("declarer", "declarer") + ", " + Bidbox.name(contract.call.replace(/X+$/, "")));
+    const role = Bidbox.term("declarer", t("declarer"));
+    // TRANSLATORS: for screen readers, e.g. "declarer, four spades"
+    tag.title = role; tag.setAttribute("aria-label", t("{role}, {contract}", { role, contract: Bidbox.name(contract.call.replace(/X+$/, "")) }));
     p.append(tag);
   }
-  if (contract && contract.dummy === seat) p.append(el("span", "tag", Bidbox.term("dummy", "dummy")));
+  if (contract && contract.dummy === seat) p.append(el("span", "tag", Bidbox.term("dummy", t("dummy"))));
   if (v.phase === "PLAY" || (v.tricks && v.tricks.length)) {
     const n = Felt.tricksBySeat(v)[seat] || 0;
-    const tr = el("span", "tricks", String(n)); tr.title = n + " tricks won this deal"; tr.setAttribute("aria-label", n + " tricks");
+    const tr = el("span", "tricks", String(n));
+    // TRANSLATORS: English uses one form here; give your language's singular and plural
+    tr.title = tn("{n} tricks won this deal", "{n} tricks won this deal", n, { n });
+    tr.setAttribute("aria-label", tn("{n} tricks", "{n} tricks", n, { n }));
     p.append(tr);
   }
-  if (s.away) p.append(el("span", "away", "away"));
+  if (s.away) p.append(el("span", "away", t("away")));
   if (s.timeouts) p.append(el("span", "timeouts", " ⏱×" + s.timeouts));
-  if ((v.sitting_out || []).includes(seat)) p.append(el("span", "tag", "sits out"));
+  if ((v.sitting_out || []).includes(seat)) p.append(el("span", "tag", t("sits out")));
   return p;
 }
 
-function seatControls(t, s) {
+function seatControls(tb, s) {
   const box = el("div", "seat-actions");
-  if (s.bot && t.is_host && t.status !== "finished" && !(t.settings.buy_in && t.status === "playing")) {
-    const b = el("button", "small remove", "✕"); b.setAttribute("aria-label", "Remove the bot from " + s.seat); b.title = "Remove the bot (the seat becomes free)";
+  if (s.bot && tb.is_host && tb.status !== "finished" && !(tb.settings.buy_in && tb.status === "playing")) {
+    const b = el("button", "small remove", "✕"); b.setAttribute("aria-label", t("Remove the bot from {seat}", { seat: s.seat })); b.title = t("Remove the bot (the seat becomes free)");
     b.onclick = () => send({ type: "bot", seat: s.seat, kind: null }); box.append(b);
   }
-  if (s.bot && !t.you && t.status === "playing" && !t.settings.buy_in) {
-    const b = el("button", "small", "Take over next deal"); b.setAttribute("aria-label", "Take over " + s.seat + " from the bot at the next deal");
+  if (s.bot && !tb.you && tb.status === "playing" && !tb.settings.buy_in) {
+    const b = el("button", "small", t("Take over next deal")); b.setAttribute("aria-label", t("Take over {seat} from the bot at the next deal", { seat: s.seat }));
     b.onclick = () => send({ type: "sit", seat: s.seat }); box.append(b);
   }
-  if (s.empty && !t.you) {
-    const b = el("button", "small primary", "Sit here"); b.onclick = () => send({ type: "sit", seat: s.seat }); box.append(b);
+  if (s.empty && !tb.you) {
+    const b = el("button", "small primary", t("Sit here")); b.onclick = () => send({ type: "sit", seat: s.seat }); box.append(b);
   }
-  if (s.empty && t.is_host) {
-    const b = el("button", "small", "Bot"); b.setAttribute("aria-label", "Bot at " + s.seat);
+  if (s.empty && tb.is_host) {
+    const b = el("button", "small", t("Bot")); b.setAttribute("aria-label", t("Bot at {seat}", { seat: s.seat }));
     b.onclick = () => send({ type: "bot", seat: s.seat, kind: botLevel }); box.append(b);
   }
   return box.childElementCount ? box : null;
@@ -145,12 +189,12 @@ function seatControls(t, s) {
 // An exposed hand (dummy, open misère, a misère partner's hand) at its seat: suit
 // columns at the top (trumps on the left of the declarer's view, as bridge lays the
 // dummy), suit rows at the sides.
-function exposedHand(t, v, seat, pos, choosing) {
+function exposedHand(tb, v, seat, pos, choosing) {
   const legal = choosing ? v.legal : [];
   const groups = Felt.bySuit(v.hands[seat], v);
   const box = el("div", "exposed " + (pos === "top" ? "columns" : "rows"));
   box.setAttribute("role", "group");
-  box.setAttribute("aria-label", seat + "'s cards, face up");
+  box.setAttribute("aria-label", t("{seat}'s cards, face up", { seat }));
   for (const g of groups) {
     const line = el("div", "suit-line");
     for (const c of g.cards) line.append(choosing ? playable(c, legal, v, "mini") : Felt.cardFace(c, "mini"));
@@ -161,30 +205,30 @@ function exposedHand(t, v, seat, pos, choosing) {
 
 function backs(n) {
   const fan = el("div", "backs");
-  fan.setAttribute("aria-label", n + " cards");
+  fan.setAttribute("aria-label", tn("{n} cards", "{n} cards", n, { n }));
   for (let i = 0; i < n; i++) fan.append(Felt.cardBack("mini"));
   fan.append(el("span", "count", String(n)));
   return fan;
 }
 
-function renderSeats(t, v, myTurn) {
+function renderSeats(tb, v, myTurn) {
   const felt = $("felt");
-  const pos = Felt.positions(t, v), bottom = Felt.bottomSeat(t, v);
+  const pos = Felt.positions(tb, v), bottom = Felt.bottomSeat(tb, v);
   felt.dataset.players = v.seats.length;
   for (const old of felt.querySelectorAll(".seat.other")) old.remove();
   const choosing = seat => myTurn && v.hand_to_play === seat && CARD_PHASES.has(v.phase);
   for (const seat of v.seats) {
     if (seat === bottom) continue;
-    const s = t.seats.find(x => x.seat === seat) || { seat };
-    const box = el("div", "seat other pos-" + pos[seat] + (v.to_act === seat && t.status === "playing" ? " turn" : ""));
+    const s = tb.seats.find(x => x.seat === seat) || { seat };
+    const box = el("div", "seat other pos-" + pos[seat] + (v.to_act === seat && tb.status === "playing" ? " turn" : ""));
     box.dataset.seat = seat;
     box.setAttribute("role", "group");
-    box.setAttribute("aria-label", "Seat " + seat);
-    box.append(plate(t, v, seat), el("div", "timer"));
-    if (v.hands[seat]) box.append(exposedHand(t, v, seat, pos[seat], choosing(seat)));
-    else if (t.status !== "waiting" && !(v.sitting_out || []).includes(seat)) box.append(backs(v.hand_sizes[seat] || 0));
+    box.setAttribute("aria-label", t("Seat {seat}", { seat }));
+    box.append(plate(tb, v, seat), el("div", "timer"));
+    if (v.hands[seat]) box.append(exposedHand(tb, v, seat, pos[seat], choosing(seat)));
+    else if (tb.status !== "waiting" && !(v.sitting_out || []).includes(seat)) box.append(backs(v.hand_sizes[seat] || 0));
     bubble(box, seat, v);
-    const c = seatControls(t, s);
+    const c = seatControls(tb, s);
     if (c) {
       const remove = c.querySelector(".remove");  // the host's ✕ sits at the end of the name plate
       if (remove) box.querySelector(".plate").append(remove);
@@ -195,14 +239,14 @@ function renderSeats(t, v, myTurn) {
   // the bottom seat: yours, or South's for a spectator
   const mine = $("mine");
   mine.dataset.seat = bottom;
-  mine.classList.toggle("turn", v.to_act === bottom && t.status === "playing");
-  mine.classList.toggle("spectating", !t.you);
-  const p = plate(t, v, bottom);
+  mine.classList.toggle("turn", v.to_act === bottom && tb.status === "playing");
+  mine.classList.toggle("spectating", !tb.you);
+  const p = plate(tb, v, bottom);
   p.id = "my-plate";
   $("my-plate").replaceWith(p);
   for (const old of mine.querySelectorAll(".seat-actions, .bubble")) old.remove();
-  const s = t.seats.find(x => x.seat === bottom) || { seat: bottom };
-  const c = seatControls(t, s);
+  const s = tb.seats.find(x => x.seat === bottom) || { seat: bottom };
+  const c = seatControls(tb, s);
   if (c) mine.querySelector(".plate-row").after(c);
   bubble(mine, bottom, v);
 }
@@ -213,10 +257,10 @@ function trackAnnouncements(v) {
   const until = Date.now() + 3000;
   if (seenBelote !== null && bel > seenBelote) {
     const b = v.belote[bel - 1];
-    bubbles[b.seat] = { text: b.call === "rebelote" ? "Rebelote!" : "Belote!", until };
+    bubbles[b.seat] = { text: b.call === "rebelote" ? t("Rebelote!") : t("Belote!"), until };
   }
   if (seenMelds !== null && melds > seenMelds && v.melds) {
-    for (const a of v.melds.announcements || []) bubbles[a.seat] = { text: "Meld " + a.value, until };
+    for (const a of v.melds.announcements || []) bubbles[a.seat] = { text: t("Meld {points}", { points: a.value }), until };
     for (const [seat, shown] of Object.entries(v.melds.shown || {})) bubbles[seat] = { text: [].concat(shown).map(prettyMeld).join(" "), until };
   }
   seenBelote = bel; seenMelds = melds;
@@ -243,14 +287,14 @@ setInterval(() => {  // let bubbles expire
 }, 500);
 
 // ----- your hand: one overlapping row -------------------------------------------------
-function renderHand(t, v, myTurn) {
+function renderHand(tb, v, myTurn) {
   const hand = $("hand");
   hand.replaceChildren();
-  const bottom = Felt.bottomSeat(t, v);
+  const bottom = Felt.bottomSeat(tb, v);
   const cards = v.hands[bottom];
   hand.classList.toggle("empty", !cards || !cards.length);
   if (!cards) {  // a spectator: South's backs
-    if (t.status !== "waiting" && v.hand_sizes && v.hand_sizes[bottom]) hand.append(...Array.from({ length: v.hand_sizes[bottom] }, () => Felt.cardBack()));
+    if (tb.status !== "waiting" && v.hand_sizes && v.hand_sizes[bottom]) hand.append(...Array.from({ length: v.hand_sizes[bottom] }, () => Felt.cardBack()));
     requestAnimationFrame(() => Felt.fitRow(hand));
     return;
   }
@@ -265,12 +309,12 @@ window.addEventListener("resize", () => Felt.fitRow($("hand")));
 function trickCard(code, seat, pos) {
   const d = Felt.cardFace(code, "played pos-" + pos[seat]);
   d.dataset.seat = seat;
-  d.setAttribute("aria-label", seat + ": " + cardLabel(code));
+  d.setAttribute("aria-label", t("{seat}: {card}", { seat, card: cardLabel(code) }));
   return d;
 }
-function renderTrick(t, v) {
+function renderTrick(tb, v) {
   const box = $("trick");
-  const pos = Felt.positions(t, v);
+  const pos = Felt.positions(tb, v);
   clearTimeout(gatherTimer);
   box.replaceChildren();
   box.dataset.players = v.seats.length;
@@ -280,7 +324,7 @@ function renderTrick(t, v) {
     const last = v.tricks[done - 1];
     const seats = Felt.trickSeats(v, last.leader, last.cards.length);
     last.cards.forEach((c, i) => box.append(trickCard(c, seats[i], pos)));
-    box.append(el("div", "trick-label", "Last trick, won by " + last.winner));
+    box.append(el("div", "trick-label", t("Last trick, won by {seat}", { seat: last.winner })));
     return;
   }
   if (v.trick.length) {
@@ -293,7 +337,7 @@ function renderTrick(t, v) {
     const last = v.tricks[done - 1];
     const seats = Felt.trickSeats(v, last.leader, last.cards.length);
     last.cards.forEach((c, i) => box.append(trickCard(c, seats[i], pos)));
-    const label = el("div", "trick-label", last.winner + " wins the trick");
+    const label = el("div", "trick-label", t("{seat} wins the trick", { seat: last.winner }));
     box.append(label);
     const k = motionScale();
     gatherTimer = setTimeout(() => {
@@ -337,7 +381,7 @@ function renderAuction(v) {
 }
 
 // ----- the bidding box, and calls that are not on it (melds, a joker's suit) ----------------
-function renderCalls(t, v, myTurn) {
+function renderCalls(tb, v, myTurn) {
   const act = a => { Bidbox.close(); send({ type: "act", action: a, seq: lastSeq }); };
   const legal = myTurn ? v.legal.filter(a => !isCardAction(v, a)) : [];
   const onBox = legal.filter(a => Bidbox.has(a));
@@ -358,7 +402,7 @@ function renderCalls(t, v, myTurn) {
 }
 function meldText(a) {
   const body = a.slice(5);
-  return body === "-" ? "No meld" : "Meld " + body.split("+").map(prettyMeld).join(" ");
+  return body === "-" ? t("No meld") : t("Meld {melds}", { melds: body.split("+").map(prettyMeld).join(" ") });
 }
 
 // ----- the strip above the felt: contract, progress, vulnerability, match score ------------
@@ -380,49 +424,66 @@ function progressText(v) {
   if (g.unit === "points") {
     const have = (v.card_points || [])[side] || 0;
     const other = (v.card_points || [])[1 - side] || 0;
-    return mine + " " + have + " of " + g.need + " card points" + (g.beat_opponents ? " (and more than " + teamName(v, 1 - side) + " " + other + ")" : " · " + teamName(v, 1 - side) + " " + other);
+    const p = { team: mine, n: have, need: g.need, other: teamName(v, 1 - side), points: other };
+    return g.beat_opponents ? t("{team} {n} of {need} card points (and more than {other} {points})", p)
+      : t("{team} {n} of {need} card points · {other} {points}", p);
   }
   const have = (v.tricks_won || [])[side] || 0;
-  if (g.misere) return Bidbox.term("misere", "Misère") + ": " + c.seat + " must take no trick · " + have + " taken";
+  if (g.misere) return t("{misere}: {seat} must take no trick · {n} taken", { misere: Bidbox.term("misere", t("Misère")), seat: c.seat, n: have });
   const others = v.teams.map((_, i) => i).filter(i => i !== side).map(i => teamName(v, i) + " " + ((v.tricks_won || [])[i] || 0));
-  return mine + " " + have + " of " + g.need + " tricks · " + others.join(" · ");
+  return [t("{team} {n} of {need} tricks", { team: mine, n: have, need: g.need }), ...others].join(" · ");
 }
 function inkles(v) {
   const ink = v.auction.filter(c => c.call.startsWith("i"));
-  return ink.length ? ink.map(c => c.seat + " " + callText(c.call).replace(/^inkle /, "")).join(", ") : null;
+  // "i6S" is the inkle of "6S": shown as the bid's own label
+  return ink.length ? ink.map(c => c.seat + " " + callText(c.call.slice(1))).join(", ") : null;
 }
-function renderStrip(t, v) {
+function renderStrip(tb, v) {
   const box = $("strip");
   box.replaceChildren();
-  if (t.status === "waiting") { box.append(chip("Table", "waiting for players")); return; }
-  box.append(chip("Deal", String(v.board || v.deal_number)));
+  if (tb.status === "waiting") { box.append(chip(t("Table"), t("waiting for players"))); return; }
+  box.append(chip(t("Deal"), String(v.board || v.deal_number)));
   const ct = contractText(v);
   if (ct) {
-    const c = chip("Contract", ct, "contract" + suitClassOf(v.contract.call));
-    c.querySelector(".v").setAttribute("aria-label", Bidbox.name(v.contract.call.replace(/X+$/, "")) + (/XX$/.test(v.contract.call) ? " redoubled" : /X$/.test(v.contract.call) ? " doubled" : "") + " by " + v.contract.seat);
+    const c = chip(t("Contract"), ct, "contract" + suitClassOf(v.contract.call));
+    const p = { contract: Bidbox.name(v.contract.call.replace(/X+$/, "")), seat: v.contract.seat };
+    c.querySelector(".v").setAttribute("aria-label", /XX$/.test(v.contract.call) ? t("{contract} redoubled by {seat}", p)
+      : /X$/.test(v.contract.call) ? t("{contract} doubled by {seat}", p) : t("{contract} by {seat}", p));
     box.append(c);
-  } else if (v.phase === "AUCTION") box.append(chip("Auction", "dealer " + v.dealer));
+  } else if (v.phase === "AUCTION") box.append(chip(t("Auction"), t("dealer {seat}", { seat: v.dealer })));
   const ink = inkles(v);
-  if (ink) box.append(chip("Inkles", ink));
-  if (v.vulnerable) box.append(chip("Vul", v.vulnerable === "None" ? "none" : v.vulnerable === "Both" ? "both" : v.vulnerable, "vul"));
+  if (ink) box.append(chip(t("Inkles"), ink));
+  // TRANSLATORS: "Vul" is short for vulnerability (bridge), a small heading above "none", "both", "NS" or "EW"
+  if (v.vulnerable) box.append(chip(t("Vul"), v.vulnerable === "None" ? tc("vulnerable", "none") : v.vulnerable === "Both" ? tc("vulnerable", "both") : v.vulnerable, "vul"));
   const pr = v.phase === "PLAY" ? progressText(v) : null;
-  if (pr) box.append(chip("Now", pr, "progress"));
+  if (pr) box.append(chip(t("Now"), pr, "progress"));
   const target = statePres && statePres.target;
-  const score = v.teams.map((_, i) => teamName(v, i) + " " + v.scores[i]).join(" · ");
+  let score = v.teams.map((_, i) => teamName(v, i) + " " + v.scores[i]).join(" · ");
   const games = (v.results || []).length && v.results[v.results.length - 1].games;
-  box.append(chip("Score", score + (games ? " (games " + games.join("–") + ")" : "") + (target && target.text ? " → " + target.text : ""), "score"));
+  if (games) score = t("{score} (games {games})", { score, games: games.join("–") });
+  if (target && target.text) score += " → " + targetText(target);
+  box.append(chip(t("Score"), score, "score"));
+}
+
+// The match target in words: coinche's "1000 points" is its number of points; the
+// others ("500 or −500", "rubber (2 games)") are fixed texts of the engine, looked up
+// as they are (not by template: "{Misere} points" would take "1000 points" for its own).
+function targetText(target) {
+  const n = target.points;
+  if (n !== null && n !== undefined && target.text === n + " points") return tn("{n} point", "{n} points", n, { n });
+  return t(target.text);
 }
 
 // ----- end of a deal, end of the game: the panel in the middle ----------------------------
 function resultLine(v, r) {
-  if (!r.contract) return r.thrown_in || r.passed_out ? "Passed out: nobody bid" : "No contract";
+  if (!r.contract) return r.thrown_in || r.passed_out ? t("Passed out: nobody bid") : t("No contract");
   const who = r.contractor || r.declarer || r.taker || "";
   let made = r.made;
   if (made === undefined && r.sheet) made = !r.sheet.items.some(i => i.what === "undertricks");
-  const res = made === undefined ? "" : made ? " — made" : " — down";
-  return callText(r.contract) + " by " + who + res;
+  const p = { contract: callText(r.contract), seat: who };
+  return made === undefined ? t("{contract} by {seat}", p) : made ? t("{contract} by {seat} — made", p) : t("{contract} by {seat} — down", p);
 }
-function renderPanel(t, v) {
+function renderPanel(tb, v) {
   const panel = $("panel");
   const results = v.results || [];
   if (shownResults === null) shownResults = results.length;  // opened mid-game: no old news
@@ -434,11 +495,13 @@ function renderPanel(t, v) {
   panel.replaceChildren();
   const r = results[results.length - 1];
   if (v.over) {
-    const title = el("h2", "", v.winner === null || v.winner === undefined ? "Game over" : (t.you && v.teams[v.winner].includes(t.you) ? "You win! " : "") + teamName(v, v.winner) + " wins");
+    const team = v.winner === null || v.winner === undefined ? null : teamName(v, v.winner);
+    const title = el("h2", "", team === null ? t("Game over")
+      : tb.you && v.teams[v.winner].includes(tb.you) ? t("You win! {team} wins", { team }) : t("{team} wins", { team }));
     title.id = "panel-title";
     panel.append(title);
   } else {
-    const title = el("h2", "", "Deal " + (r ? r.deal || results.length : results.length));
+    const title = el("h2", "", t("Deal {n}", { n: r ? r.deal || results.length : results.length }));
     title.id = "panel-title";
     panel.append(title);
   }
@@ -449,17 +512,17 @@ function renderPanel(t, v) {
     head.append(el("th", "", ""));
     v.teams.forEach((_, i) => head.append(el("th", "", teamName(v, i))));
     const rows = [];
-    if (Array.isArray(r.tricks)) rows.push(["Tricks", r.tricks]);
-    else if (typeof r.tricks === "number") rows.push(["Declarer's tricks", v.teams.map((_, i) => sideOf(v, r.declarer) === i ? r.tricks : "")]);
-    if (Array.isArray(r.card_points)) rows.push(["Card points", r.card_points]);
-    if (Array.isArray(r.belote) && r.belote.some(Boolean)) rows.push(["Belote", r.belote]);
-    if (Array.isArray(r.melds) && r.melds.some(Boolean)) rows.push(["Melds", r.melds]);
+    if (Array.isArray(r.tricks)) rows.push([t("Tricks"), r.tricks]);
+    else if (typeof r.tricks === "number") rows.push([t("Declarer's tricks"), v.teams.map((_, i) => sideOf(v, r.declarer) === i ? r.tricks : "")]);
+    if (Array.isArray(r.card_points)) rows.push([t("Card points"), r.card_points]);
+    if (Array.isArray(r.belote) && r.belote.some(Boolean)) rows.push([t("Belote"), r.belote]);
+    if (Array.isArray(r.melds) && r.melds.some(Boolean)) rows.push([t("Melds"), r.melds]);
     if (r.sheet) {
-      rows.push(["Below the line", r.sheet.below]);
-      rows.push(["Above the line", r.sheet.above]);
+      rows.push([t("Below the line"), r.sheet.below]);
+      rows.push([t("Above the line"), r.sheet.above]);
     }
-    rows.push(["This deal", (r.points || []).map(p => (p > 0 ? "+" : "") + p)]);
-    rows.push(["Total", r.scores || v.scores]);
+    rows.push([t("This deal"), (r.points || []).map(p => (p > 0 ? "+" : "") + p)]);
+    rows.push([t("Total"), r.scores || v.scores]);
     for (const [label, vals] of rows) {
       const tr = tbl.insertRow();
       tr.append(el("th", "", label));
@@ -468,15 +531,17 @@ function renderPanel(t, v) {
     panel.append(tbl);
     if (r.sheet && r.sheet.items && r.sheet.items.length) {
       const ul = el("ul", "sheet-items");
-      for (const it of r.sheet.items) ul.append(el("li", "", it.side + ": " + it.what + " " + it.points));
+      // TRANSLATORS: a line of the rubber bridge score sheet, e.g. "EW: undertricks 50"
+      for (const it of r.sheet.items) ul.append(el("li", "", t("{side}: {what} {points}", { side: it.side, what: word("sheet", it.what), points: it.points })));
       panel.append(ul);
     }
     if (r.kitty && r.kitty.length) {
       const kit = el("div", "kitty-row");
-      kit.append(el("span", "k", Bidbox.term("kitty", "kitty").replace(/^./, x => x.toUpperCase()) + ":"));
+      // TRANSLATORS: {Kitty} is the variant's word for the kitty (kitty, widow), capitalised
+      kit.append(el("span", "k", t("{Kitty}:", { Kitty: Bidbox.term("kitty", t("kitty")).replace(/^./, x => x.toUpperCase()) })));
       for (const c of r.kitty) kit.append(Felt.cardFace(c, "mini"));
       if (r.discards && r.discards.length) {
-        kit.append(el("span", "k", "Discards:"));
+        kit.append(el("span", "k", t("Discards:")));
         for (const c of r.discards) kit.append(Felt.cardFace(c, "mini"));
       }
       panel.append(kit);
@@ -484,13 +549,13 @@ function renderPanel(t, v) {
   }
   const buttons = el("div", "panel-buttons");
   if (v.over) {
-    const rep = el("a", "button primary", "Replay the game"); rep.href = "/replay/" + t.id;
+    const rep = el("a", "button primary", t("Replay the game")); rep.href = "/replay/" + tb.id;
     buttons.append(rep);
-    if (t.you) { const again = el("button", "", "Play again"); again.id = "again"; again.type = "button"; again.onclick = playAgain; buttons.append(again); }
-    const back = el("a", "button", "Back to the lobby"); back.href = "/";
+    if (tb.you) { const again = el("button", "", t("Play again")); again.id = "again"; again.type = "button"; again.onclick = playAgain; buttons.append(again); }
+    const back = el("a", "button", t("Back to the lobby")); back.href = "/";
     buttons.append(back);
   } else {
-    const go = el("button", "primary", "Continue"); go.type = "button";
+    const go = el("button", "primary", t("Continue")); go.type = "button";
     go.onclick = () => { panel.hidden = true; panel.dataset.closed = String(results.length); shownResults = results.length; };
     buttons.append(go);
   }
@@ -529,15 +594,17 @@ function renderRubber(v, box) {
   }
   const tot = tbl.insertRow();
   v.teams.forEach((_, i) => tot.append(el("th", "", String(v.scores[i]))));
-  box.append(el("div", "note", "Rubber: points above and below the line"), tbl);
+  box.append(el("div", "note", t("Rubber: points above and below the line")), tbl);
 }
 
 function detail(r, i) {
   const bits = [];
-  if (Array.isArray(r.tricks)) bits.push(r.tricks[i] + " tr");
-  if (Array.isArray(r.card_points)) bits.push(r.card_points[i] + " cp");
-  if (Array.isArray(r.belote) && r.belote[i]) bits.push("belote " + r.belote[i]);
-  if (Array.isArray(r.melds) && r.melds[i]) bits.push("melds " + r.melds[i]);
+  // TRANSLATORS: the side's tricks in this deal, abbreviated (a small note in the score table)
+  if (Array.isArray(r.tricks)) bits.push(t("{n} tr", { n: r.tricks[i] }));
+  // TRANSLATORS: the side's card points in this deal, abbreviated (a small note in the score table)
+  if (Array.isArray(r.card_points)) bits.push(t("{n} cp", { n: r.card_points[i] }));
+  if (Array.isArray(r.belote) && r.belote[i]) bits.push(t("belote {n}", { n: r.belote[i] }));
+  if (Array.isArray(r.melds) && r.melds[i]) bits.push(t("melds {n}", { n: r.melds[i] }));
   return bits.join(", ");
 }
 
@@ -547,14 +614,15 @@ function renderScore(v) {
   if ((v.results || []).some(r => r.sheet)) { renderRubber(v, box); return; }
   const tbl = el("table");
   const head = tbl.insertRow();
-  head.append(el("th", "", "Deal"));
+  head.append(el("th", "", t("Deal")));
   v.teams.forEach(team => head.append(el("th", "", team.join(""))));
   for (const r of v.results || []) {
     const row = tbl.insertRow();
     const who = r.contractor || r.declarer || r.taker || "";
-    let what = r.contract ? callText(r.contract) + " " + who : (r.thrown_in || r.passed_out ? "passed out" : "—");
-    if (r.contract && r.made !== undefined) what += r.made ? " made" : " down";
-    else if (r.contract && typeof r.tricks === "number") what += " · " + r.tricks + " tricks";
+    const p = { contract: r.contract ? callText(r.contract) : "", seat: who };
+    let what = r.contract ? p.contract + " " + who : (r.thrown_in || r.passed_out ? t("passed out") : "—");
+    if (r.contract && r.made !== undefined) what = r.made ? t("{contract} {seat} made", p) : t("{contract} {seat} down", p);
+    else if (r.contract && typeof r.tricks === "number") what = tn("{contract} {seat} · {n} tricks", "{contract} {seat} · {n} tricks", r.tricks, { ...p, n: r.tricks });
     row.append(el("td", "", what));
     (r.points || []).forEach((p, i) => {
       const td = el("td", "", (p > 0 ? "+" : "") + p);
@@ -565,91 +633,97 @@ function renderScore(v) {
     });
   }
   const tot = tbl.insertRow();
-  tot.append(el("th", "", "Total"));
+  tot.append(el("th", "", t("Total")));
   v.scores.forEach(s => tot.append(el("th", "", String(s))));
   box.append(tbl);
 }
 
 
 // ----- the status line in the middle, and the waiting room -------------------------------
-function statusText(t, v) {
-  if (t.status === "waiting") return "Waiting for players: " + t.free + " seat(s) free.";
-  if (v.over) return "Game over. " + (v.winner === null ? "No winner." : "Team " + teamName(v, v.winner) + " wins.");
-  const parts = ["Deal " + v.deal_number, v.phase.toLowerCase()];
-  if (v.to_act) parts.push(v.to_act === t.you ? "your turn" : v.to_act + " to " + (v.phase === "PLAY" ? "play" : "call"));
+function statusText(tb, v) {
+  // TRANSLATORS: English uses one form here; give your language's singular and plural
+  if (tb.status === "waiting") return tn("Waiting for players: {n} seat(s) free.", "Waiting for players: {n} seat(s) free.", tb.free, { n: tb.free });
+  if (v.over) return v.winner === null ? t("Game over. No winner.") : t("Game over. Team {team} wins.", { team: teamName(v, v.winner) });
+  const phase = words().phases[v.phase];
+  const parts = [t("Deal {n}", { n: v.deal_number }), phase === undefined ? v.phase.toLowerCase() : phase];
+  if (v.to_act) parts.push(v.to_act === tb.you ? t("your turn") : v.phase === "PLAY" ? t("{seat} to play", { seat: v.to_act }) : t("{seat} to call", { seat: v.to_act }));
   if (v.phase === "KITTY" || v.phase === "DISCARD") {
-    const k = Bidbox.term("kitty", "kitty");
-    parts.push(v.to_act === t.you ? "discard " + (v.kitty_size || "") + " cards face down (the " + k + " is in your hand)" : (v.contract ? v.contract.seat : "") + " takes the " + k);
+    const kitty = Bidbox.term("kitty", t("kitty"));
+    const n = v.kitty_size || "";
+    parts.push(v.to_act === tb.you ? tn("discard {n} cards face down (the {kitty} is in your hand)", "discard {n} cards face down (the {kitty} is in your hand)", Number(n) || 0, { n, kitty })
+      : t("{seat} takes the {kitty}", { seat: v.contract ? v.contract.seat : "", kitty }));
   }
   return parts.join(" · ");
 }
-function renderWaiting(t) {
+function renderWaiting(tb) {
   const box = $("waiting");
-  box.hidden = t.status !== "waiting";
+  box.hidden = tb.status !== "waiting";
   box.replaceChildren();
   if (box.hidden) return;
-  if (t.is_host && t.free) {
-    const b = el("button", "primary", "Fill empty seats with bots"); b.type = "button"; b.onclick = () => send({ type: "fill", kind: botLevel }); box.append(b);
-    const level = el("select"); level.id = "bot-level"; level.setAttribute("aria-label", "Bot level");
-    for (const [k, label] of [["easy", "easy bots"], ["normal", "normal bots"], ["strong", "strong bots"]]) level.append(new Option(label, k));
+  if (tb.is_host && tb.free) {
+    const b = el("button", "primary", t("Fill empty seats with bots")); b.type = "button"; b.onclick = () => send({ type: "fill", kind: botLevel }); box.append(b);
+    const level = el("select"); level.id = "bot-level"; level.setAttribute("aria-label", t("Bot level"));
+    for (const [k, label] of [["easy", t("easy bots")], ["normal", t("normal bots")], ["strong", t("strong bots")]]) level.append(new Option(label, k));
     level.value = botLevel; level.onchange = () => { botLevel = level.value; };
     box.append(level);
   }
-  if (t.you) { const b = el("button", "", "Stand up"); b.type = "button"; b.onclick = () => send({ type: "stand" }); box.append(b); }
+  if (tb.you) { const b = el("button", "", t("Stand up")); b.type = "button"; b.onclick = () => send({ type: "stand" }); box.append(b); }
 }
 
 function announceChange(prev, v) {
   if (!prev) return;
   if (v.auction.length > prev.auction.length) {
-    const c = v.auction[v.auction.length - 1]; announce(c.seat + " calls " + Bidbox.name(c.call));
+    const c = v.auction[v.auction.length - 1]; announce(t("{seat} calls {call}", { seat: c.seat, call: Bidbox.name(c.call) }));
   } else if (v.trick.length > prev.trick.length) {
-    const p = v.trick[v.trick.length - 1]; announce(p.seat + " plays " + cardLabel(p.card));
+    const p = v.trick[v.trick.length - 1]; announce(t("{seat} plays {card}", { seat: p.seat, card: cardLabel(p.card) }));
   } else if (v.tricks.length > prev.tricks.length) {
     const tr = v.tricks[v.tricks.length - 1];
-    announce(tr.winner + " plays " + cardLabel(tr.cards[tr.cards.length - 1]) + "; trick won by " + tr.winner);
+    announce(t("{seat} plays {card}; trick won by {winner}", { seat: tr.winner, card: cardLabel(tr.cards[tr.cards.length - 1]), winner: tr.winner }));
   }
 }
 
 let autoSuggest = true;  // the personal setting turns suggestions on once, where the table allows
-function applySuggestPref(t) {
-  if (!autoSuggest || !PREFS.suggestions || !t.you || !t.settings.suggestions || t.status !== "playing") return;
+function applySuggestPref(tb) {
+  if (!autoSuggest || !PREFS.suggestions || !tb.you || !tb.settings.suggestions || tb.status !== "playing") return;
   autoSuggest = false;
-  if (!t.suggesting) send({ type: "suggest", on: true });
+  if (!tb.suggesting) send({ type: "suggest", on: true });
 }
 
 // ----- one state: draw everything ---------------------------------------------------------
 function render(ev, redraw) {
   const prev = state && state.view;
   state = ev; lastSeq = ev.seq;
-  const t = ev.table, v = ev.view;
-  if (!redraw) { trackAnnouncements(v); if (armed && !(v.hands[t.you] || []).includes(armed)) armed = null; }
-  $("title").textContent = v.game + " · table " + t.id;
-  $("me").textContent = t.you ? "You sit " + t.you : "Watching";
-  const myTurn = !!t.you && v.to_act === t.you && t.status === "playing";
+  const tb = ev.table, v = ev.view;
+  if (!redraw) { trackAnnouncements(v); if (armed && !(v.hands[tb.you] || []).includes(armed)) armed = null; }
+  $("title").textContent = t("{game} · table {id}", { game: words().games[v.game] || v.game, id: tb.id });
+  $("me").textContent = tb.you ? t("You sit {seat}", { seat: tb.you }) : t("Watching");
+  const myTurn = !!tb.you && v.to_act === tb.you && tb.status === "playing";
   document.body.classList.toggle("my-turn", myTurn);
-  document.body.classList.toggle("playing", t.status === "playing");
-  renderSeats(t, v, myTurn);
-  renderHand(t, v, myTurn);
-  if (!redraw) renderTrick(t, v);
-  renderStrip(t, v);
+  document.body.classList.toggle("playing", tb.status === "playing");
+  renderSeats(tb, v, myTurn);
+  renderHand(tb, v, myTurn);
+  if (!redraw) renderTrick(tb, v);
+  renderStrip(tb, v);
   sizeFelt();
-  $("status").textContent = statusText(t, v);
-  renderWaiting(t);
+  $("status").textContent = statusText(tb, v);
+  renderWaiting(tb);
   $("replay-link").hidden = !v.over;
-  $("replay-link").href = "/replay/" + t.id;
-  clockOffset = t.now - Date.now() / 1000;
+  $("replay-link").href = "/replay/" + tb.id;
+  clockOffset = tb.now - Date.now() / 1000;
   if (suggestion && suggestion.seq !== ev.seq) suggestion = null;
-  renderSuggestBox(t, myTurn);
-  applySuggestPref(t);
-  renderInviteFriends(t);
-  renderHost(t);
-  renderChatControls(t);
-  renderCalls(t, v, myTurn);
+  renderSuggestBox(tb, myTurn);
+  applySuggestPref(tb);
+  renderInviteFriends(tb);
+  renderHost(tb);
+  renderChatControls(tb);
+  renderCalls(tb, v, myTurn);
   renderAuction(v);
   renderScore(v);
-  if (!redraw) renderPanel(t, v);
+  if (!redraw) renderPanel(tb, v);
   const chat = $("chat");
-  chat.replaceChildren(...(ev.chat || []).map(c => el("div", c.channel === "spectators" ? "spectator-line" : "", (c.channel === "spectators" ? "👁 " : "") + c.name + ": " + c.text)));
+  // a preset phrase (`phrase` set) in the reader's language, a typed line as it was typed
+  chat.replaceChildren(...(ev.chat || []).map(c => el("div", c.channel === "spectators" ? "spectator-line" : "",
+    (c.channel === "spectators" ? "👁 " : "") + t("{name}: {text}", { name: personName(c.name), text: c.phrase ? t(c.text) : c.text }))));
   markSuggestion();
   if (redraw) return;
   announceChange(prev, v);
@@ -670,8 +744,8 @@ function connect() {
     const ev = JSON.parse(m.data);
     if (ev.type === "state" && ev.presentation) { statePres = ev.presentation; Bidbox.setPresentation(ev.presentation); }
     if (ev.type === "state") { if (ev.seq >= lastSeq) render(ev); }
-    else if (ev.type === "error") { $("error").textContent = ev.reason; }
-    else if (ev.type === "notice") { $("notice").textContent = ev.text; announce(ev.text); }
+    else if (ev.type === "error") { $("error").textContent = tMsg(ev.reason); }
+    else if (ev.type === "notice") { const text = tMsg(ev.text); $("notice").textContent = text; announce(text); }
     else if (ev.type === "suggestion") { if (ev.seq === lastSeq) { suggestion = ev; markSuggestion(); } }
   };
   // 1012: the worker is restarting and has handed the table over: come back at once
@@ -691,11 +765,11 @@ document.addEventListener("keydown", e => {
 });
 
 async function playAgain() {
-  const t = state.table;
+  const tb = state.table;
   const res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ game: t.game, preset: t.preset, options: t.options }) });
+    body: JSON.stringify({ game: tb.game, preset: tb.preset, options: tb.options }) });
   const data = await res.json();
-  if (res.ok) location.href = "/table/" + data.id; else $("error").textContent = data.error;
+  if (res.ok) location.href = "/table/" + data.id; else $("error").textContent = tMsg(data.error);
 }
 $("chat-form").addEventListener("submit", e => {
   e.preventDefault();
@@ -704,14 +778,14 @@ $("chat-form").addEventListener("submit", e => {
   input.value = "";
 });
 $("show-last").addEventListener("click", () => {
-  const v = state && state.view; if (!v || !v.tricks.length) { $("error").textContent = "No trick has been played yet in this deal."; return; }
+  const v = state && state.view; if (!v || !v.tricks.length) { $("error").textContent = t("No trick has been played yet in this deal."); return; }
   showingLast = !showingLast;
   $("show-last").setAttribute("aria-pressed", String(showingLast));
   renderTrick(state.table, v);
 });
 fetch("/api/me").then(r => r.json()).then(me => {
   if (!me.player) {
-    const name = prompt("Your name at the table:");
+    const name = prompt(t("Your name at the table:"));
     if (name) return fetch("/api/guest", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
   }
 }).finally(connect);
@@ -719,16 +793,16 @@ fetch("/api/me").then(r => r.json()).then(me => {
 // ----- move clock: the server keeps the deadline; this only shows it ---------------------
 function tickClock() {
   const box = $("clock");
-  const t = state && state.table, v = state && state.view;
+  const tb = state && state.table, v = state && state.view;
   for (const bar of document.querySelectorAll(".timer")) bar.style.removeProperty("--left");
-  if (!t || !t.deadline || t.status !== "playing" || !v.to_act) { box.textContent = ""; return; }
-  const left = Math.max(0, t.deadline - (Date.now() / 1000 + clockOffset));
+  if (!tb || !tb.deadline || tb.status !== "playing" || !v.to_act) { box.textContent = ""; return; }
+  const left = Math.max(0, tb.deadline - (Date.now() / 1000 + clockOffset));
   const secs = Math.ceil(left);
-  box.textContent = (v.to_act === t.you ? "Your time: " : v.to_act + "'s time: ") + secs + " s";
+  box.textContent = v.to_act === tb.you ? t("Your time: {n} s", { n: secs }) : t("{seat}'s time: {n} s", { seat: v.to_act, n: secs });
   box.classList.toggle("low", secs <= 5);
   const cardTurn = CARD_PHASES.has(v.phase) && (v.legal.length === 0 || v.legal.some(a => isCardAction(v, a)));
-  const total = (cardTurn ? t.settings.play_time : t.settings.bid_time) || t.settings.play_time || t.settings.bid_time || 30;
-  const seatBox = v.to_act === Felt.bottomSeat(t, v) ? $("mine") : document.querySelector(`.seat.other[data-seat="${v.to_act}"]`);
+  const total = (cardTurn ? tb.settings.play_time : tb.settings.bid_time) || tb.settings.play_time || tb.settings.bid_time || 30;
+  const seatBox = v.to_act === Felt.bottomSeat(tb, v) ? $("mine") : document.querySelector(`.seat.other[data-seat="${v.to_act}"]`);
   const bar = seatBox && seatBox.querySelector(".timer");
   if (bar) { bar.style.setProperty("--left", Math.min(1, left / total)); bar.classList.toggle("low", secs <= 5); }
 }
@@ -768,25 +842,25 @@ function sizeFelt() {
 window.addEventListener("resize", sizeFelt);
 
 // ----- invite friends (any player of the table with an account) -----
-function renderInviteFriends(t) {
+function renderInviteFriends(tb) {
   const box = $("friends-invite");
   if (!box) return;
   const acct = window.trumpsAccount;
   const friends = acct && acct.friends ? acct.friends.friends : [];
-  const member = !!t.you || t.is_host;
-  box.hidden = !(member && friends.length && t.status !== "finished");
+  const member = !!tb.you || tb.is_host;
+  box.hidden = !(member && friends.length && tb.status !== "finished");
   if (box.hidden) return;
   const sel = $("invite-who");
   const keep = sel.value;
-  sel.replaceChildren(...friends.map(f => new Option(f.name + (f.online ? " (online)" : ""), f.name)));
+  sel.replaceChildren(...friends.map(f => new Option(f.online ? t("{name} (online)", { name: f.name }) : f.name, f.name)));
   if (keep) sel.value = keep;
 }
 
 // ----- suggestions: the bot's choice from your own view, marked in yellow -----
-function renderSuggestBox(t, myTurn) {
-  const allowed = !!t.you && t.settings.suggestions && t.status === "playing";
+function renderSuggestBox(tb, myTurn) {
+  const allowed = !!tb.you && tb.settings.suggestions && tb.status === "playing";
   $("suggest-box").hidden = !allowed;
-  $("suggest-on").checked = !!t.suggesting;
+  $("suggest-on").checked = !!tb.suggesting;
   $("why").hidden = !(suggestion && suggestion.reasons && suggestion.reasons.length && myTurn);
   if (!myTurn) $("reasons").hidden = true;
 }
@@ -797,7 +871,7 @@ function markSuggestion() {
   const a = suggestion.action;
   const card = a.split(/[:+]/)[0];
   for (const b of document.querySelectorAll("#felt button.card")) {
-    if (b.dataset.card === card) { b.classList.add("suggested"); b.setAttribute("aria-description", "suggested"); }
+    if (b.dataset.card === card) { b.classList.add("suggested"); b.setAttribute("aria-description", t("suggested")); }
   }
   for (const b of document.querySelectorAll("#bidbox button.call, #calls button")) {
     if (b.dataset.call === a) b.classList.add("suggested");
@@ -812,48 +886,52 @@ $("why").addEventListener("click", () => {
   box.hidden = !box.hidden;
   if (box.hidden || !suggestion) return;
   const rows = (suggestion.reasons || []).map(r => {
-    const value = r.value === null || r.value === undefined ? "" : " — " + r.value + " " + (r.unit || "");
-    const n = r.samples ? " (" + r.samples + " samples)" : "";
-    return el("div", r.action === suggestion.action ? "best" : "", callText(r.action) + value + n + (r.reason ? ": " + r.reason : ""));
+    let text = callText(r.action);
+    if (r.value !== null && r.value !== undefined) text = t("{action} — {value} {unit}", { action: text, value: r.value, unit: r.unit ? word("units", r.unit) : "" });
+    if (r.samples) text = tn("{text} ({n} samples)", "{text} ({n} samples)", r.samples, { text, n: r.samples });
+    // the bot's reason is the engine's English: translated when the catalogue has it as it is
+    if (r.reason) text = t("{text}: {reason}", { text, reason: t(r.reason) });
+    return el("div", r.action === suggestion.action ? "best" : "", text);
   });
   box.replaceChildren(...rows);
 });
 
 // ----- host: invitation and spectators -----
-function renderHost(t) {
-  const show = !!t.is_host && (t.invite || (t.watchers && t.watchers.length));
+function renderHost(tb) {
+  const show = !!tb.is_host && (tb.invite || (tb.watchers && tb.watchers.length));
   $("host-box").hidden = !show;
   const inv = $("invite");
   inv.replaceChildren();
-  if (t.invite) {
-    const link = location.origin + "/join/" + t.invite;
-    const input = el("input"); input.readOnly = true; input.value = link; input.setAttribute("aria-label", "Invitation link");
-    const revoke = el("button", "", "Revoke link"); revoke.onclick = () => send({ type: "invite", action: "revoke" });
-    inv.append(el("div", "", "Invitation code: " + t.invite), input, revoke);
+  if (tb.invite) {
+    const link = location.origin + "/join/" + tb.invite;
+    const input = el("input"); input.readOnly = true; input.value = link; input.setAttribute("aria-label", t("Invitation link"));
+    const revoke = el("button", "", t("Revoke link")); revoke.onclick = () => send({ type: "invite", action: "revoke" });
+    inv.append(el("div", "", t("Invitation code: {code}", { code: tb.invite })), input, revoke);
   }
   const w = $("watchers");
   w.replaceChildren();
-  for (const s of t.watchers || []) {
-    const row = el("div", "", "👁 " + s.name + " ");
-    const b = el("button", "", "Remove"); b.setAttribute("aria-label", "Remove spectator " + s.name);
+  for (const s of tb.watchers || []) {
+    const row = el("div", "", "👁 " + personName(s.name) + " ");
+    const b = el("button", "", t("Remove")); b.setAttribute("aria-label", t("Remove spectator {name}", { name: personName(s.name) }));
     b.onclick = () => send({ type: "kick", player: s.player });
     row.append(b); w.append(row);
   }
 }
 
 // ----- chat: always open before and after the game; during it the table's setting -----
-function renderChatControls(t) {
-  const playing = t.status === "playing";
-  const spectator = !t.you && !t.is_host;
-  const mode = spectator ? (t.settings.spectator_chat ? "text" : "none") : playing ? t.settings.chat : "text";
-  $("chat-title").textContent = spectator ? "Chat (spectators)" : "Chat";
+function renderChatControls(tb) {
+  const playing = tb.status === "playing";
+  const spectator = !tb.you && !tb.is_host;
+  const mode = spectator ? (tb.settings.spectator_chat ? "text" : "none") : playing ? tb.settings.chat : "text";
+  $("chat-title").textContent = spectator ? t("Chat (spectators)") : t("Chat");
   $("chat-form").hidden = mode !== "text";
   const box = $("phrases");
   box.replaceChildren();
+  // a preset phrase is shown in the reader's language and travels as its key
   if (mode === "preset") for (const ph of phrases) {
-    const b = el("button", "", ph); b.type = "button"; b.onclick = () => send({ type: "chat", text: ph }); box.append(b);
+    const b = el("button", "", t(ph.text)); b.type = "button"; b.onclick = () => send({ type: "chat", phrase: ph.key }); box.append(b);
   }
-  $("chat-note").textContent = mode === "none" ? (spectator ? "Spectator chat is off at this table." : "Chat is off during the game.") : mode === "preset" ? "Chat during the game: phrases only." : "";
+  $("chat-note").textContent = mode === "none" ? (spectator ? t("Spectator chat is off at this table.") : t("Chat is off during the game.")) : mode === "preset" ? t("Chat during the game: phrases only.") : "";
 }
 fetch("/api/settings").then(r => r.json()).then(m => { phrases = m.phrases; if (state) renderChatControls(state.table); });
 
@@ -868,8 +946,8 @@ if ($("invite-form")) {
       });
       const data = await res.json();
       if (!res.ok) throw new Error(data.error);
-      note.textContent = "Invited " + data.invited.map(i => i.name).join(", ") + ".";
-    } catch (ex) { note.textContent = ex.message; }
+      note.textContent = t("Invited {names}.", { names: data.invited.map(i => personName(i.name)).join(", ") });
+    } catch (ex) { note.textContent = tMsg(ex.message); }
   });
   if (window.trumpsAccount) window.trumpsAccount.onFriends(() => { if (state) renderInviteFriends(state.table); });
 }
