@@ -73,6 +73,7 @@ def test_messages_with_values_are_recognised_by_their_template() -> None:
         "{card} is not in the contractor's hand; discard one of: {show}": "{card} hat der Alleinspieler nicht; lege eine ab: {show}",
         "misère": "Misère",
         "{misere} {points}": "{misere} mit {points}",
+        "{Misere} points": "Punkte für {Misere}",
         "{action}: only the leader names a suit": "{action}: nur wer ausspielt, nennt eine Farbe",
         "the game is over": "das Spiel ist vorbei",
     })  # fmt: skip
@@ -86,6 +87,7 @@ def test_messages_with_values_are_recognised_by_their_template() -> None:
     # a value that is a known word is translated too
     assert t.message("misère 250") == "Misère mit 250"
     assert t.message("something nobody wrote") == "something nobody wrote"
+    assert t.message("1000 points") == "1000 points"  # a variant's word is never a number
     assert t.message("RJ:H: only the leader names a suit") == "RJ:H: nur wer ausspielt, nennt eine Farbe"
     assert t.message("") == ""
     # gettext of an unknown finished message falls back to the template

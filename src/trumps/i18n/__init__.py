@@ -148,6 +148,9 @@ class Translator:
                 _HAS_LETTER.search(v) and v not in self.messages for v in values.values()
             ):
                 continue
+            # a variant's word ({Misere}, capitalised) is a word, never a number
+            if any(k[:1].isupper() and not _HAS_LETTER.search(v) for k, v in values.items()):
+                continue
             # a value that is itself a known word ("misère" in "{misere} 250") is translated too
             return fill(text, {k: self._word(v) for k, v in values.items()})
         return english

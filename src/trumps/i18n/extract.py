@@ -157,7 +157,8 @@ def _python_messages(source: str) -> Iterator[tuple[int, str | None, tuple[str, 
             keys = {
                 k.value: v for k, v in zip(node.keys, node.values, strict=True) if isinstance(k, ast.Constant)
             }
-            notice = isinstance(keys.get("type"), ast.Constant) and keys["type"].value == "notice"  # type: ignore[union-attr]
+            kind = keys.get("type")
+            notice = isinstance(kind, ast.Constant) and kind.value == "notice"
             for k, v in zip(node.keys, node.values, strict=True):
                 if (
                     isinstance(k, ast.Constant)

@@ -45,8 +45,11 @@ def _presentation(p: dict[str, Any], where: str) -> Iterator[tuple[str, str]]:
     yield from _strings(p.get("labels"), where)
     yield from _strings(p.get("names"), where)
     yield from _strings(p.get("terms"), where)
-    if isinstance(p.get("target"), str):
-        yield p["target"], where
+    target = p.get("target")
+    if isinstance(target, dict):
+        target = target.get("text")
+    if isinstance(target, str) and _HAS_LETTER.search(target):
+        yield target, where
     box = p.get("box") or {}
     for part in ("columns", "side"):
         for c in box.get(part) or []:
@@ -88,8 +91,8 @@ def runtime_texts() -> Iterator[tuple[str, str]]:
                     for part in piece.split(" · "):
                         if _HAS_LETTER.search(part):
                             yield part, f"rules summary of {name}"
-        for preset in schema.presets:
-            for extra in _player_counts(schema):
+        for preset in [None, *schema.presets]:
+            for extra in _variations(schema):
                 try:
                     options = schema.resolve(preset, extra)
                 except ValueError:
@@ -100,14 +103,54 @@ def runtime_texts() -> Iterator[tuple[str, str]]:
     yield from _walk(prefs_schema(), "personal settings")
     for phrase in PRESET_PHRASES.values():
         yield phrase, "preset chat phrase"
+    yield from _bot_reasons()
     # OptionSchema.summary's count of other rules (one piece of the summary line)
     yield "+{n} house rule", "rules summary"
     yield "+{n} house rules", "rules summary"
 
 
-def _player_counts(schema: Any) -> list[dict[str, Any]]:
-    """Option sets that change the presentation beyond presets (500's six players)."""
+def _variations(schema: Any) -> list[dict[str, Any]]:
+    """Option sets that may change the presentation: each value of each
+    option with a few choices, one at a time (player counts, scoring forms,
+    variations, misère modes...)."""
     out: list[dict[str, Any]] = [{}]
-    if "players" in schema.names:
-        out += [{"players": "2v2v2"}, {"players": "3v3"}]
+    for spec in schema.specs:
+        if spec.choices is not None and len(spec.choices) <= 6:
+            out += [{spec.name: v} for v in spec.choices if v != spec.default]
     return out
+
+
+def _bot_reasons() -> Iterator[tuple[str, str]]:
+    """The reasons the suggestions show (the bots' rule names and the
+    simulation's words): literals in the bots' suggestion code, and the
+    names of the bridge bidding rules."""
+    import ast
+    from pathlib import Path
+
+    from trumps.bots.sayc import RULES
+
+    for rule, _fn in RULES:
+        yield rule, "suggestion reason (bridge bidding rule)"
+    yield "pass", "suggestion reason (bridge bidding rule)"
+    bots = Path(__file__).resolve().parent.parent / "bots"
+    for name in ("suggest.py", "bidsim.py"):
+        tree = ast.parse((bots / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            texts: list[ast.expr] = []
+            if isinstance(node, ast.Dict):
+                texts = [v for k, v in zip(node.keys, node.values, strict=True)
+                         if isinstance(k, ast.Constant) and k.value == "reason"]  # fmt: skip
+            elif (
+                isinstance(node, ast.Return)
+                and isinstance(node.value, ast.Tuple)
+                and len(node.value.elts) == 2
+            ):
+                texts = [node.value.elts[1]]
+            for t in texts:
+                for v in [t.body, t.orelse] if isinstance(t, ast.IfExp) else [t]:
+                    if (
+                        isinstance(v, ast.Constant)
+                        and isinstance(v.value, str)
+                        and _HAS_LETTER.search(v.value)
+                    ):
+                        yield v.value, "suggestion reason"

@@ -28,6 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from trumps.i18n import translator
 from trumps.room import (
     account_routes,
     competition,
@@ -194,11 +195,15 @@ def create_app(
             # every unfinished table is live, so a stored table that is not is finished
             if await room().store.run(history_store.table_exists, room().store, tid):
                 return RedirectResponse(f"/replay/{tid}", status_code=303)
-            return Response("No such table", status_code=404, media_type="text/plain")
+            words = translator(await languages.language_of(request, room(), sessions))
+            return Response(words.gettext("No such table"), status_code=404, media_type="text/plain")
         pid, _ = await identity(request)
         if not room().people.may_see(table, pid):
+            words = translator(await languages.language_of(request, room(), sessions))
             return Response(
-                "This table is private: you need an invitation", status_code=403, media_type="text/plain"
+                words.gettext("This table is private: you need an invitation"),
+                status_code=403,
+                media_type="text/plain; charset=utf-8",
             )
         # never from a cache: the access check must run on every visit
         return FileResponse(STATIC / "table.html", headers={"Cache-Control": "no-store"})

@@ -66,6 +66,8 @@
       if (!m) continue;
       // a template of values only ("{misere} {points}") matches only known words
       if (tp.loose && m.slice(1).some(v => /\p{L}/u.test(v) && !found(v))) continue;
+      // a variant's word ({Misere}, capitalised) is a word, never a number
+      if (tp.names.some((n, i) => /^[A-Z]/.test(n) && !/\p{L}/u.test(m[i + 1]))) continue;
       const p = {};
       // a value that is itself a known word ("misère" in "{misere} 250") is translated too
       tp.names.forEach((n, i) => { if (!(n in p)) p[n] = found(m[i + 1]) || m[i + 1]; });
