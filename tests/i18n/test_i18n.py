@@ -167,3 +167,9 @@ def test_the_html_extractor_finds_text_and_attributes_not_scripts() -> None:
 
 def test_placeholders() -> None:
     assert placeholders("{n} tricks for {team} {{not}}") >= {"n", "team"}
+
+
+def test_contexts_of_the_shipped_catalogues() -> None:
+    assert translator("de").pgettext("card letter", "Q") == "D"
+    assert translator("fr").pgettext("card letter", "K") == "R"
+    assert translator("en").pgettext("card letter", "Q") == "Q"

@@ -276,7 +276,9 @@ def translator(lang: str) -> Translator:
             continue
         key = m.id[0] if isinstance(m.id, (list, tuple)) else m.id
         if m.context:
-            key = f"{m.context}\x04{key}"
+            # Babel's read_mo leaves the context as bytes
+            context = m.context.decode() if isinstance(m.context, bytes) else m.context
+            key = f"{context}\x04{key}"
         if isinstance(m.string, (list, tuple)):
             if any(m.string):
                 messages[key] = list(m.string)
