@@ -87,7 +87,11 @@
       const s = mk("a", "", t("Settings")); s.href = "/settings";
       const login = mk("button", "link", t("Log in")); login.onclick = () => dialog("login");
       const reg = mk("button", "primary small", t("Register")); reg.onclick = () => dialog("register");
-      if (me && me.player && !shown) box.append(mk("span", "who", me.name));
+      if (me && me.player && !shown) {
+        // a guest's name comes with " (guest)": that word is the reader's language
+        const guest = me.name.endsWith(" (guest)") ? me.name.slice(0, -8) : null;
+        box.append(mk("span", "who", guest === null ? me.name : t("{name} (guest)", { name: guest })));
+      }
       box.append(s, login, reg);
     }
     // the language chooser (i18n.js): each language named in itself

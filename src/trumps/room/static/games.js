@@ -23,9 +23,25 @@ function withLink(sentence, a) {
   return [before, a, after || ""];
 }
 
+// The game and its rules in words, from the engine's option metadata (/api/games):
+// "500 · Australian rules · 2v2, 4 players"; identifiers when the metadata is missing.
+let catalogue = {};
 function rules(g) {
   const o = g.options || {};
-  return [g.game, g.preset, o.variation, o.players, o.scoring].filter(Boolean).join(" · ");
+  const meta = catalogue[g.game];
+  if (!meta) return [g.game, g.preset, o.variation, o.players, o.scoring].filter(Boolean).join(" · ");
+  const words = name => {
+    const spec = meta.options.find(x => x.name === name);
+    if (!spec || o[name] === undefined || o[name] === null) return null;
+    const choice = (spec.choice_labels || []).find(c => c.value === o[name]);
+    return choice ? t(choice.label) : String(o[name]);
+  };
+  const preset = g.preset && meta.preset_info && meta.preset_info[g.preset];
+  const parts = [t(meta.title), preset ? t(preset.label) : g.preset];
+  // the variation is in the preset's name already when they agree (American rules, American)
+  if (!(g.preset && o.variation === g.preset)) parts.push(words("variation"));
+  parts.push(words("players"), words("scoring"));
+  return parts.filter(Boolean).join(" · ");
 }
 
 function score(g) {
@@ -71,7 +87,11 @@ function render(me) {
   }
 }
 
-fetch("/api/me/games")
+fetch("/api/games")
+  .then(res => (res.ok ? res.json() : []))
+  .then(list => { for (const game of list) catalogue[game.game] = game; })
+  .catch(() => {})
+  .then(() => fetch("/api/me/games"))
   .then(async res => {
     const body = await res.json().catch(() => ({ error: res.statusText }));
     if (res.status === 401) {
