@@ -277,7 +277,8 @@ def translator(lang: str) -> Translator:
         key = m.id[0] if isinstance(m.id, (list, tuple)) else m.id
         if m.context:
             # Babel's read_mo leaves the context as bytes
-            context = m.context.decode() if isinstance(m.context, bytes) else m.context
+            raw: Any = m.context
+            context = raw.decode() if isinstance(raw, bytes) else str(raw)
             key = f"{context}\x04{key}"
         if isinstance(m.string, (list, tuple)):
             if any(m.string):
