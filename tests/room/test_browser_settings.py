@@ -475,6 +475,8 @@ def test_a_suggestion_is_highlighted_and_followed(browser: Browser, server: Live
             shot(ann, "settings-suggestion.png")
         if is_card and not any(card for *_, card in followed):
             shot(ann, "settings-suggestion-card.png")
+        if ann.is_visible("#panel"):  # the last deal's summary still covers the box: close it first
+            ann.click("#panel button.primary")
         click(marked)
         if ann.locator(f"#calls button[data-call='{action}']").count():  # a card played one of several ways
             ann.click(f"#calls button[data-call='{action}']")

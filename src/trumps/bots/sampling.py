@@ -123,11 +123,16 @@ class Knowledge:
     eff: Callable[[str], int]
     #: (seat, test of the seat's hand as dealt): what its bids promised
     promises: list[tuple[int, Callable[[list[str]], bool]]] = field(default_factory=list)
+    #: seat -> some of the cards it holds, shown but not its whole hand (coinche's melds from trick 2)
+    pinned: dict[int, list[str]] = field(default_factory=dict)
 
     def sample(self, rng: random.Random, tries: int = 50) -> dict[int, list[str]]:
         """A random placement of the unseen cards: seat -> current hand, and
         :data:`PILE` -> the cards outside the hands.  Voids and sizes hold."""
-        need = {s: self.sizes[s] - len(self.known.get(s, [])) for s in range(self.players)}
+        need = {
+            s: self.sizes[s] - len(self.known.get(s, [])) - len(self.pinned.get(s, []))
+            for s in range(self.players)
+        }
         need = {s: k for s, k in need.items() if k > 0}
         if self.pile_size:
             need[PILE] = self.pile_size
@@ -140,7 +145,7 @@ class Knowledge:
             placed = self._try(rng, dict(need))
             if placed is None:
                 continue
-            hands = {s: list(self.known.get(s, [])) for s in range(self.players)}
+            hands = {s: [*self.known.get(s, []), *self.pinned.get(s, [])] for s in range(self.players)}
             hands[PILE] = list(self.pile_known)
             for s, cards in placed.items():
                 hands[s].extend(cards)
@@ -193,6 +198,8 @@ def knowledge(view: Mapping[str, Any]) -> Knowledge:
     seen = {c for cards in known.values() for c in cards} | {c for _, c, _ in played}
     pile_known = [str(c) for c in view.get("discards") or []] if game == "500" else []
     seen |= set(pile_known)
+    pinned = _shown_melds(view, game, seats, me, known, played)
+    seen |= {c for cards in pinned.values() for c in cards}
     pool = [c for c in deck if c not in seen]
     # whatever is in no hand and not played lies in the pile (500's kitty)
     pile_size = len(deck) - sum(sizes) - len(played) - len(pile_known)
@@ -201,7 +208,36 @@ def knowledge(view: Mapping[str, Any]) -> Knowledge:
         for s, test in _promises(view)
         if s != me and s not in known and _still_possible(test, s, played, pool, voids, eff)
     ]
-    return Knowledge(game, me, n, known, sizes, played, voids, pool, pile_size, pile_known, eff, promises)
+    return Knowledge(
+        game, me, n, known, sizes, played, voids, pool, pile_size, pile_known, eff, promises, pinned
+    )
+
+
+def _shown_melds(
+    view: Mapping[str, Any],
+    game: str,
+    seats: list[str],
+    me: int,
+    known: dict[int, list[str]],
+    played: list[tuple[int, str, int | None]],
+) -> dict[int, list[str]]:
+    """Coinche: the winning side's melds are shown from the second trick;
+    their cards not played yet are in their owners' hands, in every world."""
+    shown = (view.get("melds") or {}).get("shown") or {} if game == "coinche" else {}
+    if not shown:
+        return {}
+    from trumps.coinche.melds import Meld
+
+    gone = {c for _, c, _ in played}
+    out: dict[int, list[str]] = {}
+    for name, melds in shown.items():
+        seat = seats.index(name)
+        if seat == me or seat in known:
+            continue
+        cards = {str(c) for text in melds for c in Meld.parse(str(text)).cards} - gone
+        if cards:
+            out[seat] = sorted(cards)
+    return out
 
 
 def _still_possible(
