@@ -23,6 +23,7 @@ gives the same worlds.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -125,6 +126,9 @@ class Knowledge:
     promises: list[tuple[int, Callable[[list[str]], bool]]] = field(default_factory=list)
     #: seat -> some of the cards it holds, shown but not its whole hand (coinche's melds from trick 2)
     pinned: dict[int, list[str]] = field(default_factory=dict)
+    #: coinche meld announcements not shown yet: (seat, value, top rank or None) -- the seat holds
+    #: (or held) a meld of that value; each world gives it one
+    announced: list[tuple[int, int, str | None]] = field(default_factory=list)
 
     def sample(self, rng: random.Random, tries: int = 50) -> dict[int, list[str]]:
         """A random placement of the unseen cards: seat -> current hand, and
@@ -142,10 +146,22 @@ class Knowledge:
         for seat, card, _ in self.played:
             played_by.setdefault(seat, []).append(card)
         for attempt in range(tries):
-            placed = self._try(rng, dict(need))
+            pool, extra = self.pool, {}
+            if self.announced:
+                melds = self._announced_cards(rng, played_by, need)
+                if melds is None:
+                    continue
+                extra = melds
+                taken = {c for cards in extra.values() for c in cards}
+                pool = [c for c in self.pool if c not in taken]
+            left = {s: k - len(extra.get(s, [])) for s, k in need.items()}
+            placed = self._try(rng, {s: k for s, k in left.items() if k > 0}, pool)
             if placed is None:
                 continue
-            hands = {s: [*self.known.get(s, []), *self.pinned.get(s, [])] for s in range(self.players)}
+            hands = {
+                s: [*self.known.get(s, []), *self.pinned.get(s, []), *extra.get(s, [])]
+                for s in range(self.players)
+            }
             hands[PILE] = list(self.pile_known)
             for s, cards in placed.items():
                 hands[s].extend(cards)
@@ -158,8 +174,32 @@ class Knowledge:
             return hands
         raise SamplingError("no deal fits what this seat has seen")
 
-    def _try(self, rng: random.Random, need: dict[int, int]) -> dict[int, list[str]] | None:
-        cards = list(self.pool)
+    def _announced_cards(
+        self, rng: random.Random, played_by: dict[int, list[str]], need: dict[int, int]
+    ) -> dict[int, list[str]] | None:
+        """For each announced meld, one meld of its value (and top rank)
+        that the seat can hold in this world: its unseen cards, drawn at random."""
+        free = set(self.pool)
+        out: dict[int, list[str]] = {}
+        for seat, value, rank in self.announced:
+            mine = set(played_by.get(seat, []))
+            room = need.get(seat, 0) - len(out.get(seat, []))
+            fits = []
+            for cards in _melds_of(value, rank):
+                unseen = [c for c in cards if c not in mine]
+                if len(unseen) <= room and all(
+                    c in free and self.eff(c) not in self.voids[seat] for c in unseen
+                ):
+                    fits.append(unseen)
+            if not fits:
+                return None
+            chosen = rng.choice(fits)
+            free.difference_update(chosen)
+            out.setdefault(seat, []).extend(chosen)
+        return out
+
+    def _try(self, rng: random.Random, need: dict[int, int], pool: list[str]) -> dict[int, list[str]] | None:
+        cards = list(pool)
         rng.shuffle(cards)
         options = {c: [s for s in need if s == PILE or self.eff(c) not in self.voids[s]] for c in cards}
         cards.sort(key=lambda c: len(options[c]))  # most constrained first (stable: still random)
@@ -199,6 +239,7 @@ def knowledge(view: Mapping[str, Any]) -> Knowledge:
     pile_known = [str(c) for c in view.get("discards") or []] if game == "500" else []
     seen |= set(pile_known)
     pinned = _shown_melds(view, game, seats, me, known, played)
+    announced = _announced_melds(view, game, seats, me, known, pinned)
     seen |= {c for cards in pinned.values() for c in cards}
     pool = [c for c in deck if c not in seen]
     # whatever is in no hand and not played lies in the pile (500's kitty)
@@ -209,8 +250,63 @@ def knowledge(view: Mapping[str, Any]) -> Knowledge:
         if s != me and s not in known and _still_possible(test, s, played, pool, voids, eff)
     ]
     return Knowledge(
-        game, me, n, known, sizes, played, voids, pool, pile_size, pile_known, eff, promises, pinned
+        game,
+        me,
+        n,
+        known,
+        sizes,
+        played,
+        voids,
+        pool,
+        pile_size,
+        pile_known,
+        eff,
+        promises,
+        pinned,
+        announced,
     )
+
+
+def _announced_melds(
+    view: Mapping[str, Any],
+    game: str,
+    seats: list[str],
+    me: int,
+    known: dict[int, list[str]],
+    pinned: dict[int, list[str]],
+) -> list[tuple[int, int, str | None]]:
+    """Coinche: the value (and, after a "How high?", the top rank) of each
+    other seat's best meld, as announced at trick 1, unless already shown."""
+    info = (view.get("melds") or {}) if game == "coinche" else {}
+    if info.get("shown"):
+        return []  # from trick 2 the winning side's melds are shown: pinned
+    best: dict[int, tuple[int, str | None]] = {}
+    for a in info.get("announcements") or []:
+        seat = seats.index(a["seat"])
+        rank = (a.get("how_high") or {}).get(a["seat"])
+        best[seat] = (int(a["value"]), str(rank) if rank else None)
+    return [(s, v, r) for s, (v, r) in best.items() if s != me and s not in known and s not in pinned]
+
+
+@functools.cache
+def _meld_table() -> dict[int, list[tuple[str | None, tuple[str, ...]]]]:
+    """Every meld of the 32-card deck by value: (top rank, its cards)."""
+    from trumps.coinche.melds import CARRE_VALUES, NATURAL, SEQ_VALUES
+
+    out: dict[int, list[tuple[str | None, tuple[str, ...]]]] = {}
+    for suit in "SHDC":
+        for length in range(3, 9):
+            for top in range(len(NATURAL) - length + 1):
+                ranks = NATURAL[top : top + length]
+                value = SEQ_VALUES.get(length, 100)
+                out.setdefault(value, []).append((ranks[0], tuple(r + suit for r in ranks)))
+    for rank, value in CARRE_VALUES.items():
+        out.setdefault(value, []).append((rank, tuple(rank + suit for suit in "SHDC")))
+    return out
+
+
+def _melds_of(value: int, rank: str | None) -> list[tuple[str, ...]]:
+    return [cards for top, cards in _meld_table().get(value, []) if rank is None or top == rank]
 
 
 def _shown_melds(

@@ -425,6 +425,7 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
         coinche meld declaration, any legal one."""
         state = self.tg.new_initial_state()
         pile = list(pile)
+        view = self.view(player) or {}
         try:
             for i in dealt:
                 state.apply_action(i)
@@ -433,8 +434,8 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
                 if not public and s != player:
                     if state.match.phase == "KITTY" and pile:
                         notation = pile.pop()
-                    elif notation.startswith("MELD:") and notation not in {str(a) for a in legal.values()}:
-                        notation = str(rng.choice(list(legal.values())))
+                    elif notation.startswith("MELD:"):
+                        notation = _declaration_like(view, s, [str(a) for a in legal.values()], rng)
                 idx = next((i for i, a in legal.items() if str(a) == notation), None)
                 if idx is None:
                     return None
@@ -442,6 +443,36 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
         except Exception:
             return None
         return state
+
+
+def _declaration_like(view: dict[str, Any], seat: int, legal: list[str], rng: random.Random) -> str:
+    """Coinche: a meld declaration for another seat that tells what the
+    real one told: the melds shown at trick 2, else a best meld of the
+    announced value (and rank), else nothing."""
+    from trumps.coinche.melds import Declaration
+
+    info = view.get("melds") or {}
+    name = list(view["seats"])[seat]
+    shown = (info.get("shown") or {}).get(name)
+    if shown is not None:
+        want = sorted(str(m) for m in shown)
+        same = [d for d in legal if sorted(str(m) for m in Declaration.parse(d).melds) == want]
+        return rng.choice(same) if same else rng.choice(legal)
+    said = [a for a in info.get("announcements") or [] if a["seat"] == name]
+    if not said:
+        return "MELD:-" if "MELD:-" in legal else rng.choice(legal)
+    value = int(said[-1]["value"])
+    rank = (said[-1].get("how_high") or {}).get(name)
+    fits = []
+    for d in legal:
+        melds = Declaration.parse(d).melds
+        if (
+            melds
+            and max(m.value for m in melds) == value
+            and (rank is None or any(m.value == value and m.rank == rank for m in melds))
+        ):
+            fits.append(d)
+    return rng.choice(fits) if fits else rng.choice(legal)
 
 
 def _pin_belote(
