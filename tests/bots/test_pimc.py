@@ -54,6 +54,7 @@ def test_samples_agree_with_the_view(game: str, seed: int, actions: int, draw: i
     for seat, voids in enumerate(know.voids):
         for card in truth[seat]:
             assert know.eff(card) not in voids
+            assert card not in know.excluded.get(seat, ())  # coinche's duty to trump and overtrump
     hands = know.sample(random.Random(draw))
     seen_elsewhere = {c for _, c, _ in play_sequence(view)}
     for seat, size in enumerate(know.sizes):
@@ -61,6 +62,9 @@ def test_samples_agree_with_the_view(game: str, seed: int, actions: int, draw: i
         assert not set(hands[seat]) & seen_elsewhere
         for card in hands[seat]:
             assert know.eff(card) not in know.voids[seat]
+            assert card not in know.excluded.get(seat, ())
+    # the sampled world replays every card played so far (follow, trump, overtrump)
+    world(view, hands)
     # the seat's own and exposed hands are exactly as seen
     assert set(hands[me]) == truth[me]
     for name in view.get("exposed") or []:

@@ -129,6 +129,12 @@ class Knowledge:
     #: coinche meld announcements not shown yet: (seat, value, top rank or None) -- the seat holds
     #: (or held) a meld of that value; each world gives it one
     announced: list[tuple[int, int, str | None]] = field(default_factory=list)
+    #: seat -> unseen cards it cannot hold: its plays showed it had none of them (coinche's duty
+    #: to trump and to overtrump, beyond the voids of not following suit)
+    excluded: dict[int, set[str]] = field(default_factory=dict)
+
+    def _may_hold(self, seat: int, card: str) -> bool:
+        return self.eff(card) not in self.voids[seat] and card not in self.excluded.get(seat, ())
 
     def sample(self, rng: random.Random, tries: int = 50) -> dict[int, list[str]]:
         """A random placement of the unseen cards: seat -> current hand, and
@@ -187,9 +193,7 @@ class Knowledge:
             fits = []
             for cards in _melds_of(value, rank):
                 unseen = [c for c in cards if c not in mine]
-                if len(unseen) <= room and all(
-                    c in free and self.eff(c) not in self.voids[seat] for c in unseen
-                ):
+                if len(unseen) <= room and all(c in free and self._may_hold(seat, c) for c in unseen):
                     fits.append(unseen)
             if not fits:
                 return None
@@ -201,7 +205,7 @@ class Knowledge:
     def _try(self, rng: random.Random, need: dict[int, int], pool: list[str]) -> dict[int, list[str]] | None:
         cards = list(pool)
         rng.shuffle(cards)
-        options = {c: [s for s in need if s == PILE or self.eff(c) not in self.voids[s]] for c in cards}
+        options = {c: [s for s in need if s == PILE or self._may_hold(s, c)] for c in cards}
         cards.sort(key=lambda c: len(options[c]))  # most constrained first (stable: still random)
         out: dict[int, list[str]] = {s: [] for s in need}
         for c in cards:
@@ -242,6 +246,7 @@ def knowledge(view: Mapping[str, Any]) -> Knowledge:
     announced = _announced_melds(view, game, seats, me, known, pinned)
     seen |= {c for cards in pinned.values() for c in cards}
     pool = [c for c in deck if c not in seen]
+    excluded = _coinche_duties(view, played, pool) if game == "coinche" else {}
     # whatever is in no hand and not played lies in the pile (500's kitty)
     pile_size = len(deck) - sum(sizes) - len(played) - len(pile_known)
     promises = [
@@ -250,21 +255,45 @@ def knowledge(view: Mapping[str, Any]) -> Knowledge:
         if s != me and s not in known and _still_possible(test, s, played, pool, voids, eff)
     ]
     return Knowledge(
-        game,
-        me,
-        n,
-        known,
-        sizes,
-        played,
-        voids,
-        pool,
-        pile_size,
-        pile_known,
-        eff,
-        promises,
-        pinned,
-        announced,
-    )
+        game, me, n, known, sizes, played, voids, pool, pile_size, pile_known, eff, promises, pinned, announced,
+        excluded,
+    )  # fmt: skip
+
+
+def _coinche_duties(
+    view: Mapping[str, Any], played: list[tuple[int, str, int | None]], pool: list[str]
+) -> dict[int, set[str]]:
+    """What coinche's duties (follow, trump, overtrump; the partner
+    exemptions of the options) say a seat did not hold: an unseen card is
+    ruled out for a seat when holding it beside the card the seat played
+    would have made that card illegal.  (The duties are "play one of these
+    if you have one", so one card at a time decides.)"""
+    from trumps.coinche.calls import AT, NT
+    from trumps.coinche.play import rules_for
+
+    denom_text = str((view.get("contract") or {}).get("denom") or "")
+    if not denom_text:
+        return {}
+    denom = NT if denom_text == "NT" else AT if denom_text == "AT" else int(Suit.parse(denom_text))
+    options = trumps.game_class("coinche").schema.resolve(None, dict(view.get("options") or {}))
+    rules = rules_for(denom, options)
+    n = len(view["seats"])
+    unseen = [Card(c) for c in pool]
+    out: dict[int, set[str]] = {}
+    for start in range(0, len(played), n):
+        trick = played[start : start + n]
+        for k in range(1, len(trick)):
+            seat, text, _led = trick[k]
+            before = [Card(c) for _, c, _ in trick[:k]]
+            first = before[0].suit
+            led = int(first) if first is not None else 0
+            best = max(range(k), key=lambda i: rules.strength(before[i], led))
+            partner_winning = trick[best][0] % 2 == seat % 2
+            card = Card(text)
+            for x in unseen:
+                if card not in rules.legal([card, x], before, best, partner_winning):
+                    out.setdefault(seat, set()).add(str(x))
+    return out
 
 
 def _announced_melds(
