@@ -5,8 +5,11 @@ load it back as a trumps bot and measure it in the duplicate arena.
     python examples/train_coinche_card_play.py --deals 30000 --arena-deals 300
 
 The policy is a two-layer perceptron over what the seat sees (its hand, the
-cards on the trick, every card already played, the trump suit, whether its
-side took the contract, its place in the trick), trained with a masked
+cards on the trick by partner and by opponents, every card already played,
+the kind of contract, whether its side took it, its place in the trick,
+whether partner is winning the trick, the led suit), with the suits
+reordered so the trump suit always comes first (what it learns of one trump
+suit holds for all four), trained with a masked
 policy gradient (REINFORCE with a running baseline): only legal cards get
 probability.  It plays the cards of one side; the auction and everything
 else are left to the rule bot (``easy``), so the result measures card play.
@@ -17,6 +20,14 @@ same view the card room sends, so it cannot see a hidden card.
 The saved weights load as a bot with ``PolicyBot.load(path)``; the arena
 then plays it against ``random`` and ``easy`` on the same deals with the
 seats swapped (``trumps.bots.arena.duplicate_match``).
+
+Measured (defaults: 30,000 deals, about a minute on one core, then 200
+duplicate deals per opponent, 2-core AMD EPYC): card points against ``easy``
+−6.9 a deal [−9.8, −4.0] after training, against −16.9 [−19.5, −14.3] for the
+untrained network (``--deals 1``, 300 deals): it learns most of the gap to
+the rule bot's card play.  Against ``random`` the deal score is +480 a deal
+(the rule bot's bidding does most of that); the card points are within
+noise, since the random side's wild contracts decide who takes what.
 """
 
 from __future__ import annotations
@@ -39,29 +50,71 @@ SUITS = "SHDC"
 RANKS = ("7", "8", "9", "T", "J", "Q", "K", "A")
 CARDS = [r + s for s in SUITS for r in RANKS]
 INDEX = {c: i for i, c in enumerate(CARDS)}
-FEATURES = 32 * 3 + 5 + 1 + 4
+# hand | current trick by partner | by opponents | every card gone | trump kind (suit, NT, AT)
+# | taker's side | place in the trick | partner winning the trick | led suit | tricks played
+FEATURES = 32 * 4 + 3 + 1 + 4 + 1 + 4 + 1
+
+
+def suit_order(view: dict[str, Any]) -> str:
+    """The suits with the trump first: the policy sees every suit contract
+    as a spades contract, so what it learns of one trump suit holds for all."""
+    trump = view.get("trump")
+    if isinstance(trump, str) and trump in SUITS:
+        return trump + "".join(x for x in SUITS if x != trump)
+    return SUITS
+
+
+def slot(card: str, order: str) -> int:
+    """A card's place in the policy's 32 inputs and outputs (suits in ``order``)."""
+    return order.index(card[-1]) * 8 + RANKS.index(card[:-1])
 
 
 def features(view: dict[str, Any]) -> np.ndarray:
     """The seat's information as a vector (only from its own view)."""
     x = np.zeros(FEATURES, dtype=np.float32)
     me = view["seat"]
+    order = suit_order(view)
+    team = next(t for t in view["teams"] if me in t)
     for c in view["hands"][me] or []:
-        x[INDEX[c]] = 1.0
-    for p in view["trick"]:
-        x[32 + INDEX[p["card"]]] = 1.0
+        x[slot(c, order)] = 1.0
+    trick = view["trick"]
+    for p in trick:
+        x[(32 if p["seat"] in team else 64) + slot(p["card"], order)] = 1.0
     for tr in view["tricks"]:
         for c in tr["cards"]:
-            x[64 + INDEX[c]] = 1.0
-    for p in view["trick"]:
-        x[64 + INDEX[p["card"]]] = 1.0
+            x[96 + slot(c, order)] = 1.0
+    for p in trick:
+        x[96 + slot(p["card"], order)] = 1.0
     trump = view.get("trump")
-    x[96 + (SUITS.index(trump) if isinstance(trump, str) and trump in SUITS else 4)] = 1.0
     contract = view.get("contract") or {}
-    team = next(i for i, t in enumerate(view["teams"]) if me in t)
-    x[101] = 1.0 if contract.get("team") == team else 0.0
-    x[102 + min(len(view["trick"]), 3)] = 1.0
+    denom = contract.get("denom")
+    x[128 + (0 if isinstance(trump, str) and trump in SUITS else 1 if denom == "NT" else 2)] = 1.0
+    x[131] = 1.0 if contract.get("team") == view["teams"].index(team) else 0.0
+    x[132 + min(len(trick), 3)] = 1.0
+    if trick:
+        x[136] = 1.0 if _winner(trick, trump) in team else 0.0
+        x[137 + order.index(trick[0]["card"][-1])] = 1.0
+    x[141] = len(view["tricks"]) / 8
     return x
+
+
+_TRUMP_RANK = {r: i for i, r in enumerate(["J", "9", "A", "T", "K", "Q", "8", "7"])}
+_PLAIN_RANK = {r: i for i, r in enumerate(["A", "T", "K", "Q", "J", "9", "8", "7"])}
+
+
+def _winner(trick: list[dict[str, Any]], trump: str | None) -> str:
+    """The seat winning the trick so far (a suit contract or no trumps; all
+    trumps is read as no trumps, close enough for a feature)."""
+    led = trick[0]["card"][-1]
+
+    def power(card: str) -> tuple[int, int]:
+        if card[-1] == trump:
+            return (2, -_TRUMP_RANK[card[:-1]])
+        if card[-1] == led:
+            return (1, -_PLAIN_RANK[card[:-1]])
+        return (0, 0)
+
+    return str(max(trick, key=lambda p: power(p["card"]))["seat"])
 
 
 _PLAIN = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}
@@ -135,15 +188,18 @@ def card_choice(
     policy: Policy, view: dict[str, Any], legal: list[str], rng: random.Random, greedy: bool
 ) -> tuple[str, np.ndarray, np.ndarray, int]:
     x = features(view)
+    order = suit_order(view)
     mask = np.zeros(32, dtype=bool)
+    by_slot = {}
     for c in legal:
-        mask[INDEX[c]] = True
+        mask[slot(c, order)] = True
+        by_slot[slot(c, order)] = c
     p, _ = policy.probs(x, mask)
     a = int(np.argmax(p)) if greedy else int(np.searchsorted(np.cumsum(p), rng.random() * p.sum()))
     a = min(a, 31)
     if not mask[a]:  # rounding at the edge of the cumulative sum
         a = int(np.argmax(p))
-    return CARDS[a], x, mask, a
+    return by_slot[a], x, mask, a
 
 
 class PolicyBot(Bot):
@@ -228,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--arena-deals", type=int, default=200, help="duplicate deals per opponent (default 200)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--lr", type=float, default=1e-2)
+    ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--out", type=Path, default=Path("coinche_policy.npz"))
     args = ap.parse_args(argv)
     if args.deals < 1 or args.arena_deals < 1:
