@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import cache, cached_property
@@ -379,13 +379,3 @@ def cli_language(option: str | None, environ: Mapping[str, str]) -> str:
         if value:
             break
     return DEFAULT
-
-
-def unknown_language(code: str) -> bool:
-    return code not in LANGUAGES and code != PSEUDO
-
-
-def words(lang: str, texts: Iterable[str]) -> list[str]:
-    """``texts`` in ``lang`` (a convenience for lists of labels)."""
-    t = translator(lang)
-    return [t.gettext(x) for x in texts]
