@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from trumps.room import timing
@@ -174,12 +175,19 @@ class Store:
     def secret(self) -> str:
         """The cookie-signing secret, created once and kept in the database
         so guest identities survive restarts."""
-        with self.sessions.begin() as s:
-            row = s.get(Meta, "secret")
-            if row is None:
-                row = Meta(key="secret", value=secrets.token_urlsafe(32))
-                s.add(row)
-            return row.value
+        try:
+            with self.sessions.begin() as s:
+                row = s.get(Meta, "secret")
+                if row is None:
+                    row = Meta(key="secret", value=secrets.token_urlsafe(32))
+                    s.add(row)
+                return row.value
+        except IntegrityError:
+            # workers started together on a new database: another one stored it first
+            with self.sessions() as s:
+                stored = s.get(Meta, "secret")
+                assert stored is not None
+                return stored.value
 
     # ----- players ---------------------------------------------------------
     def create_player(self, name: str) -> str:
