@@ -28,11 +28,11 @@ from trumps.cli.common import (
     UsageError,
     add_lang_argument,
     add_option_arguments,
-    fail,
     guarded,
+    in_language,
     parse_options,
 )
-from trumps.cli.lang import N_, _, message, ngettext, number, pgettext, session
+from trumps.cli.lang import N_, _, message, ngettext, number, pgettext
 
 if TYPE_CHECKING:
     from trumps.bots.arena import ArenaResult, Interval
@@ -126,11 +126,7 @@ def build_parser() -> CliParser:
 
 def main(argv: list[str]) -> int:
     """Run the arena; returns the exit status."""
-    try:
-        with session(argv) as rest:
-            return _main(rest)
-    except UsageError as exc:  # an unknown --lang
-        return fail(str(exc))
+    return in_language(argv, _main)
 
 
 def _main(argv: list[str]) -> int:

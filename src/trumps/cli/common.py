@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
 
-from trumps.cli.lang import _, add_lang_argument, translate_error
+from trumps.cli.lang import _, add_lang_argument, session, translate_error
 from trumps.core.errors import TrumpsError
 
 __all__ = [
@@ -88,6 +88,22 @@ def fail(message: str, stream: TextIO | None = None) -> int:
     text = " ".join(translate_error(str(message)).split())
     print(_("trumps: error: {message}", message=text), file=stream if stream is not None else sys.stderr)
     return EXIT_USAGE
+
+
+def in_language(argv: Sequence[str], run: Callable[[list[str]], int], *, prog: str | None = None) -> int:
+    """Run a command in its ``--lang`` (else the enclosing command's, else the
+    environment's language) on the rest of ``argv``.  An unknown ``--lang``
+    is one line in the language the command would otherwise speak: ``trumps:
+    error: ...``, or ``PROG: ...`` for the calculators that name themselves."""
+    try:
+        with session(list(argv)) as rest:
+            return run(rest)
+    except UsageError as exc:
+        with session([]):
+            if prog is None:
+                return fail(str(exc))
+            print(f"{prog}: {translate_error(str(exc))}", file=sys.stderr)
+            return EXIT_USAGE
 
 
 def guarded(run: Callable[[], int]) -> int:

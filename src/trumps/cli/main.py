@@ -37,11 +37,11 @@ from trumps.cli.common import (
     UsageError,
     add_lang_argument,
     add_option_arguments,
-    fail,
     guarded,
+    in_language,
     parse_options,
 )
-from trumps.cli.lang import N_, _, message, ngettext, number, session
+from trumps.cli.lang import N_, _, message, ngettext, number
 
 __all__ = ["build_parser", "game_command", "main"]
 
@@ -170,12 +170,7 @@ def game_command(game: str, command: str) -> Callable[[list[str]], int]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    try:
-        with session(args_list) as rest:
-            return _main(rest)
-    except UsageError as exc:  # an unknown --lang: said in the environment's language
-        with session([]):
-            return fail(str(exc))
+    return in_language(args_list, _main)
 
 
 def _main(argv: list[str]) -> int:

@@ -28,11 +28,11 @@ from trumps.cli.common import (
     UsageError,
     add_lang_argument,
     add_option_arguments,
-    fail,
     guarded,
+    in_language,
     parse_options,
 )
-from trumps.cli.lang import _, lang, pgettext, session
+from trumps.cli.lang import _, lang, pgettext
 from trumps.cli.localized import LOCALIZED, card_label
 from trumps.core.errors import DealError
 from trumps.core.seats import parse_seat
@@ -88,11 +88,7 @@ def _parser() -> CliParser:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``trumps solve``."""
-    try:
-        with session(argv) as rest:
-            return guarded(lambda: _run(rest))
-    except UsageError as exc:  # an unknown --lang
-        return fail(str(exc))
+    return in_language(argv, lambda rest: guarded(lambda: _run(rest)))
 
 
 def _run(argv: list[str]) -> int:

@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from trumps.bridge.calls import Contract
 from trumps.bridge.rubber import RubberSheet, score_rubber
 from trumps.bridge.scoring import deal_score
-from trumps.cli.common import CliParser, UsageError, add_lang_argument
-from trumps.cli.lang import _, lang, session, translate_error
+from trumps.cli.common import CliParser, add_lang_argument, in_language
+from trumps.cli.lang import _, lang, translate_error
 from trumps.cli.localized import LOCALIZED, contract_label, denom_label
 from trumps.core.errors import TrumpsError
 
@@ -35,19 +34,9 @@ class _Parser(CliParser):
         raise TrumpsError(message)
 
 
-def _in_language(prog: str, argv: list[str], run: Callable[[list[str]], int]) -> int:
-    """Run a command in its ``--lang`` (else the enclosing or the environment's language)."""
-    try:
-        with session(argv) as rest:
-            return run(rest)
-    except UsageError as exc:  # an unknown --lang
-        print(f"{prog}: {translate_error(str(exc))}", file=sys.stderr)
-        return 2
-
-
 def score_command(argv: list[str]) -> int:
     """Score one contract result (duplicate) or a whole rubber."""
-    return _in_language("trumps score bridge", argv, _score)
+    return in_language(argv, _score, prog="trumps score bridge")
 
 
 def _score(argv: list[str]) -> int:
@@ -197,7 +186,7 @@ def _par_text(par: Par) -> str:
 
 def dd_command(argv: list[str]) -> int:
     """Print the double-dummy table of a deal, optionally with par."""
-    return _in_language("trumps dd", argv, _dd)
+    return in_language(argv, _dd, prog="trumps dd")
 
 
 def _dd(argv: list[str]) -> int:

@@ -19,8 +19,8 @@ import json
 import sys
 from collections.abc import Sequence
 
-from trumps.cli.common import CliParser, UsageError, add_lang_argument
-from trumps.cli.lang import _, message, session, translate_error
+from trumps.cli.common import CliParser, UsageError, add_lang_argument, in_language
+from trumps.cli.lang import _, message, translate_error
 from trumps.coinche.calls import Contract
 from trumps.coinche.options import PRESETS, resolve_options
 from trumps.coinche.play import rules_for
@@ -61,13 +61,7 @@ def build_parser() -> CliParser:
 
 def score_command(argv: Sequence[str] | None = None) -> int:
     """Run the calculator; 0 on success, 2 on bad input (one line on stderr)."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    try:
-        with session(args) as rest:
-            return _score(rest)
-    except UsageError as exc:  # an unknown --lang
-        print(f"trumps score coinche: {translate_error(str(exc))}", file=sys.stderr)
-        return 2
+    return in_language(sys.argv[1:] if argv is None else argv, _score, prog="trumps score coinche")
 
 
 def _score(argv: list[str]) -> int:

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 from trumps.cli.common import (
     CliParser,
-    UsageError,
     add_lang_argument,
     add_option_arguments,
-    fail,
     guarded,
+    in_language,
     int_list,
     parse_options,
     split_negative_values,
 )
-from trumps.cli.lang import _, ngettext, session
+from trumps.cli.lang import _, ngettext
 
 __all__ = ["score_command"]
 
@@ -51,11 +50,7 @@ def _parser() -> CliParser:
 
 def score_command(argv: list[str]) -> int:
     """``trumps score 500 CONTRACT --tricks N [...]``: prints the points."""
-    try:
-        with session(argv) as rest:
-            return guarded(lambda: _score(rest))
-    except UsageError as exc:  # an unknown --lang
-        return fail(str(exc))
+    return in_language(argv, lambda rest: guarded(lambda: _score(rest)))
 
 
 def _score(argv: list[str]) -> int:
