@@ -73,6 +73,11 @@ def fill(text: str, params: Mapping[str, Any] | None) -> str:
     return _PLACEHOLDER.sub(lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0), text)
 
 
+def has_letters(text: str) -> bool:
+    """Whether ``text`` has a letter (a word to translate, not a number or a symbol)."""
+    return _HAS_LETTER.search(text) is not None
+
+
 def placeholders(text: str) -> set[str]:
     """The ``{name}`` placeholders of ``text`` (a translation must keep exactly these)."""
     return set(_PLACEHOLDER.findall(text))

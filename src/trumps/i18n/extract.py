@@ -36,6 +36,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import IO, Any
 
+from trumps.i18n import has_letters
+
 __all__ = ["ERROR_NAMES", "extract_html", "extract_python", "extract_runtime", "known_messages"]
 
 #: Calls whose first argument is a message a person may read (besides ``*Error``).
@@ -53,7 +55,6 @@ ERROR_NAMES = frozenset(
     }
 )
 _GETTEXT = {"_": 1, "N_": 1, "gettext": 1, "ngettext": 2, "pgettext": 2}
-_HAS_LETTER = re.compile(r"[^\W\d_]")
 
 
 def _is_message_call(func: ast.expr) -> str | None:
@@ -139,7 +140,7 @@ def _python_messages(source: str) -> Iterator[tuple[int, str | None, tuple[str, 
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _EXPLAINERS.match(node.name):
             for value in _returns(node):
                 for text in templates_of(value, source):
-                    if _HAS_LETTER.search(text):
+                    if has_letters(text):
                         yield value.lineno, None, (text,)
         if isinstance(node, ast.Call):
             name = _is_message_call(node.func)
@@ -151,7 +152,7 @@ def _python_messages(source: str) -> Iterator[tuple[int, str | None, tuple[str, 
                     yield node.lineno, name, tuple(a for a in args if a)
                 continue
             for text in templates_of(node.args[0], source):
-                if _HAS_LETTER.search(text):
+                if has_letters(text):
                     yield node.lineno, None, (text,)
         elif isinstance(node, ast.Dict):
             keys = {
@@ -166,7 +167,7 @@ def _python_messages(source: str) -> Iterator[tuple[int, str | None, tuple[str, 
                     and v is not None
                 ):
                     for found in templates_of(v, source):
-                        if _HAS_LETTER.search(found):
+                        if has_letters(found):
                             yield v.lineno, None, (found,)
 
 
@@ -193,7 +194,7 @@ class _Texts(HTMLParser):
         if tag in _SKIP:
             self.skipping += 1
         for k, v in attrs:
-            if k in _ATTRS and v and _HAS_LETTER.search(v):
+            if k in _ATTRS and v and has_letters(v):
                 self.found.append((self.getpos()[0], " ".join(v.split())))
 
     def handle_endtag(self, tag: str) -> None:
@@ -202,7 +203,7 @@ class _Texts(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         text = " ".join(data.split())
-        if not self.skipping and _HAS_LETTER.search(text):
+        if not self.skipping and has_letters(text):
             self.found.append((self.getpos()[0], text))
 
 

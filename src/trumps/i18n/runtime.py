@@ -10,9 +10,10 @@ copy of it) means a new option or call is extracted with no marking.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
+
+from trumps.i18n import has_letters
 
 __all__ = ["TEXT_KEYS", "runtime_texts"]
 
@@ -20,7 +21,6 @@ __all__ = ["TEXT_KEYS", "runtime_texts"]
 TEXT_KEYS = frozenset(
     {"label", "doc", "help", "title", "default_label", "words", "text", "group_label", "name_text", "target"}
 )
-_HAS_LETTER = re.compile(r"[^\W\d_]")
 
 
 def _walk(data: Any, where: str, key: str | None = None) -> Iterator[tuple[str, str]]:
@@ -30,14 +30,14 @@ def _walk(data: Any, where: str, key: str | None = None) -> Iterator[tuple[str, 
     elif isinstance(data, list):
         for v in data:
             yield from _walk(v, where, key)
-    elif isinstance(data, str) and key in TEXT_KEYS and _HAS_LETTER.search(data):
+    elif isinstance(data, str) and key in TEXT_KEYS and has_letters(data):
         yield data, where
 
 
 def _strings(data: Any, where: str) -> Iterator[tuple[str, str]]:
     """Every string value of a flat mapping (labels, names, terms)."""
     for v in (data or {}).values():
-        if isinstance(v, str) and _HAS_LETTER.search(v):
+        if isinstance(v, str) and has_letters(v):
             yield v, where
 
 
@@ -48,21 +48,21 @@ def _presentation(p: dict[str, Any], where: str) -> Iterator[tuple[str, str]]:
     target = p.get("target")
     if isinstance(target, dict):
         target = target.get("text")
-    if isinstance(target, str) and _HAS_LETTER.search(target):
+    if isinstance(target, str) and has_letters(target):
         yield target, where
     box = p.get("box") or {}
     for part in ("columns", "side"):
         for c in box.get(part) or []:
             for k in ("label", "name"):
-                if isinstance(c.get(k), str) and _HAS_LETTER.search(c[k]):
+                if isinstance(c.get(k), str) and has_letters(c[k]):
                     yield c[k], where
     for part in ("popup", "inkles"):
         c = box.get(part) or {}
         for k in ("label", "name"):
-            if isinstance(c.get(k), str) and _HAS_LETTER.search(c[k]):
+            if isinstance(c.get(k), str) and has_letters(c[k]):
                 yield c[k], where
     for r in box.get("rows") or []:
-        if isinstance(r.get("label"), str) and _HAS_LETTER.search(r["label"]):
+        if isinstance(r.get("label"), str) and has_letters(r["label"]):
             yield r["label"], where
 
 
@@ -86,10 +86,10 @@ def runtime_texts() -> Iterator[tuple[str, str]]:
         for spec in schema.specs:
             pieces = spec.summary.values() if isinstance(spec.summary, dict) else [spec.summary]
             for piece in pieces:
-                if isinstance(piece, str) and _HAS_LETTER.search(piece):
+                if isinstance(piece, str) and has_letters(piece):
                     # the pages translate the line piece by piece, split at " · "
                     for part in piece.split(" · "):
-                        if _HAS_LETTER.search(part):
+                        if has_letters(part):
                             yield part, f"rules summary of {name}"
         for preset in [None, *schema.presets]:
             for extra in _variations(schema):
@@ -148,9 +148,5 @@ def _bot_reasons() -> Iterator[tuple[str, str]]:
                 texts = [node.value.elts[1]]
             for t in texts:
                 for v in [t.body, t.orelse] if isinstance(t, ast.IfExp) else [t]:
-                    if (
-                        isinstance(v, ast.Constant)
-                        and isinstance(v.value, str)
-                        and _HAS_LETTER.search(v.value)
-                    ):
+                    if isinstance(v, ast.Constant) and isinstance(v.value, str) and has_letters(v.value):
                         yield v.value, "suggestion reason"

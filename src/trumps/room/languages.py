@@ -34,11 +34,6 @@ __all__ = ["COOKIE", "language_of", "routes"]
 COOKIE = "trumps_lang"
 
 
-def header_language(conn: HTTPConnection) -> str:
-    """The language a person without a setting gets: the cookie, else ``Accept-Language``."""
-    return pick(conn.cookies.get(COOKIE), negotiate(conn.headers.get("accept-language")))
-
-
 async def language_of(conn: HTTPConnection, room: Room, sessions: Sessions) -> str:
     """The language of this request's person (see the module doc for the order)."""
     setting = None
