@@ -3,6 +3,7 @@ Debian's Chromium driven by Playwright (no browser download needed)."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import socket
 import threading
@@ -103,3 +104,26 @@ def click(target: Locator) -> None:
     target.click(timeout=2000, position={"x": 7, "y": 7})
     if "armed" in (target.get_attribute("class", timeout=500) or ""):
         target.click(timeout=2000, position={"x": 7, "y": 7})
+
+
+def play_until(page: Page, done: object, limit: int = 600) -> None:
+    """Click a legal card, else the first offered call, until ``done()``.
+
+    A card that can be played several ways (a 500 joker lead's suit, a
+    coinche belote announcement) offers its ways as buttons: the first is
+    clicked before any card again."""
+    for _ in range(limit):
+        if done():  # type: ignore[operator]
+            return
+        target = page.locator("#calls button").first
+        if not target.count():
+            target = page.locator(PLAYABLE_CARD).first
+        if not target.count():
+            target = page.locator(CALL).first
+        if target.count():
+            with contextlib.suppress(Exception):  # the table moved on between our look and our click
+                click(target)
+        page.wait_for_timeout(30)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "failure.png"))
+    raise AssertionError("the game did not get there in time: " + page.inner_text("#status"))

@@ -5,7 +5,6 @@ are saved to ``artifacts/screenshots/``."""
 
 from __future__ import annotations
 
-import contextlib
 import re
 import sys
 from pathlib import Path
@@ -16,7 +15,7 @@ from playwright.sync_api import Browser, Page
 import trumps
 
 sys.path.insert(0, str(Path(__file__).parent))
-from browser import CALL, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click, enter
+from browser import SCREENSHOTS, LiveServer, enter, play_until
 
 DEAL = re.compile(r"Deal (\d+)")
 
@@ -40,29 +39,6 @@ def deal_number_of(status: str) -> int:
 
 def deal_number(page: Page) -> int:
     return deal_number_of(page.inner_text("#status"))
-
-
-def play_until(page: Page, done: object, limit: int = 600) -> None:
-    """Click a legal card, else the first offered call, until ``done()``.
-
-    A card that can be played several ways (a 500 joker lead's suit, a
-    coinche belote announcement) offers its ways as buttons: the first is
-    clicked before any card again."""
-    for _ in range(limit):
-        if done():  # type: ignore[operator]
-            return
-        target = page.locator("#calls button").first
-        if not target.count():
-            target = page.locator(PLAYABLE_CARD).first
-        if not target.count():
-            target = page.locator(CALL).first
-        if target.count():
-            with contextlib.suppress(Exception):  # the table moved on between our look and our click
-                click(target)
-        page.wait_for_timeout(30)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "failure.png"))
-    raise AssertionError("the game did not get there in time: " + page.inner_text("#status"))
 
 
 @pytest.mark.parametrize("game", trumps.games())

@@ -7,7 +7,6 @@ does not know.  Screenshots (desktop and phone) in artifacts/screenshots/."""
 
 from __future__ import annotations
 
-import contextlib
 import re
 import sys
 from pathlib import Path
@@ -17,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 sys.path.insert(0, str(Path(__file__).parent))
-from browser import CALL, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click
+from browser import CALL, PLAYABLE_CARD, SCREENSHOTS, LiveServer, play_until
 
 from trumps.i18n import translator
 from trumps.room.settings import PRESET_PHRASES
@@ -78,22 +77,11 @@ def sit_and_fill(page: Page, seat: str = "S") -> None:
     page.wait_for_function("() => state && state.table.status === 'playing'")
 
 
-def play_deals(page: Page, deals: int, limit: int = 800) -> None:
+def play_deals(page: Page, deals: int) -> None:
     """Click a legal card, else an offered call, until ``deals`` deals are over."""
-    for _ in range(limit):
-        if js(page, f"state.view.over || (state.view.deal_number || 0) > {deals}"):
-            return
-        target = page.locator("#calls button").first
-        if not target.count():
-            target = page.locator(PLAYABLE_CARD).first
-        if not target.count():
-            target = page.locator(CALL).first
-        if target.count():
-            with contextlib.suppress(Exception):
-                click(target)
-        page.wait_for_timeout(30)
-    shot(page, "languages-failure.png")
-    raise AssertionError("the deal did not end in time")
+    play_until(
+        page, lambda: js(page, f"state.view.over || (state.view.deal_number || 0) > {deals}"), limit=800
+    )
 
 
 def visible_text(page: Page) -> str:
