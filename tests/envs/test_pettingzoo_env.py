@@ -79,3 +79,28 @@ def test_bad_arguments() -> None:
         raw_env("bridge", reward="card_points")
     with pytest.raises(trumps.TrumpsError):
         raw_env("nope")
+
+
+@pytest.mark.parametrize(("game", "preset"), [("bridge", None), ("500", "american"), ("coinche", "seed")])
+def test_api_with_observations_checked_against_the_views(game: str, preset: str | None) -> None:
+    """The tracked observations equal the encoded views through the whole
+    PettingZoo API test (``check_observations`` raises on a difference)."""
+    api_test(env(game, preset=preset, check_observations=True), num_cycles=300)
+
+
+def test_a_late_read_view_is_the_view_of_its_step() -> None:
+    e = raw_env("coinche", preset="ffb_2016")
+    e.reset(seed=8)
+    kept: list[tuple[str, dict[str, object], dict[str, object]]] = []
+    rng = np.random.default_rng(8)
+    for n, agent in enumerate(e.agent_iter()):
+        obs, _r, term, trunc, info = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        if n % 3 == 0:
+            kept.append((agent, info, e.match.view(e.match.seat(agent))))  # read now
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert len(kept) > 5
+    for _agent, info, now in kept:  # read after the episode: replayed
+        assert info["view"] == now

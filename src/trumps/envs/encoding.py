@@ -105,6 +105,8 @@ class ActionSpace:
         self.n_cards = len(cards)
         keys = [(False, c) for c in calls] + [(True, c) for c in cards] + [(False, e) for e in extras]
         self.index: dict[tuple[bool, str], int] = {k: i for i, k in enumerate(keys)}
+        # cards are interned: the card object itself is a key (no str() per action)
+        self._by_card: dict[Card, int] = {Card(c): self.index[(True, c)] for c in cards}
 
     def __len__(self) -> int:
         return len(self.names)
@@ -115,8 +117,8 @@ class ActionSpace:
 
     def legal(self, legal: Sequence[Any]) -> dict[int, Any]:
         """Index -> engine action, for the legal actions."""
-        idx = self.index
-        return {idx[(type(a) is Card, str(a))]: a for a in legal}
+        idx, by_card = self.index, self._by_card
+        return {(by_card[a] if type(a) is Card else idx[(False, str(a))]): a for a in legal}
 
     def mask(self, legal: Sequence[Any]) -> np.ndarray:
         out = np.zeros(len(self.names), dtype=np.int8)
@@ -260,22 +262,8 @@ class ObservationEncoder:
                 if k is not None:
                     ones.append(base + k)
                 ones.append(base + nc + rel(entry["seat"]))
-        contract = view.get("contract")
-        if contract:
-            bid = str(contract.get("bid") or contract.get("call") or "")
-            doubled = 0
-            while bid.endswith("X") and bid not in cl:
-                bid = bid[:-1]
-                doubled += 1
-            k = cl.get(bid)
-            if k is not None:
-                ones.append(o["contract"] + k)
-            ones.append(o["contract_doubled"] + min(doubled, 2))
-            seat_name = contract.get("seat") or contract.get("declarer")
-            if seat_name in pos:
-                ones.append(o["contract_seat"] + rel(seat_name))
-        phase = str(view.get("phase"))
-        ones.append(o["phase"] + (PHASES.index(phase) if phase in PHASES else len(PHASES) - 1))
+        ones += self.contract_ones(view.get("contract"), me)
+        ones.append(self.phase_index(view.get("phase")))
         htp = view.get("hand_to_play")
         if htp in pos:
             ones.append(o["hand_to_play"] + rel(htp))
@@ -299,6 +287,31 @@ class ObservationEncoder:
             out[o["vulnerable"]] = float(vul in ("All", "Both", mine))
             out[o["vulnerable"] + 1] = float(vul in ("All", "Both", other))
         return out
+
+    def contract_ones(self, contract: Mapping[str, Any] | None, me: int) -> list[int]:
+        """The indices set to one by the contract blocks, for seat ``me``."""
+        if not contract:
+            return []
+        o, cl, pos = self.offsets, self.spec.call_index, self._pos
+        ones: list[int] = []
+        bid = str(contract.get("bid") or contract.get("call") or "")
+        doubled = 0
+        while bid.endswith("X") and bid not in cl:
+            bid = bid[:-1]
+            doubled += 1
+        k = cl.get(bid)
+        if k is not None:
+            ones.append(o["contract"] + k)
+        ones.append(o["contract_doubled"] + min(doubled, 2))
+        seat_name = contract.get("seat") or contract.get("declarer")
+        if seat_name in pos:
+            ones.append(o["contract_seat"] + (pos[seat_name] - me) % self.spec.players)
+        return ones
+
+    def phase_index(self, phase: Any) -> int:
+        """The index set to one in the phase block."""
+        phase = str(phase)
+        return self.offsets["phase"] + (PHASES.index(phase) if phase in PHASES else len(PHASES) - 1)
 
     def _team_order(self, me: int) -> list[int]:
         teams = self.spec.teams

@@ -113,12 +113,15 @@ def _unpickle_config(token: int) -> _Config:
 
 
 class _Holder:
-    """Holds the engine match; a copy is the engine's own clone."""
+    """Holds the engine match; a copy is the engine's own clone.  ``legal``
+    caches the legal actions (index -> engine action) of the match's current
+    position: OpenSpiel asks for them, then applies one; copies start without."""
 
-    __slots__ = ("match",)
+    __slots__ = ("legal", "match")
 
     def __init__(self, match: Any) -> None:
         self.match = match
+        self.legal: dict[int, Any] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Holder:
         return _Holder(None if self.match is None else self.match.clone())
@@ -258,13 +261,20 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.CHANCE)
         return int(self.match.to_act)
 
+    def _legal(self) -> dict[int, Any]:
+        h = self.holder
+        if h.legal is None:
+            h.legal = self.tg.spec.actions.legal(h.match.legal_actions())
+        return h.legal
+
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self.tg.spec.actions.legal(self.match.legal_actions()))
+        return sorted(self._legal())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        left = sorted(set(range(len(self.tg.spec.deck))) - set(self.dealt))
-        p = 1.0 / len(left)
-        return [(i, p) for i in left]
+        dealt = set(self.dealt)
+        n = len(self.tg.spec.deck)
+        p = 1.0 / (n - len(dealt))
+        return [(i, p) for i in range(n) if i not in dealt]
 
     def _apply_action(self, action: int) -> None:
         if self.match is None:
@@ -274,8 +284,8 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
             return
         m = self.match
         seat = m.to_act
-        legal = self.tg.spec.actions.legal(m.legal_actions())
-        engine_action = legal[int(action)]
+        engine_action = self._legal()[int(action)]
+        self.holder.legal = None
         private = m.phase == "KITTY" or str(engine_action).startswith("MELD:")
         self.actions.append((seat, str(engine_action), not private))
         m.apply(engine_action)

@@ -8,7 +8,7 @@ Observations are ``{"observation": float32 tensor, "action_mask": int8}``;
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -17,7 +17,9 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, 
 
 import trumps
 from trumps.envs.encoding import Spec
+from trumps.envs.lazy import ViewInfo
 from trumps.envs.rewards import REWARDS, bridge_par, deal_rewards
+from trumps.envs.tracking import ObservationTracker
 
 __all__ = ["TrumpsAECEnv"]
 
@@ -38,6 +40,7 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         reward: str = "score",
         episode: str = "deal",
         render_mode: str | None = None,
+        check_observations: bool = False,
     ) -> None:
         super().__init__()
         if reward not in REWARDS:
@@ -56,6 +59,7 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         if reward == "imps" and probe.game != "bridge":
             raise ValueError("reward 'imps' is for bridge")
         self.spec = Spec(probe)
+        self._tracker = ObservationTracker(self.spec, check=check_observations)
         self.possible_agents = list(self.spec.seat_names)
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         n_obs, n_act = self.spec.observation.size, len(self.spec.actions)
@@ -81,13 +85,16 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is None:
             seed = int(np.random.default_rng().integers(2**62))
-        self.match = trumps.new_game(self.game_name, preset=self.preset, options=self.game_options, seed=seed)
+        self.match = self._new_match(seed)
+        self._seed = seed
+        self._actions: list[Any] = []
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._tracker.reset(self.match)
         self._start_deal()
         self._sync()
 
@@ -96,33 +103,45 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         self._par = bridge_par(self.match) if self.reward_kind == "imps" else None
 
     def _sync(self) -> None:
-        """Point at the seat to act; its view (computed once per step) goes
-        to ``infos`` and :meth:`observe`.  At the end every seat gets its view."""
+        """Point at the seat to act.  ``infos`` holds its view (of every seat
+        at the end), made only when read: a view costs several engine steps."""
         m = self.match
         seat = m.to_act
-        self.infos = {a: {} for a in self.agents}
-        self._views: dict[str, dict[str, Any]] = {}
         if seat is not None and not self.terminations.get(self.possible_agents[seat], False):
             agent = self.possible_agents[seat]
             self.agent_selection = agent
             self._legal = self.spec.actions.legal(m.legal_actions())
-            self.infos[agent]["view"] = self._view(agent)
+            self.infos = {a: {} for a in self.agents}
+            self.infos[agent] = ViewInfo(self._view_of(seat))
         else:
             self._legal = {}
-            for a in self.agents:
-                self.infos[a]["view"] = self._view(a)
+            self.infos = {a: ViewInfo(self._view_of(self._seat[a])) for a in self.agents}
 
-    def _view(self, agent: str) -> dict[str, Any]:
-        v = self._views.get(agent)
-        if v is None:
-            v = self._views[agent] = self.match.view(self._seat[agent])
-        return v
+    def _new_match(self, seed: int) -> Any:
+        return trumps.new_game(self.game_name, preset=self.preset, options=self.game_options, seed=seed)
+
+    def _view_of(self, seat: int) -> Callable[[], dict[str, Any]]:
+        """A function giving ``seat``'s view of the state now, even when
+        called after later steps (it then replays the episode so far)."""
+        match, actions, seed, step = self.match, self._actions, self._seed, len(self._actions)
+
+        def make() -> dict[str, Any]:
+            if self.match is match and len(actions) == step:
+                now: dict[str, Any] = match.view(seat)
+                return now
+            replay = self._new_match(seed)
+            for action in actions[:step]:
+                replay.apply(action)
+            then: dict[str, Any] = replay.view(seat)
+            return then
+
+        return make
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         mask = np.zeros(len(self.spec.actions), dtype=np.int8)
         if agent == self.agent_selection and self._legal:
             mask[list(self._legal)] = 1
-        return {"observation": self.spec.observation.encode(self._view(agent)), "action_mask": mask}
+        return {"observation": self._tracker.observe(self._seat[agent]), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -134,7 +153,9 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         m = self.match
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        m.apply(self._legal[int(action)])
+        chosen = self._legal[int(action)]
+        self._tracker.apply(chosen)
+        self._actions.append(chosen)
         finished = len(m.results) > self._deals_done
         if finished:
             s = self.spec

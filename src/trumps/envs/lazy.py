@@ -1,0 +1,135 @@
+"""``infos[agent]``: a real dict whose ``"view"`` is made when first read.
+
+A view costs several engine steps, and most training loops never read it;
+making it on every step was most of the environment's cost.  A
+:class:`ViewInfo` holds a function that makes the view and calls it the
+first time the dict is read in any way (``info["view"]``, ``get``, ``in``,
+iteration, ``len``, ``==``, ``dict(info)``, JSON, pickling, copying).  The
+function gives the view of the state the info was made for, even when read
+after the environment has stepped on (the environment replays its actions
+for that), so reading late gives the same dict as reading at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+__all__ = ["ViewInfo"]
+
+
+class ViewInfo(dict[str, Any]):
+    """``{"view": make()}``, with ``make`` called on first read."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[], dict[str, Any]]) -> None:
+        # the key is there from the start (C code that reads a dict's size
+        # directly, as the json encoder does, must not see an empty dict)
+        super().__init__(view=None)
+        self._make: Callable[[], dict[str, Any]] | None = make
+
+    def _load(self) -> None:
+        make = self._make
+        if make is not None:
+            self._make = None
+            dict.__setitem__(self, "view", make())
+
+    def __getitem__(self, key: str) -> Any:
+        self._load()
+        return dict.__getitem__(self, key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._load()
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self._load()
+        dict.__delitem__(self, key)
+
+    def __contains__(self, key: object) -> bool:
+        self._load()
+        return dict.__contains__(self, key)
+
+    def __iter__(self) -> Iterator[str]:
+        self._load()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._load()
+        return dict.__len__(self)
+
+    def __eq__(self, other: object) -> bool:
+        self._load()
+        if isinstance(other, ViewInfo):
+            other._load()
+        return dict.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        self._load()
+        return dict.__repr__(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        self._load()
+        return (dict, (dict(self.items()),))
+
+    def __copy__(self) -> dict[str, Any]:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        import copy
+
+        return copy.deepcopy(self.copy(), memo)
+
+    def __or__(self, other: Any) -> dict[str, Any]:  # type: ignore[override]
+        out: dict[str, Any] = self.copy() | other
+        return out
+
+    def __ior__(self, other: Any) -> ViewInfo:  # type: ignore[override]
+        self.update(other)
+        return self
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self._load()
+        return dict.get(self, key, default)
+
+    def keys(self) -> Any:
+        self._load()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        self._load()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self._load()
+        return dict.items(self)
+
+    def copy(self) -> dict[str, Any]:
+        self._load()
+        return dict(dict.items(self))
+
+    def pop(self, key: str, *default: Any) -> Any:
+        self._load()
+        return dict.pop(self, key, *default)
+
+    def popitem(self) -> tuple[str, Any]:
+        self._load()
+        return dict.popitem(self)
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self._load()
+        return dict.setdefault(self, key, default)
+
+    def update(self, *args: Any, **kw: Any) -> None:
+        self._load()
+        dict.update(self, *args, **kw)
+
+    def clear(self) -> None:
+        self._make = None
+        dict.clear(self)

@@ -1,0 +1,262 @@
+"""Observation tensors kept up to date action by action, instead of being
+rebuilt from a view at every step.
+
+A view costs 4-7 engine steps and encoding it as much again, so an
+environment that encoded the acting seat's view at every step ran 10-25
+times slower than the engine (``docs/benchmarks.md``).  But one action
+changes an observation in a handful of places, and those places are the same
+for every seat up to the seat's point of view: a call adds one to the call
+table and shifts the last calls; a card leaves a hand and joins the trick; a
+finished trick joins the played cards.
+
+So :class:`ObservationTracker` keeps one *absolute* tensor: every block of
+the observation with seats and teams in table order instead of relative to
+the observer, each seat's own hand in a block of its own, and one cell that
+is always zero.  An action updates it once, whatever the number of seats,
+and a seat's observation is one gather, ``table[index[seat]]``, where
+``index[seat]`` maps each position of the seat's tensor to the absolute cell
+it shows: its own hand (never another's), the other seats' blocks rotated to
+its point of view, the zero cell where the seat sees nothing.
+
+Anything less regular than a call, a card or the end of the auction (the 500
+kitty, coinche meld declarations, a new deal, a claim) rebuilds the table
+from the spectator's view of the match and the seats' own hands, one view
+for all seats.
+
+The view stays the definition: ``check=True`` encodes every observation
+from the seat's own view as well and raises :class:`ObservationMismatch` if
+the tracked one differs, and the tests run that check after every action of
+thousands of random deals of every preset (``tests/envs/test_tracking.py``),
+so the tracked tensors hold exactly what the views hold -- no hidden card
+can get in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from trumps.core.cards import Card
+from trumps.envs.encoding import LAST_CALLS, PHASES, Spec
+
+__all__ = ["ObservationMismatch", "ObservationTracker"]
+
+AUCTION, PLAY = "AUCTION", "PLAY"
+
+
+class ObservationMismatch(AssertionError):
+    """A tracked tensor differs from the one encoded from the seat's view."""
+
+
+class ObservationTracker:
+    """Every seat's observation tensor for one match; :meth:`apply` applies
+    an action to the match and updates them, :meth:`observe` gives one."""
+
+    def __init__(self, spec: Spec, *, check: bool = False) -> None:
+        self.spec = spec
+        self.check = check
+        enc = spec.observation
+        p, dk, nc, nt = spec.players, len(spec.deck), len(spec.calls), len(spec.teams)
+        self._p, self._d, self._nc = p, dk, nc
+        self._card_index = spec.card_index
+        self._call_index = spec.call_index
+        self._team_order = [enc._team_order(s) for s in range(p)]
+        self._has_led = spec.game in ("bridge", "500")  # coinche's view names no led suit
+        # the absolute table: each observation block with table-order seats,
+        # plus every seat's own hand (in "hand") and one zero cell at the end
+        sizes = dict(enc.layout)
+        sizes["hand"] = p * dk
+        self._at: dict[str, int] = {}
+        off = 0
+        for name, _size in enc.layout:
+            self._at[name] = off
+            off += sizes[name]
+        self._zero = off
+        self._size = off + 1
+        self._index = [self._gather(s, enc.offsets, nt) for s in range(p)]
+        self._width = nc + p  # one slot of the last calls
+        self.match: Any = None
+        self._table: np.ndarray | None = None
+
+    def _gather(self, me: int, obs_at: dict[str, int], nt: int) -> np.ndarray:
+        """For each position of ``me``'s observation, the absolute cell it shows."""
+        p, dk, nc, at = self._p, self._d, self._nc, self._at
+        idx = np.full(self.spec.observation.size, -1, dtype=np.intp)
+
+        def per_seat(block: str, width: int, zero_self: bool = False) -> None:
+            for r in range(p):
+                seat = (me + r) % p
+                dst = obs_at[block] + r * width
+                if zero_self and r == 0:
+                    idx[dst : dst + width] = self._zero
+                else:
+                    idx[dst : dst + width] = np.arange(
+                        at[block] + seat * width, at[block] + (seat + 1) * width
+                    )
+
+        def same(block: str, width: int) -> None:
+            idx[obs_at[block] : obs_at[block] + width] = np.arange(at[block], at[block] + width)
+
+        idx[obs_at["hand"] : obs_at["hand"] + dk] = np.arange(
+            at["hand"] + me * dk, at["hand"] + (me + 1) * dk
+        )
+        per_seat("exposed_hands", dk, zero_self=True)
+        per_seat("current_trick", dk)
+        per_seat("played", dk)
+        same("led_suit", 4)
+        per_seat("call_table", nc)
+        for slot in range(LAST_CALLS):
+            base_o = obs_at["last_calls"] + slot * (nc + p)
+            base_a = at["last_calls"] + slot * (nc + p)
+            idx[base_o : base_o + nc] = np.arange(base_a, base_a + nc)
+            for r in range(p):
+                idx[base_o + nc + r] = base_a + nc + (me + r) % p
+        same("contract", nc)
+        per_seat("contract_seat", 1)
+        same("contract_doubled", 3)
+        same("phase", len(PHASES))
+        per_seat("hand_to_play", 1)
+        per_seat("hand_sizes", 1)
+        for block in ("tricks_won", "scores"):
+            for rt, team in enumerate(self._team_order[me]):
+                idx[obs_at[block] + rt] = at[block] + team
+        mine = 0 if self.spec.seat_names[me] in ("N", "S") else 1
+        idx[obs_at["vulnerable"]] = at["vulnerable"] + mine
+        idx[obs_at["vulnerable"] + 1] = at["vulnerable"] + 1 - mine
+        assert (idx >= 0).all()
+        return idx
+
+    # ----- reading -----------------------------------------------------------
+    def reset(self, match: Any) -> None:
+        """Track ``match`` (the table is built when first needed)."""
+        self.match = match
+        self._table = None
+
+    def observe(self, seat: int) -> np.ndarray:
+        """``seat``'s observation tensor (a new array)."""
+        if self._table is None:
+            self._table = self._rebuild()
+        out: np.ndarray = self._table[self._index[seat]]
+        if self.check:
+            expected = self.spec.observation.encode(self.match.view(seat))
+            if not np.array_equal(out, expected):
+                blocks = self.spec.observation.describe()
+                bad = [n for n, a, k in blocks if not np.array_equal(out[a : a + k], expected[a : a + k])]
+                raise ObservationMismatch(
+                    f"seat {seat}: the tracked observation differs from the view in {bad}"
+                )
+        return out
+
+    def _rebuild(self) -> np.ndarray:
+        """The table from the spectator's view (what every seat sees, in
+        table order: the view as seat 0 would have it without its hand)
+        and each seat's own hand."""
+        m = self.match
+        p, dk, ci = self._p, self._d, self._card_index
+        public = m.view(None)
+        names = self.spec.seat_names
+        as_first = dict(public, seat=names[0], hands={**(public.get("hands") or {}), names[0]: None})
+        table = np.zeros(self._size, dtype=np.float32)
+        table[self._index[0]] = self.spec.observation.encode(as_first)
+        hands = m.deal.hands
+        at_hand, at_exposed = self._at["hand"], self._at["exposed_hands"]
+        table[at_hand : at_hand + p * dk] = 0.0
+        for s in range(p):
+            table[[at_hand + s * dk + ci[str(c)] for c in hands[s]]] = 1.0
+        shown = (public.get("hands") or {}).get(names[0])
+        if shown:  # seat 0's hand lies open: the others see it
+            table[[at_exposed + ci[c] for c in shown]] = 1.0
+        table[self._zero] = 0.0
+        return table
+
+    # ----- one action --------------------------------------------------------
+    def apply(self, action: Any) -> None:
+        """Apply ``action`` to the match and bring the table up to date."""
+        m = self.match
+        d = m.deal
+        phase = m.phase
+        owner = d.hand_to_play
+        calls = len(d.auction.calls)
+        tricks = len(d.tricks)
+        exposed = len(getattr(d, "exposed", ()))
+        m.apply(action)
+        t = self._table
+        if t is None:
+            return
+        after = m.phase
+        if m.deal is not d or m.is_over:
+            self._table = None
+        elif phase == AUCTION and type(action) is not Card and len(d.auction.calls) == calls + 1:
+            self._call(t, d)
+            if after == PLAY:
+                self._auction_over(t)
+            elif after != AUCTION:
+                self._table = None
+        elif phase == PLAY == after and type(action) is Card and owner is not None:
+            self._card(t, d, owner, self._card_index[str(action)], tricks)
+            if len(getattr(d, "exposed", ())) != exposed:
+                self._laid_down(t, d)
+        else:
+            self._table = None
+
+    def _hand_to_play(self, t: np.ndarray, htp: int | None) -> None:
+        at = self._at["hand_to_play"]
+        t[at : at + self._p] = 0.0
+        if htp is not None:
+            t[at + htp] = 1.0
+
+    def _call(self, t: np.ndarray, d: Any) -> None:
+        caller, call = d.auction.calls[-1]
+        k = self._call_index.get(str(call))
+        last, w = self._at["last_calls"], self._width
+        if k is not None:
+            t[self._at["call_table"] + caller * self._nc + k] += 1.0
+        t[last + w : last + LAST_CALLS * w] = t[last : last + (LAST_CALLS - 1) * w]
+        t[last : last + w] = 0.0
+        if k is not None:
+            t[last + k] = 1.0
+        t[last + self._nc + caller] = 1.0
+        self._hand_to_play(t, d.hand_to_play)
+
+    def _auction_over(self, t: np.ndarray) -> None:
+        """Bridge and coinche go from the auction straight to the play: the
+        contract and the phase change (read from the public view), no hand."""
+        enc = self.spec.observation
+        public = self.match.view(None)
+        start, end = self._at["contract"], self._at["contract_doubled"] + 3
+        t[start:end] = 0.0
+        for i in enc.contract_ones(public.get("contract"), 0):
+            t[i - enc.offsets["contract"] + start] = 1.0  # seat 0's point of view = table order
+        ph = self._at["phase"]
+        t[ph : ph + len(PHASES)] = 0.0
+        t[enc.phase_index(public.get("phase")) - enc.offsets["phase"] + ph] = 1.0
+
+    def _laid_down(self, t: np.ndarray, d: Any) -> None:
+        """A hand was laid down (bridge's dummy after the opening lead, a 500
+        open misère): the others see it from now on."""
+        dk, ci, at = self._d, self._card_index, self._at["exposed_hands"]
+        for seat in d.exposed:
+            t[at + seat * dk : at + (seat + 1) * dk] = 0.0
+            for c in d.hands[seat]:
+                t[at + seat * dk + ci[str(c)]] = 1.0
+
+    def _card(self, t: np.ndarray, d: Any, owner: int, ci: int, tricks: int) -> None:
+        at, dk = self._at, self._d
+        t[at["hand"] + owner * dk + ci] = 0.0
+        t[at["exposed_hands"] + owner * dk + ci] = 0.0
+        t[at["hand_sizes"] + owner] = len(d.hands[owner]) / 10.0
+        t[at["current_trick"] + owner * dk + ci] = 1.0
+        led = at["led_suit"]
+        t[led : led + 4] = 0.0
+        if len(d.tricks) > tricks:  # the trick is complete
+            n = self._p * dk
+            trick, played = at["current_trick"], at["played"]
+            t[played : played + n] += t[trick : trick + n]
+            t[trick : trick + n] = 0.0
+            won = d.team_tricks() if hasattr(d, "team_tricks") else d.won
+            for team, n_won in enumerate(won):
+                t[at["tricks_won"] + team] = n_won / 10.0
+        elif self._has_led and d.led < 4:
+            t[led + d.led] = 1.0
+        self._hand_to_play(t, d.hand_to_play)
