@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 import websockets
@@ -30,8 +31,11 @@ __all__ = ["Client", "Worker", "lock_holder", "new_guest"]
 class Worker:
     """One ``trumps serve`` process."""
 
-    def __init__(self, db: str, bot_delay: float = 0.0, port: int | None = None) -> None:
+    def __init__(
+        self, db: str, bot_delay: float = 0.0, port: int | None = None, name: str | None = None
+    ) -> None:
         self.db = db
+        self.name = name  # --worker-name (for the proxy's table-socket routing)
         self.bot_delay = bot_delay
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -40,6 +44,8 @@ class Worker:
     def start(self, wait: bool = True) -> Worker:
         cmd = [sys.executable, "-m", "trumps", "serve", "--port", str(self.port), "--db", self.db,
                "--bot-delay", str(self.bot_delay)]  # fmt: skip
+        if self.name is not None:
+            cmd += ["--worker-name", self.name]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
         if wait:
@@ -130,18 +136,30 @@ class Client:
     drops: list[tuple[float, Any]] = field(default_factory=list)  # (when, close code or error)
     last_seq: int | None = None
     state_times: list[tuple[float, int]] = field(default_factory=list)  # (monotonic, seq)
+    # as the table page: told the owner (a "route" event), connect again with
+    # ?worker= it, once per worker named; forget a named worker it cannot reach
+    follow_routes: bool = True
+    routes: list[tuple[float, str]] = field(default_factory=list)  # (monotonic, worker named)
+    route_to: str | None = None
+    _route_tried: str | None = None
+    _rerouting: bool = False
     _turn: int = 0
 
     async def run(self, stop: asyncio.Event, rng: random.Random) -> None:
         while not stop.is_set():
             base = self.bases[self._turn % len(self.bases)]
             self._turn += 1
-            url = f"{base}/ws/table/{self.tid}" + ("" if self.last_seq is None else f"?since={self.last_seq}")
+            query = {} if self.last_seq is None else {"since": self.last_seq}
+            if self.route_to is not None:
+                query["worker"] = self.route_to
+            url = f"{base}/ws/table/{self.tid}" + (f"?{urlencode(query)}" if query else "")
+            opened = False
             try:
                 async with websockets.connect(
                     url, additional_headers={"Cookie": f"trumps_session={self.cookie}"}, open_timeout=5,
                     max_size=None,
                 ) as ws:  # fmt: skip
+                    opened = True
                     await self._session(ws, stop, rng)
             except websockets.ConnectionClosed as exc:
                 self.drops.append((time.monotonic(), exc.rcvd.code if exc.rcvd else None))
@@ -151,7 +169,12 @@ class Client:
                 self.drops.append((time.monotonic(), type(exc).__name__))
             if stop.is_set():
                 return
+            if not opened:
+                self.route_to = None
             self.reconnects += 1
+            if self._rerouting:
+                self._rerouting = False
+                continue
             await asyncio.sleep(0.2)
 
     async def _session(self, ws: Any, stop: asyncio.Event, rng: random.Random) -> None:
@@ -164,6 +187,12 @@ class Client:
                 continue
             ev = json.loads(raw)
             self.events.append(ev)
+            if ev.get("type") == "route" and self.follow_routes:
+                self.routes.append((time.monotonic(), ev["worker"]))
+                if ev["worker"] != self._route_tried:
+                    self._route_tried = self.route_to = ev["worker"]
+                    self._rerouting = True
+                    return  # closes the socket: connect again, to that worker
             if ev.get("type") != "state":
                 continue
             self.last_seq = ev["seq"]

@@ -31,6 +31,7 @@ __all__ = [
     "nginx_proxy",
     "render_site",
     "top_level_conf",
+    "worker_names",
 ]
 
 SITE = Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "trumps.conf"
@@ -38,6 +39,8 @@ SITE = Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "trumps.conf"
 _UPSTREAM = re.compile(r"^(upstream\s+trumps_workers\s*\{)(.*?)^\}", re.MULTILINE | re.DOTALL)
 _SERVER_LINE = re.compile(r"^[ \t]*server[ \t]+(\S+)([^;\n]*);[ \t]*\n", re.MULTILINE)
 _LISTEN_LINE = re.compile(r"^([ \t]*)listen[ \t]+[^;\n]+;[ \t]*\n", re.MULTILINE)
+_MAP = re.compile(r"^(map\s+\$arg_worker\s+\$trumps_table_worker\s*\{)(.*?)^\}", re.MULTILINE | re.DOTALL)
+_MAP_LINE = re.compile(r"^[ \t]*(?!default\b)\S+[ \t]+\S+:\d+;[ \t]*\n", re.MULTILINE)
 
 
 def nginx_binary() -> str:
@@ -53,13 +56,31 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def render_site(upstream_ports: list[int], listen_port: int, site: str | None = None) -> str:
+def worker_names(n: int) -> list[str]:
+    """The names the tests give their workers (``--worker-name``)."""
+    return [f"w{i + 1}" for i in range(n)]
+
+
+def render_site(
+    upstream_ports: list[int], listen_port: int, site: str | None = None, names: list[str] | None = None
+) -> str:
     """The shipped site file with its upstream servers on ``upstream_ports``
-    (same parameters as its first ``server`` line) and its ``listen`` lines
-    replaced by one on ``127.0.0.1:listen_port``."""
+    (same parameters as its first ``server`` line), its table-socket map
+    naming them ``names`` (default ``w1``, ``w2``, ...) and its ``listen``
+    lines replaced by one on ``127.0.0.1:listen_port``."""
     if not upstream_ports:
         raise ValueError("no upstream ports")
+    names = names or worker_names(len(upstream_ports))
     text = SITE.read_text() if site is None else site
+    mapping = _MAP.search(text)
+    if mapping is None:
+        raise RuntimeError(f"{SITE}: no `map $arg_worker $trumps_table_worker {{ ... }}` block")
+    entries = list(_MAP_LINE.finditer(mapping.group(2)))
+    if not entries:
+        raise RuntimeError(f"{SITE}: no worker line in the table-socket map")
+    lines = "".join(f"    {n} 127.0.0.1:{port};\n" for n, port in zip(names, upstream_ports, strict=True))
+    body = _MAP_LINE.sub(lambda m: lines if m.start() == entries[0].start() else "", mapping.group(2))
+    text = text[: mapping.start(2)] + body + text[mapping.end(2) :]
     block = _UPSTREAM.search(text)
     if block is None:
         raise RuntimeError(f"{SITE}: no `upstream trumps_workers {{ ... }}` block")
@@ -141,15 +162,15 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def nginx_proxy(upstream_ports: list[int]) -> Iterator[int]:
+def nginx_proxy(upstream_ports: list[int], names: list[str] | None = None) -> Iterator[int]:
     """Yield the loopback port of an nginx running the shipped site file in
-    front of ``upstream_ports``."""
+    front of ``upstream_ports`` (workers named ``names``, see render_site)."""
     prefix = Path(tempfile.mkdtemp(prefix="trumps-nginx-"))
     proc: subprocess.Popen[bytes] | None = None
     try:
         port = free_port()
         site = prefix / "trumps.conf"
-        site.write_text(render_site(upstream_ports, port))
+        site.write_text(render_site(upstream_ports, port, names=names))
         conf = prefix / "nginx.conf"
         conf.write_text(top_level_conf(prefix, site))
         _test(prefix, conf)

@@ -18,7 +18,7 @@ from playwright.sync_api import Browser
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cluster_harness import Worker, lock_holder
-from nginx import nginx_proxy
+from nginx import nginx_proxy, worker_names
 from test_browser_table import SIZES, new_page, play_one_deal, shot, start_table, view
 
 
@@ -32,11 +32,11 @@ class Proxied:
 @pytest.fixture
 def room(pg_db: str) -> Iterator[tuple[Proxied, list[Worker]]]:
     db = pg_db
-    workers = [Worker(db, bot_delay=0.05).start(wait=False) for _ in range(2)]
+    workers = [Worker(db, bot_delay=0.05, name=name).start(wait=False) for name in worker_names(2)]
     try:
         for w in workers:
             w.wait_ready()
-        with nginx_proxy([w.port for w in workers]) as port:
+        with nginx_proxy([w.port for w in workers], names=worker_names(2)) as port:
             yield Proxied(f"http://127.0.0.1:{port}"), workers
     finally:
         for w in workers:
@@ -84,11 +84,17 @@ def test_the_page_survives_the_death_of_its_tables_worker(
     page.wait_for_function("() => state.view.to_act === 'S'", timeout=30_000)
     before: dict[str, Any] = view(page)
     page.evaluate("() => { window.beforeKill = state; }")
-    owner(workers[0].db, tid, workers).kill()
+    first = owner(workers[0].db, tid, workers)
+    # a page that landed on the other worker was told the owner and went there
+    assert page.evaluate("() => routeTo") in (None, first.name)
+    first.kill()
     # the page reconnects through nginx by itself and is shown the game where it was
     page.wait_for_function("() => state !== window.beforeKill", timeout=15_000)
     after = view(page)
     assert after["seq"] == before["seq"] and after["you"] == "S" and after["to_act"] == "S"
+    # the dead worker is forgotten: the page is on the survivor (directly or told to go there)
+    survivor = next(w for w in workers if w is not first)
+    page.wait_for_function(f"() => routeTo === null || routeTo === {survivor.name!r}", timeout=5_000)
     shot(page, f"cluster-after-failover-{size}")
     v = play_one_deal(page, f"cluster-{size}", size, 4)
     assert v.get("results"), "the deal did not finish"

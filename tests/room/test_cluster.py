@@ -11,6 +11,7 @@ import asyncio
 import itertools
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -27,7 +28,7 @@ from sqlalchemy import create_engine, text
 sys.path.insert(0, str(Path(__file__).parent))
 from browser import free_port
 from cluster_harness import Client, Worker, lock_holder, new_guest
-from nginx import nginx_proxy
+from nginx import nginx_proxy, worker_names
 from test_ws_games import Oracle
 
 SEATS = ("N", "E", "S", "W")
@@ -35,7 +36,7 @@ SEATS = ("N", "E", "S", "W")
 
 @pytest.fixture
 def workers(pg_db: str) -> Iterator[list[Worker]]:
-    ws = [Worker(pg_db).start(wait=False) for _ in range(3)]
+    ws = [Worker(pg_db, name=name).start(wait=False) for name in worker_names(3)]
     try:
         for w in ws:
             w.wait_ready()
@@ -47,8 +48,9 @@ def workers(pg_db: str) -> Iterator[list[Worker]]:
 
 @pytest.fixture
 def proxy(workers: list[Worker]) -> Iterator[str]:
-    """The shipped nginx configuration in front of the workers (round robin)."""
-    with nginx_proxy([w.port for w in workers]) as port:
+    """The shipped nginx configuration in front of the workers (round robin,
+    and table sockets routed to the worker named in ``?worker=``)."""
+    with nginx_proxy([w.port for w in workers], names=[w.name or "" for w in workers]) as port:
         yield f"ws://127.0.0.1:{port}"
 
 
@@ -162,6 +164,70 @@ def test_kill_the_owner_mid_deal(workers: list[Worker], proxy: str, pg_db: str) 
         assert after and after[0] - state["killed"] < 5.0, f"{c.name}: {after[:1]}"
         print(f"failover: {c.name} had the next state {after[0] - state['killed']:.2f} s after the kill")
     check_clients(pg_db, tid, clients)
+
+
+def test_table_sockets_end_on_the_owner_behind_the_routing_proxy(
+    workers: list[Worker], proxy: str, pg_db: str
+) -> None:
+    """Through nginx (round robin), a socket that lands on a worker that
+    does not run the table is told the owner and connects again there: after
+    that no table event crosses between workers (counted on the workers'
+    PostgreSQL channels), and every client still saw every state once."""
+    tid, clients = setup_table(workers, via=[proxy])
+    counted: dict[str, int] = {}  # message kind -> notifications, from `settled` on
+    settled = threading.Event()
+    stop = threading.Event()
+    listening = threading.Event()
+
+    def listen() -> None:  # a LISTEN on every worker's own channel, counting table events
+        import psycopg
+
+        from trumps.room.cluster.bus import conninfo, worker_channel
+
+        with psycopg.connect(conninfo(pg_db), autocommit=True) as conn:
+            for w in workers:
+                conn.execute(f"LISTEN {worker_channel(w.name or '')}")
+            listening.set()
+            while not stop.is_set():
+                for n in conn.notifies(timeout=0.2):
+                    found = re.search(r'"k":"(\w+)"', n.payload)  # (a payload is "<number> <json>")
+                    kind = found.group(1) if found else "?"
+                    if settled.is_set():
+                        counted[kind] = counted.get(kind, 0) + 1
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    assert listening.wait(10)
+
+    def until() -> bool:
+        seq = latest(clients)
+        if seq >= 6:
+            settled.set()  # every socket has been routed: count from here
+        return seq >= 40
+
+    try:
+        asyncio.run(play(clients, until, timeout=60))
+    finally:
+        stop.set()
+        listener.join(5)
+    check_clients(pg_db, tid, clients)
+    routed = [c for c in clients if c.routes]
+    print(f"routing: {len(routed)} of {len(clients)} clients were told the owner; after: {counted}")
+    assert routed, "no client landed on another worker first (round robin over three workers)"
+    for c in routed:
+        assert len(c.routes) == 1, f"{c.name} was told {c.routes}"
+    # no relayed states, actions or openings once every socket was on the owner
+    assert not {"ev", "msg", "open", "opened"} & set(counted), counted
+
+
+def test_no_route_event_without_a_routing_proxy(workers: list[Worker], pg_db: str) -> None:
+    """Straight to the workers (no proxy says it routes): sockets on other
+    workers are relayed as before and never told to move."""
+    tid, clients = setup_table(workers)
+    asyncio.run(play(clients, lambda: latest(clients) >= 10, timeout=60))
+    check_clients(pg_db, tid, clients)
+    assert not any(c.routes for c in clients)
+    assert not any(e.get("type") == "route" for c in clients for e in c.events)
 
 
 def test_rolling_restart(workers: list[Worker], proxy: str, pg_db: str) -> None:

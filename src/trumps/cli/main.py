@@ -138,6 +138,14 @@ def build_parser() -> CliParser:
         default=1,
         help=_("worker processes sharing the port (default 1; more need a PostgreSQL --db)"),
     )
+    p.add_argument(
+        "--worker-name",
+        default=None,
+        help=_(
+            "this worker's name behind a proxy that routes table sockets to their worker "
+            "(letters, digits, - and _; see docs/scaling.md)"
+        ),
+    )
     return parser
 
 
@@ -229,7 +237,14 @@ def _serve(args: argparse.Namespace) -> int:
 
     if args.bot_delay < 0:
         raise UsageError("--bot-delay must not be negative")
-    serve(host=args.host, port=args.port, db=args.db, bot_delay=args.bot_delay, workers=args.workers)
+    serve(
+        host=args.host,
+        port=args.port,
+        db=args.db,
+        bot_delay=args.bot_delay,
+        workers=args.workers,
+        worker_name=args.worker_name,
+    )
     return 0
 
 

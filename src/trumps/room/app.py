@@ -40,6 +40,7 @@ from trumps.room import (
     profiles,
 )
 from trumps.room.account_routes import Sessions
+from trumps.room.cluster.relay import ROUTING_HEADER
 from trumps.room.csrf import CrossSiteGuard
 from trumps.room.dispatch import handle
 from trumps.room.messages import MessageError, error_event
@@ -313,7 +314,10 @@ def create_app(
             table = room().get(tid)
         except RoomError as exc:
             if room().cluster is not None and await live_elsewhere(tid) is not None:
-                await ws_relayed(ws, tid, since)
+                # a proxy that can send a socket to a named worker says so
+                # (deploy/nginx/trumps.conf): then the page is told the owner
+                routing = ws.headers.get(ROUTING_HEADER) == "worker"
+                await ws_relayed(ws, tid, since, routing)
                 return
             await ws.send_text(json.dumps(error_event(str(exc))))
             await ws.close(code=4404)
@@ -345,7 +349,7 @@ def create_app(
             sessions.untrack(who.session, conn)
             table.leave(conn)
 
-    async def ws_relayed(ws: WebSocket, tid: str, since: int | None) -> None:
+    async def ws_relayed(ws: WebSocket, tid: str, since: int | None, routing: bool) -> None:
         """A socket for a table another worker runs (trumps.room.cluster.relay)."""
         c = room().cluster
         assert c is not None
@@ -365,7 +369,7 @@ def create_app(
                 return
 
         try:
-            await c.relay(conn, tid, since, messages())
+            await c.relay(conn, tid, since, messages(), routing=routing)
         finally:
             sessions.untrack(who.session, conn)
 

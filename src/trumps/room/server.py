@@ -8,12 +8,16 @@ behind one port (uvicorn's supervisor; the kernel spreads connections)."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import IO, Any
 
 from trumps.core.errors import TrumpsError
 
-__all__ = ["check_database", "serve", "sqlite_path", "worker_app"]
+__all__ = ["WORKER_NAME", "check_database", "serve", "sqlite_path", "worker_app"]
+
+# a worker name travels in a socket's URL (?worker=...) and in nginx's map
+WORKER_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 _HELD: list[IO[str]] = []  # the SQLite lock file stays open (and locked) while serving
 
@@ -76,16 +80,28 @@ def serve(
     db: str = "sqlite:///trumps.db",
     bot_delay: float = 0.6,
     workers: int = 1,
+    worker_name: str | None = None,
 ) -> None:
     """Serve the room until interrupted.  ``db`` is an SQLAlchemy URL
     (SQLite file by default; ``postgresql+psycopg://...`` for several
-    workers).  ``workers``: processes on this machine sharing the port."""
+    workers).  ``workers``: processes on this machine sharing the port.
+    ``worker_name``: this worker's name, as the proxy's table-socket routing
+    knows it (docs/scaling.md); random by default."""
     import uvicorn
 
     from trumps.room.app import create_app
 
     if workers < 1:
         raise TrumpsError("--workers must be at least 1")
+    if worker_name is not None:
+        if not WORKER_NAME.fullmatch(worker_name):
+            raise TrumpsError(
+                f"--worker-name {worker_name!r}: use 1-40 letters, digits, '-' or '_'"
+            )
+        if workers > 1:
+            raise TrumpsError("--worker-name names one worker: start named workers one by one, not with --workers")
+        if not db.startswith("postgresql"):
+            raise TrumpsError("--worker-name is for one of several workers on PostgreSQL (docs/scaling.md)")
     if workers > 1 and not db.startswith("postgresql"):
         raise TrumpsError(
             "several workers need PostgreSQL (--db postgresql+psycopg://user@host/db): "
@@ -103,7 +119,7 @@ def serve(
         "ws_per_message_deflate": False,
     }
     if workers == 1:
-        uvicorn.run(create_app(db, bot_delay=bot_delay, tune_gc=True), **common)
+        uvicorn.run(create_app(db, bot_delay=bot_delay, tune_gc=True, worker=worker_name), **common)
         return
     os.environ["TRUMPS_SERVE_DB"] = db
     os.environ["TRUMPS_SERVE_BOT_DELAY"] = str(bot_delay)

@@ -274,12 +274,16 @@ class Cluster:
         self.bus.send(None, {"k": "summary", "t": table.id, "s": table.summary(), "a": access_facts(table)})
 
     # ----- relayed sockets (this worker holds the socket) ----------------------------------
-    async def relay(self, conn: Connection, tid: str, since: int | None, messages: Any) -> None:
+    async def relay(
+        self, conn: Connection, tid: str, since: int | None, messages: Any, *, routing: bool = False
+    ) -> None:
         """Serve ``conn`` for a table another worker runs until the socket
-        closes: ``messages`` yields the client's raw messages."""
+        closes: ``messages`` yields the client's raw messages.  ``routing``:
+        the proxy can send the socket to a named worker, so it is told the
+        owner once the owner answers (:meth:`Relay.tell_owner`)."""
         cid = secrets.token_hex(8)
         entry = self.remote.get(tid)
-        relay = Relay(cid, tid, conn, since, entry.worker if entry else None)
+        relay = Relay(cid, tid, conn, since, entry.worker if entry else None, routing)
         relay.ask_replay = self._ask_replay
         self.relays[cid] = relay
         opener = asyncio.create_task(self._open(relay))
@@ -458,6 +462,7 @@ class Cluster:
             # with it: send it again (its seq makes a second copy harmless)
             if relay.unanswered is not None:
                 self.bus.send(relay.owner, {"k": "msg", "c": relay.cid, "raw": relay.unanswered})
+            await relay.tell_owner()
 
     async def _on_nothere(self, m: dict[str, Any]) -> None:
         relay = self.relays.get(m["c"])

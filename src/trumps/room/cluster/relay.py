@@ -27,9 +27,15 @@ if TYPE_CHECKING:
     from trumps.room.cluster.bus import Bus
     from trumps.room.table import Connection
 
-__all__ = ["REPLAY_WAIT", "Relay", "RemoteConnection"]
+__all__ = ["REPLAY_WAIT", "ROUTING_HEADER", "Relay", "RemoteConnection"]
 
 REPLAY_WAIT = 2.0  # seconds a relayed socket waits for a replay it asked for
+
+# Sent by a proxy that can pass a table socket to a named worker
+# (``/ws/table/{id}?worker=NAME``, deploy/nginx/trumps.conf): a relayed
+# socket is then told its table's owner (a ``route`` event), and the page
+# connects again there, so that the owner serves it without relaying.
+ROUTING_HEADER = "x-trumps-routing"
 
 
 class RemoteConnection:
@@ -55,8 +61,12 @@ class RemoteConnection:
 class Relay:
     """A local socket at a table another worker runs."""
 
-    def __init__(self, cid: str, tid: str, conn: Connection, since: int | None, owner: str | None) -> None:
+    def __init__(
+        self, cid: str, tid: str, conn: Connection, since: int | None, owner: str | None, routing: bool = False
+    ) -> None:
         self.cid = cid
+        self.routing = routing  # tell the socket its owner (the proxy can route to it)
+        self.routed: str | None = None  # the owner it was last told
         self.tid = tid
         self.conn = conn
         self.last_seq = since  # the last state the socket has
@@ -91,6 +101,14 @@ class Relay:
                 )
         with contextlib.suppress(Exception):
             await self.conn.send(event)
+
+    async def tell_owner(self) -> None:
+        """Behind a routing proxy, tell the socket which worker runs its
+        table (once per owner): the page reconnects with ``?worker=`` it."""
+        if self.routing and self.owner is not None and self.owner != self.routed:
+            self.routed = self.owner
+            with contextlib.suppress(Exception):
+                await self.conn.send({"type": "route", "worker": self.owner})
 
     def note_sent(self, raw: str) -> None:
         """Remember an action (``act`` with the ``seq`` it answers) until

@@ -736,12 +736,28 @@ function render(ev, redraw) {
 }
 const playableSelector = "#felt button.card.legal, #bidbox button.call:not([disabled]), #calls button";
 
+// Behind a proxy that routes table sockets (docs/scaling.md), a worker that
+// does not run this table says which one does (a "route" event); the page
+// then connects again with ?worker= that one, once per worker named, so a
+// proxy that does not route costs one reconnect, not a loop.  A named worker
+// that cannot be reached (it died) is forgotten: the next try goes anywhere.
+let routeTo = null, routeTried = null, rerouting = false;
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   // after a reconnect, ask for the events missed since the last one seen
-  ws = new WebSocket(proto + "//" + location.host + "/ws/table/" + tid + (lastSeq >= 0 ? "?since=" + lastSeq : ""));
+  const query = new URLSearchParams();
+  if (lastSeq >= 0) query.set("since", lastSeq);
+  if (routeTo) query.set("worker", routeTo);
+  const q = query.toString();
+  ws = new WebSocket(proto + "//" + location.host + "/ws/table/" + tid + (q ? "?" + q : ""));
+  let opened = false;
+  ws.onopen = () => { opened = true; };
   ws.onmessage = m => {
     const ev = JSON.parse(m.data);
+    if (ev.type === "route") {
+      if (ev.worker && ev.worker !== routeTried) { routeTried = routeTo = ev.worker; rerouting = true; ws.close(); }
+      return;
+    }
     if (ev.type === "state" && ev.presentation) { statePres = ev.presentation; Bidbox.setPresentation(ev.presentation); }
     if (ev.type === "state") { if (ev.seq >= lastSeq) render(ev); }
     else if (ev.type === "error") { $("error").textContent = tMsg(ev.reason); }
@@ -749,7 +765,12 @@ function connect() {
     else if (ev.type === "suggestion") { if (ev.seq === lastSeq) { suggestion = ev; markSuggestion(); } }
   };
   // 1012: the worker is restarting and has handed the table over: come back at once
-  ws.onclose = e => setTimeout(connect, e.code === 1012 ? 100 + Math.random() * 200 : 1000);
+  ws.onclose = e => {
+    if (!opened) routeTo = null;
+    const delay = rerouting ? 0 : e.code === 1012 ? 100 + Math.random() * 200 : 1000;
+    rerouting = false;
+    setTimeout(connect, delay);
+  };
 }
 
 // Keyboard: arrow keys move between the cards and calls you can choose; Enter/Space plays.
