@@ -99,6 +99,7 @@ from dataclasses import dataclass, field
 from http.cookiejar import DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 import websockets
@@ -218,9 +219,12 @@ def die_with_parent() -> None:  # pragma: no cover - runs in the child before ex
 class Server:
     """One ``trumps serve`` process (the room, or one of its workers)."""
 
-    def __init__(self, db: str, port: int, timings: str | None = None, log: str | None = None) -> None:
+    def __init__(
+        self, db: str, port: int, timings: str | None = None, log: str | None = None, name: str | None = None
+    ) -> None:
         self.db = db
         self.port = port
+        self.name = name  # --worker-name: the nginx map routes table sockets by it
         self.timings = timings  # file the server writes its own timings to (room/timing.py)
         self.log = log  # its stderr goes here (a pipe nobody reads could fill up and block it)
         self.url = f"http://{HOST}:{port}"
@@ -230,6 +234,8 @@ class Server:
     def start(self, timeout: float = 60.0, wait: bool = True) -> None:
         cmd = [sys.executable, "-m", "trumps", "serve", "--port", str(self.port), "--db", self.db]
         cmd += ["--bot-delay", "0"]
+        if self.name:
+            cmd += ["--worker-name", self.name]
         env = dict(os.environ)
         env["PYTHONUNBUFFERED"] = "1"
         if self.timings:
@@ -329,8 +335,9 @@ class Nginx:
     room for ``connections`` connections (its 256 are for a few sockets;
     every proxied WebSocket holds two)."""
 
-    def __init__(self, ports: list[int], connections: int) -> None:
+    def __init__(self, ports: list[int], connections: int, names: list[str] | None = None) -> None:
         self.ports = ports
+        self.names = names if names and all(names) else None
         self.connections = connections
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
@@ -343,7 +350,7 @@ class Nginx:
         self.prefix = Path(tempfile.mkdtemp(prefix="room-load-nginx-"))
         self.port = free_port()
         site = self.prefix / "trumps.conf"
-        site.write_text(harness.render_site(self.ports, self.port))
+        site.write_text(harness.render_site(self.ports, self.port, names=self.names))
         top = harness.top_level_conf(self.prefix, site)
         if "worker_connections 256;" not in top:
             raise RuntimeError("tests/room/nginx.py: top_level_conf changed; update room_load.Nginx")
@@ -637,6 +644,8 @@ class Stats:
     stalls: int = 0
     measuring: bool = False
     reconnect: bool = False  # clients reconnect with ?since= when their socket drops (several workers)
+    follow_routes: bool = True  # as the page: told the table's worker ("route"), connect again there
+    reroutes: int = 0
     drops: list[tuple[float, str]] = field(default_factory=list)  # (perf_counter, why) of every drop
     kill_at: float | None = None  # perf_counter of the failover's kill
     refused: list[int] = field(default_factory=list)  # HTTP status of table creations refused (and retried)
@@ -697,7 +706,13 @@ async def new_table(
         refused.append(r.status_code)
         await asyncio.sleep(0.2)
     r.raise_for_status()
-    return str(r.json()["id"])
+    made = r.json()
+    if made.get("worker"):  # behind the routing proxy: the worker that runs it
+        WORKER_OF[str(made["id"])] = str(made["worker"])
+    return str(made["id"])
+
+
+WORKER_OF: dict[str, str] = {}  # table -> its worker, as the creation answered (as the page asks)
 
 
 class LiveTable:
@@ -740,12 +755,21 @@ async def play_client(
     player.tid, player.last_seq, player.over = tid, -1, False
     last_seq = -1
     seated = False
+    # as the table page: the worker the table's summary named, then any named by a "route" event
+    route_to: str | None = WORKER_OF.get(tid) if stats.follow_routes else None
+    route_tried: str | None = route_to
     while True:
-        url = ws_url if last_seq < 0 else f"{ws_url}?since={last_seq}"
+        query = {} if last_seq < 0 else {"since": str(last_seq)}
+        if route_to is not None:
+            query["worker"] = route_to
+        url = ws_url + (f"?{urlencode(query)}" if query else "")
+        opened = False
         try:
             async with websockets.connect(
                 url, additional_headers={"Cookie": player.cookie}, open_timeout=30, max_size=2**22
             ) as ws:
+                opened = True
+                rerouted = False
                 if not seated:
                     await ws.send(json.dumps({"v": 1, "type": "sit", "seat": player.seat}))
                 acted_for = -1
@@ -769,6 +793,13 @@ async def play_client(
                     if ev["type"] == "error":
                         stats.errors += 1
                         acted_for = -1  # look at the last state again
+                        continue
+                    if ev["type"] == "route":
+                        if stats.follow_routes and ev["worker"] != route_tried:
+                            route_tried = route_to = ev["worker"]
+                            stats.reroutes += 1
+                            rerouted = True
+                            break  # closes the socket: connect again, to that worker
                         continue
                     if ev["type"] != "state":
                         continue
@@ -810,8 +841,12 @@ async def play_client(
                     )
                     if stats.measuring:
                         stats.actions += 1
+                if rerouted:
+                    continue
                 return "stopped"
         except DROPS as exc:
+            if not opened:
+                route_to = None  # the named worker is gone: any worker
             if not stats.reconnect or stop.is_set() or me.cancelling():
                 raise  # (a socket closed while the run is being cancelled is not reopened)
             code = exc.rcvd.code if isinstance(exc, websockets.ConnectionClosed) and exc.rcvd else None
@@ -1007,7 +1042,7 @@ async def main_async(args: argparse.Namespace, dep: Deployment) -> dict[str, Any
             return out
 
         # ----- load --------------------------------------------------------------
-        stats = Stats(reconnect=dep.cluster)
+        stats = Stats(reconnect=dep.cluster, follow_routes=args.route != "relay")
         stop = asyncio.Event()
         probe = asyncio.create_task(lag_probe(stats, stop))
         gc_hook = gc_recorder(stats)
@@ -1124,6 +1159,7 @@ async def main_async(args: argparse.Namespace, dep: Deployment) -> dict[str, Any
             max_ms=max(stats.latencies, default=float("nan")) * 1000,
             mean_ms=(statistics.fmean(stats.latencies) * 1000) if stats.latencies else float("nan"),
             errors=stats.errors,
+            reroutes=stats.reroutes,
             stalls=stats.stalls,
             games_finished=stats.games_finished,
             window=window,
@@ -1295,7 +1331,7 @@ def summary(args: argparse.Namespace, out: dict[str, Any], notify: dict[str, Any
     """The figures of a run, as written by ``--json``."""
     keys = (
         "actions", "actions_per_s", "p50_ms", "p90_ms", "p99_ms", "max_ms", "server_cpu", "cpu_parts",
-        "machine_busy", "errors", "stalls", "games_finished", "kb_per_idle_table", "rss_empty_kb",
+        "machine_busy", "errors", "reroutes", "stalls", "games_finished", "kb_per_idle_table", "rss_empty_kb",
         "rss_idle_kb", "xact_commit", "xact_rollback", "unowned_at_end", "tables_started",
     )  # fmt: skip
     s: dict[str, Any] = {k: out[k] for k in keys if k in out}
@@ -1403,9 +1439,11 @@ def main() -> int:
         help="run twice, as --workers 1 --proxy --postgres and as --workers N, and print the ratio",
     )  # fmt: skip
     cl.add_argument(
-        "--route", choices=("proxy", "owner"), default="proxy",
-        help="owner: each table is made on one worker and its sockets go straight to it (no relaying; "
-        "the room's ideal routing, for comparison); default: everything through the proxy",
+        "--route", choices=("proxy", "relay", "owner"), default="proxy",
+        help="proxy (default): everything through nginx, and a table socket told its table's worker "
+        "connects again there, as the page does (nginx routes it by ?worker=); relay: through nginx, "
+        "but clients ignore that (every socket stays where round robin put it, relayed); owner: each "
+        "table made on one worker and its sockets straight to it, bypassing nginx",
     )  # fmt: skip
     cl.add_argument(
         "--setup-limit", type=float, default=120.0,
@@ -1468,7 +1506,13 @@ def main() -> int:
         else:
             db = args.db or f"sqlite:///{tmp}/room.db"
         workers = [
-            Server(db, free_port(), timings=f"{tmp}/timings-{i}.json", log=f"{tmp}/worker-{i}.log")
+            Server(
+                db,
+                free_port(),
+                timings=f"{tmp}/timings-{i}.json",
+                log=f"{tmp}/worker-{i}.log",
+                name=f"w{i + 1}" if cluster else None,
+            )
             for i in range(args.workers)
         ]
         # on an error or an interrupt the clients may still hold their sockets: a
@@ -1483,7 +1527,9 @@ def main() -> int:
         if proxy:
             sys.path.insert(0, str(TEST_HELPERS))
             sockets = 4 * args.tables + 3 * args.idle_tables
-            dep.nginx = Nginx([w.port for w in workers], max(1024, 2 * sockets + 1024))
+            dep.nginx = Nginx(
+                [w.port for w in workers], max(1024, 2 * sockets + 1024), [w.name or "" for w in workers]
+            )
             stack.callback(dep.nginx.stop)
             dep.nginx.start()
             dep.base_url = f"http://{HOST}:{dep.nginx.port}"
@@ -1604,7 +1650,7 @@ def report_load(args: argparse.Namespace, out: dict[str, Any], cluster: bool) ->
         f"max {out['max_ms']:.1f} ms"
     )
     print(
-        f"games finished: {out['games_finished']}, errors: {out['errors']}, stalls: {out['stalls']}, "
+        f"games finished: {out['games_finished']}, errors: {out['errors']}, reroutes: {out.get('reroutes', 0)}, stalls: {out['stalls']}, "
         f"failures: {len(out.get('failures', []))}"
     )
     if not cluster:

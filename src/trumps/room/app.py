@@ -252,7 +252,19 @@ def create_app(
                 await room().people.invite(table, pid, data.invite)
         except (MessageError, RoomError) as exc:
             return bad(str(exc))
-        return JSONResponse(table.summary(), status_code=201)
+        return JSONResponse(with_worker(request, table.summary(), table.id), status_code=201)
+
+    def with_worker(request: Request, summary: dict[str, Any], tid: str) -> dict[str, Any]:
+        """Behind a proxy that routes table sockets (the ROUTING_HEADER), a
+        table's summary names the worker that runs it, so that the page's
+        first socket goes there (``/ws/table/{id}?worker=``)."""
+        c = room().cluster
+        if c is None or request.headers.get(ROUTING_HEADER) != "worker":
+            return summary
+        if tid in room().tables:
+            return {**summary, "worker": c.worker}
+        entry = c.remote.get(tid)
+        return {**summary, "worker": entry.worker} if entry is not None else summary
 
     async def live_elsewhere(tid: str) -> Any:
         """On several workers: the table as the lobby knows it, waiting a
@@ -286,7 +298,7 @@ def create_app(
         pid, _ = await identity(request)
         if not room().people.may_see(t, pid):
             return bad("this table is private: you need an invitation", 403)
-        return JSONResponse(t.summary())
+        return JSONResponse(with_worker(request, t.summary(), tid))
 
     # ----- WebSockets ----------------------------------------------------------------
     async def ws_lobby(ws: WebSocket) -> None:

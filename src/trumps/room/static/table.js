@@ -809,7 +809,13 @@ fetch("/api/me").then(r => r.json()).then(me => {
     const name = prompt(t("Your name at the table:"));
     if (name) return fetch("/api/guest", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
   }
-}).finally(connect);
+})
+  // behind a routing proxy the table's summary names its worker: the first socket goes there
+  .then(() => fetch("/api/tables/" + encodeURIComponent(tid)))
+  .then(r => (r.ok ? r.json() : null))
+  .then(s => { if (s && s.worker) routeTo = routeTried = s.worker; })
+  .catch(() => {})
+  .finally(connect);
 
 // ----- move clock: the server keeps the deadline; this only shows it ---------------------
 function tickClock() {
