@@ -356,6 +356,27 @@ def test_sqlite_serves_one_process(tmp_path: Path) -> None:
         first.stop()
 
 
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--worker-name", "w 1", "--db", "postgresql+psycopg://u@h/d"], "letters, digits"),
+        (["--worker-name", "x" * 41, "--db", "postgresql+psycopg://u@h/d"], "letters, digits"),
+        (["--worker-name", "w1"], "PostgreSQL"),
+        (["--worker-name", "w1", "--workers", "2", "--db", "postgresql+psycopg://u@h/d"], "one worker"),
+    ],
+)
+def test_bad_worker_names_are_refused(args: list[str], says: str) -> None:
+    r = subprocess.run(
+        [sys.executable, "-m", "trumps", "serve", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and says in lines[0], r.stderr
+
+
 def test_serve_workers_on_one_port(pg_db: str) -> None:
     """``trumps serve --workers 2``: two processes behind one port play one
     table together (the kernel spreads the connections over them)."""
