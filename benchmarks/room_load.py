@@ -845,8 +845,6 @@ async def play_client(
                     continue
                 return "stopped"
         except DROPS as exc:
-            if not opened:
-                route_to = None  # the named worker is gone: any worker
             if not stats.reconnect or stop.is_set() or me.cancelling():
                 raise  # (a socket closed while the run is being cancelled is not reopened)
             code = exc.rcvd.code if isinstance(exc, websockets.ConnectionClosed) and exc.rcvd else None
@@ -856,6 +854,9 @@ async def play_client(
             stats.drops.append((time.perf_counter(), why))
             if stats.kill_at is not None:
                 player.dropped_after_kill = True
+            if not opened and route_to is not None:
+                route_to = None  # the named worker is gone: any worker, at once (as the page)
+                continue
             # as the table page: at once after a handover (1012), else after 1 s
             await asyncio.sleep(0.1 + 0.2 * rng.random() if code == 1012 else 1.0)
 

@@ -169,8 +169,9 @@ class Client:
                 self.drops.append((time.monotonic(), type(exc).__name__))
             if stop.is_set():
                 return
-            if not opened:
-                self.route_to = None
+            if not opened and self.route_to is not None:
+                self.route_to = None  # the named worker is gone: any worker, at once
+                self._rerouting = True
             self.reconnects += 1
             if self._rerouting:
                 self._rerouting = False

@@ -766,7 +766,8 @@ function connect() {
   };
   // 1012: the worker is restarting and has handed the table over: come back at once
   ws.onclose = e => {
-    if (!opened) routeTo = null;
+    // a named worker that could not be reached (it died): try any worker at once
+    if (!opened && routeTo) { routeTo = null; rerouting = true; }
     const delay = rerouting ? 0 : e.code === 1012 ? 100 + Math.random() * 200 : 1000;
     rerouting = false;
     setTimeout(connect, delay);
