@@ -215,6 +215,9 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
         self.actions: list[tuple[int, str, bool]] = []  # (seat, notation, public)
         self._done = False
         self._returns = [0.0] * self.tg.players
+        # OpenSpiel asks for the current player several times per call it
+        # gets (is_chance_node, legal_actions, apply_action...): kept, not worked out
+        self._player = int(pyspiel.PlayerId.CHANCE)
 
     # ----- dealing -------------------------------------------------------------
     def _owner(self, k: int) -> int:
@@ -255,11 +258,15 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
 
     # ----- the OpenSpiel API ---------------------------------------------------
     def current_player(self) -> int:
+        return self._player
+
+    def _update_player(self) -> None:
         if self._done:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self.match is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        return int(self.match.to_act)
+            self._player = int(pyspiel.PlayerId.TERMINAL)
+        elif self.match is None:
+            self._player = int(pyspiel.PlayerId.CHANCE)
+        else:
+            self._player = int(self.match.to_act)
 
     def _legal(self) -> dict[int, Any]:
         h = self.holder
@@ -281,6 +288,7 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
             self.dealt.append(int(action))
             if len(self.dealt) == len(self.tg.spec.deck):
                 self._start()
+                self._update_player()
             return
         m = self.match
         seat = m.to_act
@@ -298,6 +306,7 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
                 for s in members:
                     self._returns[s] = per_team[t]
             self._done = True
+        self._update_player()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

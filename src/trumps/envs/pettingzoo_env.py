@@ -148,12 +148,12 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or int(action) not in self._legal:
+        chosen = None if action is None else self._legal.get(int(action))
+        if chosen is None:
             raise ValueError(f"{agent}: action {action!r} is not legal (see the action mask)")
         m = self.match
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
-        chosen = self._legal[int(action)]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         self._tracker.apply(chosen)
         self._actions.append(chosen)
         finished = len(m.results) > self._deals_done
@@ -169,7 +169,7 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
                 self.terminations = {a: True for a in self.agents}
             else:
                 self._start_deal()
-        self._accumulate_rewards()
+            self._accumulate_rewards()  # (rewards come only when a deal ends)
         self._sync()
 
     def render(self) -> str | None:
