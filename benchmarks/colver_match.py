@@ -125,7 +125,16 @@ def main(argv: list[str] | None = None) -> int:
         help="card play only, on the contract trumps' easy bidder reaches at all four seats",
     )
     p.add_argument("--json", default=None, help="write every deal pair to this file")
+    p.add_argument(
+        "--pool",
+        nargs="+",
+        metavar="JSON",
+        help="play nothing: pool the deal pairs of --json files (runs on other seeds, e.g. one per "
+        "core) and print each pairing's figures over all of them",
+    )
     args = p.parse_args(argv)
+    if args.pool:
+        return pool(args.pool)
     print(f"# {platform.python_implementation()} {platform.python_version()} on {platform.machine()}")
     out: dict[str, list[dict[str, Any]]] = {}
     for level in [x.strip() for x in args.levels.split(",") if x.strip()]:
@@ -145,6 +154,23 @@ def main(argv: list[str] | None = None) -> int:
                     with open(args.json, "w") as fh:
                         json.dump(out, fh)
         print(_line(level, args.against, rows, time.perf_counter() - start))
+    return 0
+
+
+def pool(paths: list[str]) -> int:
+    """The figures of several runs' deal pairs taken as one sample (a seed
+    played twice counts once)."""
+    rows: dict[str, dict[int, dict[str, Any]]] = {}
+    for path in paths:
+        with open(path) as fh:
+            for key, pairs in json.load(fh).items():
+                for r in pairs:
+                    rows.setdefault(key, {})[int(r["seed"])] = r
+    for key, by_seed in rows.items():
+        a, b = key.split(" vs ", 1)
+        seeds = sorted(by_seed)
+        print(f"# {key}: seeds {seeds[0]}-{seeds[-1]} ({len(seeds)} pairs from {len(paths)} files)")
+        print(_line(a, b, [by_seed[s] for s in seeds], 0.0))
     return 0
 
 
