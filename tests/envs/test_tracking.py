@@ -71,3 +71,33 @@ def test_observe_returns_a_copy() -> None:
     first = tracker.observe(0)
     first[:] = 7.0
     assert not np.array_equal(tracker.observe(0), first)
+
+
+WHOLE_MATCHES: list[tuple[str, str | None, dict[str, Any]]] = [
+    ("bridge", None, {"scoring": "rubber", "claims": "consent"}),
+    ("bridge", None, {"scoring": "chicago", "claims": "verify"}),
+    ("500", "american", {"nullo_plays": "both_hands", "open_misere_expose": "after_first_trick"}),
+    ("500", "australian", {"players": "3v3"}),
+    ("coinche", "seed", {}),
+]
+
+
+@pytest.mark.parametrize(("game", "preset", "options"), WHOLE_MATCHES)
+def test_tracked_tensors_across_deals(game: str, preset: str | None, options: dict[str, Any]) -> None:
+    """Whole matches, deal after deal (claims, rubbers, open hands), every
+    seat checked after every action."""
+    steps = deals = 0
+    for s in range(3):
+        m = trumps.new_game(game, preset=preset, options=options, seed=50 + s)
+        tracker = ObservationTracker(Spec(m), check=True)
+        tracker.reset(m)
+        rng = random.Random(s)
+        while not m.is_over and steps < 4000 * (s + 1):
+            for seat in range(m.players):
+                tracker.observe(seat)
+            legal = m.legal_actions()
+            # low calls mostly: a random 10NT going set ends a 500 game in one deal
+            tracker.apply(rng.choice(legal[:3] if m.phase == "AUCTION" and rng.random() < 0.9 else legal))
+            steps += 1
+        deals += len(m.results)
+    assert deals > 3, "the matches ended after their first deals"

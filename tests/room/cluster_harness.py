@@ -143,6 +143,7 @@ class Client:
     route_to: str | None = None
     _route_tried: str | None = None
     _rerouting: bool = False
+    _you: str | None = None  # the seat the last state showed as this client's
     _turn: int = 0
 
     async def run(self, stop: asyncio.Event, rng: random.Random) -> None:
@@ -160,6 +161,8 @@ class Client:
                     max_size=None,
                 ) as ws:  # fmt: skip
                     opened = True
+                    if self.route_to is None:  # as the page: may be told any owner again
+                        self._route_tried = None
                     await self._session(ws, stop, rng)
             except websockets.ConnectionClosed as exc:
                 self.drops.append((time.monotonic(), exc.rcvd.code if exc.rcvd else None))
@@ -179,7 +182,9 @@ class Client:
             await asyncio.sleep(0.2)
 
     async def _session(self, ws: Any, stop: asyncio.Event, rng: random.Random) -> None:
-        if self.seat is not None and self.last_seq is None:
+        # sit until a state shows the seat taken (a sit sent on a socket that
+        # was then moved to the table's worker may not have been applied)
+        if self.seat is not None and self._you != self.seat:
             await ws.send(json.dumps({"v": 1, "type": "sit", "seat": self.seat}))
         while not stop.is_set():
             try:
@@ -197,6 +202,7 @@ class Client:
             if ev.get("type") != "state":
                 continue
             self.last_seq = ev["seq"]
+            self._you = ev["table"]["you"]
             self.state_times.append((time.monotonic(), ev["seq"]))
             v = ev["view"]
             mine = self.seat is not None and v.get("to_act") == self.seat and not self.passive

@@ -23,17 +23,20 @@ def test_order_chunks_duplicates_and_gap(pg_url: str) -> None:
         async def gap() -> None:
             gaps.append(True)
 
-        bus = Bus(pg_url, "w1", handler, gap)
+        # a worker id with capitals and '-' (names are the deployer's): its
+        # channel must be LISTENed to as written (quoted), or nothing arrives
+        w1 = "Worker-1_ab12cd"
+        bus = Bus(pg_url, w1, handler, gap)
         other = Bus(pg_url, "w2", handler, gap)
         await bus.start()
         await other.start()
         try:
             big = "x" * (3 * CHUNK + 17)
             for i in range(50):
-                other.send("w1", {"k": "n", "i": i})
-            other.send("w1", {"k": "big", "d": big})
-            other.send("w1", {"k": "same"})
-            other.send("w1", {"k": "same"})  # identical: must not be merged into one
+                other.send(w1, {"k": "n", "i": i})
+            other.send(w1, {"k": "big", "d": big})
+            other.send(w1, {"k": "same"})
+            other.send(w1, {"k": "same"})  # identical: must not be merged into one
             other.send(None, {"k": "all"})  # a broadcast reaches both, the sender too
             for _ in range(200):
                 if sum(m["k"] == "all" for m in got) == 2:
@@ -47,9 +50,8 @@ def test_order_chunks_duplicates_and_gap(pg_url: str) -> None:
             engine = create_engine(pg_url, isolation_level="AUTOCOMMIT")
             with engine.connect() as conn:
                 conn.execute(
-                    text(
-                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN trumps_w_w1'"
-                    )
+                    text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = :q"),
+                    {"q": f'LISTEN "trumps_w_{w1}"'},
                 )
             engine.dispose()
             for _ in range(200):
@@ -58,7 +60,7 @@ def test_order_chunks_duplicates_and_gap(pg_url: str) -> None:
                 await asyncio.sleep(0.05)
             assert gaps
             got.clear()
-            other.send("w1", {"k": "after"})
+            other.send(w1, {"k": "after"})
             for _ in range(200):
                 if got:
                     break

@@ -8,6 +8,11 @@ iteration, ``len``, ``==``, ``dict(info)``, JSON, pickling, copying).  The
 function gives the view of the state the info was made for, even when read
 after the environment has stepped on (the environment replays its actions
 for that), so reading late gives the same dict as reading at once.
+
+Only code that reads a dict's storage directly, bypassing its methods
+(``dict.get(info, "view")`` unbound, some C extensions such as orjson),
+can see the placeholder ``None`` of a view not made yet; ``dict(info)``
+gives a plain dict.
 """
 
 from __future__ import annotations
@@ -32,8 +37,8 @@ class ViewInfo(dict[str, Any]):
     def _load(self) -> None:
         make = self._make
         if make is not None:
+            dict.__setitem__(self, "view", make())  # (if it raises, the next read tries again)
             self._make = None
-            dict.__setitem__(self, "view", make())
 
     def __getitem__(self, key: str) -> Any:
         self._load()

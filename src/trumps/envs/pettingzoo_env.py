@@ -72,6 +72,7 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n_act) for a in self.possible_agents}
         self.match: Any = None
+        self._replay: tuple[list[Any], Any, int] | None = None  # (episode's actions, match, step)
         self._par: int | None = None
         self._legal: dict[int, Any] = {}
 
@@ -129,9 +130,16 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
             if self.match is match and len(actions) == step:
                 now: dict[str, Any] = match.view(seat)
                 return now
-            replay = self._new_match(seed)
-            for action in actions[:step]:
+            # one replay per episode moves forward as late reads come (in
+            # step order, as stored infos are usually read, that is one
+            # replay of the episode in all, not one per read)
+            r = self._replay
+            if r is None or r[0] is not actions or r[2] > step:
+                r = self._replay = (actions, self._new_match(seed), 0)
+            replay = r[1]
+            for action in actions[r[2] : step]:
                 replay.apply(action)
+            self._replay = (actions, replay, step)
             then: dict[str, Any] = replay.view(seat)
             return then
 

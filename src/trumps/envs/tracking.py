@@ -64,6 +64,10 @@ class ObservationTracker:
         self._call_index = spec.call_index
         self._team_order = [enc._team_order(s) for s in range(p)]
         self._has_led = spec.game in ("bridge", "500")  # coinche's view names no led suit
+        # the table is rebuilt from seat 0's point of view, whose team order
+        # must then be the table's own (team 0 first)
+        if self._team_order[0][0] != 0:
+            raise ValueError("the observation tracker needs seat 0 in team 0")
         # the absolute table: each observation block with table-order seats,
         # plus every seat's own hand (in "hand") and one zero cell at the end
         sizes = dict(enc.layout)

@@ -40,7 +40,7 @@ from trumps.room import (
     profiles,
 )
 from trumps.room.account_routes import Sessions
-from trumps.room.cluster.relay import ROUTING_HEADER
+from trumps.room.cluster.relay import ROUTING_HEADER, routing_name
 from trumps.room.csrf import CrossSiteGuard
 from trumps.room.dispatch import handle
 from trumps.room.messages import MessageError, error_event
@@ -261,10 +261,9 @@ def create_app(
         c = room().cluster
         if c is None or request.headers.get(ROUTING_HEADER) != "worker":
             return summary
-        if tid in room().tables:
-            return {**summary, "worker": c.worker}
-        entry = c.remote.get(tid)
-        return {**summary, "worker": entry.worker} if entry is not None else summary
+        worker = c.worker if tid in room().tables else getattr(c.remote.get(tid), "worker", None)
+        name = None if worker is None else routing_name(worker)
+        return summary if name is None else {**summary, "worker": name}
 
     async def live_elsewhere(tid: str) -> Any:
         """On several workers: the table as the lobby knows it, waiting a

@@ -95,11 +95,11 @@ def serve(
         raise TrumpsError("--workers must be at least 1")
     if worker_name is not None:
         if not WORKER_NAME.fullmatch(worker_name):
-            raise TrumpsError(
-                f"--worker-name {worker_name!r}: use 1-40 letters, digits, '-' or '_'"
-            )
+            raise TrumpsError(f"--worker-name {worker_name!r}: use 1-40 letters, digits, '-' or '_'")
         if workers > 1:
-            raise TrumpsError("--worker-name names one worker: start named workers one by one, not with --workers")
+            raise TrumpsError(
+                "--worker-name names one worker: start named workers one by one, not with --workers"
+            )
         if not db.startswith("postgresql"):
             raise TrumpsError("--worker-name is for one of several workers on PostgreSQL (docs/scaling.md)")
     if workers > 1 and not db.startswith("postgresql"):

@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import psycopg
+from psycopg import sql
 
 __all__ = ["CHUNK", "ROOM_CHANNEL", "Bus", "conninfo", "worker_channel"]
 
@@ -146,8 +147,10 @@ class Bus:
                 await asyncio.sleep(0.5)
                 continue
             try:
-                await conn.execute(f"LISTEN {ROOM_CHANNEL}")
-                await conn.execute(f"LISTEN {worker_channel(self.worker)}")
+                # quoted: a channel is case-sensitive in pg_notify() and may hold
+                # a '-' (worker names), which an unquoted identifier would not keep
+                for channel in (ROOM_CHANNEL, worker_channel(self.worker)):
+                    await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
                 self._listening.set()
                 if not first:  # what was sent meanwhile is lost: repair from the log
                     await self.on_gap()

@@ -112,7 +112,11 @@ class Cluster:
 
     def __init__(self, room: Room, url: str, worker: str | None = None) -> None:
         self.room = room
-        self.worker = worker or secrets.token_hex(4)
+        # this process's id among the workers: its --worker-name (what the
+        # proxy routes by) plus a part drawn at each start, so that a worker
+        # restarted under its name, or two started by mistake under one, are
+        # never taken for each other (beats, presence, relays); see routing_name
+        self.worker = f"{worker}_{secrets.token_hex(3)}" if worker else secrets.token_hex(4)
         self.bus = Bus(url, self.worker, self._arrived, self._gap)
         self.owner = Ownership(url)
         self.remote: dict[str, RemoteTable] = {}
@@ -462,7 +466,6 @@ class Cluster:
             # with it: send it again (its seq makes a second copy harmless)
             if relay.unanswered is not None:
                 self.bus.send(relay.owner, {"k": "msg", "c": relay.cid, "raw": relay.unanswered})
-            await relay.tell_owner()
 
     async def _on_nothere(self, m: dict[str, Any]) -> None:
         relay = self.relays.get(m["c"])

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from trumps.room.cluster.bus import Bus
     from trumps.room.table import Connection
 
-__all__ = ["REPLAY_WAIT", "ROUTING_HEADER", "Relay", "RemoteConnection"]
+__all__ = ["REPLAY_WAIT", "ROUTING_HEADER", "Relay", "RemoteConnection", "routing_name"]
 
 REPLAY_WAIT = 2.0  # seconds a relayed socket waits for a replay it asked for
 
@@ -36,6 +36,14 @@ REPLAY_WAIT = 2.0  # seconds a relayed socket waits for a replay it asked for
 # socket is then told its table's owner (a ``route`` event), and the page
 # connects again there, so that the owner serves it without relaying.
 ROUTING_HEADER = "x-trumps-routing"
+
+
+def routing_name(worker: str) -> str | None:
+    """The name the proxy knows a worker by (its ``--worker-name``), from its
+    id among the workers (the name, ``_``, a part drawn at start); ``None``
+    for a worker started without a name (the proxy cannot route to it)."""
+    name, sep, _drawn = worker.rpartition("_")
+    return name if sep else None
 
 
 class RemoteConnection:
@@ -62,7 +70,13 @@ class Relay:
     """A local socket at a table another worker runs."""
 
     def __init__(
-        self, cid: str, tid: str, conn: Connection, since: int | None, owner: str | None, routing: bool = False
+        self,
+        cid: str,
+        tid: str,
+        conn: Connection,
+        since: int | None,
+        owner: str | None,
+        routing: bool = False,
     ) -> None:
         self.cid = cid
         self.routing = routing  # tell the socket its owner (the proxy can route to it)
@@ -101,14 +115,20 @@ class Relay:
                 )
         with contextlib.suppress(Exception):
             await self.conn.send(event)
+        if self.routing and event.get("type") == "state":
+            await self.tell_owner()
 
     async def tell_owner(self) -> None:
         """Behind a routing proxy, tell the socket which worker runs its
-        table (once per owner): the page reconnects with ``?worker=`` it."""
+        table (once per owner): the page reconnects with ``?worker=`` it.
+        Called once the socket has a state from that owner, so only a socket
+        the owner let in (its access rules) ever hears the worker's name."""
         if self.routing and self.owner is not None and self.owner != self.routed:
             self.routed = self.owner
-            with contextlib.suppress(Exception):
-                await self.conn.send({"type": "route", "worker": self.owner})
+            name = routing_name(self.owner)
+            if name is not None:
+                with contextlib.suppress(Exception):
+                    await self.conn.send({"type": "route", "worker": name})
 
     def note_sent(self, raw: str) -> None:
         """Remember an action (``act`` with the ``seq`` it answers) until

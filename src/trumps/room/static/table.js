@@ -751,7 +751,9 @@ function connect() {
   const q = query.toString();
   ws = new WebSocket(proto + "//" + location.host + "/ws/table/" + tid + (q ? "?" + q : ""));
   let opened = false;
-  ws.onopen = () => { opened = true; };
+  // a socket that opened with no name asked for may be told any owner again
+  // (one it was told before, gone and back): only a named one holds routeTried
+  ws.onopen = () => { opened = true; if (!routeTo) routeTried = null; };
   ws.onmessage = m => {
     const ev = JSON.parse(m.data);
     if (ev.type === "route") {
