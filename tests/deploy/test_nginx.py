@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "room"))
@@ -65,6 +65,11 @@ def _upstream_main(name: str, port: int) -> None:
         except WebSocketDisconnect:
             pass
 
+    async def table(ws: WebSocket) -> None:  # says who it is and what routing nginx announced
+        await ws.accept()
+        await ws.send_text(json.dumps({"name": name, "routing": ws.headers.get("x-trumps-routing")}))
+        await ws.close()
+
     async def review(request: Request) -> JSONResponse:  # as the room's failed analysis answers
         return JSONResponse({"name": name, "error": "the analysis failed"}, status_code=503)
 
@@ -73,6 +78,7 @@ def _upstream_main(name: str, port: int) -> None:
             Route("/who", who, methods=["GET", "POST"]),
             Route("/api/tables/{tid}/review", review),
             WebSocketRoute("/ws/lobby", echo),
+            WebSocketRoute("/ws/table/{tid}", table),
         ]
     )
     # proxy_headers off: the app sees nginx's own address and port (the room's
@@ -247,6 +253,42 @@ def test_a_failed_analysis_is_neither_retried_nor_held_against_the_worker(
     names = [get(proxy)["name"] for _ in range(4)]  # both workers still in the rotation
     other = "B" if first == "A" else "A"
     assert names == [other, first] * 2, names
+
+
+def table_socket(port: int, query: str = "", headers: dict[str, str] | None = None) -> dict[str, Any]:
+    with connect(
+        f"ws://127.0.0.1:{port}/ws/table/t1{query}", additional_headers=headers, open_timeout=TIMEOUT
+    ) as ws:
+        hello: dict[str, Any] = json.loads(ws.recv(timeout=TIMEOUT))
+        return hello
+
+
+def test_table_sockets_go_to_the_worker_named(upstreams: list[Upstream], proxy: int) -> None:
+    """The map: ?worker=w1 is A, w2 is B (render_site names them in order),
+    whatever the round robin; no name or a name not in the map: round robin.
+    Every request tells the worker that this proxy routes, and a client
+    cannot say otherwise."""
+    for _ in range(3):
+        assert table_socket(proxy, "?worker=w2&since=4")["name"] == "B"
+        assert table_socket(proxy, "?since=4&worker=w1")["name"] == "A"
+    assert {table_socket(proxy)["name"] for _ in range(4)} == {"A", "B"}
+    assert {table_socket(proxy, "?worker=w9")["name"] for _ in range(4)} == {"A", "B"}
+    assert {table_socket(proxy, "?worker=127.0.0.1:1")["name"] for _ in range(4)} == {"A", "B"}
+    spoofed = table_socket(proxy, "?worker=w1", headers={"X-Trumps-Routing": "nonsense"})
+    assert spoofed == {"name": "A", "routing": "worker"}
+    assert table_socket(proxy)["routing"] == "worker"
+
+
+def test_a_named_worker_that_is_down_fails_the_socket(upstreams: list[Upstream], proxy: int) -> None:
+    """No failover for a named table socket (the page then tries without the
+    name): nginx answers 502 at once rather than another worker."""
+    upstreams[1].kill()
+    started = time.monotonic()
+    with pytest.raises(InvalidStatus) as err:
+        table_socket(proxy, "?worker=w2")
+    assert err.value.response.status_code == 502
+    assert time.monotonic() - started < 2
+    assert {table_socket(proxy)["name"] for _ in range(3)} == {"A"}  # unnamed: the live one
 
 
 def test_failover_when_a_worker_dies(upstreams: list[Upstream], proxy: int) -> None:

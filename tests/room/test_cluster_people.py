@@ -223,3 +223,49 @@ def test_a_guest_who_registers_on_another_worker_is_renamed_at_the_table(
     with as_guest(a, account).websocket_connect(f"/ws/table/{tid}") as ws:
         st = Peer("gus", ws).until(lambda e: e["type"] == "state")
         assert st["table"]["seats"][0]["name"] == "Gus" and st["table"]["you"] == "N"
+
+
+ROUTING = {"X-Trumps-Routing": "worker"}  # what the shipped nginx adds to every request
+
+
+def test_the_owner_is_named_only_to_those_the_table_lets_in(pair: tuple[TestClient, TestClient]) -> None:
+    """Behind a routing proxy a table's summary and its relayed sockets name
+    the worker that runs it -- to people who may see the table only; without
+    the proxy's header, never."""
+    a, b = pair
+    ann, cyd, dan = (new_guest(a, n) for n in ("Ann", "Cyd", "Dan"))
+    r = as_guest(a, ann).post(
+        "/api/tables", json={"game": "500", "settings": {"private": True}}, headers=ROUTING
+    )
+    assert r.status_code == 201 and r.json()["worker"] == "a", r.text  # its maker runs it
+    private = r.json()["id"]
+    assert "worker" not in as_guest(a, ann).get(f"/api/tables/{private}").json()  # no proxy, no name
+    with a.websocket_connect(f"/ws/table/{private}") as ws:
+        invite = Peer("ann", ws).until(lambda e: e["type"] == "state")["table"]["invite"]
+    time.sleep(0.3)  # the summary has reached worker b
+    # a stranger: refused, and never told where the table runs
+    r = as_guest(b, dan).get(f"/api/tables/{private}", headers=ROUTING)
+    assert r.status_code == 403 and "worker" not in r.text
+    as_guest(b, dan)
+    with b.websocket_connect(f"/ws/table/{private}", headers=ROUTING) as ws:
+        peer = Peer("dan", ws)
+        events = []
+        while (ev := peer.get()) is not None:
+            events.append(ev)
+        assert [e["type"] for e in events] == ["error"], events
+    # invited: its socket on worker b gets the state, then the owner's name
+    assert as_guest(b, cyd).post("/api/join", json={"code": invite}).status_code == 200
+    eventually(lambda: as_guest(b, cyd).get(f"/api/tables/{private}", headers=ROUTING).status_code == 200)
+    assert as_guest(b, cyd).get(f"/api/tables/{private}", headers=ROUTING).json()["worker"] == "a"
+    as_guest(b, cyd)
+    with b.websocket_connect(f"/ws/table/{private}", headers=ROUTING) as ws:
+        peer = Peer("cyd", ws)
+        first = peer.get()
+        assert first is not None and first["type"] == "state"
+        assert peer.until(lambda e: e["type"] == "route") == {"type": "route", "worker": "a"}
+    # the same socket without the header (a proxy that does not route): no route event
+    with b.websocket_connect(f"/ws/table/{private}") as ws:
+        peer = Peer("cyd", ws)
+        peer.until(lambda e: e["type"] == "state")
+        with pytest.raises(AssertionError, match="nothing within"):
+            peer.until(lambda e: e["type"] == "route", timeout=1.0)
