@@ -857,6 +857,8 @@ async def play_client(
             if not opened and route_to is not None:
                 route_to = None  # the named worker is gone: any worker, at once (as the page)
                 continue
+            if code == 1012:
+                route_to = None  # as the page: that worker is going away, not by name again
             # as the table page: at once after a handover (1012), else after 1 s
             await asyncio.sleep(0.1 + 0.2 * rng.random() if code == 1012 else 1.0)
 

@@ -166,6 +166,8 @@ class Client:
                     await self._session(ws, stop, rng)
             except websockets.ConnectionClosed as exc:
                 self.drops.append((time.monotonic(), exc.rcvd.code if exc.rcvd else None))
+                if exc.rcvd is not None and exc.rcvd.code == 1012:
+                    self.route_to = None  # as the page: the worker is going away, not by name again
             except websockets.InvalidStatus as exc:
                 self.drops.append((time.monotonic(), f"HTTP {exc.response.status_code}"))
             except (OSError, TimeoutError) as exc:
