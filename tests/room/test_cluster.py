@@ -245,10 +245,16 @@ def test_no_route_event_without_a_routing_proxy(workers: list[Worker], pg_db: st
     assert not any(e.get("type") == "route" for c in clients for e in c.events)
 
 
-def test_rolling_restart(workers: list[Worker], proxy: str, pg_db: str) -> None:
+@pytest.mark.parametrize("routed", [False, True], ids=["relayed", "routed"])
+def test_rolling_restart(workers: list[Worker], proxy: str, pg_db: str, routed: bool) -> None:
     """Every worker is stopped normally and started again, in turn, while
-    the game is played through nginx: nothing is lost and the stall stays short."""
+    the game is played through nginx: nothing is lost and the stall stays
+    short.  Relayed (clients where round robin put them): under a second.
+    Routed (every socket on the owner, so every socket reconnects at each
+    handover): measured 0.24-1.25 s, asserted under 2 s (docs/scaling.md)."""
     tid, clients = setup_table(workers, via=[proxy])
+    for c in clients:
+        c.follow_routes = routed
     for c in clients:
         c.think = 0.1  # a game lasts a few hundred actions: it must outlast three restarts
     stage: dict[str, Any] = {"next": 0, "mark": 8}
@@ -280,7 +286,8 @@ def test_rolling_restart(workers: list[Worker], proxy: str, pg_db: str) -> None:
     check_clients(pg_db, tid, clients)
     # a handover is a reconnect (these clients wait 0.2 s) and a rebuild: no stall beyond a second
     print(f"rolling restart: longest stall {gaps(clients):.2f} s; restarts took {stalls}")
-    assert gaps(clients) < 1.0, f"the game stalled {gaps(clients):.2f} s"
+    limit = 2.0 if routed else 1.0
+    assert gaps(clients) < limit, f"the game stalled {gaps(clients):.2f} s"
 
 
 def test_lost_notifications_are_repaired_from_the_log(workers: list[Worker], proxy: str, pg_db: str) -> None:
