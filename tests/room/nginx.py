@@ -19,7 +19,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -61,6 +61,21 @@ def worker_names(n: int) -> list[str]:
     return [f"w{i + 1}" for i in range(n)]
 
 
+def _replace_lines(
+    text: str, block_re: re.Pattern[str], line_re: re.Pattern[str], what: str,
+    lines: Callable[[re.Match[str]], str],
+) -> str:  # fmt: skip
+    """``text`` with the ``line_re`` lines inside the ``block_re`` block
+    replaced by ``lines(first line's match)``, where the first one was."""
+    block = block_re.search(text)
+    found = [] if block is None else list(line_re.finditer(block.group(2)))
+    if block is None or not found:
+        raise RuntimeError(f"{SITE}: no {what}")
+    new = lines(found[0])
+    body = line_re.sub(lambda m: new if m.start() == found[0].start() else "", block.group(2))
+    return text[: block.start(2)] + body + text[block.end(2) :]
+
+
 def render_site(
     upstream_ports: list[int], listen_port: int, site: str | None = None, names: list[str] | None = None
 ) -> str:
@@ -72,25 +87,15 @@ def render_site(
         raise ValueError("no upstream ports")
     names = names or worker_names(len(upstream_ports))
     text = SITE.read_text() if site is None else site
-    mapping = _MAP.search(text)
-    if mapping is None:
-        raise RuntimeError(f"{SITE}: no `map $arg_worker $trumps_table_worker {{ ... }}` block")
-    entries = list(_MAP_LINE.finditer(mapping.group(2)))
-    if not entries:
-        raise RuntimeError(f"{SITE}: no worker line in the table-socket map")
-    lines = "".join(f"    {n} 127.0.0.1:{port};\n" for n, port in zip(names, upstream_ports, strict=True))
-    body = _MAP_LINE.sub(lambda m: lines if m.start() == entries[0].start() else "", mapping.group(2))
-    text = text[: mapping.start(2)] + body + text[mapping.end(2) :]
-    block = _UPSTREAM.search(text)
-    if block is None:
-        raise RuntimeError(f"{SITE}: no `upstream trumps_workers {{ ... }}` block")
-    servers = list(_SERVER_LINE.finditer(block.group(2)))
-    if not servers:
-        raise RuntimeError(f"{SITE}: no `server` line in the upstream block")
-    params = servers[0].group(2)  # e.g. " max_fails=0"
-    lines = "".join(f"    server 127.0.0.1:{port}{params};\n" for port in upstream_ports)
-    body = _SERVER_LINE.sub(lambda m: lines if m.start() == servers[0].start() else "", block.group(2))
-    text = text[: block.start(2)] + body + text[block.end(2) :]
+    text = _replace_lines(
+        text, _MAP, _MAP_LINE, "`map $arg_worker $trumps_table_worker { ... }` block with a worker line",
+        lambda _first: "".join(f"    {n} 127.0.0.1:{p};\n" for n, p in zip(names, upstream_ports, strict=True)),
+    )  # fmt: skip
+    text = _replace_lines(
+        text, _UPSTREAM, _SERVER_LINE, "`upstream trumps_workers { ... }` block with a `server` line",
+        # the same parameters as the first line, e.g. " max_fails=0"
+        lambda first: "".join(f"    server 127.0.0.1:{p}{first.group(2)};\n" for p in upstream_ports),
+    )  # fmt: skip
     seen: list[str] = []
 
     def listen(m: re.Match[str]) -> str:
