@@ -24,7 +24,7 @@ from pathlib import Path
 from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
-from babel.messages.mofile import write_mo
+from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po, write_po
 
 from trumps.i18n import DEFAULT, DOMAIN, LANGUAGES, LOCALE_DIR, placeholders
@@ -117,13 +117,28 @@ def mo_bytes(lang: str) -> bytes:
     return buf.getvalue()
 
 
+def mo_content(data: bytes) -> tuple[str, list[tuple[str, str, str]]]:
+    """What a compiled catalogue says: its plural rule and every message.
+
+    Compared instead of the bytes, which also hold the Babel version that
+    wrote them ("Generated-By"): a .mo is stale when its messages are, not
+    when another Babel would write its header differently."""
+    cat = read_mo(io.BytesIO(data))
+    messages = sorted((repr(m.context), repr(m.id), repr(m.string)) for m in cat if m.id and not m.fuzzy)
+    return cat.plural_forms, messages
+
+
+def mo_is_current(path: Path, lang: str) -> bool:
+    return path.exists() and mo_content(path.read_bytes()) == mo_content(mo_bytes(lang))
+
+
 def cmd_compile() -> None:
     for lang in LANGUAGES:
         if lang == DEFAULT:
             continue
         path = po_path(lang).with_suffix(".mo")
         data = mo_bytes(lang)
-        if not path.exists() or path.read_bytes() != data:
+        if not mo_is_current(path, lang):
             path.write_bytes(data)
             print(f"wrote {path.relative_to(PKG.parent.parent)}")
 
@@ -169,7 +184,7 @@ def problems() -> list[str]:
                             f"{lang}: {key[0]!r}: placeholders {sorted(got)} in {s!r}, expected {sorted(want)}"
                         )
         mo = path.with_suffix(".mo")
-        if not mo.exists() or mo.read_bytes() != mo_bytes(lang):
+        if not mo_is_current(mo, lang):
             out.append(f"{mo} is stale: run python scripts/i18n.py compile")
     return out
 

@@ -37,6 +37,42 @@ def test_every_message_is_translated_in_every_language() -> None:
     assert not problems, f"{len(problems)} catalogue problems, first: " + "\n".join(problems[:20])
 
 
+def test_a_compiled_catalogue_is_stale_when_its_messages_are_not_when_its_header_is(tmp_path: Path) -> None:
+    """Another Babel writes another "Generated-By" header (CI got Babel 2.19 while the
+    catalogues were compiled with 2.18): that is not staleness; a changed message is."""
+    import io
+
+    from babel.messages.mofile import read_mo, write_mo
+
+    tool = _tool()
+    shipped = tool.po_path("fr").with_suffix(".mo")
+    cat = read_mo(io.BytesIO(shipped.read_bytes()))
+    other_babel = tmp_path / "other.mo"
+    buf = io.BytesIO()
+    write_mo(buf, cat)
+    other_babel.write_bytes(buf.getvalue().replace(b"Generated-By: Babel ", b"Generated-By: Babe1 "))
+    assert other_babel.read_bytes() != shipped.read_bytes()
+    assert tool.mo_is_current(other_babel, "fr")
+    first = next(m for m in cat if m.id and isinstance(m.string, str) and m.string)
+    first.string += " (changed)"
+    buf = io.BytesIO()
+    write_mo(buf, cat)
+    changed = tmp_path / "changed.mo"
+    changed.write_bytes(buf.getvalue())
+    assert not tool.mo_is_current(changed, "fr")
+
+
+def test_the_plural_rule_is_the_catalogues_own_not_babels() -> None:
+    """Babel 2.19's CLDR gives French three plural forms; the French catalogue has two."""
+    from trumps.i18n import gettext_plural
+
+    assert gettext_plural("fr") == (2, "(n > 1)")
+    assert gettext_plural("de") == (2, "(n != 1)")
+    assert gettext_plural("en") == (2, "(n != 1)")
+    fr = translator("fr")
+    assert [fr._plural_index(n) for n in (0, 1, 2, 1_000_000)] == [0, 0, 1, 1]
+
+
 #: Raises whose message is not written at the raise: each re-raises a message
 #: that is itself extracted where it is made (an engine error, a refusal).
 RERAISES = {

@@ -245,11 +245,30 @@ def _top_level(e: str, ch: str) -> int:
     return -1
 
 
+#: English, the source language, has no catalogue: gettext's rule for it.
+_ENGLISH_PLURAL = (2, "(n != 1)")
+
+
+@cache
 def gettext_plural(lang: str) -> tuple[int, str]:
-    """``(nplurals, plural expression)`` of ``lang`` as its .po header has them."""
+    """``(nplurals, plural expression)`` of ``lang`` as its catalogue's header has them.
+
+    The rule is read from the shipped catalogue, never from Babel's copy of
+    CLDR: the translations were written for the header's forms, and a newer
+    Babel may give a language another rule (Babel 2.19 gives French three
+    forms, where every French catalogue has two)."""
+    if lang in (DEFAULT, PSEUDO) or lang not in LANGUAGES:
+        return _ENGLISH_PLURAL
+    path = _mo_path(lang)
+    if path.exists():
+        from babel.messages.mofile import read_mo
+
+        with path.open("rb") as f:
+            cat = read_mo(f)
+        return cat.num_plurals, cat.plural_expr
     from babel.messages.plurals import get_plural
 
-    rule = get_plural(DEFAULT if lang == PSEUDO else lang)
+    rule = get_plural(lang)
     return rule.num_plurals, rule.plural_expr
 
 
