@@ -40,8 +40,11 @@ class Worker:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
+        self.said: list[str] = []  # the stderr of its earlier processes (before restarts)
 
     def start(self, wait: bool = True) -> Worker:
+        if self.proc is not None and self.proc.poll() is not None:  # a restart: keep what it said
+            self.said.append(self.stderr())
         cmd = [sys.executable, "-m", "trumps", "serve", "--port", str(self.port), "--db", self.db,
                "--bot-delay", str(self.bot_delay)]  # fmt: skip
         if self.name is not None:
@@ -166,7 +169,7 @@ class Client:
                     await self._session(ws, stop, rng)
             except websockets.ConnectionClosed as exc:
                 self.drops.append((time.monotonic(), exc.rcvd.code if exc.rcvd else None))
-                if exc.rcvd is not None and exc.rcvd.code == 1012:
+                if exc.rcvd is not None and exc.rcvd.code == 1012 and not self._rerouting:
                     self.route_to = None  # as the page: the worker is going away, not by name again
             except websockets.InvalidStatus as exc:
                 self.drops.append((time.monotonic(), f"HTTP {exc.response.status_code}"))

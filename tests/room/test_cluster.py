@@ -44,6 +44,10 @@ def workers(pg_db: str) -> Iterator[list[Worker]]:
     finally:
         for w in ws:
             w.stop(timeout=10)
+        for w in ws:  # shown with a failure (pytest shows a failed test's output)
+            err = "\n".join([*w.said, w.stderr()]).strip()
+            if err:
+                print(f"--- worker {w.name} stderr ---\n{err[-4000:]}")
 
 
 @pytest.fixture
@@ -119,7 +123,10 @@ async def play(clients: list[Client], until: Any, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
         while not until():
             assert time.monotonic() < deadline, "the game did not go on: " + "; ".join(
-                f"{c.name} seq {c.last_seq} reconnects {c.reconnects} last {c.events[-1:]}" for c in clients
+                f"{c.name} seq {c.last_seq} reconnects {c.reconnects} drops {c.drops} "
+                f"other events {[e for e in c.events if e.get('type') != 'state'][-4:]} "
+                f"last status {[e['table']['status'] for e in c.events if e.get('type') == 'state'][-3:]}"
+                for c in clients
             )
             assert not any(t.done() for t in tasks), [t.exception() for t in tasks if t.done()]
             await asyncio.sleep(0.05)
@@ -136,6 +143,18 @@ def gaps(clients: list[Client]) -> float:
     """The longest time in which no client got a new state (the stall)."""
     times = sorted({t for c in clients for t, _ in c.state_times})
     return max((b - a for a, b in itertools.pairwise(times)), default=0.0)
+
+
+def stall_story(clients: list[Client], marks: list[tuple[float, str]]) -> str:
+    """What happened around the longest stall: states, drops, routes, restarts."""
+    times = sorted({t for c in clients for t, _ in c.state_times})
+    a, b = max(itertools.pairwise(times), key=lambda p: p[1] - p[0])
+    lines = [(t, f"{text}") for t, text in marks if a - 3 <= t <= b + 1]
+    for c in clients:
+        lines += [(t, f"{c.name} state {seq}") for t, seq in c.state_times if a - 0.5 <= t <= b + 0.2]
+        lines += [(t, f"{c.name} dropped ({why})") for t, why in c.drops if a - 3 <= t <= b + 1]
+        lines += [(t, f"{c.name} told {w}") for t, w in c.routes if a - 3 <= t <= b + 1]
+    return "\n".join(f"{t - a:+.3f} {text}" for t, text in sorted(lines))
 
 
 @pytest.mark.parametrize("routed", [True, False], ids=["routed", "relayed"])
@@ -248,10 +267,10 @@ def test_no_route_event_without_a_routing_proxy(workers: list[Worker], pg_db: st
 @pytest.mark.parametrize("routed", [False, True], ids=["relayed", "routed"])
 def test_rolling_restart(workers: list[Worker], proxy: str, pg_db: str, routed: bool) -> None:
     """Every worker is stopped normally and started again, in turn, while
-    the game is played through nginx: nothing is lost and the stall stays
-    short.  Relayed (clients where round robin put them): under a second.
-    Routed (every socket on the owner, so every socket reconnects at each
-    handover): measured 0.24-1.25 s, asserted under 2 s (docs/scaling.md)."""
+    the game is played through nginx: nothing is lost and no stall lasts a
+    second.  Relayed: clients where round robin put them.  Routed: every
+    socket on the owner, so every socket reconnects at each handover, told
+    the heir by the stopping worker before it closes (docs/scaling.md)."""
     tid, clients = setup_table(workers, via=[proxy])
     for c in clients:
         c.follow_routes = routed
@@ -259,6 +278,7 @@ def test_rolling_restart(workers: list[Worker], proxy: str, pg_db: str, routed: 
         c.think = 0.1  # a game lasts a few hundred actions: it must outlast three restarts
     stage: dict[str, Any] = {"next": 0, "mark": 8}
     stalls: list[float] = []
+    marks: list[tuple[float, str]] = []  # (monotonic, what happened), shown with a long stall
 
     def until() -> bool:
         seq = latest(clients)
@@ -271,8 +291,11 @@ def test_rolling_restart(workers: list[Worker], proxy: str, pg_db: str, routed: 
 
             def restart() -> None:  # off the clients' event loop: the game goes on meanwhile
                 t0 = time.monotonic()
+                marks.append((t0, f"stop {workers[i].name}"))
                 workers[i].stop()
+                marks.append((time.monotonic(), f"stopped {workers[i].name}"))
                 workers[i].start()
+                marks.append((time.monotonic(), f"started {workers[i].name}"))
                 stalls.append(time.monotonic() - t0)
 
             stage["thread"] = threading.Thread(target=restart)
@@ -284,10 +307,9 @@ def test_rolling_restart(workers: list[Worker], proxy: str, pg_db: str, routed: 
 
     asyncio.run(play(clients, until, timeout=120))
     check_clients(pg_db, tid, clients)
-    # a handover is a reconnect (these clients wait 0.2 s) and a rebuild: no stall beyond a second
+    # a handover is a reconnect and a rebuild: no stall beyond a second
     print(f"rolling restart: longest stall {gaps(clients):.2f} s; restarts took {stalls}")
-    limit = 2.0 if routed else 1.0
-    assert gaps(clients) < limit, f"the game stalled {gaps(clients):.2f} s"
+    assert gaps(clients) < 1.0, f"the game stalled {gaps(clients):.2f} s:\n" + stall_story(clients, marks)
 
 
 def test_lost_notifications_are_repaired_from_the_log(workers: list[Worker], proxy: str, pg_db: str) -> None:

@@ -47,7 +47,7 @@ from trumps.room.messages import MessageError, error_event
 from trumps.room.room import KEEP_FINISHED, Room, game_catalogue
 from trumps.room.settings import PRESET_PHRASES, settings_schema
 from trumps.room.store import Store
-from trumps.room.table import AccessDenied, RoomError
+from trumps.room.table import AccessDenied, RoomError, Table
 from trumps.room.timers import Clock
 
 __all__ = ["create_app"]
@@ -78,6 +78,9 @@ class WsConnection:
         self.player = player
         self.name = name
         self.session = session
+        # came through a proxy that routes table sockets by worker name: a
+        # handover tells it the heir (trumps.room.cluster.node.Cluster.release)
+        self.routing = ws.headers.get(ROUTING_HEADER) == "worker"
 
     async def send(self, event: dict[str, Any]) -> None:
         await self.ws.send_text(json.dumps(event, separators=(",", ":")))
@@ -322,7 +325,7 @@ def create_app(
         since_text = ws.query_params.get("since")
         since = int(since_text) if since_text and since_text.isascii() and since_text.isdigit() else None
         try:
-            table = room().get(tid)
+            table = await local_table(ws, tid)
         except RoomError as exc:
             if room().cluster is not None and await live_elsewhere(tid) is not None:
                 # a proxy that can send a socket to a named worker says so
@@ -359,6 +362,18 @@ def create_app(
         finally:
             sessions.untrack(who.session, conn)
             table.leave(conn)
+
+    async def local_table(ws: WebSocket, tid: str) -> Table:
+        """The table, run here.  A socket sent to this worker by name
+        (``?worker=``: the table's summary, a route, an heir named at a
+        handover) for a table it does not run yet waits a moment for the
+        table to arrive rather than being relayed."""
+        c = room().cluster
+        if c is not None and tid not in room().tables and ws.headers.get(ROUTING_HEADER) == "worker":
+            name = routing_name(c.worker)
+            if name is not None and ws.query_params.get("worker") == name:
+                await c.arrival(tid)
+        return room().get(tid)
 
     async def ws_relayed(ws: WebSocket, tid: str, since: int | None, routing: bool) -> None:
         """A socket for a table another worker runs (trumps.room.cluster.relay)."""
@@ -405,4 +420,14 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     guard = Middleware(CrossSiteGuard, trusted_origins=trusted_origins)
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[guard])
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[guard])
+
+    async def hand_over() -> None:
+        """Before the server closes its sockets: give this worker's tables to
+        the others (a rolling restart; nothing to do on one process)."""
+        r = state.get("room")
+        if r is not None and r.cluster is not None:
+            await r.cluster.hand_over()
+
+    app.state.hand_over = hand_over
+    return app

@@ -22,7 +22,7 @@ from trumps.room.messages import (
     Suggest,
     parse_client_message,
 )
-from trumps.room.table import Connection, RoomError, Table
+from trumps.room.table import Connection, RoomError, Table, TableClosed
 
 __all__ = ["handle"]
 
@@ -52,6 +52,8 @@ async def handle(table: Table, conn: Connection, raw: str | bytes) -> None:
             await table.remove_spectator(conn, msg.player)
         elif isinstance(msg, Invite):
             await table.revoke_invite(conn)
+    except TableClosed:
+        return  # handed over meanwhile: the socket is sent to the heir, where it acts again
     except (MessageError, RoomError) as exc:
         with contextlib.suppress(Exception):  # the socket may have closed meanwhile
             await conn.send(table.error(str(exc)))

@@ -7,6 +7,7 @@ behind one port (uvicorn's supervisor; the kernel spreads connections)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from pathlib import Path
@@ -74,6 +75,34 @@ def worker_app() -> Any:
     return create_app(db, bot_delay=delay, tune_gc=True, cluster=True)
 
 
+def _handover_server() -> type[Any]:
+    """uvicorn's Server with the handover first (made on call: uvicorn is imported only to serve)."""
+    import logging
+
+    import uvicorn
+
+    class HandoverServer(uvicorn.Server):
+        """uvicorn's server, but a worker stopped normally hands its tables
+        over *before* its sockets are closed: uvicorn closes every socket
+        first and runs the app's shutdown after, so the tables would move
+        only once their sockets had gone, and those sockets would come back
+        through a worker that still ran them, to move again (a rolling
+        restart's stall; docs/scaling.md)."""
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            for server in self.servers:
+                server.close()  # no new socket lands here while the tables move
+            hand_over = getattr(getattr(self.config.app, "state", None), "hand_over", None)
+            if hand_over is not None:
+                try:
+                    await hand_over()
+                except Exception:  # the normal shutdown still runs
+                    logging.getLogger("trumps.cluster").exception("handover failed")
+            await super().shutdown(sockets)
+
+    return HandoverServer
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -119,7 +148,12 @@ def serve(
         "ws_per_message_deflate": False,
     }
     if workers == 1:
-        uvicorn.run(create_app(db, bot_delay=bot_delay, tune_gc=True, worker=worker_name), **common)
+        app = create_app(db, bot_delay=bot_delay, tune_gc=True, worker=worker_name)
+        server = _handover_server()(uvicorn.Config(app, **common))
+        with contextlib.suppress(KeyboardInterrupt):
+            server.run()
+        if not server.started:  # as uvicorn.run: the reason was logged (a port in use...)
+            raise TrumpsError(f"the room could not start on {host}:{port}")
         return
     os.environ["TRUMPS_SERVE_DB"] = db
     os.environ["TRUMPS_SERVE_BOT_DELAY"] = str(bot_delay)

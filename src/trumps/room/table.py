@@ -41,6 +41,7 @@ __all__ = [
     "Policy",
     "RoomError",
     "Table",
+    "TableClosed",
     "new_invite_code",
 ]
 
@@ -64,6 +65,30 @@ class RoomError(ValueError):
 class AccessDenied(RoomError):
     """The connection may not be at this table at all (private, removed,
     no spectators); the connection is closed after the error event."""
+
+
+class TableClosed(RoomError):
+    """The table stopped running in this process (handed over to another
+    worker) while a request waited for it: nothing was done; the socket is
+    about to be sent where the table went."""
+
+
+class _TableLock(asyncio.Lock):
+    """A table's lock, refusing (:class:`TableClosed`) once the table is
+    closed: a message that waited for the lock while the table was handed
+    over must not be applied here, where the stored log would get an action
+    the heir, which already loaded the table, does not know of (and the
+    heir's next write would then collide with it)."""
+
+    def __init__(self, table: Table) -> None:
+        super().__init__()
+        self._table = table
+
+    async def __aenter__(self) -> None:
+        await self.acquire()
+        if self._table.closed:
+            self.release()
+            raise TableClosed("this table has moved to another server; reconnecting")
 
 
 class Connection(Protocol):
@@ -153,7 +178,8 @@ class Table:
         self.suggesting: set[str] = set()  # players who switched suggestions on
         self._chat_times: dict[str, deque[float]] = {}
         self.connections: set[Connection] = set()
-        self.lock = asyncio.Lock()
+        self.closed = False  # stopped running here (close): the lock refuses
+        self.lock: asyncio.Lock = _TableLock(self)
         self._send_lock = asyncio.Lock()
         self._bot_task: asyncio.Task[None] | None = None
         # seats whose player left mid-game: after the grace period a bot plays for them
@@ -638,6 +664,8 @@ class Table:
                     return
                 await self._fill_empty()
                 await self._maybe_start()
+        except TableClosed:
+            return
         except Exception as exc:  # e.g. a player can no longer pay the buy-in
             log.exception("scheduled start of table %s failed", self.id)
             await self.notify(f"the game could not start: {exc}")
@@ -759,8 +787,10 @@ class Table:
         return None
 
     async def _tell_finished(self) -> None:
-        async with self.lock:  # the end (and any pay-out) is stored by then
-            pass
+        # the end (and any pay-out) is stored by then; told even if the table
+        # was closed meanwhile (a finished table is not handed over)
+        await self.lock.acquire()
+        self.lock.release()
         if self.policy is not None:
             try:
                 await self.policy.finished(self)
@@ -981,6 +1011,9 @@ class Table:
                 continue
 
     async def close(self) -> None:
+        """Stop running here (called with the lock held): timers, bots, and
+        every request still waiting for the lock (:class:`TableClosed`)."""
+        self.closed = True
         self.timers.cancel((self.id, "move"))
         self.timers.cancel((self.id, "start"))
         if self._bot_task is not None:

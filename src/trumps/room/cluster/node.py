@@ -21,8 +21,13 @@ ties the pieces together:
 - **Liveness.**  Workers beat once a second; the stand-ins of sockets on a
   worker that stopped beating leave their tables (a seat becomes away, and
   after the grace a bot plays it, as for any dropped socket).
-- **Handover.**  A worker stopped normally finishes what each table is
-  doing, releases it and tells the others, which take it at once.
+- **Handover.**  A worker stopped normally, before it closes any socket
+  (:meth:`Cluster.hand_over`, called by ``trumps serve`` ahead of
+  uvicorn's shutdown), finishes what each table is doing and gives it to
+  one heir, the live worker running the fewest tables, which takes it at
+  once.  Behind a routing proxy its sockets are told the heir and go
+  straight there; the heir's socket waits the moment the table takes to
+  arrive instead of being relayed.
 - **The Play button.**  One worker (whoever holds the matchmaker's lock;
   another takes it when it dies) runs the matchmaker; the others forward
   Play requests to it, so players on any worker are matched together.
@@ -42,7 +47,7 @@ from typing import TYPE_CHECKING, Any
 
 from trumps.room.cluster.bus import Bus
 from trumps.room.cluster.ownership import Ownership
-from trumps.room.cluster.relay import Relay, RemoteConnection
+from trumps.room.cluster.relay import Relay, RemoteConnection, routing_name
 from trumps.room.messages import PROTOCOL_VERSION, error_event
 from trumps.room.settings import TableSettings
 from trumps.room.table import AccessDenied, Connection, Seat, Table
@@ -58,6 +63,8 @@ SCAN_INTERVAL = 1.0  # seconds between looks for tables nobody runs
 BEAT_INTERVAL = 1.0  # seconds between a worker's heartbeats
 DEAD_AFTER = 4.0  # a worker silent this long is gone
 OPEN_RETRY = 0.5  # seconds before asking again where a table is
+ARRIVAL_WAIT = 2.0  # at most, a socket sent to this worker waits for its table to arrive
+HEIR_GRACE = 3.0  # seconds the others leave a table handed to an heir before taking it
 MATCHMAKER = "trumps:matchmaker"  # the advisory lock of the worker that runs the matchmaker
 OPEN_WAIT = 12.0  # a relayed socket whose table no worker answers for is closed (the client reconnects)
 
@@ -132,6 +139,9 @@ class Cluster:
         self.leader = False  # this worker runs the matchmaker (the Play button) for the room
         self.making: set[str] = set()  # tables this worker claimed and is storing
         self._asks: set[asyncio.Task[None]] = set()
+        self.leaving: set[str] = set()  # workers handing their tables over
+        self.handed: dict[str, float] = {}  # table -> until when the others leave it to its heir
+        self._arrivals: dict[str, asyncio.Future[bool]] = {}  # table -> coming here (True) or not
 
     # ----- life ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -144,16 +154,34 @@ class Cluster:
             asyncio.create_task(self._beat_loop(), name="cluster-beat"),
         ]
 
+    async def hand_over(self) -> None:
+        """Give every table to another worker while this one still holds
+        its sockets (a rolling restart: ``trumps serve`` calls this before
+        uvicorn closes them).  Each table goes to one heir, the live worker
+        running the fewest, so the tables spread and nobody races for them;
+        the table's sockets are told the heir (behind a routing proxy) or
+        closed with 1012, and come back to the table at once."""
+        if not self._stopping:
+            self._stopping = True
+            self.bus.send(None, {"k": "leaving"})
+        load: dict[str, int] = {w: 0 for w in self.beats if w not in self.leaving}
+        for entry in self.remote.values():
+            if entry.worker in load:
+                load[entry.worker] += 1
+        for tid in list(self.room.tables):
+            heir = min(load, key=lambda w: (load[w], random.random())) if load else None
+            if heir is not None:
+                load[heir] += 1
+            await self.release(tid, moved=True, heir=heir)
+
     async def stop(self) -> None:
-        """Hand every table over, then leave."""
-        self._stopping = True
+        """Hand every table over (if :meth:`hand_over` was not called), then leave."""
+        await self.hand_over()
         for t in self._tasks:
             t.cancel()
         for t in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
-        for tid in list(self.room.tables):
-            await self.release(tid, moved=True)
         for relay in list(self.relays.values()):
             if relay.owner is not None:
                 self.bus.send(relay.owner, {"k": "gone", "c": relay.cid})
@@ -199,8 +227,13 @@ class Cluster:
         if not self.leader and await self.owner.claim(MATCHMAKER):
             self.leader = True  # one matchmaker for the room, so players on any worker meet
             log.info("cluster: worker %s runs the matchmaker", self.worker)
+        now = time.monotonic()
+        if self.handed:  # (forget the heirs' grace once it is over)
+            self.handed = {t: until for t, until in self.handed.items() if until > now}
         orphans = [
-            t for t in await self.owner.orphans() if t not in self.room.tables and t not in self.making
+            t
+            for t in await self.owner.orphans()
+            if t not in self.room.tables and t not in self.making and self.handed.get(t, 0.0) < now
         ]
         random.shuffle(orphans)  # several workers taking over spread the tables between them
         for tid in orphans:
@@ -222,7 +255,9 @@ class Cluster:
         table = room._make(st)
         room.tables[tid] = table
         self.remote.pop(tid, None)
+        self.handed.pop(tid, None)
         await table.resume()
+        self._arrived_here(tid, True)
         self.publish(table)
         self.bus.send(None, {"k": "owned", "t": tid})
         self.takeovers.append((tid, time.perf_counter() - t0))
@@ -248,12 +283,15 @@ class Cluster:
         self._asks.add(task)
         task.add_done_callback(self._asks.discard)
 
-    async def release(self, tid: str, *, moved: bool, locked: bool = True) -> None:
+    async def release(self, tid: str, *, moved: bool, locked: bool = True, heir: str | None = None) -> None:
         """Stop running ``tid`` here.  ``moved``: it goes on elsewhere (its
-        sockets are told to find it there)."""
+        sockets are told to find it there); ``heir``: the worker to take it
+        (the others leave it to that one for :data:`HEIR_GRACE`)."""
         table = self.room.tables.get(tid)
         if table is None:
             return
+        heir_name = routing_name(heir) if heir is not None else None
+        local: list[Connection] = []
         async with table.lock:  # what the table is doing is finished and stored
             await table.close()
             self.room.tables.pop(tid, None)
@@ -266,12 +304,21 @@ class Cluster:
                     if moved:
                         self.bus.send(conn.worker, {"k": "moved", "c": conn.cid, "t": tid})
                 elif moved:
-                    with contextlib.suppress(Exception):
-                        await conn.close(1012)  # the client reconnects and finds the new owner
+                    local.append(conn)
             if locked:
                 with contextlib.suppress(Exception):
                     await self.owner.release(tid)
-        self.bus.send(None, {"k": "released" if moved else "unlisted", "t": tid})
+        if moved:
+            self.bus.send(None, {"k": "released", "t": tid, "to": heir})
+        else:
+            self.bus.send(None, {"k": "unlisted", "t": tid})
+        for conn in local:
+            with contextlib.suppress(Exception):
+                # behind a routing proxy the page goes straight to the heir
+                # (it was let in here, so it may know where the table runs)
+                if heir_name is not None and getattr(conn, "routing", False):
+                    await conn.send({"type": "route", "worker": heir_name})
+                await conn.close(1012)  # the client reconnects and finds the new owner
 
     def publish(self, table: Table) -> None:
         """Tell every worker a table's lobby entry (it changed)."""
@@ -367,15 +414,22 @@ class Cluster:
             await conn.close(4403)
             self.guests.pop(conn.cid, None)
             return
-        while True:
-            raw = await conn.inbox.get()
-            if raw is None:
-                break
-            await handle(table, conn, raw)
+        try:
+            while True:
+                raw = await conn.inbox.get()
+                if raw is None:
+                    break
+                await handle(table, conn, raw)
+        finally:
+            table.leave(conn)  # (again: the socket may have closed while it joined)
 
     async def _guest_leave(self, conn: RemoteConnection, table: Table | None) -> None:
-        if conn.task is not None:
-            conn.task.cancel()
+        """The socket behind a stand-in closed.  Its loop is not cancelled:
+        it ends after the messages that came before (the socket sent them),
+        and a message half handled finishes — cancelled in the middle, a sit
+        that filled the table left it full but never started (the socket had
+        been told the owner and left at once)."""
+        conn.inbox.put_nowait(None)
         if table is not None:
             table.leave(conn)
 
@@ -387,6 +441,7 @@ class Cluster:
             if conn.worker == worker:
                 del self.guests[cid]
                 await self._guest_leave(conn, self.room.tables.get(tid))
+        self.leaving.discard(worker)
         for pid, workers in list(self.online.items()):
             if worker in workers:
                 workers.discard(worker)
@@ -442,11 +497,52 @@ class Cluster:
             await self.room.lobby_changed()
 
     async def _on_released(self, m: dict[str, Any]) -> None:
-        await asyncio.sleep(random.random() * 0.02)
+        heir, tid = m.get("to"), m["t"]
+        if heir is not None and heir != self.worker:
+            # left to its heir a moment (whose socket may be on its way there)
+            self.handed[tid] = time.monotonic() + HEIR_GRACE
+            self._arrived_here(tid, False)
+            return
+        # to this worker, or to anyone: not left to an earlier heir any more
+        # (a table can move twice within HEIR_GRACE in a rolling restart)
+        self.handed.pop(tid, None)
+        if heir is None:
+            await asyncio.sleep(random.random() * 0.02)
         self._wake.set()  # take it now, not at the next scan
+
+    async def _on_leaving(self, m: dict[str, Any]) -> None:
+        if m["from"] != self.worker:
+            self.leaving.add(m["from"])
+
+    def _arrived_here(self, tid: str, here: bool) -> None:
+        fut = self._arrivals.pop(tid, None)
+        if fut is not None and not fut.done():
+            fut.set_result(here)
+
+    async def arrival(self, tid: str) -> bool:
+        """Wait (at most :data:`ARRIVAL_WAIT`) for ``tid`` to be run here: a
+        socket was sent to this worker by name (a route, a summary, a heir's
+        name at a handover) for a table it is about to take.  False when
+        another worker took it or it did not come."""
+        if tid in self.room.tables:
+            return True
+        entry = self.remote.get(tid)
+        if entry is not None and entry.worker in self.beats and entry.worker not in self.leaving:
+            return False  # run by a live worker that is not handing it over: relay at once
+        fut = self._arrivals.get(tid)
+        if fut is None:
+            fut = self._arrivals[tid] = asyncio.get_running_loop().create_future()
+        try:
+            return await asyncio.wait_for(asyncio.shield(fut), ARRIVAL_WAIT)
+        except TimeoutError:
+            if self._arrivals.get(tid) is fut:
+                del self._arrivals[tid]
+            return tid in self.room.tables
 
     async def _on_owned(self, m: dict[str, Any]) -> None:
         tid, owner = m["t"], m["from"]
+        if owner != self.worker:
+            self._arrived_here(tid, False)
         entry = self.remote.get(tid)
         if entry is not None and owner != self.worker:
             entry.worker = owner

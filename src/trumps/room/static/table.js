@@ -770,8 +770,9 @@ function connect() {
   ws.onclose = e => {
     // a named worker that could not be reached (it died): try any worker at once
     if (!opened && routeTo) { routeTo = null; rerouting = true; }
-    // 1012: this worker is going away (it has handed its tables over): not by name again
-    if (e.code === 1012) routeTo = null;
+    // 1012: this worker is going away (it has handed its tables over): not by
+    // name again, unless it named the heir just before (a "route" event)
+    if (e.code === 1012 && !rerouting) routeTo = null;
     const delay = rerouting ? 0 : e.code === 1012 ? 100 + Math.random() * 200 : 1000;
     rerouting = false;
     setTimeout(connect, delay);

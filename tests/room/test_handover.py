@@ -1,0 +1,122 @@
+"""What a table does at the edges of a handover, without PostgreSQL: a
+closed table refuses what waited for its lock (the heir runs it now), and a
+relayed socket's stand-in whose socket closes finishes the message it is
+handling (a cancelled sit once left a full table that never started)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from trumps.room.cluster.node import Cluster
+from trumps.room.cluster.relay import RemoteConnection
+from trumps.room.dispatch import handle
+from trumps.room.store import Store
+from trumps.room.table import Table, TableClosed
+
+
+class Sink:
+    def __init__(self, player: str | None, name: str = "x") -> None:
+        self.player = player
+        self.name = name
+        self.events: list[dict[str, Any]] = []
+
+    async def send(self, event: dict[str, Any]) -> None:
+        self.events.append(event)
+
+    async def close(self, code: int = 1000) -> None:
+        pass
+
+
+class Bus:
+    """Stands in for the bus between workers: what the stand-in sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str | None, dict[str, Any]]] = []
+
+    def send(self, to: str | None, message: dict[str, Any]) -> None:
+        self.sent.append((to, message))
+
+
+def three_seated(tmp_path: Path) -> tuple[Store, str, str]:
+    """A 500 table with three of its four seats taken, and a fourth player."""
+    store = Store(f"sqlite:///{tmp_path / 'h.db'}")
+    host = store.create_player("h")
+    tid = store.create_table("500", None, {}, 3, host, 4)
+    for seat in range(3):
+        store.set_seat(tid, seat, store.create_player(f"p{seat}"), None)
+    return store, tid, store.create_player("last")
+
+
+def sit(seat: str) -> str:
+    return json.dumps({"v": 1, "type": "sit", "seat": seat})
+
+
+def test_a_closed_table_refuses_what_waited_for_its_lock(tmp_path: Path) -> None:
+    store, tid, last = three_seated(tmp_path)
+
+    async def run() -> None:
+        stored = store.load_table(tid)
+        assert stored is not None
+        table = Table(stored, store, {}, bot_delay=0)
+        conn = Sink(last, "Last")
+        await table.lock.acquire()  # the handover holds the lock ...
+        waiting = asyncio.create_task(handle(table, conn, sit("W")))
+        direct = asyncio.create_task(table.sit(Sink(last, "Last"), "W"))
+        await asyncio.sleep(0.05)
+        await table.close()  # ... closes the table and lets go
+        table.lock.release()
+        await waiting
+        with pytest.raises(TableClosed):
+            await direct
+        assert conn.events == []  # nothing said: the page is about to be sent to the heir
+        assert table.seats[3].empty and table.status == "waiting"
+        await asyncio.sleep(0)
+
+    asyncio.run(run())
+    again = store.load_table(tid)
+    assert again is not None
+    # nothing stored here
+    assert again.seats.get(3, (None, None)) == (None, None) and again.status == "waiting"
+
+
+def test_a_stand_in_whose_socket_closes_finishes_the_message_it_is_handling(tmp_path: Path) -> None:
+    """The fourth player's sit is being handled (the table is starting)
+    when its relayed socket closes (it was told the owner and left): the
+    sit and the start complete, and the stand-in leaves the table after."""
+    store, tid, last = three_seated(tmp_path)
+    cluster = Cluster(SimpleNamespace(), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
+
+    async def run() -> Table:
+        stored = store.load_table(tid)
+        assert stored is not None
+        table = Table(stored, store, {}, bot_delay=10)
+        gate, inside = asyncio.Event(), asyncio.Event()
+        start = table._maybe_start
+
+        async def slow_start() -> None:  # the start is under way when the socket closes
+            inside.set()
+            await gate.wait()
+            await start()
+
+        table._maybe_start = slow_start  # type: ignore[method-assign]
+        conn = RemoteConnection(Bus(), "w2", "c1", last, "Last")  # type: ignore[arg-type]
+        conn.task = asyncio.create_task(cluster._guest_loop(table, conn, None))
+        conn.inbox.put_nowait(sit("W"))
+        await asyncio.wait_for(inside.wait(), 5)
+        await cluster._guest_leave(conn, table)  # the relay said "gone"
+        gate.set()
+        await asyncio.wait_for(conn.task, 5)
+        assert conn not in table.connections
+        await table.close()
+        return table
+
+    table = asyncio.run(run())
+    assert table.status == "playing" and table.seats[3].player == last
+    again = store.load_table(tid)
+    assert again is not None and again.status == "playing"
