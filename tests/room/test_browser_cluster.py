@@ -100,3 +100,32 @@ def test_the_page_survives_the_death_of_its_tables_worker(
     assert v.get("results"), "the deal did not finish"
     assert not page.errors, page.errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+def test_the_page_follows_its_table_to_the_heir_at_a_normal_stop(
+    browser: Browser, room: tuple[Proxied, list[Worker]]
+) -> None:
+    """The table's worker is stopped normally (a rolling restart): before
+    it closes the page's socket it names the worker that takes the table,
+    and the page goes straight there, with nothing missed."""
+    server, workers = room
+    page = new_page(browser, "desktop")
+    tid = start_table(page, server, "500", "australian", {})  # type: ignore[arg-type]
+    page.get_by_role("button", name="Fill empty seats with bots").click()
+    page.wait_for_function("() => state && state.table.status === 'playing'")
+    page.wait_for_function("() => state.view.to_act === 'S'", timeout=30_000)
+    before: dict[str, Any] = view(page)
+    page.evaluate("() => { window.beforeStop = state; }")
+    first = owner(workers[0].db, tid, workers)
+    heir = next(w for w in workers if w is not first)
+    first.stop()
+    page.wait_for_function("() => state !== window.beforeStop", timeout=15_000)
+    after = view(page)
+    assert after["seq"] == before["seq"] and after["you"] == "S" and after["to_act"] == "S"
+    # told the heir by the stopping worker, and on it (not forgotten as a 1012 alone would)
+    assert page.evaluate("() => routeTo") == heir.name
+    assert owner(workers[0].db, tid, [heir]) is heir
+    v = play_one_deal(page, "cluster-handover-desktop", "desktop", 4)
+    assert v.get("results"), "the deal did not finish"
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    page.context.close()
