@@ -120,3 +120,55 @@ def test_a_stand_in_whose_socket_closes_finishes_the_message_it_is_handling(tmp_
     assert table.status == "playing" and table.seats[3].player == last
     again = store.load_table(tid)
     assert again is not None and again.status == "playing"
+
+
+class Owner:
+    """Stands in for the advisory locks: what was released."""
+
+    def __init__(self) -> None:
+        self.released: list[str] = []
+
+    async def release(self, tid: str) -> None:
+        self.released.append(tid)
+
+
+class Socket(Sink):
+    """A table socket that came through the routing proxy."""
+
+    routing = True
+
+    def __init__(self, player: str | None) -> None:
+        super().__init__(player)
+        self.closed: int | None = None
+
+    async def close(self, code: int = 1000) -> None:
+        self.closed = code
+
+
+def test_a_handover_names_the_heir_to_routed_sockets_and_releases_once(tmp_path: Path) -> None:
+    """Two releases at once (a fence and the handover) release the table
+    once; the routed socket is told the heir's name, then closed with 1012;
+    the others are told the table went to that heir."""
+    store, tid, _last = three_seated(tmp_path)
+
+    async def run() -> tuple[Cluster, Socket, Socket]:
+        stored = store.load_table(tid)
+        assert stored is not None
+        table = Table(stored, store, {}, bot_delay=10)
+        cluster = Cluster(SimpleNamespace(tables={tid: table}), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
+        cluster.bus, cluster.owner = Bus(), Owner()  # type: ignore[assignment]
+        routed, plain = Socket("p0"), Socket("p1")
+        plain.routing = False
+        table.connections |= {routed, plain}
+        await asyncio.gather(
+            cluster.release(tid, moved=True, heir="w2_abc123"),
+            cluster.release(tid, moved=True, locked=False),
+        )
+        return cluster, routed, plain
+
+    cluster, routed, plain = asyncio.run(run())
+    assert cluster.owner.released == [tid]  # type: ignore[attr-defined]
+    sent = [m for _to, m in cluster.bus.sent]  # type: ignore[attr-defined]
+    assert sent == [{"k": "released", "t": tid, "to": "w2_abc123"}]
+    assert routed.events == [{"type": "route", "worker": "w2"}] and routed.closed == 1012
+    assert plain.events == [] and plain.closed == 1012

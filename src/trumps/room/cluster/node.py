@@ -50,7 +50,7 @@ from trumps.room.cluster.ownership import Ownership
 from trumps.room.cluster.relay import Relay, RemoteConnection, routing_name
 from trumps.room.messages import PROTOCOL_VERSION, error_event
 from trumps.room.settings import TableSettings
-from trumps.room.table import AccessDenied, Connection, Seat, Table
+from trumps.room.table import AccessDenied, Connection, Seat, Table, TableClosed
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
@@ -292,22 +292,25 @@ class Cluster:
             return
         heir_name = routing_name(heir) if heir is not None else None
         local: list[Connection] = []
-        async with table.lock:  # what the table is doing is finished and stored
-            await table.close()
-            self.room.tables.pop(tid, None)
-            for conn in list(table.connections):
-                table.connections.discard(conn)
-                if isinstance(conn, RemoteConnection):
-                    self.guests.pop(conn.cid, None)
-                    if conn.task is not None:
-                        conn.task.cancel()
-                    if moved:
-                        self.bus.send(conn.worker, {"k": "moved", "c": conn.cid, "t": tid})
-                elif moved:
-                    local.append(conn)
-            if locked:
-                with contextlib.suppress(Exception):
-                    await self.owner.release(tid)
+        try:
+            async with table.lock:  # what the table is doing is finished and stored
+                await table.close()
+                self.room.tables.pop(tid, None)
+                for conn in list(table.connections):
+                    table.connections.discard(conn)
+                    if isinstance(conn, RemoteConnection):
+                        self.guests.pop(conn.cid, None)
+                        if conn.task is not None:
+                            conn.task.cancel()
+                        if moved:
+                            self.bus.send(conn.worker, {"k": "moved", "c": conn.cid, "t": tid})
+                    elif moved:
+                        local.append(conn)
+                if locked:
+                    with contextlib.suppress(Exception):
+                        await self.owner.release(tid)
+        except TableClosed:
+            return  # released meanwhile by another call (a fence, a lost lock, the handover)
         if moved:
             self.bus.send(None, {"k": "released", "t": tid, "to": heir})
         else:
