@@ -530,8 +530,10 @@ class Cluster:
         if tid in self.room.tables:
             return True
         entry = self.remote.get(tid)
-        if entry is not None and entry.worker in self.beats and entry.worker not in self.leaving:
-            return False  # run by a live worker that is not handing it over: relay at once
+        if entry is None or (entry.worker in self.beats and entry.worker not in self.leaving):
+            # a table no worker announced (none, or finished), or run by a live
+            # worker that is not handing it over: nothing to wait for
+            return False
         fut = self._arrivals.get(tid)
         if fut is None:
             fut = self._arrivals[tid] = asyncio.get_running_loop().create_future()
