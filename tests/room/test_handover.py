@@ -172,3 +172,37 @@ def test_a_handover_names_the_heir_to_routed_sockets_and_releases_once(tmp_path:
     assert sent == [{"k": "released", "t": tid, "to": "w2_abc123"}]
     assert routed.events == [{"type": "route", "worker": "w2"}] and routed.closed == 1012
     assert plain.events == [] and plain.closed == 1012
+
+
+def test_a_closed_table_starts_no_bot_and_arms_no_timer(tmp_path: Path) -> None:
+    """An action that finished just before the handover closed the table
+    calls ``_after_change`` after the close: no bot starts, no move timer
+    is armed (the timers are shared by key with the table's next owner)."""
+    store = Store(f"sqlite:///{tmp_path / 'b.db'}")
+    host = store.create_player("h")
+    tid = store.create_table("500", None, {}, 3, host, 4, {"bid_time": 30, "play_time": 30})
+    for seat in range(4):
+        store.set_seat(tid, seat, None, "random")
+    store.set_status(tid, "playing", 0.0)
+
+    async def run() -> tuple[int, int]:
+        stored = store.load_table(tid)
+        assert stored is not None
+        table = Table(stored, store, {}, bot_delay=0.01)
+        table._after_change()  # the bots play
+        await asyncio.sleep(0.3)
+        await table.lock.acquire()
+        await table.close()
+        table.lock.release()
+        seq = table.seq
+        table._after_change()  # (what an action that just finished does)
+        table._schedule_bot()  # (what a player's grace running out does)
+        await asyncio.sleep(0.3)
+        assert table._bot_task is None or table._bot_task.done()
+        assert table.timers.deadline((tid, "move")) is None
+        return seq, table.seq
+
+    before, after = asyncio.run(run())
+    assert before > 0 and after == before
+    stored = store.load_table(tid)
+    assert stored is not None and len(stored.actions) == before

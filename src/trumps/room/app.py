@@ -47,7 +47,7 @@ from trumps.room.messages import MessageError, error_event
 from trumps.room.room import KEEP_FINISHED, Room, game_catalogue
 from trumps.room.settings import PRESET_PHRASES, settings_schema
 from trumps.room.store import Store
-from trumps.room.table import AccessDenied, RoomError, Table
+from trumps.room.table import AccessDenied, RoomError, Table, TableClosed
 from trumps.room.timers import Clock
 
 __all__ = ["create_app"]
@@ -343,6 +343,9 @@ def create_app(
         except AccessDenied as exc:
             await ws.send_text(json.dumps(table.error(str(exc))))
             await ws.close(code=4403)
+            return
+        except TableClosed:  # handed over meanwhile: the page comes back and finds it
+            await ws.close(code=1012)
             return
         except Exception:  # the socket closed while its first states were sent
             table.leave(conn)

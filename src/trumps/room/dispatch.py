@@ -53,7 +53,10 @@ async def handle(table: Table, conn: Connection, raw: str | bytes) -> None:
         elif isinstance(msg, Invite):
             await table.revoke_invite(conn)
     except TableClosed:
-        return  # handed over meanwhile: the socket is sent to the heir, where it acts again
+        # handed over meanwhile: nothing was done; the page reconnects, finds
+        # the table's new worker and acts again there
+        with contextlib.suppress(Exception):
+            await conn.close(1012)
     except (MessageError, RoomError) as exc:
         with contextlib.suppress(Exception):  # the socket may have closed meanwhile
             await conn.send(table.error(str(exc)))

@@ -20,6 +20,9 @@ __all__ = ["WORKER_NAME", "check_database", "serve", "sqlite_path", "worker_app"
 # a worker name travels in a socket's URL (?worker=...) and in nginx's map
 WORKER_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
+#: seconds a stopping worker may spend handing its tables over before its sockets close
+HANDOVER_LIMIT = 30.0
+
 _HELD: list[IO[str]] = []  # the SQLite lock file stays open (and locked) while serving
 
 
@@ -77,6 +80,7 @@ def worker_app() -> Any:
 
 def _handover_server() -> type[Any]:
     """uvicorn's Server with the handover first (made on call: uvicorn is imported only to serve)."""
+    import asyncio
     import logging
 
     import uvicorn
@@ -93,10 +97,10 @@ def _handover_server() -> type[Any]:
             for server in self.servers:
                 server.close()  # no new socket lands here while the tables move
             hand_over = getattr(getattr(self.config.app, "state", None), "hand_over", None)
-            if hand_over is not None:
-                try:
-                    await hand_over()
-                except Exception:  # the normal shutdown still runs
+            if hand_over is not None and not self.force_exit:
+                try:  # bounded: a database that hangs must not hold the stop for ever
+                    await asyncio.wait_for(hand_over(), HANDOVER_LIMIT)
+                except Exception:  # the normal shutdown still runs (and hands over what is left)
                     logging.getLogger("trumps.cluster").exception("handover failed")
             await super().shutdown(sockets)
 

@@ -406,7 +406,11 @@ class Table:
     async def join(self, conn: Connection, since: int | None = None) -> None:
         """Connect ``conn`` (or raise :class:`AccessDenied`).  With ``since``
         (the last event it saw), the events it missed are sent in order;
-        otherwise the current state."""
+        otherwise the current state.  A closed table (handed over while the
+        socket arrived) raises :class:`TableClosed`: the socket goes to the
+        table's new worker."""
+        if self.closed:
+            raise TableClosed("this table has moved to another server; reconnecting")
         self.check_entry(conn)
         self.connections.add(conn)
         await self.catch_up(conn, since)
@@ -654,7 +658,7 @@ class Table:
 
     def arm_start(self) -> None:
         """A scheduled table: start it at its time (also after a restart)."""
-        if self.status == "waiting" and self.settings.start_at is not None:
+        if not self.closed and self.status == "waiting" and self.settings.start_at is not None:
             self.timers.arm((self.id, "start"), self.settings.start_at, self._scheduled_start)
 
     async def _scheduled_start(self, _key: object) -> None:
@@ -798,7 +802,10 @@ class Table:
                 log.exception("after the end of table %s", self.id)
 
     def _after_change(self) -> None:
-        """After any change: bots to act, the move timer, suggestions."""
+        """After any change: bots to act, the move timer, suggestions (none
+        once the table is closed: it runs elsewhere now)."""
+        if self.closed:
+            return
         self._schedule_bot()
         self._arm_timer()
         if self.suggesting and self.status == "playing":
@@ -869,6 +876,8 @@ class Table:
         is the time of the last stored action (or the start) plus the
         limit, so it is the same after a restart."""
         key = (self.id, "move")
+        if self.closed:  # (the timers are shared by key: never touch the new owner's)
+            return
         seat = self.match.to_act
         timed = self.settings.bid_time or self.settings.play_time
         if (
@@ -957,7 +966,7 @@ class Table:
     # ----- bots ----------------------------------------------------------------------
     def _schedule_bot(self) -> None:
         """Start the bot loop if a bot is to act and none is running."""
-        if self.status != "playing" or self.match.to_act is None:
+        if self.closed or self.status != "playing" or self.match.to_act is None:
             return
         if self._controller(self.match.to_act) is None:
             return
@@ -994,7 +1003,7 @@ class Table:
         return 1.0
 
     async def _bot_loop(self) -> None:
-        while self.status == "playing" and self.match.to_act is not None:
+        while not self.closed and self.status == "playing" and self.match.to_act is not None:
             seat = self.match.to_act
             kind = self._controller(seat)
             if kind is None:
@@ -1007,6 +1016,8 @@ class Table:
             choice = await self._bot_choice(seat, kind)
             try:
                 await self.act(None, choice, seat=seat, expect_seq=seq, auto=True)
+            except TableClosed:
+                return
             except RoomError:
                 continue
 

@@ -140,8 +140,8 @@ class Cluster:
         self.making: set[str] = set()  # tables this worker claimed and is storing
         self._asks: set[asyncio.Task[None]] = set()
         self.leaving: set[str] = set()  # workers handing their tables over
-        self.handed: dict[str, float] = {}  # table -> until when the others leave it to its heir
-        self._arrivals: dict[str, asyncio.Future[bool]] = {}  # table -> coming here (True) or not
+        self.handed: dict[str, tuple[str, float]] = {}  # table -> (its heir, until when the others leave it)
+        self._arrivals: dict[str, set[asyncio.Future[bool]]] = {}  # table -> sockets waiting for it here
 
     # ----- life ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -164,15 +164,23 @@ class Cluster:
         if not self._stopping:
             self._stopping = True
             self.bus.send(None, {"k": "leaving"})
-        load: dict[str, int] = {w: 0 for w in self.beats if w not in self.leaving}
+        recent = time.monotonic() - 2 * BEAT_INTERVAL  # heard from lately: alive
+        load: dict[str, int] = {
+            w: 0 for w, seen in self.beats.items() if w not in self.leaving and seen > recent
+        }
         for entry in self.remote.values():
             if entry.worker in load:
                 load[entry.worker] += 1
-        for tid in list(self.room.tables):
-            heir = min(load, key=lambda w: (load[w], random.random())) if load else None
-            if heir is not None:
-                load[heir] += 1
-            await self.release(tid, moved=True, heir=heir)
+        for _round in range(5):  # (a table made or taken meanwhile goes too)
+            if not self.room.tables:
+                break
+            for tid in list(self.room.tables):
+                table = self.room.tables.get(tid)
+                heir = None
+                if load and table is not None and table.status != "finished":  # nobody takes a finished one
+                    heir = min(load, key=lambda w: (load[w], random.random()))
+                    load[heir] += 1
+                await self.release(tid, moved=True, heir=heir)
 
     async def stop(self) -> None:
         """Hand every table over (if :meth:`hand_over` was not called), then leave."""
@@ -229,11 +237,11 @@ class Cluster:
             log.info("cluster: worker %s runs the matchmaker", self.worker)
         now = time.monotonic()
         if self.handed:  # (forget the heirs' grace once it is over)
-            self.handed = {t: until for t, until in self.handed.items() if until > now}
+            self.handed = {t: h for t, h in self.handed.items() if h[1] > now}
         orphans = [
             t
             for t in await self.owner.orphans()
-            if t not in self.room.tables and t not in self.making and self.handed.get(t, 0.0) < now
+            if t not in self.room.tables and t not in self.making and t not in self.handed
         ]
         random.shuffle(orphans)  # several workers taking over spread the tables between them
         for tid in orphans:
@@ -248,6 +256,7 @@ class Cluster:
         st = await room.store.run(room.store.load_table, tid)
         if st is None or st.status == "finished" or tid in room.tables:
             await self.owner.release(tid)
+            self._arrived_here(tid, tid in room.tables)
             return
         for player, _bot in st.seats.values():
             if player and await room.people.learn(player) is None:
@@ -256,7 +265,8 @@ class Cluster:
         room.tables[tid] = table
         self.remote.pop(tid, None)
         self.handed.pop(tid, None)
-        await table.resume()
+        with contextlib.suppress(TableClosed):  # (handed over again at once: a stop)
+            await table.resume()
         self._arrived_here(tid, True)
         self.publish(table)
         self.bus.send(None, {"k": "owned", "t": tid})
@@ -417,6 +427,10 @@ class Cluster:
             await conn.close(4403)
             self.guests.pop(conn.cid, None)
             return
+        except TableClosed:  # handed over meanwhile: the socket opens again and finds it
+            await conn.close(1012)
+            self.guests.pop(conn.cid, None)
+            return
         try:
             while True:
                 raw = await conn.inbox.get()
@@ -445,6 +459,7 @@ class Cluster:
                 del self.guests[cid]
                 await self._guest_leave(conn, self.room.tables.get(tid))
         self.leaving.discard(worker)
+        self._heir_gone(worker)
         for pid, workers in list(self.online.items()):
             if worker in workers:
                 workers.discard(worker)
@@ -503,8 +518,11 @@ class Cluster:
         heir, tid = m.get("to"), m["t"]
         if heir is not None and heir != self.worker:
             # left to its heir a moment (whose socket may be on its way there)
-            self.handed[tid] = time.monotonic() + HEIR_GRACE
+            self.handed[tid] = (heir, time.monotonic() + HEIR_GRACE)
             self._arrived_here(tid, False)
+            return
+        if heir == self.worker and self._stopping:  # handed to a worker that is leaving too: to anyone
+            self.bus.send(None, {"k": "released", "t": tid, "to": None})
             return
         # to this worker, or to anyone: not left to an earlier heir any more
         # (a table can move twice within HEIR_GRACE in a rolling restart)
@@ -516,33 +534,47 @@ class Cluster:
     async def _on_leaving(self, m: dict[str, Any]) -> None:
         if m["from"] != self.worker:
             self.leaving.add(m["from"])
+            self._heir_gone(m["from"])
+
+    def _heir_gone(self, worker: str) -> None:
+        """``worker`` is leaving or gone: tables handed to it are anyone's now."""
+        dropped = [t for t, (heir, _until) in self.handed.items() if heir == worker]
+        for tid in dropped:
+            del self.handed[tid]
+        if dropped:
+            self._wake.set()
 
     def _arrived_here(self, tid: str, here: bool) -> None:
-        fut = self._arrivals.pop(tid, None)
-        if fut is not None and not fut.done():
-            fut.set_result(here)
+        for fut in self._arrivals.pop(tid, set()):
+            if not fut.done():
+                fut.set_result(here)
 
     async def arrival(self, tid: str) -> bool:
         """Wait (at most :data:`ARRIVAL_WAIT`) for ``tid`` to be run here: a
-        socket was sent to this worker by name (a route, a summary, a heir's
-        name at a handover) for a table it is about to take.  False when
+        socket was sent to this worker by name (the heir's name, at a
+        handover) while the table's worker hands it over.  False at once
+        for a table nobody runs or a live worker runs and keeps; False when
         another worker took it or it did not come."""
         if tid in self.room.tables:
             return True
         entry = self.remote.get(tid)
-        if entry is None or (entry.worker in self.beats and entry.worker not in self.leaving):
-            # a table no worker announced (none, or finished), or run by a live
-            # worker that is not handing it over: nothing to wait for
-            return False
-        fut = self._arrivals.get(tid)
-        if fut is None:
-            fut = self._arrivals[tid] = asyncio.get_running_loop().create_future()
+        if (
+            entry is None
+            or entry.status == "finished"
+            or (entry.worker in self.beats and entry.worker not in self.leaving)
+        ):
+            return False  # nothing to wait for
+        fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        waiting = self._arrivals.setdefault(tid, set())
+        waiting.add(fut)
         try:
-            return await asyncio.wait_for(asyncio.shield(fut), ARRIVAL_WAIT)
+            return await asyncio.wait_for(fut, ARRIVAL_WAIT)
         except TimeoutError:
-            if self._arrivals.get(tid) is fut:
-                del self._arrivals[tid]
             return tid in self.room.tables
+        finally:
+            waiting.discard(fut)
+            if not waiting and self._arrivals.get(tid) is waiting:
+                del self._arrivals[tid]
 
     async def _on_owned(self, m: dict[str, Any]) -> None:
         tid, owner = m["t"], m["from"]
@@ -598,6 +630,9 @@ class Cluster:
 
     async def _on_close(self, m: dict[str, Any]) -> None:
         relay = self.relays.get(m["c"])
+        if relay is not None and int(m.get("code", 1000)) == 1012 and relay.owner == m["from"]:
+            self._reopen(relay, None)  # the table moved on as the stand-in came: find its new worker
+            return
         if relay is not None:
             relay.closed = True
             with contextlib.suppress(Exception):
