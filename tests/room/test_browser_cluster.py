@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cluster_harness import Worker, lock_holder
@@ -72,24 +72,33 @@ def local_ports(pid: int) -> set[int]:
     return ports
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-def test_the_page_survives_the_death_of_its_tables_worker(
-    browser: Browser, room: tuple[Proxied, list[Worker]], size: str
-) -> None:
-    server, workers = room
+def south_to_play(
+    browser: Browser, size: str, server: Proxied, workers: list[Worker]
+) -> tuple[Page, str, dict[str, Any], Worker]:
+    """A 500 table with bots, the page seated at S and S to act: the page,
+    the table, its view then (also kept as ``window.before``) and the
+    table's worker."""
     page = new_page(browser, size)
     tid = start_table(page, server, "500", "australian", {})  # type: ignore[arg-type]
     page.get_by_role("button", name="Fill empty seats with bots").click()
     page.wait_for_function("() => state && state.table.status === 'playing'")
     page.wait_for_function("() => state.view.to_act === 'S'", timeout=30_000)
     before: dict[str, Any] = view(page)
-    page.evaluate("() => { window.beforeKill = state; }")
-    first = owner(workers[0].db, tid, workers)
+    page.evaluate("() => { window.before = state; }")
+    return page, tid, before, owner(workers[0].db, tid, workers)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_page_survives_the_death_of_its_tables_worker(
+    browser: Browser, room: tuple[Proxied, list[Worker]], size: str
+) -> None:
+    server, workers = room
+    page, _tid, before, first = south_to_play(browser, size, server, workers)
     # a page that landed on the other worker was told the owner and went there
     assert page.evaluate("() => routeTo") in (None, first.name)
     first.kill()
     # the page reconnects through nginx by itself and is shown the game where it was
-    page.wait_for_function("() => state !== window.beforeKill", timeout=15_000)
+    page.wait_for_function("() => state !== window.before", timeout=15_000)
     after = view(page)
     assert after["seq"] == before["seq"] and after["you"] == "S" and after["to_act"] == "S"
     # the dead worker is forgotten: the page is on the survivor (directly or told to go there)
@@ -109,17 +118,10 @@ def test_the_page_follows_its_table_to_the_heir_at_a_normal_stop(
     it closes the page's socket it names the worker that takes the table,
     and the page goes straight there, with nothing missed."""
     server, workers = room
-    page = new_page(browser, "desktop")
-    tid = start_table(page, server, "500", "australian", {})  # type: ignore[arg-type]
-    page.get_by_role("button", name="Fill empty seats with bots").click()
-    page.wait_for_function("() => state && state.table.status === 'playing'")
-    page.wait_for_function("() => state.view.to_act === 'S'", timeout=30_000)
-    before: dict[str, Any] = view(page)
-    page.evaluate("() => { window.beforeStop = state; }")
-    first = owner(workers[0].db, tid, workers)
+    page, tid, before, first = south_to_play(browser, "desktop", server, workers)
     heir = next(w for w in workers if w is not first)
     first.stop()
-    page.wait_for_function("() => state !== window.beforeStop", timeout=15_000)
+    page.wait_for_function("() => state !== window.before", timeout=15_000)
     after = view(page)
     assert after["seq"] == before["seq"] and after["you"] == "S" and after["to_act"] == "S"
     # told the heir by the stopping worker, and on it (not forgotten as a 1012 alone would)
