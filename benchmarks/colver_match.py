@@ -118,6 +118,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--against", default="colver:smart_ismcts")
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--pairs",
+        type=int,
+        default=None,
+        help="stop each pairing after this many deal pairs played (with --fixed, seeds where all "
+        "four pass are skipped, so --deals alone plays fewer pairs than seeds)",
+    )
     p.add_argument("--every", type=int, default=10, help="deal pairs between progress lines")
     p.add_argument(
         "--fixed",
@@ -146,13 +153,16 @@ def main(argv: list[str] | None = None) -> int:
             if row is None:  # all passed: no contract to play
                 continue
             rows.append(row)
-            if len(rows) % args.every == 0 or i + 1 == args.deals:
+            done = args.pairs is not None and len(rows) >= args.pairs
+            if len(rows) % args.every == 0 or i + 1 == args.deals or done:
                 print(
                     _line(level, args.against, rows, time.perf_counter() - start), file=sys.stderr, flush=True
                 )
                 if args.json:
                     with open(args.json, "w") as fh:
                         json.dump(out, fh)
+            if done:
+                break
         print(_line(level, args.against, rows, time.perf_counter() - start))
     return 0
 
