@@ -32,9 +32,13 @@ def test_order_chunks_duplicates_and_gap(pg_url: str) -> None:
         await other.start()
         try:
             big = "x" * (3 * CHUNK + 17)
+            # a long state: JSON full of quotes (escaped again inside a chunk) and
+            # text that is more bytes than characters (chat in any language)
+            state = {"k": "ev", "chat": [{"text": 'Sé "fair" — 你好 🂡'} for _ in range(900)]}
             for i in range(50):
                 other.send(w1, {"k": "n", "i": i})
             other.send(w1, {"k": "big", "d": big})
+            other.send(w1, state)
             other.send(w1, {"k": "same"})
             other.send(w1, {"k": "same"})  # identical: must not be merged into one
             other.send(None, {"k": "all"})  # a broadcast reaches both, the sender too
@@ -44,8 +48,9 @@ def test_order_chunks_duplicates_and_gap(pg_url: str) -> None:
                 await asyncio.sleep(0.05)
             to_w1 = [m for m in got if m["k"] != "all"]
             assert [m["i"] for m in to_w1 if m["k"] == "n"] == list(range(50))
-            assert [m["k"] for m in to_w1[50:]] == ["big", "same", "same"]
+            assert [m["k"] for m in to_w1[50:]] == ["big", "ev", "same", "same"]
             assert to_w1[50]["d"] == big and to_w1[50]["from"] == "w2"
+            assert to_w1[51] == {**state, "from": "w2"}
             # cut w1's listening connection: it reconnects and reports the gap
             engine = create_engine(pg_url, isolation_level="AUTOCOMMIT")
             with engine.connect() as conn:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import json
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -38,6 +37,7 @@ from trumps.room import (
     people_routes,
     play,
     profiles,
+    wire,
 )
 from trumps.room.account_routes import Sessions
 from trumps.room.cluster.relay import ROUTING_HEADER, routing_name
@@ -83,7 +83,7 @@ class WsConnection:
         self.routing = ws.headers.get(ROUTING_HEADER) == "worker"
 
     async def send(self, event: dict[str, Any]) -> None:
-        await self.ws.send_text(json.dumps(event, separators=(",", ":")))
+        await self.ws.send_text(wire.dumps(event))
 
     async def close(self, code: int = 1000) -> None:
         await self.ws.close(code=code)
@@ -333,7 +333,7 @@ def create_app(
                 routing = ws.headers.get(ROUTING_HEADER) == "worker"
                 await ws_relayed(ws, tid, since, routing)
                 return
-            await ws.send_text(json.dumps(error_event(str(exc))))
+            await ws.send_text(wire.dumps(error_event(str(exc))))
             await ws.close(code=4404)
             return
         who = await sessions.who(ws)
@@ -341,7 +341,7 @@ def create_app(
         try:
             await table.join(conn, since)
         except AccessDenied as exc:
-            await ws.send_text(json.dumps(table.error(str(exc))))
+            await ws.send_text(wire.dumps(table.error(str(exc))))
             await ws.close(code=4403)
             return
         except TableClosed:  # handed over meanwhile: the page comes back and finds it

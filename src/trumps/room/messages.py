@@ -18,6 +18,8 @@ from pydantic import (
     model_validator,
 )
 
+from trumps.room import wire
+
 __all__ = [
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
@@ -144,11 +146,9 @@ def parse_client_message(raw: str | bytes) -> AnyMessage:
     size = len(raw.encode("utf-8", "surrogatepass")) if isinstance(raw, str) else len(raw)
     if size > MAX_MESSAGE_BYTES:
         raise MessageError(f"message too large ({size} bytes; limit {MAX_MESSAGE_BYTES})")
-    import json
-
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        data = wire.loads(raw)
+    except (ValueError, RecursionError):  # wire.DecodeError is a ValueError
         raise MessageError("malformed JSON") from None
     if not isinstance(data, dict):
         raise MessageError("a message must be a JSON object")

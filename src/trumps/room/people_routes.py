@@ -13,6 +13,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from trumps.room import wire
 from trumps.room.account_routes import Sessions
 from trumps.room.messages import MessageError
 from trumps.room.prefs import get_prefs, prefs_schema, set_prefs
@@ -51,7 +52,7 @@ class MeSocket:
         self.name = name
 
     async def send(self, event: dict[str, Any]) -> None:
-        await self.ws.send_text(json.dumps(event, separators=(",", ":")))
+        await self.ws.send_text(wire.dumps(event))
 
     async def close(self, code: int = 1000) -> None:
         await self.ws.close(code=code)

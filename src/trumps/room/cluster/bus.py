@@ -8,7 +8,10 @@ with a wide margin in ``benchmarks/broker.py`` (figures in
 Every worker listens on the room's channel (broadcasts) and on its own
 channel (messages addressed to it).  Messages are JSON objects; one longer
 than a notification may carry (8,000 bytes) travels in numbered chunks and
-is put back together on arrival.  Outgoing messages are queued and sent in
+is put back together on arrival.  A chunk carries its piece of the UTF-8
+text in base64: a piece of JSON put inside another JSON string grows with
+every quote and backslash it holds (an ordinary state is a fifth quotes),
+base64 by a fixed third, so every chunk fits.  Outgoing messages are queued and sent in
 one transaction per batch (a busy worker pays one round trip for many
 messages; PostgreSQL delivers a transaction's notifications in order, and
 each carries a per-sender number, so none is merged with an identical one).
@@ -22,9 +25,9 @@ sequence number (:mod:`trumps.room.cluster.node`).
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import itertools
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -32,12 +35,15 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
+from trumps.room import wire
+
 __all__ = ["CHUNK", "ROOM_CHANNEL", "Bus", "conninfo", "worker_channel"]
 
 log = logging.getLogger("trumps.cluster")
 
 ROOM_CHANNEL = "trumps_room"
-CHUNK = 7_000  # characters of JSON per notification (PostgreSQL's limit is 8,000 bytes)
+CHUNK = 7_000  # bytes of JSON per notification (PostgreSQL's limit is 8,000 bytes)
+PIECE = 5_000  # bytes of a long message per chunk: 6,668 in base64, ~6,750 with the chunk's keys
 BATCH = 200  # messages per sending transaction at most
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
@@ -99,15 +105,15 @@ class Bus:
     def send(self, worker: str | None, message: dict[str, Any]) -> None:
         """Queue ``message`` for ``worker`` (None: every worker, this one too)."""
         channel = ROOM_CHANNEL if worker is None else worker_channel(worker)
-        body = json.dumps({**message, "from": self.worker}, separators=(",", ":"))
+        body = wire.dumpb({**message, "from": self.worker})
         if len(body) <= CHUNK:
-            self._out.put_nowait((channel, body))
+            self._out.put_nowait((channel, body.decode()))
             return
         mid = f"{self.worker}.{next(self._numbers)}"
-        parts = [body[i : i + CHUNK] for i in range(0, len(body), CHUNK)]
+        parts = [base64.b64encode(body[i : i + PIECE]).decode() for i in range(0, len(body), PIECE)]
         for i, part in enumerate(parts):
-            chunk = {"k": "chunk", "id": mid, "i": i, "n": len(parts), "d": part}
-            self._out.put_nowait((channel, json.dumps(chunk, separators=(",", ":"))))
+            chunk = {"k": "piece", "id": mid, "i": i, "n": len(parts), "d": part}
+            self._out.put_nowait((channel, wire.dumps(chunk)))
 
     # ----- sending ------------------------------------------------------------------
     async def _send_loop(self) -> None:
@@ -168,17 +174,25 @@ class Bus:
     async def _arrived(self, payload: str) -> None:
         _number, _, body = payload.partition("|")
         try:
-            message = json.loads(body)
+            message = wire.loads(body)
         except ValueError:
             log.error("bus: unreadable message dropped")
             return
-        if message.get("k") == "chunk":
+        kind = message.get("k")
+        if kind in ("piece", "chunk"):  # "chunk": text pieces, from workers before base64
             parts = self._parts.setdefault(message["id"], [None] * int(message["n"]))
             parts[int(message["i"])] = message["d"]
             if any(p is None for p in parts):
                 return
             del self._parts[message["id"]]
-            message = json.loads("".join(p for p in parts if p is not None))
+            try:
+                if kind == "piece":
+                    message = wire.loads(b"".join(base64.b64decode(p) for p in parts if p is not None))
+                else:
+                    message = wire.loads("".join(p for p in parts if p is not None))
+            except ValueError:  # binascii.Error is one
+                log.error("bus: unreadable long message dropped")
+                return
         try:
             await self.handler(message)
         except Exception:

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from trumps.room import wire
 
 if TYPE_CHECKING:
     from trumps.room.cluster.bus import Bus
@@ -136,7 +137,7 @@ class Relay:
         if '"act"' not in raw:
             return
         try:
-            msg = json.loads(raw)
+            msg = wire.loads(raw)
         except ValueError:
             return
         if isinstance(msg, dict) and msg.get("type") == "act" and isinstance(msg.get("seq"), int):
