@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import create_engine, text
 
-from trumps.room.cluster.bus import CHUNK, Bus
+from trumps.room.cluster.bus import CHUNK, Bus, worker_channel
 
 
 def test_order_chunks_duplicates_and_gap(pg_url: str) -> None:
@@ -71,6 +71,19 @@ def test_order_chunks_duplicates_and_gap(pg_url: str) -> None:
                     break
                 await asyncio.sleep(0.05)
             assert [m["k"] for m in got] == ["after"]
+            # a message PostgreSQL refuses (too long: send() never makes one) is
+            # dropped alone and at once; the rest of its batch arrives, in order
+            got.clear()
+            other._out.put_nowait((worker_channel(w1), "x" * 9_000))
+            for i in range(3):
+                other.send(w1, {"k": "n", "i": i})
+            start = asyncio.get_running_loop().time()
+            for _ in range(200):
+                if len(got) == 3:
+                    break
+                await asyncio.sleep(0.05)
+            assert [m["i"] for m in got] == [0, 1, 2]
+            assert asyncio.get_running_loop().time() - start < 2
         finally:
             await bus.stop()
             await other.stop()

@@ -75,6 +75,7 @@ class Bus:
         self._out: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._numbers = itertools.count()
         self._parts: dict[str, list[str | None]] = {}
+        self._conn: psycopg.AsyncConnection[Any] | None = None  # the sending connection
         self._tasks: list[asyncio.Task[None]] = []
         self._listening = asyncio.Event()
         self.sent = 0  # notifications sent (for the capacity model)
@@ -96,6 +97,10 @@ class Bus:
         for t in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                await self._conn.close()
+            self._conn = None
 
     async def _drain(self) -> None:
         while not self._out.empty():
@@ -117,30 +122,41 @@ class Bus:
 
     # ----- sending ------------------------------------------------------------------
     async def _send_loop(self) -> None:
-        conn: psycopg.AsyncConnection[Any] | None = None
         while True:
             batch = [await self._out.get()]
             while len(batch) < BATCH and not self._out.empty():
                 batch.append(self._out.get_nowait())
             # a number per notification: identical payloads in one transaction are merged
-            params = [(ch, f"{next(self._numbers)}|{body}") for ch, body in batch]
-            for attempt in range(50):
-                try:
-                    if conn is None or conn.closed:
-                        conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
-                    async with conn.transaction(), conn.cursor() as cur:
-                        await cur.executemany("SELECT pg_notify(%s, %s)", params)
-                    self.sent += len(params)
-                    break
-                except psycopg.Error:
-                    log.warning("bus: sending failed (attempt %d); reconnecting", attempt + 1)
-                    if conn is not None:
-                        with contextlib.suppress(Exception):
-                            await conn.close()
-                    conn = None
-                    await asyncio.sleep(0.2)
-            else:
-                log.error("bus: dropped %d messages", len(params))
+            await self._deliver([(ch, f"{next(self._numbers)}|{body}") for ch, body in batch])
+
+    async def _deliver(self, params: list[tuple[str, str]]) -> None:
+        """Send one batch in one transaction, reconnecting as needed.  A
+        message PostgreSQL itself refuses (none should be: see ``CHUNK``) is
+        dropped alone: the rest of its batch is sent one by one, in order,
+        rather than retried and dropped with it."""
+        for attempt in range(50):
+            try:
+                if self._conn is None or self._conn.closed:
+                    self._conn = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+                async with self._conn.transaction(), self._conn.cursor() as cur:
+                    await cur.executemany("SELECT pg_notify(%s, %s)", params)
+                self.sent += len(params)
+                return
+            except psycopg.DataError as exc:
+                if len(params) == 1:
+                    log.error("bus: PostgreSQL refused a message (%s); dropped", exc)
+                    return
+                for one in params:
+                    await self._deliver([one])
+                return
+            except psycopg.Error:
+                log.warning("bus: sending failed (attempt %d); reconnecting", attempt + 1)
+                if self._conn is not None:
+                    with contextlib.suppress(Exception):
+                        await self._conn.close()
+                self._conn = None
+                await asyncio.sleep(0.2)
+        log.error("bus: dropped %d messages", len(params))
 
     # ----- listening ----------------------------------------------------------------
     async def _listen(self) -> None:
