@@ -62,3 +62,14 @@ def test_seats() -> None:
     for bad, players in [("X", 4), (4, 4), ("6", 6), (True, 4), ("N", 6), (-1, 4), (None, 4)]:
         with pytest.raises(ParseError):
             parse_seat(bad, players)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("game", "options"), [("500", {}), ("500", {"options": {"players": "3v3"}}), ("bridge", {}), ("coinche", {})]
+)
+def test_match_seat_names_are_seat_name_in_order(game: str, options: dict) -> None:
+    import trumps
+
+    match = trumps.new_game(game, **options)
+    assert match.seat_names == tuple(match.seat_name(s) for s in range(match.players))
+    assert match.view(None)["seats"] == list(match.seat_names)

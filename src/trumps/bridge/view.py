@@ -24,7 +24,7 @@ _VUL = {(False, False): "None", (True, False): "NS", (False, True): "EW", (True,
 def view(game: Bridge, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``game`` for ``seat`` (``None``: spectator)."""
     d = game.deal
-    name = game.seat_name
+    name = game.seat_names.__getitem__
     visible = d.visible_hands(seat)
     hands: dict[str, Any] = {
         name(s): ([str(c) for c in d.hands[s]] if s in visible else None) for s in range(4)

@@ -26,7 +26,7 @@ _SUITS = "SHDC"
 def view(game: Coinche, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``game`` for ``seat`` (``None``: spectator)."""
     d = game.deal
-    name = game.seat_name
+    name = game.seat_names.__getitem__
     hands: dict[str, Any] = {name(s): None for s in range(4)}
     if seat is not None:
         hands[name(seat)] = [str(c) for c in d.hands[seat]]
@@ -87,7 +87,7 @@ def _melds(game: Coinche, seat: int | None) -> dict[str, Any] | None:
     d = game.deal
     if game.options.melds == "none":
         return None
-    name = game.seat_name
+    name = game.seat_names.__getitem__
     announced = [
         {
             "seat": name(a["seat"]),

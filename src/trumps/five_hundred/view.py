@@ -26,7 +26,7 @@ _SUITS = "SHDC"
 def view(game: FiveHundred, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``game`` for ``seat`` (``None``: spectator)."""
     d = game.deal
-    name = game.seat_name
+    name = game.seat_names.__getitem__
     visible = d.visible_hands(seat)
     contractor = d.contractor
     took_kitty = (
