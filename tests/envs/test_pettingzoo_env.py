@@ -104,3 +104,18 @@ def test_a_late_read_view_is_the_view_of_its_step() -> None:
     assert len(kept) > 5
     for _agent, info, now in kept:  # read after the episode: replayed
         assert info["view"] == now
+
+
+def test_wrapper_last_is_the_environment_last_and_checks_reset() -> None:
+    e = env("coinche")
+    with pytest.raises(AttributeError, match="before reset"):
+        e.last()
+    e.reset(seed=3)
+    for _ in e.agent_iter(40):
+        obs, reward, term, trunc, info = e.last()
+        inner = e.unwrapped.last()
+        assert (obs["observation"] == inner[0]["observation"]).all()
+        assert (obs["action_mask"] == inner[0]["action_mask"]).all()
+        assert (reward, term, trunc) == inner[1:4] and info is inner[4]
+        assert e.last(observe=False)[0] is None
+        e.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][-1]))

@@ -40,8 +40,9 @@ def raw_env(
 
 
 def env(game: str, preset: str | None = None, options: Mapping[str, Any] | None = None, **kw: Any) -> Any:
-    """The AEC environment wrapped in PettingZoo's order-enforcing wrapper."""
+    """The AEC environment wrapped in PettingZoo's order-enforcing wrapper
+    (a subclass of it whose ``last()`` costs one call, not seven)."""
     e = raw_env(game, preset, options, **kw)
-    from pettingzoo.utils import wrappers  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    from trumps.envs.pettingzoo_env import OrderEnforcing
 
-    return wrappers.OrderEnforcingWrapper(e)
+    return OrderEnforcing(e)
