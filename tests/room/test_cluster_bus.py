@@ -42,6 +42,9 @@ def test_order_chunks_duplicates_and_gap(pg_url: str) -> None:
             other.send(w1, {"k": "same"})
             other.send(w1, {"k": "same"})  # identical: must not be merged into one
             other.send(None, {"k": "all"})  # a broadcast reaches both, the sender too
+            assert other._unsent > 0
+            assert await other.flushed(5)  # everything queued is committed
+            assert other._unsent == 0
             for _ in range(200):
                 if sum(m["k"] == "all" for m in got) == 2:
                     break

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from trumps.room.cluster.node import Cluster
-from trumps.room.cluster.relay import RemoteConnection
+from trumps.room.cluster.relay import Relay, RemoteConnection
 from trumps.room.dispatch import handle
 from trumps.room.store import Store
 from trumps.room.table import Table, TableClosed
@@ -206,3 +206,25 @@ def test_a_closed_table_starts_no_bot_and_arms_no_timer(tmp_path: Path) -> None:
     assert before > 0 and after == before
     stored = store.load_table(tid)
     assert stored is not None and len(stored.actions) == before
+
+
+@pytest.mark.parametrize(("owner", "again"), [("w2_b2", False), ("w1_a1", True)])
+def test_a_routed_relay_names_the_owner_and_asks_again_when_it_is_its_own_worker(
+    owner: str, again: bool
+) -> None:
+    """A socket relayed by w1 is told the owner once; when the table's owner
+    is w1 itself (the socket beat the table there) the route says ``again``,
+    which the page obeys although it is on that worker already."""
+
+    async def main() -> None:
+        sink = Sink("p1")
+        relay = Relay("c1", "t1", sink, None, owner, routing=True, home="w1_a1")  # type: ignore[arg-type]
+        for seq in (1, 2):
+            await relay.deliver({"type": "state", "seq": seq})
+        routes = [e for e in sink.events if e["type"] == "route"]
+        expected: dict[str, Any] = {"type": "route", "worker": owner.split("_")[0]}
+        if again:
+            expected["again"] = True
+        assert routes == [expected]  # once, not once per state
+
+    asyncio.run(main())

@@ -76,6 +76,7 @@ class Bus:
         self._numbers = itertools.count()
         self._parts: dict[str, list[str | None]] = {}
         self._conn: psycopg.AsyncConnection[Any] | None = None  # the sending connection
+        self._unsent = 0  # notifications queued or being sent
         self._tasks: list[asyncio.Task[None]] = []
         self._listening = asyncio.Event()
         self.sent = 0  # notifications sent (for the capacity model)
@@ -107,15 +108,27 @@ class Bus:
             await asyncio.sleep(0.01)
         await asyncio.sleep(0.05)  # the batch taken last is being committed
 
+    async def flushed(self, limit: float = 1.0) -> bool:
+        """Wait (at most ``limit`` seconds) until everything queued so far
+        is committed, i.e. on its way to every listener; whether it was."""
+        deadline = asyncio.get_running_loop().time() + limit
+        while self._unsent:
+            if asyncio.get_running_loop().time() > deadline:
+                return False
+            await asyncio.sleep(0.002)
+        return True
+
     def send(self, worker: str | None, message: dict[str, Any]) -> None:
         """Queue ``message`` for ``worker`` (None: every worker, this one too)."""
         channel = ROOM_CHANNEL if worker is None else worker_channel(worker)
         body = wire.dumpb({**message, "from": self.worker})
         if len(body) <= CHUNK:
+            self._unsent += 1
             self._out.put_nowait((channel, body.decode()))
             return
         mid = f"{self.worker}.{next(self._numbers)}"
         parts = [base64.b64encode(body[i : i + PIECE]).decode() for i in range(0, len(body), PIECE)]
+        self._unsent += len(parts)
         for i, part in enumerate(parts):
             chunk = {"k": "piece", "id": mid, "i": i, "n": len(parts), "d": part}
             self._out.put_nowait((channel, wire.dumps(chunk)))
@@ -127,7 +140,10 @@ class Bus:
             while len(batch) < BATCH and not self._out.empty():
                 batch.append(self._out.get_nowait())
             # a number per notification: identical payloads in one transaction are merged
-            await self._deliver([(ch, f"{next(self._numbers)}|{body}") for ch, body in batch])
+            try:
+                await self._deliver([(ch, f"{next(self._numbers)}|{body}") for ch, body in batch])
+            finally:  # sent or dropped, and logged: either way no longer waited for
+                self._unsent -= len(batch)
 
     async def _deliver(self, params: list[tuple[str, str]]) -> None:
         """Send one batch in one transaction, reconnecting as needed.  A

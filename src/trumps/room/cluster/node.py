@@ -164,6 +164,10 @@ class Cluster:
         if not self._stopping:
             self._stopping = True
             self.bus.send(None, {"k": "leaving"})
+            # every worker knows this one is leaving before any socket is sent
+            # on: a socket that reaches its heir before the table does waits
+            # there for the table (Cluster.arrival) instead of being relayed
+            await self.bus.flushed()
         recent = time.monotonic() - 2 * BEAT_INTERVAL  # heard from lately: alive
         load: dict[str, int] = {
             w: 0 for w, seen in self.beats.items() if w not in self.leaving and seen > recent
@@ -347,7 +351,7 @@ class Cluster:
         owner once the owner answers (:meth:`Relay.tell_owner`)."""
         cid = secrets.token_hex(8)
         entry = self.remote.get(tid)
-        relay = Relay(cid, tid, conn, since, entry.worker if entry else None, routing)
+        relay = Relay(cid, tid, conn, since, entry.worker if entry else None, routing, self.worker)
         relay.ask_replay = self._ask_replay
         self.relays[cid] = relay
         opener = asyncio.create_task(self._open(relay))

@@ -78,8 +78,10 @@ class Relay:
         since: int | None,
         owner: str | None,
         routing: bool = False,
+        home: str | None = None,
     ) -> None:
         self.cid = cid
+        self.home = home  # the worker holding the socket
         self.routing = routing  # tell the socket its owner (the proxy can route to it)
         self.routed: str | None = None  # the owner it was last told
         self.tid = tid
@@ -123,13 +125,23 @@ class Relay:
         """Behind a routing proxy, tell the socket which worker runs its
         table (once per owner): the page reconnects with ``?worker=`` it.
         Called once the socket has a state from that owner, so only a socket
-        the owner let in (its access rules) ever hears the worker's name."""
+        the owner let in (its access rules) ever hears the worker's name.
+
+        The owner may be the very worker holding the socket: the socket came
+        here, named to it as a table's heir, a moment before the table did,
+        and was relayed.  It is then told to come ``again`` (the page would
+        ignore a route to the worker it is on): its new socket finds the
+        table here, rather than staying relayed through this worker's own
+        bus for the rest of the game."""
         if self.routing and self.owner is not None and self.owner != self.routed:
             self.routed = self.owner
             name = routing_name(self.owner)
             if name is not None:
+                event: dict[str, Any] = {"type": "route", "worker": name}
+                if self.owner == self.home:
+                    event["again"] = True
                 with contextlib.suppress(Exception):
-                    await self.conn.send({"type": "route", "worker": name})
+                    await self.conn.send(event)
 
     def note_sent(self, raw: str) -> None:
         """Remember an action (``act`` with the ``seq`` it answers) until

@@ -741,6 +741,8 @@ const playableSelector = "#felt button.card.legal, #bidbox button.call:not([disa
 // then connects again with ?worker= that one, once per worker named, so a
 // proxy that does not route costs one reconnect, not a loop.  A named worker
 // that cannot be reached (it died) is forgotten: the next try goes anywhere.
+// "again": the worker this socket is on runs the table now (it arrived just
+// after the socket, which was relayed meanwhile): connect to it anew.
 let routeTo = null, routeTried = null, rerouting = false;
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -757,7 +759,7 @@ function connect() {
   ws.onmessage = m => {
     const ev = JSON.parse(m.data);
     if (ev.type === "route") {
-      if (ev.worker && ev.worker !== routeTried) { routeTried = routeTo = ev.worker; rerouting = true; ws.close(); }
+      if (ev.worker && (ev.worker !== routeTried || ev.again)) { routeTried = routeTo = ev.worker; rerouting = true; ws.close(); }
       return;
     }
     if (ev.type === "state" && ev.presentation) { statePres = ev.presentation; Bidbox.setPresentation(ev.presentation); }
