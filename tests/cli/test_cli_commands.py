@@ -349,3 +349,14 @@ def test_play_tells_a_hidden_discard_as_hidden(
             assert not any(f"discards {c}" in "\n".join(out) for c in kitty)
             return
     pytest.fail("no seed gave a bots' contract")
+
+
+# ----- serve ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "url",
+    ["postgresql+psycopg://trumps:S3cret-pw@127.0.0.1:1/trumps", "bogus://trumps:S3cret-pw@h/x"],
+)
+def test_serve_never_prints_the_database_password(capsys: pytest.CaptureFixture[str], url: str) -> None:
+    code, out, err = run(capsys, "serve", "--db", url, "--port", "1")
+    assert code != 0 and len(err) == 1 and "cannot open database" in err[0]
+    assert "S3cret-pw" not in "\n".join(out + err) and "trumps:***@" in err[0]

@@ -26,6 +26,17 @@ HANDOVER_LIMIT = 30.0
 _HELD: list[IO[str]] = []  # the SQLite lock file stays open (and locked) while serving
 
 
+def shown(db: str) -> str:
+    """``db`` as it may be printed or logged: without its password (a
+    deployer's terminal, logs and bug reports are read by others)."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(db).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy reads: hide what looks like user:password@
+        return re.sub(r"(//[^/:@]*):[^@/]*@", r"\1:***@", db)
+
+
 def check_database(db: str) -> None:
     """Open (and migrate) ``db`` once, so a bad URL or an unreachable server
     is one readable error before the server starts."""
@@ -35,7 +46,8 @@ def check_database(db: str) -> None:
         Store(db).close()
     except Exception as exc:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise TrumpsError(f"cannot open database {db!r}: {reason}") from None
+        reason = reason.replace(db, shown(db))
+        raise TrumpsError(f"cannot open database {shown(db)!r}: {reason}") from None
 
 
 def sqlite_path(db: str) -> str | None:
@@ -142,7 +154,9 @@ def serve(
         )
     check_database(db)
     hold_sqlite(db)
-    print(f"trumps card room on http://{host}:{port}/  (database {db}, {workers} worker(s))", flush=True)
+    print(
+        f"trumps card room on http://{host}:{port}/  (database {shown(db)}, {workers} worker(s))", flush=True
+    )
     # no per-message deflate: table states are small, and its per-connection
     # state was two thirds of an idle table's memory (docs/benchmarks.md)
     common: dict[str, Any] = {
