@@ -13,6 +13,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 import trumps
+import trumps.room
 from trumps.room.app import create_app
 from trumps.room.store import Store
 
@@ -50,6 +51,12 @@ def test_pages_and_catalogue(client: TestClient) -> None:
     assert set(five["presets"]) == {"american", "australian"}
     assert client.get("/static/table.js").status_code == 200
     assert client.get("/table/nope").status_code == 404
+    # every page names the icon, and the browser's own /favicon.ico finds it too
+    for page in sorted((Path(trumps.room.__file__).parent / "static").glob("*.html")):
+        assert 'href="/static/favicon.svg"' in page.read_text(), page.name
+    for path in ("/favicon.ico", "/static/favicon.svg"):
+        r = client.get(path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
 
 
 def test_create_needs_a_name_and_valid_options(client: TestClient) -> None:

@@ -188,6 +188,10 @@ def create_app(
     async def index(_request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
+    async def favicon(_request: Request) -> Response:
+        # browsers ask for /favicon.ico whatever the pages link to
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     async def table_page(request: Request) -> Response:
         tid = request.path_params["tid"]
         table = room().people.find(tid)
@@ -404,6 +408,7 @@ def create_app(
 
     routes = [
         Route("/", index),
+        Route("/favicon.ico", favicon),
         Route("/table/{tid}", table_page),
         Route("/join/{code}", join_page),
         Route("/api/games", api_games),
