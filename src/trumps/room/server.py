@@ -46,8 +46,9 @@ def check_database(db: str) -> None:
         Store(db).close()
     except Exception as exc:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        reason = reason.replace(db, shown(db))
-        raise TrumpsError(f"cannot open database {shown(db)!r}: {reason}") from None
+        url, db = db, shown(db)  # never the password
+        reason = reason.replace(url, db)
+        raise TrumpsError(f"cannot open database {db!r}: {reason}") from None
 
 
 def sqlite_path(db: str) -> str | None:
