@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 
 import trumps
 import trumps.room
-from trumps.room.app import create_app
+from trumps.room.app import create_app, since_param
 from trumps.room.store import Store
 
 CARD = re.compile(r'"((?:[AKQJT2-9]|1[0-3])[SHDC]|RJ|BJ)(?::[SHDC])?"')
@@ -285,6 +285,15 @@ def test_missed_events_are_delivered_in_order(client: TestClient) -> None:
         while not seqs or seqs[-1] < last["seq"]:
             seqs.append(recv_state(ws)["seq"])
     assert seqs == list(range(since + 1, last["seq"] + 1))
+
+
+def test_a_since_that_is_no_sequence_number_gets_the_present(client: TestClient) -> None:
+    guest(client, "Ann")
+    t = create(client)
+    for since in ("9" * 40, "-1", "x", "1e9"):
+        with client.websocket_connect(f"/ws/table/{t['id']}?since={since}") as ws:
+            assert recv_state(ws)["seq"] == 0
+    assert [since_param(x) for x in ("12", "0", "9" * 13, "١٢", "", None)] == [12, 0, None, None, None, None]
 
 
 def test_a_player_who_leaves_on_their_turn_is_played_by_a_bot(db_url: str) -> None:

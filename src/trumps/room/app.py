@@ -89,6 +89,15 @@ class WsConnection:
         await self.ws.close(code=code)
 
 
+def since_param(text: str | None) -> int | None:
+    """A socket's ``?since=``: the last sequence number the page has, or
+    None for anything that is not one (a huge number would not even fit
+    the JSON of the bus that carries it to another worker)."""
+    if text and text.isascii() and text.isdigit() and len(text) <= 12:
+        return int(text)
+    return None
+
+
 GC_YOUNG = 5_000  # allocations between young collections (CPython's default: 700)
 
 
@@ -327,7 +336,7 @@ def create_app(
         await ws.accept()
         tid = ws.path_params["tid"]
         since_text = ws.query_params.get("since")
-        since = int(since_text) if since_text and since_text.isascii() and since_text.isdigit() else None
+        since = since_param(since_text)
         try:
             table = await local_table(ws, tid)
         except RoomError as exc:
