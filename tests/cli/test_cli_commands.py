@@ -360,3 +360,27 @@ def test_serve_never_prints_the_database_password(capsys: pytest.CaptureFixture[
     code, out, err = run(capsys, "serve", "--db", url, "--port", "1")
     assert code != 0 and len(err) == 1 and "cannot open database" in err[0]
     assert "S3cret-pw" not in "\n".join(out + err) and "trumps:***@" in err[0]
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("postgresql+psycopg://trumps:S3cret-pw@db/trumps", "postgresql+psycopg://trumps:***@db/trumps"),
+        ("postgresql+psycopg://trumps@db/trumps", "postgresql+psycopg://trumps@db/trumps"),
+        ("postgresql://u:S3cret@pw@h/x", "postgresql://u:***@h/x"),  # an '@' in the password
+        ("postgresql://:S3cret-pw@h/x", "postgresql://:***@h/x"),
+        (
+            "postgresql://h/db?password=S3cret-pw&sslmode=require",
+            "postgresql://h/db?password=***&sslmode=require",
+        ),
+        ("postgresql://h/db?sslpassword=S3cret-pw", "postgresql://h/db?sslpassword=***"),
+        ("host=h password=S3cret-pw user=u", "host=h password=*** user=u"),
+        ("sqlite:///room.db", "sqlite:///room.db"),
+    ],
+)
+def test_a_database_url_is_shown_without_its_password(url: str, expected: str) -> None:
+    from trumps.room.server import shown, startup_line
+
+    assert shown(url) == expected
+    line = startup_line("0.0.0.0", 8001, url, 1)
+    assert expected in line and ("S3cret" not in line)

@@ -108,6 +108,7 @@ def test_a_late_read_view_is_the_view_of_its_step() -> None:
 
 def test_wrapper_last_is_the_environment_last_and_checks_reset() -> None:
     e = env("coinche")
+    assert str(e) == str(e.unwrapped) == "trumps_v0"
     with pytest.raises(AttributeError, match="before reset"):
         e.last()
     e.reset(seed=3)

@@ -40,6 +40,9 @@ class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
         result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
         return result
 
+    def __str__(self) -> str:  # as PettingZoo's own wrapper prints: the environment's name
+        return str(self.env)
+
 
 class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
     metadata: ClassVar[dict[str, Any]] = {

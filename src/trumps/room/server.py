@@ -28,13 +28,17 @@ _HELD: list[IO[str]] = []  # the SQLite lock file stays open (and locked) while 
 
 def shown(db: str) -> str:
     """``db`` as it may be printed or logged: without its password (a
-    deployer's terminal, logs and bug reports are read by others)."""
-    from sqlalchemy.engine import make_url
+    deployer's terminal, logs and bug reports are read by others).  Masked
+    by text, not by parsing (a URL that does not parse is printed too, in
+    its error): everything between the user name and the last ``@``, and
+    every ``password=`` value (libpq's query parameters and key=value
+    strings, ``sslpassword`` too)."""
+    out = re.sub(r"(//[^/:@]*):.*@", r"\1:***@", db)
+    return re.sub(r"(password\s*=\s*)[^&\s]*", r"\1***", out, flags=re.IGNORECASE)
 
-    try:
-        return make_url(db).render_as_string(hide_password=True)
-    except Exception:  # not a URL SQLAlchemy reads: hide what looks like user:password@
-        return re.sub(r"(//[^/:@]*):[^@/]*@", r"\1:***@", db)
+
+def startup_line(host: str, port: int, db: str, workers: int) -> str:
+    return f"trumps card room on http://{host}:{port}/  (database {shown(db)}, {workers} worker(s))"
 
 
 def check_database(db: str) -> None:
@@ -155,9 +159,7 @@ def serve(
         )
     check_database(db)
     hold_sqlite(db)
-    print(
-        f"trumps card room on http://{host}:{port}/  (database {shown(db)}, {workers} worker(s))", flush=True
-    )
+    print(startup_line(host, port, db, workers), flush=True)
     # no per-message deflate: table states are small, and its per-connection
     # state was two thirds of an idle table's memory (docs/benchmarks.md)
     common: dict[str, Any] = {

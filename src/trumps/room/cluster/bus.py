@@ -8,10 +8,10 @@ with a wide margin in ``benchmarks/broker.py`` (figures in
 Every worker listens on the room's channel (broadcasts) and on its own
 channel (messages addressed to it).  Messages are JSON objects; one longer
 than a notification may carry (8,000 bytes) travels in numbered chunks and
-is put back together on arrival.  A chunk carries its piece of the UTF-8
-text in base64: a piece of JSON put inside another JSON string grows with
-every quote and backslash it holds (an ordinary state is a fifth quotes),
-base64 by a fixed third, so every chunk fits.  Outgoing messages are queued and sent in
+is put back together on arrival.  A chunk's size is measured as sent: its
+piece of text, put inside another JSON string, grows with every quote and
+backslash it holds (an ordinary state is a fifth quotes) and counts its
+UTF-8 bytes, so a piece is made shorter until its chunk fits.  Outgoing messages are queued and sent in
 one transaction per batch (a busy worker pays one round trip for many
 messages; PostgreSQL delivers a transaction's notifications in order, and
 each carries a per-sender number, so none is merged with an identical one).
@@ -25,7 +25,6 @@ sequence number (:mod:`trumps.room.cluster.node`).
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import itertools
 import logging
@@ -43,10 +42,33 @@ log = logging.getLogger("trumps.cluster")
 
 ROOM_CHANNEL = "trumps_room"
 CHUNK = 7_000  # bytes of JSON per notification (PostgreSQL's limit is 8,000 bytes)
-PIECE = 5_000  # bytes of a long message per chunk: 6,668 in base64, ~6,750 with the chunk's keys
 BATCH = 200  # messages per sending transaction at most
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def _chunks(text: str, mid: str) -> list[str]:
+    """``text`` cut into chunk messages of at most :data:`CHUNK` bytes each,
+    as sent (the wire format of every version: ``{"k": "chunk", ...}`` with
+    a piece of the text).  A piece starts at half of ``CHUNK`` characters and
+    is halved until its chunk fits: quotes are escaped again inside it, and
+    a character may be four bytes."""
+    pieces: list[str] = []
+    start = 0
+    while start < len(text):
+        size = CHUNK // 2
+        while True:
+            piece = text[start : start + size]
+            # the count "n" is not known yet: sized with a placeholder as long as any
+            if len(wire.dumpb({"k": "chunk", "id": mid, "i": 999_999, "n": 999_999, "d": piece})) <= CHUNK:
+                break
+            size //= 2
+        pieces.append(piece)
+        start += len(piece)
+    return [
+        wire.dumps({"k": "chunk", "id": mid, "i": i, "n": len(pieces), "d": piece})
+        for i, piece in enumerate(pieces)
+    ]
 
 
 def worker_channel(worker: str) -> str:
@@ -76,7 +98,8 @@ class Bus:
         self._numbers = itertools.count()
         self._parts: dict[str, list[str | None]] = {}
         self._conn: psycopg.AsyncConnection[Any] | None = None  # the sending connection
-        self._unsent = 0  # notifications queued or being sent
+        self._queued = 0  # notifications queued so far
+        self._done = 0  # of which sent or given up on (in order: these are the first ones)
         self._tasks: list[asyncio.Task[None]] = []
         self._listening = asyncio.Event()
         self.sent = 0  # notifications sent (for the capacity model)
@@ -91,8 +114,7 @@ class Bus:
 
     async def stop(self) -> None:
         # let queued messages go out first (a worker stopping hands its tables over)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._drain(), 5)
+        await self.flushed(5)
         for t in self._tasks:
             t.cancel()
         for t in self._tasks:
@@ -103,16 +125,13 @@ class Bus:
                 await self._conn.close()
             self._conn = None
 
-    async def _drain(self) -> None:
-        while not self._out.empty():
-            await asyncio.sleep(0.01)
-        await asyncio.sleep(0.05)  # the batch taken last is being committed
-
     async def flushed(self, limit: float = 1.0) -> bool:
-        """Wait (at most ``limit`` seconds) until everything queued so far
-        is committed, i.e. on its way to every listener; whether it was."""
+        """Wait (at most ``limit`` seconds) until every message queued so far
+        is committed, i.e. on its way to every listener (not those queued
+        meanwhile: a busy worker's queue is never empty); whether they were."""
+        target = self._queued
         deadline = asyncio.get_running_loop().time() + limit
-        while self._unsent:
+        while self._done < target:
             if asyncio.get_running_loop().time() > deadline:
                 return False
             await asyncio.sleep(0.002)
@@ -123,15 +142,13 @@ class Bus:
         channel = ROOM_CHANNEL if worker is None else worker_channel(worker)
         body = wire.dumpb({**message, "from": self.worker})
         if len(body) <= CHUNK:
-            self._unsent += 1
+            self._queued += 1
             self._out.put_nowait((channel, body.decode()))
             return
         mid = f"{self.worker}.{next(self._numbers)}"
-        parts = [base64.b64encode(body[i : i + PIECE]).decode() for i in range(0, len(body), PIECE)]
-        self._unsent += len(parts)
-        for i, part in enumerate(parts):
-            chunk = {"k": "piece", "id": mid, "i": i, "n": len(parts), "d": part}
-            self._out.put_nowait((channel, wire.dumps(chunk)))
+        for chunk in _chunks(body.decode(), mid):
+            self._queued += 1
+            self._out.put_nowait((channel, chunk))
 
     # ----- sending ------------------------------------------------------------------
     async def _send_loop(self) -> None:
@@ -143,7 +160,7 @@ class Bus:
             try:
                 await self._deliver([(ch, f"{next(self._numbers)}|{body}") for ch, body in batch])
             finally:  # sent or dropped, and logged: either way no longer waited for
-                self._unsent -= len(batch)
+                self._done += len(batch)
 
     async def _deliver(self, params: list[tuple[str, str]]) -> None:
         """Send one batch in one transaction, reconnecting as needed.  A
@@ -211,18 +228,15 @@ class Bus:
             log.error("bus: unreadable message dropped")
             return
         kind = message.get("k")
-        if kind in ("piece", "chunk"):  # "chunk": text pieces, from workers before base64
+        if kind == "chunk":
             parts = self._parts.setdefault(message["id"], [None] * int(message["n"]))
             parts[int(message["i"])] = message["d"]
             if any(p is None for p in parts):
                 return
             del self._parts[message["id"]]
             try:
-                if kind == "piece":
-                    message = wire.loads(b"".join(base64.b64decode(p) for p in parts if p is not None))
-                else:
-                    message = wire.loads("".join(p for p in parts if p is not None))
-            except ValueError:  # binascii.Error is one
+                message = wire.loads("".join(p for p in parts if p is not None))
+            except ValueError:
                 log.error("bus: unreadable long message dropped")
                 return
         try:
