@@ -65,7 +65,8 @@ def test_seats() -> None:
 
 
 @pytest.mark.parametrize(
-    ("game", "options"), [("500", {}), ("500", {"options": {"players": "3v3"}}), ("bridge", {}), ("coinche", {})]
+    ("game", "options"),
+    [("500", {}), ("500", {"options": {"players": "3v3"}}), ("bridge", {}), ("coinche", {})],
 )
 def test_match_seat_names_are_seat_name_in_order(game: str, options: dict) -> None:
     import trumps
