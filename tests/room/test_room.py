@@ -10,10 +10,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 import trumps
 import trumps.room
+import trumps.room.app
 from trumps.room.app import create_app, since_param
 from trumps.room.store import Store
 
@@ -294,6 +296,23 @@ def test_a_since_that_is_no_sequence_number_gets_the_present(client: TestClient)
         with client.websocket_connect(f"/ws/table/{t['id']}?since={since}") as ws:
             assert recv_state(ws)["seq"] == 0
     assert [since_param(x) for x in ("12", "0", "9" * 13, "١٢", "", None)] == [12, 0, None, None, None, None]
+
+
+def test_a_request_that_fails_closes_its_connection(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 500 says ``Connection: close``: a proxy pooling connections to the
+    worker must not send the next request down the one uvicorn closes."""
+
+    def broken() -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(trumps.room.app, "game_catalogue", broken)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'r.db'}"), raise_server_exceptions=False) as c:
+        r = c.get("/api/games")
+        assert r.status_code == 500
+        assert r.headers["connection"] == "close"
+        assert "boom" not in r.text
+        ok = c.get("/api/settings")
+        assert ok.status_code == 200 and "connection" not in ok.headers
 
 
 def test_a_player_who_leaves_on_their_turn_is_played_by_a_bot(db_url: str) -> None:

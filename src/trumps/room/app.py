@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -87,6 +87,18 @@ class WsConnection:
 
     async def close(self, code: int = 1000) -> None:
         await self.ws.close(code=code)
+
+
+async def server_error(_request: Request, _exc: Exception) -> Response:
+    """The answer to a request that raised: a 500 that closes its connection.
+
+    uvicorn closes a keep-alive connection after an unhandled exception
+    without saying so; a reverse proxy that pools connections to the workers
+    (nginx's ``keepalive``, ``deploy/nginx``) then sends the next request,
+    maybe another player's POST, down the closed connection and answers it
+    502.  ``Connection: close`` tells the proxy not to reuse it.  (Starlette
+    still re-raises the exception, so the server logs it.)"""
+    return PlainTextResponse("Internal Server Error", status_code=500, headers={"Connection": "close"})
 
 
 def since_param(text: str | None) -> int | None:
@@ -437,7 +449,12 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     guard = Middleware(CrossSiteGuard, trusted_origins=trusted_origins)
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[guard])
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[guard],
+        exception_handlers={Exception: server_error},
+    )
 
     async def hand_over() -> None:
         """Before the server closes its sockets: give this worker's tables to
