@@ -13,10 +13,12 @@ import os
 import random
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -264,6 +266,39 @@ def test_no_route_event_without_a_routing_proxy(workers: list[Worker], pg_db: st
     assert not any(e.get("type") == "route" for c in clients for e in c.events)
 
 
+class PostLoop:
+    """A guest POSTing through the proxy every 20 ms while the block runs
+    (``/api/prefs``: a guest's answer is always 403, after the session
+    lookup), counting the answers by status (or by error)."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.cookie = new_guest(base, "poster")
+        self.answers: Counter[int | str] = Counter()
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self.run)
+
+    def run(self) -> None:
+        cookies = {"trumps_session": self.cookie}
+        with httpx.Client(
+            base_url=self.base, timeout=10, cookies=cookies, headers={"Origin": self.base}
+        ) as http:
+            while not self.done.is_set():
+                try:
+                    self.answers[http.post("/api/prefs", json={"x": 1}).status_code] += 1
+                except httpx.HTTPError as exc:
+                    self.answers[type(exc).__name__] += 1
+                time.sleep(0.02)
+
+    def __enter__(self) -> PostLoop:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.done.set()
+        self.thread.join(timeout=30)
+
+
 @pytest.mark.parametrize("routed", [False, True], ids=["relayed", "routed"])
 def test_rolling_restart(workers: list[Worker], proxy: str, pg_db: str, routed: bool) -> None:
     """Every worker is stopped normally and started again, in turn, while
@@ -305,8 +340,14 @@ def test_rolling_restart(workers: list[Worker], proxy: str, pg_db: str, routed: 
             return False
         return stage["next"] == len(workers) and seq >= stage["mark"] + 5
 
-    asyncio.run(play(clients, until, timeout=120))
+    posts = PostLoop(proxy.replace("ws://", "http://"))
+    with posts:
+        asyncio.run(play(clients, until, timeout=120))
     check_clients(pg_db, tid, clients)
+    # plain requests through nginx all the while: a stopping worker closes no
+    # pooled connection under one (trumps.room.stopping), so none met a 502
+    print(f"posts through the proxy: {dict(posts.answers)}")
+    assert set(posts.answers) == {403} and posts.answers[403] > 50, posts.answers
     # a handover is a reconnect and a rebuild: no stall beyond a second
     print(f"rolling restart: longest stall {gaps(clients):.2f} s; restarts took {stalls}")
     assert gaps(clients) < 1.0, f"the game stalled {gaps(clients):.2f} s:\n" + stall_story(clients, marks)
@@ -382,6 +423,74 @@ def test_scheduled_start_and_timeout_fire_once_after_a_takeover(
     # one notice per timed-out move (a reconnect replays states, not notices)
     assert len(notices) == len(timeouts), (notices, timeouts)
     check_clients(pg_db, tid, [client])
+
+
+def http_request(sock: socket.socket, path: str) -> tuple[int, dict[str, str]]:
+    """One GET on a raw keep-alive connection, as nginx's pool sends it:
+    the status and headers of the answer (its body read and dropped)."""
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: room\r\n\r\n".encode())
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError(f"closed by the worker after {len(data)} bytes")
+        data += chunk
+    head, body = data.split(b"\r\n\r\n", 1)
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict((k.lower(), v.strip()) for k, v in (line.split(":", 1) for line in lines[1:]))
+    while len(body) < int(headers.get("content-length", "0")):
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("closed by the worker in the middle of an answer")
+        body += chunk
+    return int(lines[0].split()[1]), headers
+
+
+def test_a_stopping_worker_leaves_pooled_connections_for_the_proxy_to_close(pg_db: str) -> None:
+    """A worker of several, stopped normally, does not close an idle
+    keep-alive connection under a request a proxy may be sending down it
+    (nginx gives a POST that met that close a 502): the connection still
+    answers, with ``Connection: close``; the worker goes once the proxy has
+    closed its connections, and after uvicorn's keep-alive timeout at most
+    when one stays idle (nginx's is shorter: deploy/nginx)."""
+    worker = Worker(pg_db).start()
+    used = socket.create_connection(("127.0.0.1", worker.port), timeout=10)
+    idle = socket.create_connection(("127.0.0.1", worker.port), timeout=10)
+    try:
+        for sock in (used, idle):
+            status, headers = http_request(sock, "/api/me")
+            assert status == 200 and headers.get("connection") != "close"
+        assert worker.proc is not None
+        stopped = time.monotonic()
+        worker.proc.terminate()
+        time.sleep(1.0)  # the handover is done (no tables): uvicorn alone would have closed both by now
+        assert worker.proc.poll() is None
+        status, headers = http_request(used, "/api/me")
+        assert status == 200 and headers.get("connection") == "close"
+        assert used.recv(1) == b""  # and the worker closed it after the answer
+        with pytest.raises(ConnectionRefusedError):  # no new connection lands on it meanwhile
+            socket.create_connection(("127.0.0.1", worker.port), timeout=2)
+        worker.proc.wait(timeout=15)
+        # the idle one was waited for: uvicorn's keep-alive timeout (5 s) closed it
+        assert 4.0 < time.monotonic() - stopped < 9.0
+    finally:
+        used.close()
+        idle.close()
+        worker.stop()
+
+
+def test_a_stopping_worker_goes_as_soon_as_its_connections_are_closed(pg_db: str) -> None:
+    worker = Worker(pg_db).start()
+    sock = socket.create_connection(("127.0.0.1", worker.port), timeout=10)
+    assert http_request(sock, "/api/me")[0] == 200
+    assert worker.proc is not None
+    worker.proc.terminate()
+    time.sleep(0.5)
+    t0 = time.monotonic()
+    sock.close()  # what nginx does after keepalive_timeout (4 s)
+    worker.proc.wait(timeout=15)
+    assert time.monotonic() - t0 < 2.0
+    assert "Traceback" not in worker.stderr()
 
 
 def test_sqlite_serves_one_process(tmp_path: Path) -> None:

@@ -46,6 +46,7 @@ from trumps.room.dispatch import handle
 from trumps.room.messages import MessageError, error_event
 from trumps.room.room import KEEP_FINISHED, Room, game_catalogue
 from trumps.room.settings import PRESET_PHRASES, settings_schema
+from trumps.room.stopping import CloseWhenStopping, Stopping
 from trumps.room.store import Store
 from trumps.room.table import AccessDenied, RoomError, Table, TableClosed
 from trumps.room.timers import Clock
@@ -449,19 +450,26 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     guard = Middleware(CrossSiteGuard, trusted_origins=trusted_origins)
+    stopping = Stopping()
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[guard],
+        middleware=[Middleware(CloseWhenStopping, stopping=stopping), guard],
         exception_handlers={Exception: server_error},
     )
 
-    async def hand_over() -> None:
+    async def hand_over() -> bool:
         """Before the server closes its sockets: give this worker's tables to
-        the others (a rolling restart; nothing to do on one process)."""
+        the others (a rolling restart; nothing to do on one process).  True
+        on a worker of several: it then answers every request with
+        ``Connection: close``, and the server leaves its proxy's pooled
+        connections for the proxy to close (trumps.room.stopping)."""
         r = state.get("room")
-        if r is not None and r.cluster is not None:
-            await r.cluster.hand_over()
+        if r is None or r.cluster is None:
+            return False
+        stopping.now = True
+        await r.cluster.hand_over()
+        return True
 
     app.state.hand_over = hand_over
     return app

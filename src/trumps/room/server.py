@@ -102,23 +102,35 @@ def _handover_server() -> type[Any]:
 
     import uvicorn
 
+    from trumps.room.stopping import wait_for_http_connections
+
     class HandoverServer(uvicorn.Server):
         """uvicorn's server, but a worker stopped normally hands its tables
         over *before* its sockets are closed: uvicorn closes every socket
         first and runs the app's shutdown after, so the tables would move
         only once their sockets had gone, and those sockets would come back
         through a worker that still ran them, to move again (a rolling
-        restart's stall; docs/scaling.md)."""
+        restart's stall; docs/scaling.md).  Then, on a worker of several, it
+        waits for its proxy to close the pooled HTTP connections rather than
+        closing them under a request in flight (trumps.room.stopping)."""
 
         async def shutdown(self, sockets: Any = None) -> None:
             for server in self.servers:
                 server.close()  # no new socket lands here while the tables move
             hand_over = getattr(getattr(self.config.app, "state", None), "hand_over", None)
+            clustered = False
             if hand_over is not None and not self.force_exit:
                 try:  # bounded: a database that hangs must not hold the stop for ever
-                    await asyncio.wait_for(hand_over(), HANDOVER_LIMIT)
+                    clustered = await asyncio.wait_for(hand_over(), HANDOVER_LIMIT)
                 except Exception:  # the normal shutdown still runs (and hands over what is left)
                     logging.getLogger("trumps.cluster").exception("handover failed")
+                    clustered = True
+            if clustered:  # let the proxy close its pooled connections (trumps.room.stopping)
+                await wait_for_http_connections(
+                    self.server_state.connections,
+                    self.config.timeout_keep_alive + 1.0,
+                    lambda: bool(self.force_exit),
+                )
             await super().shutdown(sockets)
 
     return HandoverServer
