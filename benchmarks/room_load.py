@@ -33,6 +33,7 @@ Everything runs on 127.0.0.1 with timeouts; the server is stopped at the end.
     python benchmarks/room_load.py --compare-workers 2 --tables 300 --think 0 --idle-tables 0
     python benchmarks/room_load.py --workers 2 --tables 1000 --think 0.6 --idle-tables 0
     python benchmarks/room_load.py --failover --workers 2 --tables 50 --think 0.6 --idle-tables 0
+    python benchmarks/room_load.py --rolling --workers 3 --tables 300 --seconds 40 --think 0.6 --idle-tables 0
     python benchmarks/room_load.py --workers 2 --tables 0 --idle-tables 300
 
 With ``--postgres``, ``--workers N > 1`` or ``--failover`` the room runs on a
@@ -61,6 +62,14 @@ channel counts them), the workers' stderr and nginx's error log.
 - ``--route owner``: each table is made on worker ``i % N`` and its sockets
   go straight to it, the owner (no relaying): for comparison, what routing
   by table would give.
+- ``--rolling``: ``--kill-after`` seconds into the measured window, every
+  worker in turn is stopped normally (SIGTERM: it hands its tables over and
+  waits for nginx to close its pooled connections) and started again, 2 s
+  between one answering again and the next one's stop, while a guest POSTs
+  through nginx every 20 ms.  Reported: each stop's and start's time, the
+  latency of the actions sent while a worker was stopping or starting next
+  to the rest of the window's, and the POSTs' answers (anything but the
+  room's 403 is a request lost).
 - ``--failover``: ``--kill-after`` seconds into the measured window, the
   worker that owns the most tables (its backend's advisory locks in
   ``pg_locks``, mapped to a worker process by the connection's client port)
@@ -81,6 +90,7 @@ import asyncio
 import contextlib
 import ctypes
 import gc
+import itertools
 import json
 import os
 import platform
@@ -93,7 +103,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.cookiejar import DefaultCookiePolicy
@@ -113,6 +123,7 @@ except ImportError:  # pragma: no cover
 
 SEATS = ("N", "E", "S", "W")
 HOST = "127.0.0.1"
+SLOW = 0.5  # seconds: an action slower than this is kept with its table in the --dump file
 RECV_TIMEOUT = 30.0  # a table silent for this long is reported as stalled
 ROOT = Path(__file__).resolve().parents[1]
 TEST_HELPERS = ROOT / "tests" / "room"  # pg.py (throw-away PostgreSQL), nginx.py (the shipped site file)
@@ -230,19 +241,30 @@ class Server:
         self.url = f"http://{HOST}:{port}"
         self.proc: subprocess.Popen[bytes] | None = None
         self._cpu = 0.0  # the last CPU reading (a killed worker keeps its last one)
+        self._cpu_before = 0.0  # CPU of its earlier processes (--rolling restarts it)
+        self.starts = 0
+
+    def timings_file(self, n: int) -> str | None:
+        """Where its ``n``-th process writes its timings (each its own file)."""
+        return None if self.timings is None else (self.timings if n == 0 else f"{self.timings}.{n}")
 
     def start(self, timeout: float = 60.0, wait: bool = True) -> None:
+        if self.proc is not None:  # a restart: the earlier process's CPU still counts
+            self._cpu_before += self._cpu
+            self._cpu = 0.0
         cmd = [sys.executable, "-m", "trumps", "serve", "--port", str(self.port), "--db", self.db]
         cmd += ["--bot-delay", "0"]
         if self.name:
             cmd += ["--worker-name", self.name]
         env = dict(os.environ)
         env["PYTHONUNBUFFERED"] = "1"
-        if self.timings:
-            env["TRUMPS_ROOM_TIMINGS"] = self.timings
+        timings = self.timings_file(self.starts)
+        if timings:
+            env["TRUMPS_ROOM_TIMINGS"] = timings
+        self.starts += 1
         err: Any = subprocess.PIPE
         if self.log:
-            err = open(self.log, "wb")  # noqa: SIM115 - the child holds it; closed below
+            err = open(self.log, "ab")  # noqa: SIM115 - the child holds it; closed below
         try:
             self.proc = subprocess.Popen(
                 cmd, stdout=subprocess.DEVNULL, stderr=err, env=env,
@@ -277,10 +299,12 @@ class Server:
         return self.proc is not None and self.proc.poll() is None
 
     def cpu(self) -> float:
+        """CPU seconds of its processes so far (of a stopped one: the last
+        reading before its stop)."""
         if self.alive():
             with contextlib.suppress(OSError):
                 self._cpu = cpu_seconds(self.pid)
-        return self._cpu
+        return self._cpu_before + self._cpu
 
     def rss(self) -> int:
         return rss_kb(self.pid) if self.alive() else 0
@@ -642,6 +666,13 @@ class Stats:
     errors: int = 0
     games_finished: int = 0
     stalls: int = 0
+    stalled: list[dict[str, Any]] = field(default_factory=list)  # who stalled, where, after what
+    error_reasons: Counter[str] = field(default_factory=Counter)  # the room's error events, by reason
+    slow: list[tuple[float, float, str, int]] = field(
+        default_factory=list
+    )  # (sent, latency, table, seq) > SLOW
+    trace: dict[str, list[tuple[float, str]]] = field(default_factory=dict)  # "table seat" -> its timeline
+    complete: dict[str, list[float]] = field(default_factory=dict)  # table -> when each state reached all 4
     measuring: bool = False
     reconnect: bool = False  # clients reconnect with ?since= when their socket drops (several workers)
     follow_routes: bool = True  # as the page: told the table's worker ("route"), connect again there
@@ -718,8 +749,9 @@ WORKER_OF: dict[str, str] = {}  # table -> its worker, as the creation answered 
 class LiveTable:
     """One table of four clients; measures action -> broadcast-to-all."""
 
-    def __init__(self, stats: Stats) -> None:
+    def __init__(self, stats: Stats, tid: str = "") -> None:
         self.stats = stats
+        self.tid = tid
         self.sent: dict[int, float] = {}  # seq the action will produce -> send time
         self.arrived: dict[int, int] = {}  # seq -> how many seats have seen it
 
@@ -732,10 +764,14 @@ class LiveTable:
                 self.arrived[s] = n
                 continue
             self.arrived.pop(s, None)
+            if self.stats.measuring:
+                self.stats.complete.setdefault(self.tid, []).append(time.time())
             t0 = self.sent.pop(s, None)
             if t0 is not None and self.stats.measuring:
                 self.stats.latencies.append(now - t0)
                 self.stats.samples.append((time.time() - (time.perf_counter() - t0), now - t0))
+                if now - t0 > SLOW:
+                    self.stats.slow.append((time.time() - (time.perf_counter() - t0), now - t0, self.tid, s))
 
 
 DROPS = (websockets.WebSocketException, OSError, TimeoutError)
@@ -755,47 +791,69 @@ async def play_client(
     player.tid, player.last_seq, player.over = tid, -1, False
     last_seq = -1
     seated = False
+    last_event = ""  # the last message received (shown when the table stalls)
     # as the table page: the worker the table's summary named, then any named by a "route" event
     route_to: str | None = WORKER_OF.get(tid) if stats.follow_routes else None
     route_tried: str | None = route_to
+    trace = stats.trace.setdefault(f"{tid} {player.seat}", [])  # what this client did and saw, when
+
+    def note(what: str) -> None:
+        trace.append((round(time.time(), 3), what))
+
     while True:
         query = {} if last_seq < 0 else {"since": str(last_seq)}
         if route_to is not None:
             query["worker"] = route_to
         url = ws_url + (f"?{urlencode(query)}" if query else "")
+        note(f"connect {query}")
         opened = False
         try:
             async with websockets.connect(
                 url, additional_headers={"Cookie": player.cookie}, open_timeout=30, max_size=2**22
             ) as ws:
                 opened = True
+                note("open")
                 rerouted = False
+                if route_to is None:  # as the page: opened with no name, any owner may be named again
+                    route_tried = None
                 if not seated:
                     await ws.send(json.dumps({"v": 1, "type": "sit", "seat": player.seat}))
                 acted_for = -1
                 # after a reconnect the missed states arrive back to back: act
                 # only on the last of them (one not followed within 50 ms)
                 catching_up = last_seq >= 0
-                held: Any = None
+                pending: deque[Any] = deque()  # messages received, not handled yet
                 while not stop.is_set():
-                    if held is not None:
-                        raw, held = held, None
+                    if pending:
+                        raw = pending.popleft()
                     else:
                         try:
                             raw = await asyncio.wait_for(ws.recv(), RECV_TIMEOUT)
                         except TimeoutError:
                             stats.stalls += 1
+                            stats.stalled.append(
+                                {"table": tid, "seat": player.seat, "seq": last_seq, "worker": route_to,
+                                 "last": last_event, "at": time.time() - RECV_TIMEOUT}
+                            )  # fmt: skip
                             return "stalled"
                         if me.cancelling():  # wait_for (3.11) lost a cancel that came with a message
                             raise asyncio.CancelledError
                     now = time.perf_counter()
                     ev = loads(raw)
+                    last_event = raw[:300] if isinstance(raw, str) else raw[:300].decode(errors="replace")
+                    note(
+                        f"{ev['type']} {ev.get('seq', '')} {ev.get('worker', '')}{' again' if ev.get('again') else ''}"
+                        f"{ev.get('reason', '')}"
+                    )
                     if ev["type"] == "error":
                         stats.errors += 1
+                        stats.error_reasons[str(ev.get("reason"))[:120]] += 1
                         acted_for = -1  # look at the last state again
                         continue
                     if ev["type"] == "route":
-                        if stats.follow_routes and ev["worker"] != route_tried:
+                        # "again": this worker runs the table now (it came after the socket):
+                        # connect to it anew, as the page does
+                        if stats.follow_routes and (ev["worker"] != route_tried or ev.get("again")):
                             route_tried = route_to = ev["worker"]
                             stats.reroutes += 1
                             rerouted = True
@@ -828,13 +886,34 @@ async def play_client(
                         continue
                     if catching_up:
                         try:
-                            held = await asyncio.wait_for(ws.recv(), 0.05)
+                            pending.append(await asyncio.wait_for(ws.recv(), 0.05))
                             continue
                         except TimeoutError:
                             catching_up = False
                     acted_for = seq
+                    note(f"act on {seq}")
                     if think:  # a player's pause before acting (the room's bots wait 0.6 s)
                         await asyncio.sleep(think * (0.5 + rng.random()))
+                        # as the page: what came meanwhile is shown before the player
+                        # clicks, so a newer state (or a move) is acted on instead, and
+                        # the same state sent again (a reconnect, a seat coming back)
+                        # is the same turn, not another one
+                        newer = False
+                        while True:
+                            try:
+                                nxt = await asyncio.wait_for(ws.recv(), 0.001)
+                            except TimeoutError:
+                                break
+                            if me.cancelling():
+                                raise asyncio.CancelledError
+                            peek = loads(nxt)
+                            if peek.get("type") == "state" and peek.get("seq") == seq:
+                                continue
+                            pending.append(nxt)
+                            newer = newer or peek.get("type") in ("state", "route")
+                        if newer:
+                            acted_for = -1
+                            continue
                     table.sent[seq + 1] = time.perf_counter()
                     await ws.send(
                         json.dumps({"v": 1, "type": "act", "action": rng.choice(legal), "seq": seq})
@@ -852,6 +931,7 @@ async def play_client(
             if isinstance(exc, websockets.InvalidStatus):
                 why = f"HTTP {exc.response.status_code}"
             stats.drops.append((time.perf_counter(), why))
+            note(f"drop {why}")
             if stats.kill_at is not None:
                 player.dropped_after_kill = True
             if not opened and route_to is not None:
@@ -873,7 +953,7 @@ async def run_table(
         )
         stats.created.append(time.time())
         ws_url = f"{ws_base}/ws/table/{tid}"
-        table = LiveTable(stats)
+        table = LiveTable(stats, tid)
         results = await asyncio.gather(
             *(play_client(ws_url, p, table, stats, stop, rng, think) for p in players)
         )
@@ -979,6 +1059,72 @@ async def failover(
             break
         await asyncio.sleep(0.05)
     out["failover"]["reowned_s"] = first_zero
+
+
+async def rolling(dep: Deployment, after: float, pause: float, out: dict[str, Any]) -> None:
+    """``after`` seconds into the window: stop each worker normally
+    (SIGTERM: it hands its tables over) and start it again, one at a time,
+    ``pause`` seconds between one being up and the next one's stop, as a
+    deployer upgrades a room.  Records each restart's wall-clock span."""
+    await asyncio.sleep(after)
+    restarts: list[dict[str, Any]] = []
+    out["rolling"] = restarts
+    for i, w in enumerate(dep.workers):
+        t0 = time.time()
+        await asyncio.to_thread(w.stop, 60.0)
+        t1 = time.time()
+        await asyncio.to_thread(w.start)  # back when it answers
+        t2 = time.time()
+        restarts.append({"worker": i, "sigterm": t0, "exited": t1, "ready": t2})
+        await asyncio.sleep(pause)
+
+
+async def post_prober(base: str, stop: asyncio.Event, every: float, answers: Counter[str]) -> None:
+    """A guest POSTing through the proxy every ``every`` seconds until
+    ``stop``, counting the answers: ``/api/prefs`` answers a guest 403 after
+    its session lookup, so anything else (a 502 above all) is a request the
+    deployment lost.  Its own connection pool, kept alive as a browser's."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        http.cookies.jar.set_policy(DefaultCookiePolicy(allowed_domains=[]))
+        cookie = await new_guest(http, "prober")
+        headers = {"Cookie": cookie, "Origin": base}
+        while not stop.is_set():
+            try:
+                r = await http.post("/api/prefs", json={"x": 1}, headers=headers)
+                answers[str(r.status_code)] += 1
+            except httpx.HTTPError as exc:
+                answers[type(exc).__name__] += 1
+            await asyncio.sleep(every)
+
+
+def rolling_summary(out: dict[str, Any], settle: float = 1.0) -> dict[str, Any]:
+    """Each restart's times, and the latency of the actions sent while a
+    worker was stopping or starting (SIGTERM to ``settle`` s after it
+    answered again) next to the rest of the window's."""
+    restarts = out.get("rolling", [])
+    spans = [(r["sigterm"], r["ready"] + settle) for r in restarts]
+    # the waits for a table's next state (think time included), by whether
+    # they overlap a restart: what a player sees as a stall
+    waits: list[float] = []
+    calm: list[float] = []
+    for times in out.get("complete", {}).values():
+        for a, b in itertools.pairwise(times):
+            (waits if any(a < hi and b > lo for lo, hi in spans) else calm).append(b - a)
+    during = [lat for t, lat in out.get("samples", []) if any(a <= t <= b for a, b in spans)]
+    rest = [lat for t, lat in out.get("samples", []) if not any(a <= t <= b for a, b in spans)]
+    return {
+        "restarts": [
+            {"worker": r["worker"], "stop_s": r["exited"] - r["sigterm"], "start_s": r["ready"] - r["exited"]}
+            for r in restarts
+        ],
+        "during": {"n": len(during), "p50_ms": pct(during, 50) * 1000, "p99_ms": pct(during, 99) * 1000,
+                   "max_ms": max(during, default=float("nan")) * 1000},
+        "rest": {"n": len(rest), "p50_ms": pct(rest, 50) * 1000, "p99_ms": pct(rest, 99) * 1000,
+                 "max_ms": max(rest, default=float("nan")) * 1000},
+        "posts": dict(out.get("posts", {})),
+        "waits": {"n": len(waits), "p99_s": pct(waits, 99), "max_s": max(waits, default=float("nan"))},
+        "calm": {"n": len(calm), "p99_s": pct(calm, 99), "max_s": max(calm, default=float("nan"))},
+    }  # fmt: skip
 
 
 async def main_async(args: argparse.Namespace, dep: Deployment) -> dict[str, Any]:
@@ -1110,6 +1256,11 @@ async def main_async(args: argparse.Namespace, dep: Deployment) -> dict[str, Any
         killer = None
         if args.failover:
             killer = asyncio.create_task(failover(dep, players, stats, args.kill_after, out))
+        prober = None
+        posts: Counter[str] = Counter()
+        if args.rolling:
+            killer = asyncio.create_task(rolling(dep, args.kill_after, 2.0, out))
+            prober = asyncio.create_task(post_prober(dep.base_url, stop, 0.02, posts))
         rss_peak = 0
         end = t0 + args.seconds
         while time.perf_counter() < end:
@@ -1130,7 +1281,13 @@ async def main_async(args: argparse.Namespace, dep: Deployment) -> dict[str, Any
             out["xact_rollback"] = commits1[1] - commits0[1]
         out["rss_load_kb"] = rss_peak
         out["client_rss_growth_kb"] = rss_kb(os.getpid()) - rss_client0
-        if killer is not None:
+        if killer is not None and args.rolling:
+            if not killer.done():
+                out["rolling_error"] = "the restarts had not finished when the window closed"
+                killer.cancel()
+            elif killer.exception() is not None:
+                out["rolling_error"] = repr(killer.exception())
+        elif killer is not None:
             if not killer.done():
                 out["failover_error"] = "the kill had not finished when the window closed"
                 killer.cancel()
@@ -1140,6 +1297,10 @@ async def main_async(args: argparse.Namespace, dep: Deployment) -> dict[str, Any
                 (p.since_kill, p.dropped_after_kill, p.mark, p.went_on) for p in players if p.mark is not None
             ]
         stop.set()
+        if prober is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(prober, 40)
+            out["posts"] = posts
         _, pending = await asyncio.wait([*tasks, probe], timeout=RECV_TIMEOUT + 10)
         for t in pending:
             t.cancel()
@@ -1164,6 +1325,12 @@ async def main_async(args: argparse.Namespace, dep: Deployment) -> dict[str, Any
             errors=stats.errors,
             reroutes=stats.reroutes,
             stalls=stats.stalls,
+            stalled=stats.stalled,
+            error_reasons=stats.error_reasons,
+            slow=stats.slow,
+            trace=stats.trace,
+            complete=stats.complete,
+            worker_of={t: w for t, w in WORKER_OF.items()},
             games_finished=stats.games_finished,
             window=window,
             samples=stats.samples,
@@ -1346,6 +1513,8 @@ def summary(args: argparse.Namespace, out: dict[str, Any], notify: dict[str, Any
         s["notify"] = notify
     if args.failover:
         s["failover"] = failover_summary(out)
+    if args.rolling:
+        s["rolling"] = rolling_summary(out)
     return s
 
 
@@ -1427,11 +1596,16 @@ def main() -> int:
         "--proxy", action="store_true", help="nginx (deploy/nginx/trumps.conf) in front even of one worker"
     )
     cl.add_argument(
+        "--rolling", action="store_true",
+        help="stop (SIGTERM) and start again every worker in turn mid-run, a guest POSTing through "
+        "nginx meanwhile",
+    )  # fmt: skip
+    cl.add_argument(
         "--failover", action="store_true", help="kill -9 the worker owning the most tables mid-run"
     )
     cl.add_argument(
         "--kill-after", type=float, default=None,
-        help="--failover: seconds into the measured window (default a third of --seconds)",
+        help="--failover, --rolling: seconds into the measured window (default a third of --seconds)",
     )  # fmt: skip
     cl.add_argument(
         "--count-notify", action="store_true",
@@ -1470,6 +1644,8 @@ def main() -> int:
         ap.error("--failover needs --workers 2 or more")
     if args.failover and not args.tables:
         ap.error("--failover needs active tables")
+    if args.rolling and (args.workers < 2 or not args.tables or args.failover):
+        ap.error("--rolling needs --workers 2 or more, active tables, and no --failover")
     if args.kill_after is None:
         args.kill_after = args.seconds / 3
     on_pg = args.db is not None and args.db.startswith("postgresql")
@@ -1572,11 +1748,12 @@ def main() -> int:
             dep.nginx.stop()
             nginx_log = dep.nginx.error_log
         timings: dict[str, list[list[float]]] = {}
-        for i in range(args.workers):
-            f = Path(f"{tmp}/timings-{i}.json")
-            if f.exists():
-                for kind, rows in json.loads(f.read_text()).items():
-                    timings.setdefault(kind, []).extend(rows)
+        for w in workers:
+            for n in range(w.starts):
+                f = Path(w.timings_file(n) or "")
+                if f.is_file():
+                    for kind, rows in json.loads(f.read_text()).items():
+                        timings.setdefault(kind, []).extend(rows)
     load_after = os.getloadavg()
     server = workers[0]
 
@@ -1656,6 +1833,12 @@ def report_load(args: argparse.Namespace, out: dict[str, Any], cluster: bool) ->
         f"games finished: {out['games_finished']}, errors: {out['errors']}, reroutes: {out.get('reroutes', 0)}, stalls: {out['stalls']}, "
         f"failures: {len(out.get('failures', []))}"
     )
+    for reason, n in Counter(out.get("error_reasons") or {}).most_common(3):
+        print(f"  {n} x error event: {reason}")
+    for x in out.get("stalled", [])[:5]:
+        print(
+            f"  stalled: table {x['table']} seat {x['seat']} at seq {x['seq']} (worker {x['worker']}): {x['last'][:100]}"
+        )
     if not cluster:
         for f in out.get("failures", [])[:3]:
             print("  failure:", f)
@@ -1752,6 +1935,47 @@ def report_cluster(
             print(
                 f"target every client's next state within 5 s of the kill, every table goes on: {'met' if ok else 'NOT met'}"
             )
+    if args.rolling and out:
+        if "rolling_error" in out:
+            print(f"rolling restart: ERROR {out['rolling_error']}")
+        r = rolling_summary(out)
+        each = "; ".join(
+            f"worker {x['worker']} stopped {x['stop_s']:.2f} s after SIGTERM, answering again {x['start_s']:.2f} s later"
+            for x in r["restarts"]
+        )
+        print(f"rolling restart ({args.kill_after:.0f} s into the window, 2 s between workers): {each}")
+        d, o = r["during"], r["rest"]
+        print(
+            f"rolling restart: action -> state at all 4 seats, actions sent while a worker was stopping or "
+            f"starting (to 1 s after it answered): {d['n']} samples, p50 {d['p50_ms']:.1f} ms, "
+            f"p99 {d['p99_ms']:.1f} ms, max {d['max_ms']:.1f} ms; the rest of the window: {o['n']} samples, "
+            f"p50 {o['p50_ms']:.1f} ms, p99 {o['p99_ms']:.1f} ms, max {o['max_ms']:.1f} ms"
+        )
+        w, c = r["waits"], r["calm"]
+        print(
+            f"rolling restart: a table's wait for its next state (think time 0.3-0.9 s included), over a "
+            f"restart: {w['n']} waits, p99 {w['p99_s']:.2f} s, max {w['max_s']:.2f} s; elsewhere: p99 "
+            f"{c['p99_s']:.2f} s, max {c['max_s']:.2f} s"
+        )
+        posts = Counter(r["posts"])
+        lost = sum(v for k, v in posts.items() if k != "403")
+        print(
+            f"rolling restart: a guest's POST through nginx every 20 ms: {sum(posts.values())} sent, answers "
+            f"{', '.join(f'{k}: {v}' for k, v in posts.most_common())} (403 is the room's answer; anything else "
+            f"is a request lost): {lost} lost"
+        )
+        ok = (
+            len(r["restarts"]) == args.workers
+            and d["max_ms"] < 1000
+            and w["max_s"] < c["max_s"] + 1.0
+            and lost == 0
+            and not out.get("stalls")
+            and "rolling_error" not in out
+        )
+        print(
+            "target no action waits a second or more during the restarts, no table waits a second longer for its "
+            "next state than without them, no request lost, no table stalled: " + ("met" if ok else "NOT met")
+        )
     refused = [*out.get("idle_refused", []), *out.get("refused", [])]
     if refused:
         print(
