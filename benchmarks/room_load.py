@@ -800,7 +800,12 @@ async def play_client(
     def note(what: str) -> None:
         trace.append((round(time.time(), 3), what))
 
+    # as the page: the last move sent (seq, action, socket number) until a later
+    # state; a new socket shown that very state sends it again at once
+    pending_act: tuple[int, str, int] | None = None
+    socket_no = 0
     while True:
+        socket_no += 1
         query = {} if last_seq < 0 else {"since": str(last_seq)}
         if route_to is not None:
             query["worker"] = route_to
@@ -873,7 +878,22 @@ async def play_client(
                     seated = seated or ev["table"]["you"] == player.seat
                     if over:
                         return "over"
+                    if pending_act is not None and seq > pending_act[0]:
+                        pending_act = None
                     if ev["table"]["status"] != "playing" or view["to_act"] != player.seat:
+                        continue
+                    if (
+                        pending_act is not None
+                        and pending_act[0] == seq
+                        and pending_act[2] != socket_no
+                        and pending_act[1] in view["legal"]
+                    ):
+                        pending_act = (seq, pending_act[1], socket_no)
+                        acted_for = seq
+                        note(f"resend on {seq}")
+                        await ws.send(
+                            json.dumps({"v": 1, "type": "act", "action": pending_act[1], "seq": seq})
+                        )
                         continue
                     # the same state again: ignored by one server; with several workers
                     # the client acts again, as a page shows the turn again: an action sent
@@ -892,8 +912,13 @@ async def play_client(
                             catching_up = False
                     acted_for = seq
                     note(f"act on {seq}")
+                    action = rng.choice(legal)
                     if think:  # a player's pause before acting (the room's bots wait 0.6 s)
                         await asyncio.sleep(think * (0.5 + rng.random()))
+                        # the click, whether or not the socket is still there (the page
+                        # keeps it and sends it on its next socket, as below)
+                        pending_act = (seq, action, socket_no)
+                        table.sent[seq + 1] = time.perf_counter()
                         # as the page: what came meanwhile is shown before the player
                         # clicks, so a newer state (or a move) is acted on instead, and
                         # the same state sent again (a reconnect, a seat coming back)
@@ -912,12 +937,16 @@ async def play_client(
                             pending.append(nxt)
                             newer = newer or peek.get("type") in ("state", "route")
                         if newer:
+                            note("not sent: newer")
+                            pending_act = None
+                            table.sent.pop(seq + 1, None)
                             acted_for = -1
                             continue
-                    table.sent[seq + 1] = time.perf_counter()
-                    await ws.send(
-                        json.dumps({"v": 1, "type": "act", "action": rng.choice(legal), "seq": seq})
-                    )
+                    else:
+                        table.sent[seq + 1] = time.perf_counter()
+                    pending_act = (seq, action, socket_no)
+                    note(f"sent {seq}")
+                    await ws.send(json.dumps({"v": 1, "type": "act", "action": action, "seq": seq}))
                     if stats.measuring:
                         stats.actions += 1
                 if rerouted:

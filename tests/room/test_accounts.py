@@ -5,6 +5,7 @@ turned into accounts, and chips that cannot be farmed."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from pathlib import Path
@@ -347,3 +348,56 @@ def test_sign_ups_from_one_address_are_limited(client: TestClient) -> None:
     r = client.post("/api/register", json={"username": "farm_more", "password": PASSWORD})
     assert r.status_code == 429 and "too many new accounts from this address" in r.json()["error"]
     assert login(client, "farm_more") == 400  # nothing was made
+
+
+def test_players_and_a_session_s_player_in_one_call(tmp_path: Path) -> None:
+    """The batched lookups a worker taking over tables uses: several players
+    in one query, and a session with its player in one call."""
+    store = Store(f"sqlite:///{tmp_path / 'room.db'}")
+    try:
+        guest = store.create_player("Sam")
+        member = accounts.register(store, "Tess", PASSWORD)
+        infos = accounts.player_infos(store, [guest, member, "nobody", guest])
+        assert set(infos) == {guest, member}
+        assert infos[guest].name == "Sam (guest)" and not infos[guest].is_account
+        assert infos[member].name == "Tess" and infos[member].is_account
+        assert accounts.player_infos(store, []) == {}
+
+        token = accounts.new_session(store, member)
+        sid = accounts.token_id(token)
+        info = accounts.session_player_info(store, sid)
+        assert info is not None and info.id == member and info.name == "Tess"
+        accounts.revoke_session(store, sid)
+        assert accounts.session_player_info(store, sid) is None
+        assert accounts.session_player_info(store, "no-such-session") is None
+    finally:
+        store.close()
+
+
+def test_people_learn_several_names_at_once(tmp_path: Path) -> None:
+    from trumps.room.people import People
+
+    store = Store(f"sqlite:///{tmp_path / 'room.db'}")
+    try:
+        a, b = store.create_player("Uma"), store.create_player("Vic")
+        people = People(store, {}, {})
+        calls: list[object] = []
+        run = store.run
+
+        async def counting(fn: object, *args: object) -> object:
+            calls.append(fn)
+            return await run(fn, *args)  # type: ignore[arg-type]
+
+        store.run = counting  # type: ignore[method-assign]
+
+        async def go() -> tuple[dict[str, str], dict[str, str]]:
+            first = await people.learn_many([a, b, "nobody"])
+            again = await people.learn_many([a, b])
+            return first, again
+
+        first, again = asyncio.run(go())
+        assert first == {a: "Uma (guest)", b: "Vic (guest)"} and again == first
+        assert len(calls) == 1  # one call for both; none once they are known
+        assert not people.is_account(a)
+    finally:
+        store.close()

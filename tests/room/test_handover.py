@@ -228,3 +228,39 @@ def test_a_routed_relay_names_the_owner_and_asks_again_when_it_is_its_own_worker
         assert routes == [expected]  # once, not once per state
 
     asyncio.run(main())
+
+
+def test_tables_are_taken_together_and_a_failed_take_lets_its_table_go() -> None:
+    """A takeover claims and takes several tables at the same time (at most
+    TAKE_AT_ONCE); one whose take fails is released again for the next
+    scan, and the others are still taken."""
+    from trumps.room.cluster import node
+
+    room = SimpleNamespace(tables={})
+    cluster = Cluster(room, "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
+    released: list[str] = []
+    running = {"now": 0, "most": 0}
+
+    class Owner:
+        async def claim(self, tid: str) -> bool:
+            return tid != "held"  # another worker holds that one
+
+        async def release(self, tid: str) -> None:
+            released.append(tid)
+
+    async def take(tid: str) -> None:
+        running["now"] += 1
+        running["most"] = max(running["most"], running["now"])
+        await asyncio.sleep(0.01)
+        running["now"] -= 1
+        if tid == "bad":
+            raise RuntimeError("its stored actions do not replay")
+        room.tables[tid] = object()
+
+    cluster.owner = Owner()  # type: ignore[assignment]
+    cluster._take = take  # type: ignore[method-assign]
+    tids = [f"t{i}" for i in range(20)] + ["bad", "held"]
+    asyncio.run(cluster._take_all(tids))
+    assert set(room.tables) == {f"t{i}" for i in range(20)}
+    assert released == ["bad"]
+    assert 1 < running["most"] <= node.TAKE_AT_ONCE

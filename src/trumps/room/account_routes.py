@@ -75,11 +75,14 @@ class Sessions:
             now = time.monotonic()
             if hit is not None and now - hit[1] < CACHE_SECONDS:
                 pid: str | None = hit[0]
-            else:
-                pid = await room.store.run(accounts.session_player, room.store, sid)
-                if pid is None:
+            else:  # the session and its player in one trip to the database thread
+                info = await room.store.run(accounts.session_player_info, room.store, sid)
+                if info is None:
+                    pid = None
                     self.cache.pop(sid, None)
                 else:
+                    pid = info.id
+                    room.people.remember(info)
                     self.cache[sid] = (pid, now)
             if pid is not None:
                 name = await room.player_name(pid)

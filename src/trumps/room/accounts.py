@@ -62,10 +62,12 @@ __all__ = [
     "new_guest",
     "new_session",
     "player_info",
+    "player_infos",
     "register",
     "revoke_all",
     "revoke_session",
     "session_player",
+    "session_player_info",
     "token_id",
 ]
 
@@ -176,15 +178,35 @@ def new_guest(store: Store, name: str) -> str:
     return store.create_player(name)
 
 
+def _info(p: Player) -> PlayerInfo:
+    return PlayerInfo(
+        p.id, display_name(p.name, p.username_key), p.name if p.username_key else None, p.created,
+        p.registered,
+    )  # fmt: skip
+
+
 def player_info(store: Store, pid: str) -> PlayerInfo | None:
     with store.sessions() as s:
         p = s.get(Player, pid)
-        if p is None:
-            return None
-        return PlayerInfo(
-            p.id, display_name(p.name, p.username_key), p.name if p.username_key else None, p.created,
-            p.registered,
-        )  # fmt: skip
+        return None if p is None else _info(p)
+
+
+def player_infos(store: Store, pids: list[str]) -> dict[str, PlayerInfo]:
+    """Several players at once (one query; unknown ids are left out): a
+    table taken over learns its four seats in one trip to the database
+    thread, which is busiest just then (trumps.room.cluster.node)."""
+    if not pids:
+        return {}
+    with store.sessions() as s:
+        return {p.id: _info(p) for p in s.scalars(select(Player).where(Player.id.in_(pids)))}
+
+
+def session_player_info(store: Store, sid: str, now: float | None = None) -> PlayerInfo | None:
+    """:func:`session_player` and :func:`player_info` in one trip to the
+    database thread (a socket's first request on a worker needs both; a
+    worker taking over tables gets hundreds of such sockets at once)."""
+    pid = session_player(store, sid, now)
+    return None if pid is None else player_info(store, pid)
 
 
 def find_account(store: Store, username: str) -> PlayerInfo | None:

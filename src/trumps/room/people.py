@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 
 from trumps.room import access
-from trumps.room.accounts import find_account, player_info
+from trumps.room.accounts import PlayerInfo, find_account, player_info, player_infos
 from trumps.room.db import InvitationRow, TableRow
 from trumps.room.friends import FriendError, Social, apply_change, load_social
 from trumps.room.messages import PROTOCOL_VERSION
@@ -76,8 +76,21 @@ class People:
         info = await self.store.run(player_info, self.store, pid)
         if info is None:
             return None
-        self.names[pid] = info.name
-        self.accounts[pid] = info.is_account
+        return self.remember(info)
+
+    async def learn_many(self, pids: list[str]) -> dict[str, str]:
+        """:meth:`learn` for several players, with one database call for
+        those not known yet.  Unknown players are left out."""
+        todo = [p for p in dict.fromkeys(pids) if not (p in self.names and p in self.accounts)]
+        if todo:
+            for info in (await self.store.run(player_infos, self.store, todo)).values():
+                self.remember(info)
+        return {p: self.names[p] for p in pids if p in self.names and p in self.accounts}
+
+    def remember(self, info: PlayerInfo) -> str:
+        """Keep what the room shows of a player read elsewhere; its name."""
+        self.names[info.id] = info.name
+        self.accounts[info.id] = info.is_account
         return info.name
 
     def is_account(self, pid: str | None) -> bool:

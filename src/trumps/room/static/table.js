@@ -14,7 +14,26 @@ const bubbles = {};        // seat -> {text, until}: announcements shown at the 
 let seenBelote = null, seenMelds = null;
 const $ = id => document.getElementById(id);
 
-function send(msg) { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ v: 1, ...msg })); }
+function send(msg) {
+  if (msg.type === "act") pendingAct = { msg, socket: sockets };
+  if (ws && ws.readyState === 1) ws.send(JSON.stringify({ v: 1, ...msg }));
+}
+// The last move made, until a later state shows it was played.  A socket
+// that closes under it (its worker restarting, or dying), or a click made
+// while the page reconnects, may lose it: when a new socket shows the very
+// state it answered, it is sent again, once (its seq makes a second copy
+// harmless), so the player's click is not lost.
+// (When the first copy did arrive after all, the table refuses the second
+// as out of date: that refusal is not shown, the state that follows says it.)
+let pendingAct = null, sockets = 0, resentAt = 0;
+function resendLostAct(ev) {
+  if (!pendingAct) return;
+  if (ev.seq > pendingAct.msg.seq) { pendingAct = null; return; }
+  if (ev.seq === pendingAct.msg.seq && pendingAct.socket !== sockets && ev.view && ev.view.legal
+      && ev.view.legal.includes(pendingAct.msg.action)) { resentAt = Date.now(); send(pendingAct.msg); }
+}
+const MOVED_ON = "the table has moved on since your last update; try again";
+function refusesTheCopy(ev) { return ev.reason === MOVED_ON && Date.now() - resentAt < 5000; }
 function announce(s) { $("announce").textContent = s; }
 function callText(c) { return Bidbox.label(c); }
 function teamName(v, i) { return v.teams[i].join(v.players === 6 ? "+" : ""); }
@@ -753,6 +772,7 @@ function connect() {
   const q = query.toString();
   ws = new WebSocket(proto + "//" + location.host + "/ws/table/" + tid + (q ? "?" + q : ""));
   let opened = false;
+  sockets += 1;
   // a socket that opened with no name asked for may be told any owner again
   // (one it was told before, gone and back): only a named one holds routeTried
   ws.onopen = () => { opened = true; if (!routeTo) routeTried = null; };
@@ -763,8 +783,8 @@ function connect() {
       return;
     }
     if (ev.type === "state" && ev.presentation) { statePres = ev.presentation; Bidbox.setPresentation(ev.presentation); }
-    if (ev.type === "state") { if (ev.seq >= lastSeq) render(ev); }
-    else if (ev.type === "error") { $("error").textContent = tMsg(ev.reason); }
+    if (ev.type === "state") { if (ev.seq >= lastSeq) render(ev); resendLostAct(ev); }
+    else if (ev.type === "error") { if (!refusesTheCopy(ev)) $("error").textContent = tMsg(ev.reason); }
     else if (ev.type === "notice") { const text = tMsg(ev.text); $("notice").textContent = text; announce(text); }
     else if (ev.type === "suggestion") { if (ev.seq === lastSeq) { suggestion = ev; markSuggestion(); } }
   };
