@@ -792,6 +792,7 @@ async def play_client(
     last_seq = -1
     seated = False
     last_event = ""  # the last message received (shown when the table stalls)
+    last_state: Any = None  # the last state received, looked at again after a refusal
     # as the table page: the worker the table's summary named, then any named by a "route" event
     route_to: str | None = WORKER_OF.get(tid) if stats.follow_routes else None
     route_tried: str | None = route_to
@@ -853,7 +854,9 @@ async def play_client(
                     if ev["type"] == "error":
                         stats.errors += 1
                         stats.error_reasons[str(ev.get("reason"))[:120]] += 1
-                        acted_for = -1  # look at the last state again
+                        acted_for = -1  # look at the last state again (the page still shows it)
+                        if last_state is not None and not pending:
+                            pending.append(last_state)
                         continue
                     if ev["type"] == "route":
                         # "again": this worker runs the table now (it came after the socket):
@@ -866,6 +869,7 @@ async def play_client(
                         continue
                     if ev["type"] != "state":
                         continue
+                    last_state = raw
                     seq = ev["seq"]
                     view = ev["view"]
                     over = bool(view["over"] or ev["table"]["status"] == "finished")
