@@ -46,8 +46,11 @@ tables are made on any worker and a table's four sockets are spread round
 robin over the workers; the ones not on the table's owner are relayed
 through LISTEN/NOTIFY.  The clients then behave like the table page: a
 dropped socket is opened again (after 1 s, or 0.1-0.3 s after a 1012
-handover) with ``?since=<last seq>``, and a state shown again is acted on
-again (an action sent through a worker just as the owner died is lost).
+handover) with ``?since=<last seq>``, a move lost with its socket is sent
+again when the next socket shows the state it answered, a state shown
+again is acted on again (an action sent through a worker just as the owner
+died is lost), what came while a client "thought" is looked at before it
+acts, and a ``route`` event is followed (with ``again``, to the same worker).
 A table creation answered with 5xx is tried again and counted.  The window
 opens after ``--warmup`` once every table has played its first action (the
 set-up of 1,000 tables takes longer than a few seconds).  Reported besides
