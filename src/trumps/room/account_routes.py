@@ -76,7 +76,7 @@ class Sessions:
             if hit is not None and now - hit[1] < CACHE_SECONDS:
                 pid: str | None = hit[0]
             else:  # the session and its player in one trip to the database thread
-                info = await room.store.run(accounts.session_player_info, room.store, sid)
+                info = await room.store.read(accounts.session_player_info, room.store, sid)
                 if info is None:
                     pid = None
                     self.cache.pop(sid, None)

@@ -73,7 +73,7 @@ class People:
         remembering whether it is an account."""
         if pid in self.names and pid in self.accounts:
             return self.names[pid]
-        info = await self.store.run(player_info, self.store, pid)
+        info = await self.store.read(player_info, self.store, pid)
         if info is None:
             return None
         return self.remember(info)
@@ -83,7 +83,7 @@ class People:
         those not known yet.  Unknown players are left out."""
         todo = [p for p in dict.fromkeys(pids) if not (p in self.names and p in self.accounts)]
         if todo:
-            for info in (await self.store.run(player_infos, self.store, todo)).values():
+            for info in (await self.store.read(player_infos, self.store, todo)).values():
                 self.remember(info)
         return {p: self.names[p] for p in pids if p in self.names and p in self.accounts}
 

@@ -27,7 +27,11 @@ from sqlalchemy.orm import Session, sessionmaker
 from trumps.room import timing
 from trumps.room.db import ActionRow, ChatRow, Meta, Player, SeatRow, TableRow, make_engine, migrate
 
-__all__ = ["Store", "StoredTable", "new_id"]
+__all__ = ["READ_THREADS", "Store", "StoredTable", "new_id"]
+
+#: threads for reads beside the database thread (PostgreSQL only; within
+#: SQLAlchemy's default pool of 5 connections + 10 more)
+READ_THREADS = 4
 
 T = TypeVar("T")
 log = logging.getLogger("trumps.room")
@@ -69,6 +73,16 @@ class Store:
         migrate(self.engine)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trumps-db")
+        # reads (:meth:`read`) on PostgreSQL get threads of their own, each
+        # with a pooled connection, so that a burst of them does not queue
+        # behind the group commits and one another (a worker taking over a
+        # stopped worker's tables while all their sockets come back to it:
+        # docs/scaling.md); on SQLite the one database thread does all
+        self._reads = (
+            ThreadPoolExecutor(max_workers=READ_THREADS, thread_name_prefix="trumps-db-read")
+            if self.engine.dialect.name == "postgresql"
+            else self._pool
+        )
         # writes waiting for the next group commit (an action row, or a function
         # run on the transaction's connection), with the future of each caller
         self._batch: list[tuple[dict[str, Any] | _Write, asyncio.Future[None]]] = []
@@ -77,11 +91,21 @@ class Store:
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a synchronous storage call on the database thread."""
+        return await self._call(self._pool, fn, args)
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a synchronous storage call that reads what is committed (in
+        its own transaction; at most a write nothing else waits for, such
+        as a session's last use): beside the database thread on PostgreSQL,
+        on it on SQLite."""
+        return await self._call(self._reads, fn, args)
+
+    async def _call(self, pool: ThreadPoolExecutor, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
         loop = asyncio.get_running_loop()
         if not timing.ENABLED:
-            return await loop.run_in_executor(self._pool, fn, *args)
+            return await loop.run_in_executor(pool, fn, *args)
         t0 = time.perf_counter()
-        out = await loop.run_in_executor(self._pool, fn, *args)
+        out = await loop.run_in_executor(pool, fn, *args)
         timing.record("run:" + getattr(fn, "__name__", "?"), time.perf_counter() - t0)
         return out
 
@@ -169,6 +193,8 @@ class Store:
                 conn.execute(insert(ActionRow), rows)
 
     def close(self) -> None:
+        if self._reads is not self._pool:
+            self._reads.shutdown(wait=True)
         self._pool.shutdown(wait=True)
         self.engine.dispose()
 

@@ -277,7 +277,7 @@ class Cluster:
     async def _take(self, tid: str) -> None:
         t0 = time.perf_counter()
         room = self.room
-        st = await room.store.run(room.store.load_table, tid)
+        st = await room.store.read(room.store.load_table, tid)
         if st is None or st.status == "finished" or tid in room.tables:
             await self.owner.release(tid)
             self._arrived_here(tid, tid in room.tables)
