@@ -382,13 +382,13 @@ def test_people_learn_several_names_at_once(tmp_path: Path) -> None:
         a, b = store.create_player("Uma"), store.create_player("Vic")
         people = People(store, {}, {})
         calls: list[object] = []
-        run = store.run
+        read = store.read
 
         async def counting(fn: object, *args: object) -> object:
             calls.append(fn)
-            return await run(fn, *args)  # type: ignore[arg-type]
+            return await read(fn, *args)  # type: ignore[arg-type]
 
-        store.run = counting  # type: ignore[method-assign]
+        store.read = counting  # type: ignore[method-assign]
 
         async def go() -> tuple[dict[str, str], dict[str, str]]:
             first = await people.learn_many([a, b, "nobody"])
@@ -399,5 +399,43 @@ def test_people_learn_several_names_at_once(tmp_path: Path) -> None:
         assert first == {a: "Uma (guest)", b: "Vic (guest)"} and again == first
         assert len(calls) == 1  # one call for both; none once they are known
         assert not people.is_account(a)
+    finally:
+        store.close()
+
+
+def test_a_lookup_that_meets_a_logout_is_made_again(tmp_path: Path) -> None:
+    """Session lookups run beside the database thread on PostgreSQL: one
+    that read the session just before it was revoked must not answer (or
+    cache) the player once the logout is done."""
+    from types import SimpleNamespace
+
+    from trumps.room.account_routes import COOKIE as SESSION_COOKIE
+    from trumps.room.account_routes import Sessions
+    from trumps.room.people import People
+
+    store = Store(f"sqlite:///{tmp_path / 'room.db'}")
+    try:
+        pid = accounts.register(store, "Yara", PASSWORD)
+        token = accounts.new_session(store, pid)
+        sid = accounts.token_id(token)
+        people = People(store, {}, {})
+        room = SimpleNamespace(store=store, people=people, cluster=None, player_name=people.learn)
+        sessions = Sessions(lambda: room, lambda: None)  # type: ignore[arg-type, return-value]
+        read = store.read
+        raced: list[bool] = []
+
+        async def racing(fn: object, *args: object) -> object:
+            out = await read(fn, *args)  # type: ignore[arg-type]
+            if not raced:  # the logout lands while this lookup is on its way back
+                raced.append(True)
+                accounts.revoke_session(store, sid)
+                await sessions.ended([sid])
+            return out
+
+        store.read = racing  # type: ignore[method-assign]
+        conn = SimpleNamespace(cookies={SESSION_COOKIE: token})
+        who = asyncio.run(sessions.who(conn))  # type: ignore[arg-type]
+        assert raced and who.player is None
+        assert sid not in sessions.cache
     finally:
         store.close()

@@ -65,6 +65,9 @@ class Sessions:
         self.signer = signer
         self.cache: dict[str, tuple[str, float]] = {}
         self.sockets: defaultdict[str, set[Connection]] = defaultdict(set)
+        # counts the calls to ended(): a lookup that ran while a session was
+        # revoked (reads run beside the database thread) is made again
+        self.endings = 0
 
     async def who(self, conn: HTTPConnection) -> Who:
         room = self.room()
@@ -75,15 +78,21 @@ class Sessions:
             now = time.monotonic()
             if hit is not None and now - hit[1] < CACHE_SECONDS:
                 pid: str | None = hit[0]
-            else:  # the session and its player in one trip to the database thread
-                info = await room.store.read(accounts.session_player_info, room.store, sid)
+            else:  # the session and its player in one trip to the database
+                for _ in range(3):
+                    endings = self.endings
+                    info = await room.store.read(accounts.session_player_info, room.store, sid)
+                    stable = self.endings == endings  # no session ended meanwhile: the answer stands
+                    if stable:
+                        break
                 if info is None:
                     pid = None
                     self.cache.pop(sid, None)
                 else:
                     pid = info.id
                     room.people.remember(info)
-                    self.cache[sid] = (pid, now)
+                    if stable:
+                        self.cache[sid] = (pid, now)
             if pid is not None:
                 name = await room.player_name(pid)
                 if name is not None:
@@ -122,6 +131,7 @@ class Sessions:
         cluster = self.room().cluster
         if cluster is not None and not local and sids:
             cluster.sessions_ended(list(sids))
+        self.endings += 1
         for sid in sids:
             self.cache.pop(sid, None)
             for conn in list(self.sockets.pop(sid, ())):
