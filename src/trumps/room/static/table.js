@@ -784,7 +784,11 @@ function connect() {
     }
     if (ev.type === "state" && ev.presentation) { statePres = ev.presentation; Bidbox.setPresentation(ev.presentation); }
     if (ev.type === "state") { if (ev.seq >= lastSeq) render(ev); resendLostAct(ev); }
-    else if (ev.type === "error") { if (!refusesTheCopy(ev)) $("error").textContent = tMsg(ev.reason); }
+    else if (ev.type === "error") {
+      if (refusesTheCopy(ev)) return;
+      pendingAct = null;  // (a refused move is not sent again after a reconnect)
+      $("error").textContent = tMsg(ev.reason);
+    }
     else if (ev.type === "notice") { const text = tMsg(ev.text); $("notice").textContent = text; announce(text); }
     else if (ev.type === "suggestion") { if (ev.seq === lastSeq) { suggestion = ev; markSuggestion(); } }
   };
