@@ -71,7 +71,7 @@ class People:
     async def learn(self, pid: str) -> str | None:
         """The display name of ``pid`` (None if there is no such player),
         remembering whether it is an account."""
-        if pid in self.names and pid in self.accounts:
+        if self._known(pid):
             return self.names[pid]
         info = await self.store.read(player_info, self.store, pid)
         if info is None:
@@ -81,11 +81,15 @@ class People:
     async def learn_many(self, pids: list[str]) -> dict[str, str]:
         """:meth:`learn` for several players, with one database call for
         those not known yet.  Unknown players are left out."""
-        todo = [p for p in dict.fromkeys(pids) if not (p in self.names and p in self.accounts)]
+        todo = [p for p in dict.fromkeys(pids) if not self._known(p)]
         if todo:
             for info in (await self.store.read(player_infos, self.store, todo)).values():
                 self.remember(info)
-        return {p: self.names[p] for p in pids if p in self.names and p in self.accounts}
+        return {p: self.names[p] for p in pids if self._known(p)}
+
+    def _known(self, pid: str) -> bool:
+        """Whether ``pid``'s name and kind are remembered (no database call needed)."""
+        return pid in self.names and pid in self.accounts
 
     def remember(self, info: PlayerInfo) -> str:
         """Keep what the room shows of a player read elsewhere; its name."""
