@@ -139,10 +139,16 @@ def free_port() -> int:
 
 
 def rss_kb(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+    """Resident memory of ``pid``; 0 for a process that is exiting (its
+    memory gone, no VmRSS line) or gone (a worker stopped by --rolling)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0
+    for line in status.splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
+    return 0
 
 
 def cpu_seconds(pid: int) -> float:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -218,7 +219,7 @@ def test_a_routed_relay_names_the_owner_and_asks_again_when_it_is_its_own_worker
 
     async def main() -> None:
         sink = Sink("p1")
-        relay = Relay("c1", "t1", sink, None, owner, routing=True, home="w1_a1")  # type: ignore[arg-type]
+        relay = Relay("c1", "t1", sink, None, owner, routing=True, home="w1_a1")
         for seq in (1, 2):
             await relay.deliver({"type": "state", "seq": seq})
         routes = [e for e in sink.events if e["type"] == "route"]
@@ -264,3 +265,106 @@ def test_tables_are_taken_together_and_a_failed_take_lets_its_table_go() -> None
     assert set(room.tables) == {f"t{i}" for i in range(20)}
     assert released == ["bad"]
     assert 1 < running["most"] <= node.TAKE_AT_ONCE
+
+
+class Heirs:
+    """Stands in for the other workers at a handover: each table released
+    to an heir is announced ``owned`` by it ``delay`` later (unless the heir
+    is mute); ``leaves`` says "leaving" after that many takes."""
+
+    def __init__(self, cluster: Cluster, delay: float, mute: set[str], leaves: dict[str, int]) -> None:
+        self.cluster, self.delay, self.mute, self.leaves = cluster, delay, mute, leaves
+        self.log: list[tuple[str, str, str | None]] = []  # ("released" | "owned", table, heir)
+        self.tasks: list[asyncio.Task[None]] = []
+
+    async def release(self, tid: str, *, moved: bool, locked: bool = True, heir: str | None = None) -> None:
+        self.cluster.room.tables.pop(tid)
+        self.log.append(("released", tid, heir))
+        if heir is not None and heir not in self.mute:
+            self.tasks.append(asyncio.create_task(self._take(tid, heir)))
+
+    async def _take(self, tid: str, heir: str) -> None:
+        await asyncio.sleep(self.delay)
+        self.log.append(("owned", tid, heir))
+        await self.cluster._on_owned({"k": "owned", "t": tid, "from": heir})
+        taken = sum(1 for kind, _t, h in self.log if kind == "owned" and h == heir)
+        if self.leaves.get(heir) == taken:
+            await self.cluster._on_leaving({"k": "leaving", "from": heir})
+
+    def most_in_flight(self) -> int:
+        """The most tables released to an heir and not yet run by it."""
+        flying: set[str] = set()
+        most = 0
+        for kind, tid, heir in self.log:
+            if kind == "released" and heir is not None:
+                flying.add(tid)
+            elif kind == "owned":
+                flying.discard(tid)
+            most = max(most, len(flying))
+        return most
+
+
+def handing_over(
+    heirs: list[str], *, tables: int = 13, delay: float = 0.02, mute: frozenset[str] = frozenset(),
+    leaves: dict[str, int] | None = None,
+) -> tuple[Heirs, float]:  # fmt: skip
+    room = SimpleNamespace(tables={f"t{i}": SimpleNamespace(status="playing") for i in range(tables)})
+    cluster = Cluster(room, "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
+    bus = Bus()
+
+    async def flushed() -> None:
+        pass
+
+    bus.flushed = flushed  # type: ignore[attr-defined]
+    cluster.bus = bus  # type: ignore[assignment]
+    fake = Heirs(cluster, delay, set(mute), leaves or {})
+    cluster.release = fake.release  # type: ignore[method-assign]
+
+    async def run() -> float:
+        for heir in heirs:
+            cluster.beats[heir] = time.monotonic()
+        t0 = time.monotonic()
+        await cluster.hand_over()
+        took = time.monotonic() - t0
+        await asyncio.gather(*fake.tasks)
+        return took
+
+    return fake, asyncio.run(run())
+
+
+def test_a_handover_paces_its_tables_by_what_the_heirs_have_taken() -> None:
+    """A stopping worker hands its tables over HAND_PER_HEIR per heir at a
+    time, the next ones once the heirs announce they run them: a table
+    waits for its own take, not behind all the others' (an heir given 25
+    tables at once took the last 1.9 s after the stop began)."""
+    from trumps.room.cluster import node
+
+    for heirs in (["w2_a"], ["w2_a", "w3_b"]):
+        fake, took = handing_over(heirs)
+        released = [(t, h) for kind, t, h in fake.log if kind == "released"]
+        assert len(released) == 13 and all(h in heirs for _t, h in released)
+        assert fake.most_in_flight() == node.HAND_PER_HEIR * len(heirs)  # never more at once
+        assert {h for _t, h in released} == set(heirs)  # spread over the heirs
+        assert took < 1.0  # paced by the takes (20 ms each), not by the timeout
+
+
+def test_a_handover_gives_up_waiting_for_an_heir_that_does_not_answer_or_leaves() -> None:
+    """An heir that never announces its tables costs HAND_WAIT per batch
+    (then the stop goes on); one that starts leaving is given no more; with
+    no heir left the rest go at once, to whoever takes them."""
+    from trumps.room.cluster import node
+
+    fake, took = handing_over(["w2_a"], tables=4, mute=frozenset({"w2_a"}))
+    assert [h for kind, _t, h in fake.log if kind == "released"] == ["w2_a"] * 4
+    assert node.HAND_WAIT * 1.9 < took < node.HAND_WAIT * 3  # two batches of 2, each waited for
+
+    fake, took = handing_over(["w2_a", "w3_b"], tables=12, leaves={"w3_b": 1})
+    given = [h for kind, _t, h in fake.log if kind == "released"]
+    assert given.count("w3_b") <= node.HAND_PER_HEIR  # its first batch only
+    assert given.count("w2_a") == 12 - given.count("w3_b")
+
+    fake, took = handing_over(["w2_a"], tables=6, leaves={"w2_a": 1})
+    given = [h for kind, _t, h in fake.log if kind == "released"]
+    assert given[: node.HAND_PER_HEIR] == ["w2_a"] * node.HAND_PER_HEIR
+    assert given[node.HAND_PER_HEIR :] == [None] * (6 - node.HAND_PER_HEIR)  # to anyone, at once
+    assert took < 0.5
