@@ -368,3 +368,41 @@ def test_a_handover_gives_up_waiting_for_an_heir_that_does_not_answer_or_leaves(
     assert given[: node.HAND_PER_HEIR] == ["w2_a"] * node.HAND_PER_HEIR
     assert given[node.HAND_PER_HEIR :] == [None] * (6 - node.HAND_PER_HEIR)  # to anyone, at once
     assert took < 0.5
+
+
+def test_a_leaving_worker_is_not_held_for_ever_by_a_table_whose_lock_never_comes_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """stop() bounds the handover: a table whose lock stays held (a write
+    that hangs) is left to the others' scans, and the worker still leaves
+    (says bye, closes its bus and its lock connection)."""
+    from trumps.room.cluster import node
+
+    monkeypatch.setattr(node, "STOP_HANDOVER_LIMIT", 0.3)
+    stopped: list[str] = []
+
+    class Quiet(Bus):
+        async def flushed(self) -> None:
+            pass
+
+        async def stop(self) -> None:
+            stopped.append("bus")
+
+    class Locks(Owner):
+        async def stop(self) -> None:
+            stopped.append("locks")
+
+    async def run() -> float:
+        stuck = SimpleNamespace(lock=asyncio.Lock(), status="playing", connections=set())
+        await stuck.lock.acquire()  # held for ever
+        cluster = Cluster(SimpleNamespace(tables={"t1": stuck}), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
+        bus = Quiet()
+        cluster.bus, cluster.owner = bus, Locks()  # type: ignore[assignment]
+        t0 = time.monotonic()
+        await asyncio.wait_for(cluster.stop(), 5)
+        assert bus.sent[-1] == (None, {"k": "bye"})
+        return time.monotonic() - t0
+
+    took = asyncio.run(run())
+    assert 0.3 <= took < 1.5
+    assert stopped == ["bus", "locks"]

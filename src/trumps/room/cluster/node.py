@@ -70,6 +70,7 @@ TAKE_AT_ONCE = 8  # tables a worker takes over at the same time
 HAND_PER_HEIR = 2  # tables a stopping worker hands each heir before waiting for the heirs to have them
 HAND_WAIT = 1.0  # at most, seconds it waits for them (then it hands the next ones over anyway)
 HAND_PACED = 10.0  # after this many seconds of handing over, the rest go at once (the stop is bounded)
+STOP_HANDOVER_LIMIT = 15.0  # at most, seconds a leaving worker spends handing tables over in stop()
 OPEN_WAIT = 12.0  # a relayed socket whose table no worker answers for is closed (the client reconnects)
 
 
@@ -223,8 +224,17 @@ class Cluster:
         return fut
 
     async def stop(self) -> None:
-        """Hand every table over (if :meth:`hand_over` was not called), then leave."""
-        await self.hand_over()
+        """Hand every table over (if :meth:`hand_over` was not called), then
+        leave.  The handover is bounded (:data:`STOP_HANDOVER_LIMIT`): a table
+        whose lock never comes back (a write that hangs) must not keep the
+        worker from leaving; its lock goes with this worker's lock connection
+        and the others' scans take it from the stored log."""
+        try:
+            await asyncio.wait_for(self.hand_over(), STOP_HANDOVER_LIMIT)
+        except TimeoutError:
+            log.error(
+                "cluster: the handover took more than %.0f s; the others take the rest", STOP_HANDOVER_LIMIT
+            )
         for t in self._tasks:
             t.cancel()
         for t in self._tasks:
