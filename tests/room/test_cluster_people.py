@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -269,3 +269,50 @@ def test_the_owner_is_named_only_to_those_the_table_lets_in(pair: tuple[TestClie
         peer.until(lambda e: e["type"] == "state")
         with pytest.raises(AssertionError, match="nothing within"):
             peer.until(lambda e: e["type"] == "route", timeout=1.0)
+
+
+def test_players_waiting_for_play_move_with_the_matchmaker_when_its_worker_leaves(
+    pair: tuple[TestClient, TestClient],
+) -> None:
+    """A rolling restart of the worker that runs the matchmaker: it gives
+    the matchmaker up as its handover starts, another worker takes it at
+    once, and the players waiting (pressed on either worker) are queued
+    there with their waiting time kept; with two more they get one table,
+    run by the new matchmaker's worker."""
+    a, b = pair
+    eventually(lambda: any(c.app.state.current_room().cluster.leader for c in (a, b)))  # type: ignore[attr-defined]
+    leader, other = (a, b) if a.app.state.current_room().cluster.leader else (b, a)  # type: ignore[attr-defined]
+    cookies = [new_account(leader, "Ann"), new_account(other, "Bob"), new_account(other, "Cyd"),
+               new_account(other, "Dee")]  # fmt: skip
+    out: dict[str, Any] = {}
+
+    def press(client: TestClient, cookie: str, key: str) -> None:
+        r = client.post("/api/play", json={"game": "coinche", "rules": "common"},
+                        headers={"Cookie": f"trumps_session={cookie}"})  # fmt: skip
+        out[key] = (r.status_code, r.json())
+
+    leader.cookies.clear()
+    other.cookies.clear()
+    clients = [leader, other, other, other]
+    threads = [threading.Thread(target=press, args=(clients[i], c, str(i))) for i, c in enumerate(cookies)]
+    pressed = time.time()
+    for t in threads[:2]:
+        t.start()
+    eventually(lambda: other.get("/api/play").json()["waiting"]["coinche/common"] == 2)
+    hand_over: Callable[[], Awaitable[bool]] = leader.app.state.hand_over  # type: ignore[attr-defined]
+    assert leader.portal is not None
+    leader.portal.call(hand_over)  # (what `trumps serve` does at SIGTERM, before the sockets close)
+    new_room = other.app.state.current_room()  # type: ignore[attr-defined]
+    assert not leader.app.state.current_room().cluster.leader  # type: ignore[attr-defined]
+    eventually(lambda: new_room.cluster.leader)
+    eventually(lambda: len(new_room.play.waiters) == 2)  # Ann (on the leaving worker) and Bob, queued again
+    for pid in new_room.play.waiters:
+        assert new_room.play.mm.queued(pid).since < pressed + 1.0  # their place in time kept
+    for t in threads[2:]:
+        t.start()
+    for t in threads:
+        t.join(40)
+    assert len(out) == 4 and all(status == 200 for status, _ in out.values()), out
+    tables = {body["table"] for _, body in out.values()}
+    assert len(tables) == 1
+    assert tables.pop() in new_room.tables  # made and run by the new matchmaker's worker

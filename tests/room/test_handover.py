@@ -406,3 +406,34 @@ def test_a_leaving_worker_is_not_held_for_ever_by_a_table_whose_lock_never_comes
     took = asyncio.run(run())
     assert 0.3 <= took < 1.5
     assert stopped == ["bus", "locks"]
+
+
+def test_asks_for_the_matchmaker_go_to_the_next_one_and_a_cancel_stops_the_players_play() -> None:
+    """Asks for the matchmaker not answered yet are sent again to the
+    worker that says it runs it now (itself included); a player's cancel
+    drops their Play ask, so the next matchmaker does not queue them again."""
+
+    async def run() -> tuple[str, list[tuple[str | None, dict[str, Any]]]]:
+        cluster = Cluster(SimpleNamespace(tables={}), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
+        bus = Bus()
+        cluster.bus = bus  # type: ignore[assignment]
+        play = {"what": "play", "player": "p1", "game": "coinche", "rules": "common"}
+        asks = [
+            asyncio.create_task(cluster.ask(None, play, timeout=1)),
+            asyncio.create_task(cluster.ask(None, {**play, "player": "p2"}, timeout=1)),
+        ]
+        await asyncio.sleep(0)
+        asks.append(asyncio.create_task(cluster.ask(None, {"what": "cancel", "player": "p1"}, timeout=1)))
+        await asyncio.sleep(0)
+        bus.sent.clear()
+        await cluster._on_leader({"k": "leader", "from": "w2_b"})
+        await cluster._on_leader({"k": "leader", "from": cluster.worker})
+        for task in asks:
+            with pytest.raises(TimeoutError):
+                await task
+        assert cluster._to_leader == {}  # forgotten once given up
+        return cluster.worker, bus.sent
+
+    me, sent = asyncio.run(run())
+    to = sorted((str(w), m["q"]["what"], m["q"]["player"]) for w, m in sent)
+    assert to == sorted((w, *q) for w in ("w2_b", me) for q in (("play", "p2"), ("cancel", "p1")))

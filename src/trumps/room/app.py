@@ -472,4 +472,5 @@ def create_app(
         return True
 
     app.state.hand_over = hand_over
+    app.state.current_room = lambda: state.get("room")  # the running room, or None (tests, tools)
     return app

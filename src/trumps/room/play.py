@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from trumps.room.room import Room
     from trumps.room.store import Store
 
-__all__ = ["PlayDesk", "routes", "usual_speed"]
+__all__ = ["MatchmakerMoved", "PlayDesk", "routes", "usual_speed"]
 
 log = logging.getLogger("trumps.room")
 
@@ -46,6 +46,11 @@ log = logging.getLogger("trumps.room")
 REQUEST_WAIT = 30.0
 #: The moves a usual speed is measured over, and the fewest that make one.
 SPEED_MOVES, MIN_MOVES = 300, 10
+
+
+class MatchmakerMoved(Exception):
+    """This worker gave the matchmaker up (it is leaving the room): a Play
+    request waiting here goes to the worker that runs it next."""
 
 
 def usual_speed(store: Store, pid: str) -> float | None:
@@ -75,32 +80,47 @@ class PlayDesk:
         self.room = room
         self.mm = Matchmaker(wait=wait)
         self.waiters: dict[str, asyncio.Future[str]] = {}
+        self.moved = False  # gave the matchmaker up (this worker is leaving)
 
     def _elsewhere(self, here: bool) -> bool:
         """On several workers, whether another worker runs the matchmaker."""
         cluster = self.room.cluster
         return not here and cluster is not None and not cluster.leader
 
-    async def press(self, pid: str, game: str, rules: str, *, here: bool = False) -> str:
+    async def press(
+        self, pid: str, game: str, rules: str, *, here: bool = False, since: float | None = None
+    ) -> str:
         """Queue ``pid`` for ``game`` under rule set ``rules``; returns the
         table id once seated.  (On several workers the matchmaker's worker
-        does this; ``here``: this worker is it.)"""
+        does this; ``here``: this worker is it.)  ``since``: when the player
+        pressed (kept when the request moves to another matchmaker)."""
         try:
             rule_set(game, rules)
         except MatchmakingError as exc:
             raise RoomError(str(exc)) from None
-        if self._elsewhere(here):
-            assert self.room.cluster is not None
+        now = self.room.clock.now()
+        since = now if since is None else max(min(since, now), now - REQUEST_WAIT)
+        while True:
+            if self._elsewhere(here):
+                return await self._forward(pid, game, rules, since)
             try:
-                q = {"what": "play", "player": pid, "game": game, "rules": rules}
-                answer = await self.room.cluster.ask(None, q, timeout=REQUEST_WAIT + 5)
-            except TimeoutError:
-                raise TimeoutError from None
-            if answer.get("timeout"):
-                raise TimeoutError
-            if not answer["ok"]:
-                raise RoomError(answer["error"])
-            return str(answer["table"])
+                return await self._queue(pid, game, rules, since)
+            except MatchmakerMoved:
+                if here:  # (asked by another worker: it asks the next matchmaker itself)
+                    raise
+                # this worker is leaving and gave the matchmaker up: the next one queues the player
+
+    async def _forward(self, pid: str, game: str, rules: str, since: float) -> str:
+        assert self.room.cluster is not None
+        q = {"what": "play", "player": pid, "game": game, "rules": rules, "since": since}
+        answer = await self.room.cluster.ask(None, q, timeout=REQUEST_WAIT + 5)
+        if answer.get("timeout"):
+            raise TimeoutError
+        if not answer["ok"]:
+            raise RoomError(answer["error"])
+        return str(answer["table"])
+
+    async def _queue(self, pid: str, game: str, rules: str, since: float) -> str:
         for t in self.room.tables.values():
             if t.status != "finished" and t.settings.kind == "play" and t.seat_of(pid) is not None:
                 return t.id  # already playing: back to that table
@@ -108,6 +128,8 @@ class PlayDesk:
         is_account = self.room.people.is_account(pid)
         rating = (await store.run(ratings.rating, store, pid, game))["display"] if is_account else None
         speed = await store.run(usual_speed, store, pid)
+        if self.moved:  # (given up while this request read the player's figures)
+            raise MatchmakerMoved
         old = self.waiters.pop(pid, None)
         if old is not None and not old.done():
             old.cancel()
@@ -115,9 +137,21 @@ class PlayDesk:
         self.waiters[pid] = fut
         default = ratings.display_of(ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA)
         self.mm.enqueue(Ticket(pid, game, rules, float(rating if rating is not None else default), speed,
-                               since=self.room.clock.now()))  # fmt: skip
+                               since=since))  # fmt: skip
         await self.poll()
         return await asyncio.wait_for(asyncio.shield(fut), REQUEST_WAIT)
+
+    def give_up(self) -> None:
+        """Stop running the matchmaker here (this worker is leaving the
+        room): every request waiting here is told :class:`MatchmakerMoved`
+        and goes to the next matchmaker, keeping its place in time."""
+        self.moved = True
+        self.room.timers.cancel(("play",))
+        waiters, self.waiters = self.waiters, {}
+        for pid, fut in waiters.items():
+            self.mm.cancel(pid)
+            if not fut.done():
+                fut.set_exception(MatchmakerMoved())
 
     def waiting(self) -> dict[str, int]:
         """How many wait for each game and rule set."""

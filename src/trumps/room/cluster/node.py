@@ -49,6 +49,7 @@ from trumps.room.cluster.bus import Bus
 from trumps.room.cluster.ownership import Ownership
 from trumps.room.cluster.relay import Relay, RemoteConnection, routing_name
 from trumps.room.messages import PROTOCOL_VERSION, error_event
+from trumps.room.play import MatchmakerMoved
 from trumps.room.settings import TableSettings
 from trumps.room.table import AccessDenied, Connection, Seat, Table, TableClosed
 
@@ -140,6 +141,7 @@ class Cluster:
         self._wake = asyncio.Event()
         self._stopping = False
         self._replies: dict[str, asyncio.Future[Any]] = {}
+        self._to_leader: dict[str, dict[str, Any]] = {}  # asks for the matchmaker not answered yet
         self.takeovers: list[tuple[str, float]] = []  # (table, seconds the rebuild took)
         self.leader = False  # this worker runs the matchmaker (the Play button) for the room
         self.making: set[str] = set()  # tables this worker claimed and is storing
@@ -178,6 +180,7 @@ class Cluster:
             # on: a socket that reaches its heir before the table does waits
             # there for the table (Cluster.arrival) instead of being relayed
             await self.bus.flushed()
+            await self._give_up_matchmaker()
         recent = time.monotonic() - 2 * BEAT_INTERVAL  # heard from lately: alive
         load: dict[str, int] = {
             w: 0 for w, seen in self.beats.items() if w not in self.leaving and seen > recent
@@ -216,6 +219,20 @@ class Cluster:
                 for fut in taken:
                     fut.cancel()
             self._owned_wanted.clear()
+
+    async def _give_up_matchmaker(self) -> None:
+        """A leaving worker that runs the matchmaker lets another run it at
+        once: the players waiting here are queued again there (their Play
+        requests, here or relayed from other workers, go to it by themselves
+        when it says ``leader``), instead of waiting for a table this
+        worker will not make."""
+        if not self.leader:
+            return
+        self.leader = False
+        self.room.play.give_up()
+        with contextlib.suppress(Exception):
+            await self.owner.release(MATCHMAKER)
+        self.bus.send(None, {"k": "leaderless"})
 
     def _expect_owned(self, tid: str) -> asyncio.Future[None]:
         """A future done when another worker announces it runs ``tid``."""
@@ -285,6 +302,7 @@ class Cluster:
         if not self.leader and await self.owner.claim(MATCHMAKER):
             self.leader = True  # one matchmaker for the room, so players on any worker meet
             log.info("cluster: worker %s runs the matchmaker", self.worker)
+            self.bus.send(None, {"k": "leader"})  # (Play requests left without one come here)
         now = time.monotonic()
         if self.handed:  # (forget the heirs' grace once it is over)
             self.handed = {t: h for t, h in self.handed.items() if h[1] > now}
@@ -795,11 +813,31 @@ class Cluster:
         rid = secrets.token_hex(6)
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._replies[rid] = fut
+        msg = {"k": "ask", "t": tid, "id": rid, "q": request}
+        if tid is None:
+            # kept until answered: sent again to the next matchmaker if this
+            # one leaves first; a cancel also stops the player's Play asks
+            if request.get("what") == "cancel":
+                for other, sent in list(self._to_leader.items()):
+                    if sent["q"].get("what") == "play" and sent["q"].get("player") == request.get("player"):
+                        del self._to_leader[other]
+            self._to_leader[rid] = msg
         try:
-            self.bus.send(entry.worker if entry else None, {"k": "ask", "t": tid, "id": rid, "q": request})
+            self.bus.send(entry.worker if entry else None, msg)
             return await asyncio.wait_for(fut, timeout)
         finally:
             self._replies.pop(rid, None)
+            self._to_leader.pop(rid, None)
+
+    async def _on_leader(self, m: dict[str, Any]) -> None:
+        """A worker runs the matchmaker now: the asks for it not answered
+        yet (the last one left with them) go to it, this worker too."""
+        for msg in list(self._to_leader.values()):
+            self.bus.send(m["from"], msg)
+
+    async def _on_leaderless(self, m: dict[str, Any]) -> None:
+        if m["from"] != self.worker:
+            self._wake.set()  # claim the matchmaker now, not at the next scan
 
     async def _on_ask(self, m: dict[str, Any]) -> None:
         if m["t"] is None and not self.leader:
@@ -821,11 +859,17 @@ class Cluster:
                 await table.admit(q["player"])
                 await self.room._changed(table)  # who may see it changed: every lobby is told
             elif what == "play":
-                answer["table"] = await self.room.play.press(q["player"], q["game"], q["rules"], here=True)
+                since = q.get("since")
+                answer["table"] = await self.room.play.press(
+                    q["player"], q["game"], q["rules"], here=True,
+                    since=float(since) if isinstance(since, (int, float)) else None,
+                )  # fmt: skip
             elif what == "cancel":
                 answer["cancelled"] = self.room.play.cancel(q["player"], here=True)
             elif what == "waiting":
                 answer["waiting"] = self.room.play.waiting()
+        except MatchmakerMoved:
+            return  # this worker left the matchmaker: the asker asks the next one
         except TimeoutError:
             answer = {"ok": False, "timeout": True}
         except Exception as exc:
