@@ -425,6 +425,48 @@ def test_scheduled_start_and_timeout_fire_once_after_a_takeover(
     check_clients(pg_db, tid, [client])
 
 
+def test_a_play_request_outlives_the_matchmakers_worker(pg_db: str) -> None:
+    """A guest on worker B presses Play; the matchmaker runs on worker A,
+    which is killed (-9) while the guest waits.  B takes the matchmaker,
+    sends it the Play request again, and the guest gets a table (bots in
+    the empty seats after the matchmaker's wait) instead of an error 35 s
+    later."""
+    from trumps.room.cluster.node import MATCHMAKER
+
+    a = Worker(pg_db).start()
+    b = Worker(pg_db)
+    try:
+        assert lock_holder(pg_db, MATCHMAKER, "pid"), "the first worker runs the matchmaker"
+        b.start()
+        cookie = new_guest(b.url, "Pat")
+        out: dict[str, Any] = {}
+
+        def press() -> None:
+            with httpx.Client(base_url=b.url, cookies={"trumps_session": cookie}, timeout=60) as http:
+                r = http.post("/api/play", json={"game": "coinche", "rules": "common"})
+                out["answer"] = (r.status_code, r.json(), time.monotonic())
+
+        thread = threading.Thread(target=press)
+        thread.start()
+        deadline = time.monotonic() + 10
+        while httpx.get(f"{b.url}/api/play").json()["waiting"]["coinche/common"] != 1:
+            assert time.monotonic() < deadline, "the Play request did not reach the matchmaker"
+            time.sleep(0.1)
+        a.kill()
+        killed = time.monotonic()
+        thread.join(45)
+        status, body, when = out["answer"]
+        assert status == 200, body
+        assert when - killed < 20  # the matchmaker's 10 s wait, then bots fill the table
+        with httpx.Client(base_url=b.url, cookies={"trumps_session": cookie}, timeout=10) as http:
+            table = http.get(f"/api/tables/{body['table']}").json()
+        assert [s["name"] for s in table["seats"]].count("Pat (guest)") == 1
+        assert table["status"] == "playing"
+    finally:
+        for w in (a, b):
+            w.stop(timeout=10)
+
+
 def http_request(sock: socket.socket, path: str) -> tuple[int, dict[str, str]]:
     """One GET on a raw keep-alive connection, as nginx's pool sends it:
     the status and headers of the answer (its body read and dropped)."""
