@@ -437,3 +437,45 @@ def test_asks_for_the_matchmaker_go_to_the_next_one_and_a_cancel_stops_the_playe
     me, sent = asyncio.run(run())
     to = sorted((str(w), m["q"]["what"], m["q"]["player"]) for w, m in sent)
     assert to == sorted((w, *q) for w in ("w2_b", me) for q in (("play", "p2"), ("cancel", "p1")))
+
+
+def test_a_worker_that_loses_its_lock_connection_gives_the_matchmaker_up() -> None:
+    """The matchmaker's lock went with a broken connection: the worker no
+    longer counts itself the matchmaker (another may hold the lock now) and
+    its waiting Play requests go to whoever runs it next; when it claims
+    the lock again it runs the matchmaker and says so."""
+    calls: list[str] = []
+    play = SimpleNamespace(give_up=lambda: calls.append("give_up"), take_up=lambda: calls.append("take_up"))
+    cluster = Cluster(SimpleNamespace(tables={}, play=play), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
+    bus = Bus()
+    cluster.bus = bus  # type: ignore[assignment]
+
+    class Locks:
+        alive = False
+
+        async def check(self) -> bool:
+            return self.alive
+
+        async def stop(self) -> None:
+            calls.append("locks closed")
+
+        async def start(self) -> None:
+            self.alive = True
+
+        async def claim(self, key: str) -> bool:
+            return True
+
+        async def orphans(self) -> list[str]:
+            return []
+
+    cluster.owner = Locks()  # type: ignore[assignment]
+    cluster.leader = True
+
+    def leading() -> bool:
+        return cluster.leader
+
+    asyncio.run(cluster.scan())
+    assert not leading() and calls == ["give_up", "locks closed"]
+    asyncio.run(cluster.scan())
+    assert leading() and calls[-1] == "take_up"
+    assert bus.sent[-1] == (None, {"k": "leader"})

@@ -80,7 +80,7 @@ class PlayDesk:
         self.room = room
         self.mm = Matchmaker(wait=wait)
         self.waiters: dict[str, asyncio.Future[str]] = {}
-        self.moved = False  # gave the matchmaker up (this worker is leaving)
+        self.moved = False  # gave the matchmaker up (leaving, or its lock was lost)
 
     def _elsewhere(self, here: bool) -> bool:
         """On several workers, whether another worker runs the matchmaker."""
@@ -143,8 +143,9 @@ class PlayDesk:
 
     def give_up(self) -> None:
         """Stop running the matchmaker here (this worker is leaving the
-        room): every request waiting here is told :class:`MatchmakerMoved`
-        and goes to the next matchmaker, keeping its place in time."""
+        room, or lost the matchmaker's lock): every request waiting here is
+        told :class:`MatchmakerMoved` and goes to the next matchmaker,
+        keeping its place in time."""
         self.moved = True
         self.room.timers.cancel(("play",))
         waiters, self.waiters = self.waiters, {}
@@ -152,6 +153,10 @@ class PlayDesk:
             self.mm.cancel(pid)
             if not fut.done():
                 fut.set_exception(MatchmakerMoved())
+
+    def take_up(self) -> None:
+        """Run the matchmaker here (this worker holds its lock now)."""
+        self.moved = False
 
     def waiting(self) -> dict[str, int]:
         """How many wait for each game and rule set."""

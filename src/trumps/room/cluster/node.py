@@ -294,12 +294,16 @@ class Cluster:
             return
         if not await self.owner.check():  # the locks are gone: so are our tables
             log.error("cluster: lost the lock connection; dropping every table")
+            if self.leader:  # and the matchmaker's lock: whoever claims it next gets the players
+                self.leader = False
+                self.room.play.give_up()
             for tid in list(self.room.tables):
                 await self.release(tid, moved=True, locked=False)
             await self.owner.stop()
             await self.owner.start()
             return
         if not self.leader and await self.owner.claim(MATCHMAKER):
+            self.room.play.take_up()
             self.leader = True  # one matchmaker for the room, so players on any worker meet
             log.info("cluster: worker %s runs the matchmaker", self.worker)
             self.bus.send(None, {"k": "leader"})  # (Play requests left without one come here)
