@@ -299,6 +299,7 @@ def test_players_waiting_for_play_move_with_the_matchmaker_when_its_worker_leave
     for t in threads[:2]:
         t.start()
     eventually(lambda: other.get("/api/play").json()["waiting"]["coinche/common"] == 2)
+    time.sleep(2.0)  # (so that a place in time not kept shows)
     hand_over: Callable[[], Awaitable[bool]] = leader.app.state.hand_over  # type: ignore[attr-defined]
     assert leader.portal is not None
     leader.portal.call(hand_over)  # (what `trumps serve` does at SIGTERM, before the sockets close)
@@ -307,7 +308,7 @@ def test_players_waiting_for_play_move_with_the_matchmaker_when_its_worker_leave
     eventually(lambda: new_room.cluster.leader)
     eventually(lambda: len(new_room.play.waiters) == 2)  # Ann (on the leaving worker) and Bob, queued again
     for pid in new_room.play.waiters:
-        assert new_room.play.mm.queued(pid).since < pressed + 1.0  # their place in time kept
+        assert new_room.play.mm.queued(pid).since < pressed + 0.5  # their place in time kept
     for t in threads[2:]:
         t.start()
     for t in threads:
@@ -316,3 +317,63 @@ def test_players_waiting_for_play_move_with_the_matchmaker_when_its_worker_leave
     tables = {body["table"] for _, body in out.values()}
     assert len(tables) == 1
     assert tables.pop() in new_room.tables  # made and run by the new matchmaker's worker
+
+
+def test_a_room_of_one_worker_keeps_its_matchmaker_when_it_stops(pg_db: str) -> None:
+    """One worker on PostgreSQL (a cluster of one) stopping: nobody else
+    would run the matchmaker, so it keeps it and the players waiting for
+    Play get their table (they were sent to a matchmaker nobody ran)."""
+    with TestClient(create_app(pg_db, bot_delay=0, worker="solo")) as solo:
+        cookies = [new_account(solo, n) for n in ("Ann", "Bob", "Cyd", "Dee")]
+        solo.cookies.clear()
+        out: dict[str, Any] = {}
+
+        def press(cookie: str, key: str) -> None:
+            r = solo.post("/api/play", json={"game": "coinche", "rules": "common"},
+                          headers={"Cookie": f"trumps_session={cookie}"})  # fmt: skip
+            out[key] = (r.status_code, r.json())
+
+        threads = [threading.Thread(target=press, args=(c, str(i))) for i, c in enumerate(cookies)]
+        threads[0].start()
+        eventually(lambda: solo.get("/api/play").json()["waiting"]["coinche/common"] == 1)
+        hand_over: Callable[[], Awaitable[bool]] = solo.app.state.hand_over  # type: ignore[attr-defined]
+        assert solo.portal is not None
+        solo.portal.call(hand_over)
+        assert solo.app.state.current_room().cluster.leader  # type: ignore[attr-defined]
+        for t in threads[1:]:
+            t.start()
+        for t in threads:
+            t.join(40)
+        assert len(out) == 4 and all(status == 200 for status, _ in out.values()), out
+        assert len({body["table"] for _, body in out.values()}) == 1
+
+
+def test_a_cancel_on_another_worker_answers_the_play_request_at_once(
+    pair: tuple[TestClient, TestClient],
+) -> None:
+    """Play pressed on a worker that does not run the matchmaker, then
+    cancelled: the pressing request ends at once with 409, as on one
+    worker (it waited 35 s for a 503, and its own cancel then could
+    cancel the player's next Play)."""
+    a, b = pair
+    eventually(lambda: any(c.app.state.current_room().cluster.leader for c in (a, b)))  # type: ignore[attr-defined]
+    other = b if a.app.state.current_room().cluster.leader else a  # type: ignore[attr-defined]
+    cookie = new_account(other, "Eve")
+    other.cookies.clear()
+    headers = {"Cookie": f"trumps_session={cookie}"}
+    out: dict[str, Any] = {}
+
+    def press() -> None:
+        r = other.post("/api/play", json={"game": "500", "rules": "american"}, headers=headers)
+        out["press"] = (r.status_code, r.json(), time.monotonic())
+
+    thread = threading.Thread(target=press)
+    thread.start()
+    eventually(lambda: other.get("/api/play").json()["waiting"]["500/american"] == 1)
+    cancelled = time.monotonic()
+    assert other.request("DELETE", "/api/play", headers=headers).json() == {"cancelled": True}
+    thread.join(40)
+    status, body, when = out["press"]
+    assert (status, body) == (409, {"error": "cancelled"})
+    assert when - cancelled < 3.0
+    eventually(lambda: other.get("/api/play").json()["waiting"]["500/american"] == 0)

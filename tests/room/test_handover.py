@@ -411,7 +411,9 @@ def test_a_leaving_worker_is_not_held_for_ever_by_a_table_whose_lock_never_comes
 def test_asks_for_the_matchmaker_go_to_the_next_one_and_a_cancel_stops_the_players_play() -> None:
     """Asks for the matchmaker not answered yet are sent again to the
     worker that says it runs it now (itself included); a player's cancel
-    drops their Play ask, so the next matchmaker does not queue them again."""
+    drops their Play ask, so the next matchmaker does not queue them again,
+    and answers it (cancelled) at once rather than after its timeout; an ask
+    sent twice to the matchmaker is answered once."""
 
     async def run() -> tuple[str, list[tuple[str | None, dict[str, Any]]]]:
         cluster = Cluster(SimpleNamespace(tables={}), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
@@ -428,7 +430,8 @@ def test_asks_for_the_matchmaker_go_to_the_next_one_and_a_cancel_stops_the_playe
         bus.sent.clear()
         await cluster._on_leader({"k": "leader", "from": "w2_b"})
         await cluster._on_leader({"k": "leader", "from": cluster.worker})
-        for task in asks:
+        assert await asks[0] == {"ok": False, "cancelled": True}
+        for task in asks[1:]:
             with pytest.raises(TimeoutError):
                 await task
         assert cluster._to_leader == {}  # forgotten once given up
@@ -479,3 +482,65 @@ def test_a_worker_that_loses_its_lock_connection_gives_the_matchmaker_up() -> No
     asyncio.run(cluster.scan())
     assert leading() and calls[-1] == "take_up"
     assert bus.sent[-1] == (None, {"k": "leader"})
+
+
+def test_the_matchmaker_answers_an_ask_sent_to_it_twice_once() -> None:
+    """An ask broadcast just as a worker took the matchmaker reaches it,
+    then again when its asker hears ``leader``: one answer, one press."""
+    pressed: list[str] = []
+
+    async def press(pid: str, game: str, rules: str, *, here: bool, since: float | None) -> str:
+        pressed.append(pid)
+        await asyncio.sleep(0.05)
+        return "t1"
+
+    async def run() -> list[tuple[str | None, dict[str, Any]]]:
+        room = SimpleNamespace(tables={}, play=SimpleNamespace(press=press))
+        cluster = Cluster(room, "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
+        bus = Bus()
+        cluster.bus = bus  # type: ignore[assignment]
+        cluster.leader = True
+        q = {"what": "play", "player": "p1", "game": "coinche", "rules": "common", "since": 1.0}
+        for _ in range(2):
+            await cluster._on_ask({"k": "ask", "t": None, "id": "r1", "q": q, "from": "w2_b"})
+        await asyncio.gather(*cluster._asks)
+        return bus.sent
+
+    sent = asyncio.run(run())
+    assert pressed == ["p1"]
+    assert sent == [("w2_b", {"k": "answer", "id": "r1", "a": {"ok": True, "table": "t1"}})]
+
+
+def test_players_whose_table_is_being_made_are_not_sent_to_the_next_matchmaker() -> None:
+    """The matchmaker is given up while it makes a group's table: those
+    players get that table (they are out of the queue); the others waiting
+    are told to go to the next matchmaker."""
+    from trumps.room.matchmaking import Ticket
+    from trumps.room.play import MatchmakerMoved, PlayDesk
+    from trumps.room.timers import FakeClock
+
+    clock = FakeClock(1000.0)
+    timers = SimpleNamespace(cancel=lambda key: None, arm=lambda key, at, fn: None)
+    desk = PlayDesk(SimpleNamespace(clock=clock, timers=timers))  # type: ignore[arg-type]
+
+    async def seat(group: Any) -> str:
+        await asyncio.sleep(0.05)
+        return "t1"
+
+    desk._seat = seat  # type: ignore[method-assign]
+
+    async def run() -> dict[str, Any]:
+        futs: dict[str, asyncio.Future[str]] = {}
+        for i, pid in enumerate(["a", "b", "c", "d", "e"]):
+            game, rules = ("coinche", "common") if pid != "e" else ("500", "american")
+            desk.mm.enqueue(Ticket(pid, game, rules, 1500.0, None, since=1000.0 - i))
+            futs[pid] = desk.waiters[pid] = asyncio.get_running_loop().create_future()
+        polling = asyncio.create_task(desk.poll())
+        await asyncio.sleep(0.01)  # a-d's table is being made
+        desk.give_up()
+        await polling
+        return {p: (f.exception() or f.result()) for p, f in futs.items()}
+
+    got = asyncio.run(run())
+    assert {p: got[p] for p in "abcd"} == dict.fromkeys("abcd", "t1")
+    assert isinstance(got["e"], MatchmakerMoved)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from trumps.room.room import Room
     from trumps.room.store import Store
 
-__all__ = ["MatchmakerMoved", "PlayDesk", "routes", "usual_speed"]
+__all__ = ["MatchmakerMoved", "PlayCancelled", "PlayDesk", "routes", "usual_speed"]
 
 log = logging.getLogger("trumps.room")
 
@@ -51,6 +51,10 @@ SPEED_MOVES, MIN_MOVES = 300, 10
 class MatchmakerMoved(Exception):
     """This worker gave the matchmaker up (it is leaving the room): a Play
     request waiting here goes to the worker that runs it next."""
+
+
+class PlayCancelled(RoomError):
+    """The player cancelled this Play request (or pressed Play again)."""
 
 
 def usual_speed(store: Store, pid: str) -> float | None:
@@ -81,6 +85,7 @@ class PlayDesk:
         self.mm = Matchmaker(wait=wait)
         self.waiters: dict[str, asyncio.Future[str]] = {}
         self.moved = False  # gave the matchmaker up (leaving, or its lock was lost)
+        self.seating: set[str] = set()  # players of a group whose table is being made
 
     def _elsewhere(self, here: bool) -> bool:
         """On several workers, whether another worker runs the matchmaker."""
@@ -116,6 +121,8 @@ class PlayDesk:
         answer = await self.room.cluster.ask(None, q, timeout=REQUEST_WAIT + 5)
         if answer.get("timeout"):
             raise TimeoutError
+        if answer.get("cancelled"):
+            raise PlayCancelled("cancelled")
         if not answer["ok"]:
             raise RoomError(answer["error"])
         return str(answer["table"])
@@ -139,7 +146,13 @@ class PlayDesk:
         self.mm.enqueue(Ticket(pid, game, rules, float(rating if rating is not None else default), speed,
                                since=since))  # fmt: skip
         await self.poll()
-        return await asyncio.wait_for(asyncio.shield(fut), REQUEST_WAIT)
+        try:
+            return await asyncio.wait_for(asyncio.shield(fut), REQUEST_WAIT)
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if fut.cancelled() and (task is None or not task.cancelling()):
+                raise PlayCancelled("cancelled") from None  # (a cancel, not this request's end)
+            raise
 
     def give_up(self) -> None:
         """Stop running the matchmaker here (this worker is leaving the
@@ -148,11 +161,14 @@ class PlayDesk:
         keeping its place in time."""
         self.moved = True
         self.room.timers.cancel(("play",))
-        waiters, self.waiters = self.waiters, {}
+        # (those whose table is being made get it: they are out of the queue)
+        waiters = {p: f for p, f in self.waiters.items() if p not in self.seating}
+        self.waiters = {p: f for p, f in self.waiters.items() if p in self.seating}
         for pid, fut in waiters.items():
             self.mm.cancel(pid)
             if not fut.done():
                 fut.set_exception(MatchmakerMoved())
+                fut.exception()  # (seen: a request that timed out no longer awaits it)
 
     def take_up(self) -> None:
         """Run the matchmaker here (this worker holds its lock now)."""
@@ -178,6 +194,7 @@ class PlayDesk:
     async def poll(self, _key: object = None) -> None:
         """Seat every group that is due, then wait for the next deadline."""
         for group in self.mm.poll(self.room.clock.now()):
+            self.seating.update(group.players)
             try:
                 tid = await self._seat(group)
             except Exception as exc:
@@ -187,6 +204,8 @@ class PlayDesk:
                     if fut is not None and not fut.done():
                         fut.set_exception(RoomError(f"the table could not be made: {exc}"))
                 continue
+            finally:
+                self.seating.difference_update(group.players)
             for pid in group.players:
                 fut = self.waiters.pop(pid, None)
                 if fut is not None and not fut.done():
@@ -251,10 +270,10 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any
         try:
             data = await body(request, PlayIn)
             tid = await desk.press(who.player, data.game, data.rules)
+        except PlayCancelled:
+            return bad("cancelled", 409)
         except (MessageError, RoomError) as exc:
             return bad(str(exc))
-        except asyncio.CancelledError:
-            return bad("cancelled", 409)
         except TimeoutError:
             desk.cancel(who.player)
             return bad("no table could be made in time; press Play again", 503)

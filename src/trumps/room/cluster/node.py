@@ -49,7 +49,7 @@ from trumps.room.cluster.bus import Bus
 from trumps.room.cluster.ownership import Ownership
 from trumps.room.cluster.relay import Relay, RemoteConnection, routing_name
 from trumps.room.messages import PROTOCOL_VERSION, error_event
-from trumps.room.play import MatchmakerMoved
+from trumps.room.play import MatchmakerMoved, PlayCancelled
 from trumps.room.settings import TableSettings
 from trumps.room.table import AccessDenied, Connection, Seat, Table, TableClosed
 
@@ -142,6 +142,10 @@ class Cluster:
         self._stopping = False
         self._replies: dict[str, asyncio.Future[Any]] = {}
         self._to_leader: dict[str, dict[str, Any]] = {}  # asks for the matchmaker not answered yet
+        self._answering: set[str] = set()  # asks being answered here (one sent twice is answered once)
+        self._passing_matchmaker = (
+            False  # let go of its lock (leaving): its queue goes on until a next one says so
+        )
         self.takeovers: list[tuple[str, float]] = []  # (table, seconds the rebuild took)
         self.leader = False  # this worker runs the matchmaker (the Play button) for the room
         self.making: set[str] = set()  # tables this worker claimed and is storing
@@ -197,11 +201,9 @@ class Cluster:
                 break
             tids = list(self.room.tables)
             while tids:
-                # (an heir that left or stopped beating meanwhile is given no more)
-                recent = time.monotonic() - 2 * BEAT_INTERVAL
-                load = {
-                    w: n for w, n in load.items() if w not in self.leaving and self.beats.get(w, 0) > recent
-                }
+                # (an heir that left or died meanwhile is given no more)
+                alive = self._live_others(DEAD_AFTER)
+                load = {w: n for w, n in load.items() if w in alive}
                 at_once = HAND_PER_HEIR * max(1, len(load)) if time.monotonic() < paced_until else len(tids)
                 batch, tids = tids[:at_once], tids[at_once:]
                 taken: list[asyncio.Future[None]] = []
@@ -222,17 +224,25 @@ class Cluster:
 
     async def _give_up_matchmaker(self) -> None:
         """A leaving worker that runs the matchmaker lets another run it at
-        once: the players waiting here are queued again there (their Play
-        requests, here or relayed from other workers, go to it by themselves
-        when it says ``leader``), instead of waiting for a table this
-        worker will not make."""
-        if not self.leader:
+        once: it lets go of the lock and takes no new Play request; when the
+        next one says ``leader``, the players still waiting here are queued
+        again there (their Play requests, here or relayed from other
+        workers, go to it by themselves), instead of waiting for a table
+        this worker will not make.  Until then its queue goes on here, and
+        with no other live worker (a room of one, or all stopping at once)
+        it keeps the matchmaker: nobody else would answer."""
+        if not self.leader or not self._live_others(DEAD_AFTER):
             return
         self.leader = False
-        self.room.play.give_up()
+        self._passing_matchmaker = True
         with contextlib.suppress(Exception):
             await self.owner.release(MATCHMAKER)
         self.bus.send(None, {"k": "leaderless"})
+
+    def _live_others(self, within: float) -> set[str]:
+        """The other workers heard from within ``within`` seconds and not leaving."""
+        recent = time.monotonic() - within
+        return {w for w, seen in self.beats.items() if w not in self.leaving and seen > recent}
 
     def _expect_owned(self, tid: str) -> asyncio.Future[None]:
         """A future done when another worker announces it runs ``tid``."""
@@ -303,6 +313,10 @@ class Cluster:
             await self.owner.start()
             return
         if not self.leader and await self.owner.claim(MATCHMAKER):
+            if self.stopping():  # (the handover began while this scan claimed it)
+                with contextlib.suppress(Exception):
+                    await self.owner.release(MATCHMAKER)
+                return
             self.room.play.take_up()
             self.leader = True  # one matchmaker for the room, so players on any worker meet
             log.info("cluster: worker %s runs the matchmaker", self.worker)
@@ -825,6 +839,9 @@ class Cluster:
                 for other, sent in list(self._to_leader.items()):
                     if sent["q"].get("what") == "play" and sent["q"].get("player") == request.get("player"):
                         del self._to_leader[other]
+                        waiting = self._replies.get(other)
+                        if waiting is not None and not waiting.done():
+                            waiting.set_result({"ok": False, "cancelled": True})
             self._to_leader[rid] = msg
         try:
             self.bus.send(entry.worker if entry else None, msg)
@@ -835,9 +852,13 @@ class Cluster:
 
     async def _on_leader(self, m: dict[str, Any]) -> None:
         """A worker runs the matchmaker now: the asks for it not answered
-        yet (the last one left with them) go to it, this worker too."""
+        yet (the last one left with them) go to it, this worker too; a
+        leaving worker's queue goes to it (:meth:`_give_up_matchmaker`)."""
         for msg in list(self._to_leader.values()):
             self.bus.send(m["from"], msg)
+        if m["from"] != self.worker and self._passing_matchmaker:
+            self._passing_matchmaker = False
+            self.room.play.give_up()
 
     async def _on_leaderless(self, m: dict[str, Any]) -> None:
         if m["from"] != self.worker:
@@ -849,10 +870,15 @@ class Cluster:
         table = self.room.tables.get(m["t"]) if m["t"] is not None else None
         if m["t"] is not None and table is None:
             return
+        rid: str = m["id"]
+        if rid in self._answering:  # (sent again to a new matchmaker that had it already)
+            return
+        self._answering.add(rid)
         # answered in a task: a Play request waits until its table is made
         task = asyncio.get_running_loop().create_task(self._answer(m, table))
         self._asks.add(task)
         task.add_done_callback(self._asks.discard)
+        task.add_done_callback(lambda _t: self._answering.discard(rid))
 
     async def _answer(self, m: dict[str, Any], table: Table | None) -> None:
         q = m["q"]
@@ -874,6 +900,8 @@ class Cluster:
                 answer["waiting"] = self.room.play.waiting()
         except MatchmakerMoved:
             return  # this worker left the matchmaker: the asker asks the next one
+        except PlayCancelled:
+            answer = {"ok": False, "cancelled": True}
         except TimeoutError:
             answer = {"ok": False, "timeout": True}
         except Exception as exc:
