@@ -544,3 +544,41 @@ def test_players_whose_table_is_being_made_are_not_sent_to_the_next_matchmaker()
     got = asyncio.run(run())
     assert {p: got[p] for p in "abcd"} == dict.fromkeys("abcd", "t1")
     assert isinstance(got["e"], MatchmakerMoved)
+
+
+def test_an_heir_that_finds_its_table_finished_says_so_and_the_handover_goes_on() -> None:
+    """A table that finished as it was handed over needs no owner: the
+    heir says ``declined`` instead of ``owned``, and the stopping worker
+    hands the next tables over at once instead of after HAND_WAIT."""
+    from trumps.room.cluster import node
+
+    released: list[str] = []
+
+    async def read(fn: Any, tid: str) -> Any:
+        return SimpleNamespace(status="finished")
+
+    class Locks:
+        async def release(self, tid: str) -> None:
+            released.append(tid)
+
+    async def heir_side() -> list[tuple[str | None, dict[str, Any]]]:
+        room = SimpleNamespace(tables={}, store=SimpleNamespace(read=read, load_table=None))
+        heir = Cluster(room, "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
+        bus = Bus()
+        heir.bus, heir.owner = bus, Locks()  # type: ignore[assignment]
+        await heir._take("t1")
+        return bus.sent
+
+    assert asyncio.run(heir_side()) == [(None, {"k": "declined", "t": "t1"})]
+    assert released == ["t1"]
+
+    async def leaving_side() -> float:
+        room = SimpleNamespace(tables={})
+        cluster = Cluster(room, "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
+        fut = cluster._expect_owned("t1")
+        t0 = time.monotonic()
+        await cluster._on_declined({"k": "declined", "t": "t1", "from": "w2_a"})
+        await asyncio.wait([fut], timeout=node.HAND_WAIT)
+        return time.monotonic() - t0
+
+    assert asyncio.run(leaving_side()) < 0.1

@@ -362,6 +362,8 @@ class Cluster:
         if st is None or st.status == "finished" or tid in room.tables:
             await self.owner.release(tid)
             self._arrived_here(tid, tid in room.tables)
+            if tid not in room.tables:  # (a worker handing it over need not wait for it)
+                self.bus.send(None, {"k": "declined", "t": tid})
             return
         seated = [player for player, _bot in st.seats.values() if player]
         known = await room.people.learn_many(seated)  # one trip to the busy database thread
@@ -696,6 +698,12 @@ class Cluster:
         for relay in list(self.relays.values()):
             if relay.tid == tid and relay.owner != owner:
                 self._reopen(relay, owner)
+
+    async def _on_declined(self, m: dict[str, Any]) -> None:
+        """The table needs no owner (it finished as it was handed over)."""
+        wanted = self._owned_wanted.pop(m["t"], None)
+        if wanted is not None and not wanted.done():
+            wanted.set_result(None)
 
     async def _on_open(self, m: dict[str, Any]) -> None:
         await self._guest_open(m)
