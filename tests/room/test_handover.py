@@ -292,24 +292,29 @@ class Heirs:
             await self.cluster._on_leaving({"k": "leaving", "from": heir})
 
     def most_in_flight(self) -> int:
-        """The most tables released to an heir and not yet run by it."""
-        flying: set[str] = set()
+        """The most tables released to one heir and not yet run by it."""
+        flying: dict[str, set[str]] = {}
         most = 0
         for kind, tid, heir in self.log:
-            if kind == "released" and heir is not None:
-                flying.add(tid)
-            elif kind == "owned":
-                flying.discard(tid)
-            most = max(most, len(flying))
+            if heir is None:
+                continue
+            if kind == "released":
+                flying.setdefault(heir, set()).add(tid)
+            else:
+                flying[heir].discard(tid)
+            most = max(most, len(flying[heir]))
         return most
 
 
 def handing_over(
     heirs: list[str], *, tables: int = 13, delay: float = 0.02, mute: frozenset[str] = frozenset(),
-    leaves: dict[str, int] | None = None,
+    leaves: dict[str, int] | None = None, running: dict[str, int] | None = None,
 ) -> tuple[Heirs, float]:  # fmt: skip
     room = SimpleNamespace(tables={f"t{i}": SimpleNamespace(status="playing") for i in range(tables)})
     cluster = Cluster(room, "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
+    for worker, n in (running or {}).items():  # tables the heirs run already
+        for i in range(n):
+            cluster.remote[f"{worker}-{i}"] = SimpleNamespace(worker=worker)  # type: ignore[assignment]
     bus = Bus()
 
     async def flushed() -> None:
@@ -343,9 +348,17 @@ def test_a_handover_paces_its_tables_by_what_the_heirs_have_taken() -> None:
         fake, took = handing_over(heirs)
         released = [(t, h) for kind, t, h in fake.log if kind == "released"]
         assert len(released) == 13 and all(h in heirs for _t, h in released)
-        assert fake.most_in_flight() == node.HAND_PER_HEIR * len(heirs)  # never more at once
+        assert fake.most_in_flight() == node.HAND_PER_HEIR  # never more at once
         assert {h for _t, h in released} == set(heirs)  # spread over the heirs
         assert took < 1.0  # paced by the takes (20 ms each), not by the timeout
+
+    # an heir restarted a moment ago (none) and one with 10: the first gets
+    # tables until they are level, still 2 at a time; then both do
+    fake, took = handing_over(["w2_a", "w3_b"], tables=14, running={"w3_b": 10})
+    given = [h for kind, _t, h in fake.log if kind == "released"]
+    assert given[:10] == ["w2_a"] * 10 and sorted(map(str, given[10:])) == ["w2_a", "w2_a", "w3_b", "w3_b"]
+    assert fake.most_in_flight() == node.HAND_PER_HEIR
+    assert took < 1.0
 
 
 def test_a_handover_gives_up_waiting_for_an_heir_that_does_not_answer_or_leaves() -> None:

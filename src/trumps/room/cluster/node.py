@@ -68,7 +68,7 @@ ARRIVAL_WAIT = 2.0  # at most, a socket sent to this worker waits for its table 
 HEIR_GRACE = 3.0  # seconds the others leave a table handed to an heir before taking it
 MATCHMAKER = "trumps:matchmaker"  # the advisory lock of the worker that runs the matchmaker
 TAKE_AT_ONCE = 8  # tables a worker takes over at the same time
-HAND_PER_HEIR = 2  # tables a stopping worker hands each heir before waiting for the heirs to have them
+HAND_PER_HEIR = 2  # tables a stopping worker hands an heir at a time (the fewest-loaded first)
 HAND_WAIT = 1.0  # at most, seconds it waits for them (then it hands the next ones over anyway)
 HAND_PACED = 10.0  # after this many seconds of handing over, the rest go at once (the stop is bounded)
 STOP_HANDOVER_LIMIT = 15.0  # at most, seconds a leaving worker spends handing tables over in stop()
@@ -173,10 +173,10 @@ class Cluster:
         uvicorn closes them).  Each table goes to one heir, the live worker
         running the fewest, so the tables spread and nobody races for them;
         the table's sockets are told the heir (behind a routing proxy) or
-        closed with 1012, and come back to the table at once.  The tables
-        go :data:`HAND_PER_HEIR` per heir at a time, the next ones when the
-        heirs announce they run these (at most :data:`HAND_WAIT` later), so
-        an heir is never flooded; the rest play on here meanwhile."""
+        closed with 1012, and come back to the table at once.  An heir is
+        given :data:`HAND_PER_HEIR` tables at a time, the next ones when it
+        announces it runs these (at most :data:`HAND_WAIT` later), so it is
+        never flooded; the rest play on here meanwhile."""
         if not self._stopping:
             self._stopping = True
             self.bus.send(None, {"k": "leaving"})
@@ -204,17 +204,22 @@ class Cluster:
                 # (an heir that left or died meanwhile is given no more)
                 alive = self._live_others(DEAD_AFTER)
                 load = {w: n for w, n in load.items() if w in alive}
-                at_once = HAND_PER_HEIR * max(1, len(load)) if time.monotonic() < paced_until else len(tids)
-                batch, tids = tids[:at_once], tids[at_once:]
+                paced = time.monotonic() < paced_until
+                given: dict[str, int] = {}
                 taken: list[asyncio.Future[None]] = []
-                for tid in batch:
+                while tids:
+                    tid = tids[0]
                     table = self.room.tables.get(tid)
                     heir = None
                     # (nobody takes a finished table)
                     if load and table is not None and table.status != "finished":
                         heir = min(load, key=lambda w: (load[w], random.random()))
+                        if paced and given.get(heir, 0) >= HAND_PER_HEIR:
+                            break  # the batch is full: the heirs take it first
+                        given[heir] = given.get(heir, 0) + 1
                         load[heir] += 1
                         taken.append(self._expect_owned(tid))
+                    del tids[0]
                     await self.release(tid, moved=True, heir=heir)
                 if taken:  # the tables not handed yet play on here meanwhile
                     await asyncio.wait(taken, timeout=HAND_WAIT)
