@@ -6,6 +6,7 @@ handling (a cancelled sit once left a full table that never started)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -595,3 +596,29 @@ def test_an_heir_that_finds_its_table_finished_says_so_and_the_handover_goes_on(
         return time.monotonic() - t0
 
     assert asyncio.run(leaving_side()) < 0.1
+
+
+def test_the_scan_loop_ends_when_cancelled_as_it_is_woken() -> None:
+    """Cancelled just as it is woken (another worker said ``bye`` or
+    ``leaderless`` as this one stopped), the scan loop ends: with
+    ``asyncio.wait_for`` on Python 3.11 the cancel was swallowed, the loop
+    went on, and the worker's stop waited for it for ever (a teardown hang
+    seen in the suite)."""
+    cluster = Cluster(SimpleNamespace(tables={}), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
+    cluster._stopping = True  # (its scans do nothing)
+
+    async def run(turns: int) -> bool:
+        task = asyncio.create_task(cluster._scan_loop())
+        await asyncio.sleep(0.01)
+        cluster._wake.set()
+        for _ in range(turns):
+            await asyncio.sleep(0)
+        task.cancel()
+        done, _ = await asyncio.wait([task], timeout=2.5)
+        if not done:
+            task.cancel()  # (a wait_for that swallowed the first cancel takes a second one)
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        return bool(done)
+
+    assert [asyncio.run(run(turns)) for turns in range(4)] == [True] * 4

@@ -43,6 +43,7 @@ log = logging.getLogger("trumps.cluster")
 ROOM_CHANNEL = "trumps_room"
 CHUNK = 7_000  # bytes of JSON per notification (PostgreSQL's limit is 8,000 bytes)
 BATCH = 200  # messages per sending transaction at most
+STOP_TASKS_WAIT = 5.0  # at most, seconds stop() waits for its cancelled tasks to end
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -117,9 +118,12 @@ class Bus:
         await self.flushed(5)
         for t in self._tasks:
             t.cancel()
+        # bounded: a task that swallowed its cancel must not hold the stop for ever
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=STOP_TASKS_WAIT)
         for t in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+            if t.done() and not t.cancelled():
+                t.exception()  # (seen: ended by an error while stopping)
         if self._conn is not None:
             with contextlib.suppress(Exception):
                 await self._conn.close()

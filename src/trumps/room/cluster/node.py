@@ -72,6 +72,7 @@ HAND_PER_HEIR = 2  # tables a stopping worker hands an heir at a time (the fewes
 HAND_WAIT = 1.0  # at most, seconds it waits for them (then it hands the next ones over anyway)
 HAND_PACED = 10.0  # after this many seconds of handing over, the rest go at once (the stop is bounded)
 STOP_HANDOVER_LIMIT = 15.0  # at most, seconds a leaving worker spends handing tables over in stop()
+STOP_TASKS_WAIT = 5.0  # at most, seconds stop() waits for its cancelled loops to end
 OPEN_WAIT = 12.0  # a relayed socket whose table no worker answers for is closed (the client reconnects)
 
 
@@ -269,9 +270,12 @@ class Cluster:
             )
         for t in self._tasks:
             t.cancel()
+        # bounded: a task that swallowed its cancel must not hold the stop for ever
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=STOP_TASKS_WAIT)
         for t in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+            if t.done() and not t.cancelled():
+                t.exception()  # (seen: ended by an error while stopping)
         for relay in list(self.relays.values()):
             if relay.owner is not None:
                 self.bus.send(relay.owner, {"k": "gone", "c": relay.cid})
@@ -281,8 +285,12 @@ class Cluster:
 
     async def _scan_loop(self) -> None:
         while True:
+            # (asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows
+            # a cancel that meets the wake-up, the loop went on, and stop()
+            # waited for it for ever)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), SCAN_INTERVAL)
+                async with asyncio.timeout(SCAN_INTERVAL):
+                    await self._wake.wait()
             self._wake.clear()
             try:
                 await self.scan()
@@ -501,7 +509,8 @@ class Cluster:
                    "since": relay.last_seq, "to": relay.owner}  # fmt: skip
             self.bus.send(relay.owner, msg)  # None: broadcast, only the owner answers
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(relay.opened.wait(), OPEN_RETRY)
+                async with asyncio.timeout(OPEN_RETRY):  # (not wait_for: see _scan_loop)
+                    await relay.opened.wait()
 
     def _ask_replay(self, relay: Relay, since: int) -> None:
         """A relayed socket missed states: the owner replays them (the
