@@ -59,6 +59,37 @@ def befriend(client: TestClient, a: str, b: str, b_name: str, a_name: str) -> No
     )
 
 
+def pressers(clients: list[TestClient], cookies: list[str], out: dict[str, Any]) -> list[threading.Thread]:
+    """A thread per player pressing Play for coinche (common rules) on
+    their worker; each answer lands in ``out`` under the player's index."""
+
+    def press(client: TestClient, cookie: str, key: str) -> None:
+        r = client.post("/api/play", json={"game": "coinche", "rules": "common"},
+                        headers={"Cookie": f"trumps_session={cookie}"})  # fmt: skip
+        out[key] = (r.status_code, r.json())
+
+    for client in clients:
+        client.cookies.clear()
+    return [threading.Thread(target=press, args=(clients[i], c, str(i))) for i, c in enumerate(cookies)]
+
+
+def room_of(client: TestClient) -> Any:
+    return client.app.state.current_room()  # type: ignore[attr-defined]
+
+
+def leader_first(a: TestClient, b: TestClient) -> tuple[TestClient, TestClient]:
+    """(the worker that runs the matchmaker, the other), once one does."""
+    eventually(lambda: room_of(a).cluster.leader or room_of(b).cluster.leader)
+    return (a, b) if room_of(a).cluster.leader else (b, a)
+
+
+def hand_over(client: TestClient) -> None:
+    """What `trumps serve` does at SIGTERM, before the sockets close."""
+    run: Callable[[], Awaitable[bool]] = client.app.state.hand_over  # type: ignore[attr-defined]
+    assert client.portal is not None
+    client.portal.call(run)
+
+
 def test_lobby_and_access_across_workers(pair: tuple[TestClient, TestClient]) -> None:
     a, b = pair
     ann, bob, cyd, dan = (new_account(a, n) for n in ("Ann", "Bob", "Cyd", "Dan"))
@@ -144,15 +175,7 @@ def test_play_matches_people_on_different_workers(pair: tuple[TestClient, TestCl
     a, b = pair
     cookies = [new_account(a, "Ann"), new_account(b, "Bob"), new_account(a, "Cyd"), new_account(b, "Dee")]
     out: dict[str, Any] = {}
-
-    def press(client: TestClient, cookie: str, key: str) -> None:
-        r = client.post("/api/play", json={"game": "coinche", "rules": "common"},
-                        headers={"Cookie": f"trumps_session={cookie}"})  # fmt: skip
-        out[key] = (r.status_code, r.json())
-
-    a.cookies.clear()
-    b.cookies.clear()
-    threads = [threading.Thread(target=press, args=((a, b)[i % 2], c, str(i))) for i, c in enumerate(cookies)]
+    threads = pressers([a, b, a, b], cookies, out)
     for t in threads[:2]:
         t.start()
     # two wait for coinche: both workers say so
@@ -279,32 +302,19 @@ def test_players_waiting_for_play_move_with_the_matchmaker_when_its_worker_leave
     once, and the players waiting (pressed on either worker) are queued
     there with their waiting time kept; with two more they get one table,
     run by the new matchmaker's worker."""
-    a, b = pair
-    eventually(lambda: any(c.app.state.current_room().cluster.leader for c in (a, b)))  # type: ignore[attr-defined]
-    leader, other = (a, b) if a.app.state.current_room().cluster.leader else (b, a)  # type: ignore[attr-defined]
+    leader, other = leader_first(*pair)
     cookies = [new_account(leader, "Ann"), new_account(other, "Bob"), new_account(other, "Cyd"),
                new_account(other, "Dee")]  # fmt: skip
     out: dict[str, Any] = {}
-
-    def press(client: TestClient, cookie: str, key: str) -> None:
-        r = client.post("/api/play", json={"game": "coinche", "rules": "common"},
-                        headers={"Cookie": f"trumps_session={cookie}"})  # fmt: skip
-        out[key] = (r.status_code, r.json())
-
-    leader.cookies.clear()
-    other.cookies.clear()
-    clients = [leader, other, other, other]
-    threads = [threading.Thread(target=press, args=(clients[i], c, str(i))) for i, c in enumerate(cookies)]
+    threads = pressers([leader, other, other, other], cookies, out)
     pressed = time.time()
     for t in threads[:2]:
         t.start()
     eventually(lambda: other.get("/api/play").json()["waiting"]["coinche/common"] == 2)
     time.sleep(2.0)  # (so that a place in time not kept shows)
-    hand_over: Callable[[], Awaitable[bool]] = leader.app.state.hand_over  # type: ignore[attr-defined]
-    assert leader.portal is not None
-    leader.portal.call(hand_over)  # (what `trumps serve` does at SIGTERM, before the sockets close)
-    new_room = other.app.state.current_room()  # type: ignore[attr-defined]
-    assert not leader.app.state.current_room().cluster.leader  # type: ignore[attr-defined]
+    hand_over(leader)
+    new_room = room_of(other)
+    assert not room_of(leader).cluster.leader
     eventually(lambda: new_room.cluster.leader)
     eventually(lambda: len(new_room.play.waiters) == 2)  # Ann (on the leaving worker) and Bob, queued again
     for pid in new_room.play.waiters:
@@ -325,21 +335,12 @@ def test_a_room_of_one_worker_keeps_its_matchmaker_when_it_stops(pg_db: str) -> 
     Play get their table (they were sent to a matchmaker nobody ran)."""
     with TestClient(create_app(pg_db, bot_delay=0, worker="solo")) as solo:
         cookies = [new_account(solo, n) for n in ("Ann", "Bob", "Cyd", "Dee")]
-        solo.cookies.clear()
         out: dict[str, Any] = {}
-
-        def press(cookie: str, key: str) -> None:
-            r = solo.post("/api/play", json={"game": "coinche", "rules": "common"},
-                          headers={"Cookie": f"trumps_session={cookie}"})  # fmt: skip
-            out[key] = (r.status_code, r.json())
-
-        threads = [threading.Thread(target=press, args=(c, str(i))) for i, c in enumerate(cookies)]
+        threads = pressers([solo] * 4, cookies, out)
         threads[0].start()
         eventually(lambda: solo.get("/api/play").json()["waiting"]["coinche/common"] == 1)
-        hand_over: Callable[[], Awaitable[bool]] = solo.app.state.hand_over  # type: ignore[attr-defined]
-        assert solo.portal is not None
-        solo.portal.call(hand_over)
-        assert solo.app.state.current_room().cluster.leader  # type: ignore[attr-defined]
+        hand_over(solo)
+        assert room_of(solo).cluster.leader
         for t in threads[1:]:
             t.start()
         for t in threads:
@@ -355,9 +356,7 @@ def test_a_cancel_on_another_worker_answers_the_play_request_at_once(
     cancelled: the pressing request ends at once with 409, as on one
     worker (it waited 35 s for a 503, and its own cancel then could
     cancel the player's next Play)."""
-    a, b = pair
-    eventually(lambda: any(c.app.state.current_room().cluster.leader for c in (a, b)))  # type: ignore[attr-defined]
-    other = b if a.app.state.current_room().cluster.leader else a  # type: ignore[attr-defined]
+    _leader, other = leader_first(*pair)
     cookie = new_account(other, "Eve")
     other.cookies.clear()
     headers = {"Cookie": f"trumps_session={cookie}"}

@@ -44,6 +44,9 @@ class Bus:
     def send(self, to: str | None, message: dict[str, Any]) -> None:
         self.sent.append((to, message))
 
+    async def flushed(self) -> None:
+        pass
+
 
 def three_seated(tmp_path: Path) -> tuple[Store, str, str]:
     """A 500 table with three of its four seats taken, and a fourth player."""
@@ -316,13 +319,7 @@ def handing_over(
     for worker, n in (running or {}).items():  # tables the heirs run already
         for i in range(n):
             cluster.remote[f"{worker}-{i}"] = SimpleNamespace(worker=worker)  # type: ignore[assignment]
-    bus = Bus()
-
-    async def flushed() -> None:
-        pass
-
-    bus.flushed = flushed  # type: ignore[attr-defined]
-    cluster.bus = bus  # type: ignore[assignment]
+    cluster.bus = Bus()  # type: ignore[assignment]
     fake = Heirs(cluster, delay, set(mute), leaves or {})
     cluster.release = fake.release  # type: ignore[method-assign]
 
@@ -396,9 +393,6 @@ def test_a_leaving_worker_is_not_held_for_ever_by_a_table_whose_lock_never_comes
     stopped: list[str] = []
 
     class Quiet(Bus):
-        async def flushed(self) -> None:
-            pass
-
         async def stop(self) -> None:
             stopped.append("bus")
 

@@ -186,10 +186,7 @@ class Cluster:
             # there for the table (Cluster.arrival) instead of being relayed
             await self.bus.flushed()
             await self._give_up_matchmaker()
-        recent = time.monotonic() - 2 * BEAT_INTERVAL  # heard from lately: alive
-        load: dict[str, int] = {
-            w: 0 for w, seen in self.beats.items() if w not in self.leaving and seen > recent
-        }
+        load = dict.fromkeys(self._live_others(2 * BEAT_INTERVAL), 0)  # heard from lately: alive
         for entry in self.remote.values():
             if entry.worker in load:
                 load[entry.worker] += 1
