@@ -376,3 +376,38 @@ def test_a_cancel_on_another_worker_answers_the_play_request_at_once(
     assert (status, body) == (409, {"error": "cancelled"})
     assert when - cancelled < 3.0
     eventually(lambda: other.get("/api/play").json()["waiting"]["500/american"] == 0)
+
+
+def test_when_every_worker_stops_the_one_that_let_the_matchmaker_go_takes_it_back(
+    pair: tuple[TestClient, TestClient],
+) -> None:
+    """Both workers stopping at once: the matchmaker's worker lets it go
+    (the other one still looks live), but the other has begun to stop too
+    and will not claim it.  When the other's ``leaving`` arrives, the first
+    runs the matchmaker again, so Play pressed on either worker meanwhile is
+    answered with a table, not left waiting 35 s for a 503."""
+    leader, other = leader_first(*pair)
+    cookies = [new_account(leader, "Ann"), new_account(other, "Bob"), new_account(leader, "Cyd"),
+               new_account(other, "Dee")]  # fmt: skip
+    out: dict[str, Any] = {}
+    threads = pressers([leader, other, leader, other], cookies, out)
+    threads[0].start()
+    eventually(lambda: leader.get("/api/play").json()["waiting"]["coinche/common"] == 1)
+    late = room_of(other).cluster
+    late._stopping = True  # it has begun to stop; its 'leaving' is not out yet
+    hand_over(leader)
+    first = room_of(leader).cluster
+    assert not first.leader  # let go: the other looked live
+    for t in threads[1:]:  # pressed while nobody runs the matchmaker
+        t.start()
+    time.sleep(1.5)
+    assert not first.leader and not late.leader  # (a stopping worker claims nothing)
+    started = time.monotonic()
+    assert other.portal is not None
+    other.portal.call(late.bus.send, None, {"k": "leaving"})
+    eventually(lambda: first.leader)
+    for t in threads:
+        t.join(40)
+    assert len(out) == 4 and all(status == 200 for status, _ in out.values()), out
+    assert len({body["table"] for _, body in out.values()}) == 1
+    assert time.monotonic() - started < 15

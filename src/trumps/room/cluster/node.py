@@ -242,6 +242,22 @@ class Cluster:
             await self.owner.release(MATCHMAKER)
         self.bus.send(None, {"k": "leaderless"})
 
+    async def _take_matchmaker_back(self) -> None:
+        """A leaving worker that let the matchmaker go, when nobody took it
+        and no other worker is left to (the others started leaving too, or
+        went silent), runs it again: its own queue never stopped, and its
+        ``leader`` brings back the Play requests sent meanwhile, which
+        otherwise waited for a matchmaker nobody would run until they timed
+        out (35 s, then a 503)."""
+        if not self._passing_matchmaker or self.leader or self._live_others(DEAD_AFTER):
+            return
+        if not await self.owner.claim(MATCHMAKER):
+            return  # (another took it after all: its ``leader`` moves the queue)
+        self._passing_matchmaker = False
+        self.leader = True
+        log.info("cluster: worker %s runs the matchmaker again (every other worker is leaving)", self.worker)
+        self.bus.send(None, {"k": "leader"})
+
     def _live_others(self, within: float) -> set[str]:
         """The other workers heard from within ``within`` seconds and not leaving."""
         recent = time.monotonic() - within
@@ -311,6 +327,7 @@ class Cluster:
     async def scan(self) -> None:
         """Take every unfinished table nobody runs."""
         if self._stopping:
+            await self._take_matchmaker_back()
             return
         if not await self.owner.check():  # the locks are gone: so are our tables
             log.error("cluster: lost the lock connection; dropping every table")
@@ -655,6 +672,8 @@ class Cluster:
         if m["from"] != self.worker:
             self.leaving.add(m["from"])
             self._heir_gone(m["from"])
+            if self._passing_matchmaker:
+                self._wake.set()  # the last one that could take the matchmaker may be leaving
 
     def _heir_gone(self, worker: str) -> None:
         """``worker`` is leaving or gone: tables handed to it are anyone's now."""
