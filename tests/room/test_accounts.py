@@ -439,3 +439,29 @@ def test_a_lookup_that_meets_a_logout_is_made_again(tmp_path: Path) -> None:
         assert sid not in sessions.cache
     finally:
         store.close()
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["\u202ennA", "Ann\u200b", "A\u2066nn", "Ann\x00", "\u200fBob", "   ", "\t\n"],
+)
+def test_a_guest_name_with_hidden_characters_is_refused_and_changes_nothing(
+    client: TestClient, name: str
+) -> None:
+    """A right-to-left override shows "\u202ennA" as "Ann", a zero-width
+    space makes two names look alike: refused with a clear reason, and the
+    guest keeps the name they had."""
+    new_guest(client, "Ann")
+    r = client.post("/api/guest", json={"name": name})
+    assert r.status_code == 400
+    assert r.json()["error"] in (
+        "name: no control or invisible formatting characters",
+        "name: must not be blank",
+    )
+    assert client.get("/api/me").json()["name"] == "Ann (guest)"
+
+
+def test_a_guest_name_may_hold_an_emoji_and_accents(client: TestClient) -> None:
+    r = client.post("/api/guest", json={"name": "Zoë 👩\u200d💻"})
+    assert r.status_code == 200
+    assert client.get("/api/me").json()["name"] == "Zoë 👩\u200d💻 (guest)"

@@ -258,6 +258,27 @@ def test_a_deal_at_the_table(browser: Browser, server: LiveServer, case: str, si
         assert labels == result["kitty"] + result["discards"]
     check_layout(page, size, players)
     shot(page, f"{name}-deal-over")
+    # the next deal wants this player's call or card while the panel is open
+    # (their clock runs): it shrinks to a line at the top, off the controls
+    page.wait_for_function(
+        "() => state.view.deal_number === 2 && state.table.status === 'playing'"
+        " && state.view.to_act === state.table.you",
+        timeout=20_000,
+    )
+    page.wait_for_selector("#panel.compact:not([hidden])")
+    assert page.locator("#panel .deal-score").is_hidden()
+    controls = page.locator(f"{CALL}, {PLAYABLE_CARD}")
+    boxes = [controls.nth(i).bounding_box() for i in range(controls.count())]
+    assert any(boxes)
+    for i, box in enumerate(boxes):
+        if box is None:  # (a menu closed: 500's misère calls)
+            continue
+        on_top = page.evaluate(
+            "([x, y]) => { const e = document.elementFromPoint(x, y); return !!e && !e.closest('#panel'); }",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+        )
+        assert on_top, f"control {i} is under the deal panel"
+    shot(page, f"{name}-deal-over-your-turn")
     page.get_by_role("button", name="Continue").click()
     assert page.is_hidden("#panel")
     assert not page.errors, page.errors  # type: ignore[attr-defined]

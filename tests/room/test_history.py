@@ -112,7 +112,10 @@ def test_unknown_table_is_404(client: TestClient) -> None:
     for path in ("/api/tables/nope/replay", "/api/tables/nope/record", "/api/tables/nope/record?format=pbn"):
         refused(client.get(path), 404, "no table 'nope'")
     page = client.get("/replay/nope")
-    assert page.status_code == 404 and page.text == "No such table"
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert "<p>No such table</p>" in page.text and 'href="/"' in page.text and 'name="viewport"' in page.text
+    fr = client.get("/replay/nope", headers={"Accept-Language": "fr"})
+    assert fr.status_code == 404 and '<html lang="fr">' in fr.text and "No such table" not in fr.text
 
 
 def test_a_game_not_finished_shows_nothing(client: TestClient) -> None:

@@ -112,6 +112,58 @@ def test_cancel_leaves_the_queue(room: TestClient, clock: FakeClock) -> None:
     assert room.get("/api/tables", headers={"Cookie": f"{COOKIE}={ann}"}).json() == []
 
 
+def wait_queued(room: TestClient, key: str, n: int) -> None:
+    for _ in range(100):
+        if room.get("/api/play").json()["waiting"][key] == n:
+            return
+        threading.Event().wait(0.05)
+    raise AssertionError(f"{key}: not {n} waiting")
+
+
+def test_play_pressed_in_two_tabs_is_one_search_and_both_get_the_table(
+    room: TestClient, clock: FakeClock
+) -> None:
+    """The same game and rules pressed again (a second tab, a double click)
+    keeps one place in the queue, and both requests get the table; before,
+    the first tab was told "cancelled" though the player cancelled nothing."""
+    ann = new_account(room, "Ann")
+    room.cookies.clear()
+    out: dict[str, Any] = {}
+    body = {"game": "500", "rules": "american"}
+    tabs = [threading.Thread(target=press, args=(room, ann, body, out, k)) for k in ("tab1", "tab2")]
+    tabs[0].start()
+    wait_queued(room, "500/american", 1)
+    tabs[1].start()
+    threading.Event().wait(0.3)
+    assert room.get("/api/play").json()["waiting"]["500/american"] == 1
+    assert room.portal is not None
+    room.portal.call(clock.advance, 11)  # alone: bots after 10 s
+    for t in tabs:
+        t.join(30)
+    assert out["tab1"][0] == 200 and out["tab1"] == out["tab2"], out
+
+
+def test_play_pressed_for_another_game_ends_the_first_search(room: TestClient, clock: FakeClock) -> None:
+    ann = new_account(room, "Ann")
+    room.cookies.clear()
+    out: dict[str, Any] = {}
+    first = threading.Thread(target=press, args=(room, ann, {"game": "500", "rules": "american"}, out, "500"))
+    first.start()
+    wait_queued(room, "500/american", 1)
+    second = threading.Thread(
+        target=press, args=(room, ann, {"game": "bridge", "rules": "rubber"}, out, "bridge")
+    )
+    second.start()
+    first.join(30)
+    assert out["500"] == (409, {"error": "cancelled"})
+    wait_queued(room, "bridge/rubber", 1)
+    assert room.get("/api/play").json()["waiting"]["500/american"] == 0
+    assert room.portal is not None
+    room.portal.call(clock.advance, 11)
+    second.join(30)
+    assert out["bridge"][0] == 200
+
+
 def test_bad_play_requests(room: TestClient) -> None:
     assert room.post("/api/play", json={"game": "500", "rules": "australian"}).status_code == 401
     new_guest(room, "Eve")

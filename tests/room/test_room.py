@@ -52,7 +52,9 @@ def test_pages_and_catalogue(client: TestClient) -> None:
     assert {"variation", "players", "kitty_size", "nullo_mode", "breach_enabled"} <= names
     assert set(five["presets"]) == {"american", "australian"}
     assert client.get("/static/table.js").status_code == 200
-    assert client.get("/table/nope").status_code == 404
+    missing = client.get("/table/nope")
+    assert missing.status_code == 404 and "<p>No such table</p>" in missing.text  # a page, with the way back
+    assert 'href="/"' in missing.text and 'name="viewport"' in missing.text
     # every page names the icon, and the browser's own /favicon.ico finds it too
     for page in sorted((Path(trumps.room.__file__).parent / "static").glob("*.html")):
         assert 'href="/static/favicon.svg"' in page.read_text(), page.name
@@ -383,3 +385,20 @@ def test_a_new_table_in_the_group_commit_is_stored_as_it_is_held(tmp_path: Path)
         assert store.load_table(st.id) == st
     finally:
         store.close()
+
+
+def test_the_lobby_tells_a_seated_player_their_seat_and_nobody_else(client: TestClient) -> None:
+    """``you`` in a lobby entry: the lobby then offers the way back to the
+    table (not "Watch", which a table closed to spectators would hide)."""
+    guest(client, "Ann")
+    t = create(client, settings={"watching": False})
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        recv_state(ws)
+        ws.send_text(json.dumps({"v": 1, "type": "sit", "seat": "E"}))
+        while recv_state(ws)["table"]["you"] != "E":
+            pass
+        mine = next(e for e in client.get("/api/tables").json() if e["id"] == t["id"])
+        assert mine["you"] == "E"
+    client.cookies.clear()
+    guest(client, "Bob")
+    assert all("you" not in e for e in client.get("/api/tables").json())

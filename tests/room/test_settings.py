@@ -282,7 +282,8 @@ def test_an_invite_only_table_is_reachable_only_by_its_link(room: TestClient) ->
     t = create_table(room, ann, settings={"private": True})
     tid = t["id"]
     assert as_guest(room, None).get("/api/tables").json() == []  # never listed for others
-    assert as_guest(room, bob).get(f"/table/{tid}").status_code == 403
+    closed = as_guest(room, bob).get(f"/table/{tid}")
+    assert closed.status_code == 403 and "<p>This table is private: you need an invitation</p>" in closed.text
     assert as_guest(room, bob).get(f"/api/tables/{tid}").json() == {
         "error": "this table is private: you need an invitation"
     }

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+import unicodedata
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -140,6 +141,18 @@ class Sessions:
                     await conn.close(4401)
 
 
+#: The one invisible formatting character a name keeps: the joiner inside emoji (👩‍💻).
+_ZWJ = "\u200d"
+
+
+def hidden_characters(name: str) -> bool:
+    """Whether ``name`` holds a control character or an invisible
+    formatting one (Unicode Cc, Cf): a right-to-left override would show
+    "Ann" for "\u202ennA" and make a guest look like someone else, a
+    zero-width space two names look alike."""
+    return any(unicodedata.category(c) in ("Cc", "Cf") and c != _ZWJ for c in name)
+
+
 class GuestIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=24)
@@ -204,6 +217,8 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any
         name = " ".join(data.name.split())
         if not name:
             return bad("name: must not be blank")
+        if hidden_characters(name):
+            return bad("name: no control or invisible formatting characters")
         r = room()
         who = await sessions.who(request)
         if who.account:

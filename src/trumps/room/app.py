@@ -27,7 +27,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from trumps.i18n import translator
+from trumps.i18n import N_, translator
 from trumps.room import (
     account_routes,
     competition,
@@ -44,6 +44,7 @@ from trumps.room.cluster.relay import ROUTING_HEADER, routing_name
 from trumps.room.csrf import CrossSiteGuard
 from trumps.room.dispatch import handle
 from trumps.room.messages import MessageError, error_event
+from trumps.room.pages import message_page
 from trumps.room.room import KEEP_FINISHED, Room, game_catalogue
 from trumps.room.settings import PRESET_PHRASES, settings_schema
 from trumps.room.stopping import CloseWhenStopping, Stopping
@@ -214,6 +215,12 @@ def create_app(
         # browsers ask for /favicon.ico whatever the pages link to
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
+    async def said(request: Request, message: str, status: int) -> Response:
+        """A page saying ``message`` (an English msgid) in the reader's language."""
+        lang = await languages.language_of(request, room(), sessions)
+        words = translator(lang)
+        return message_page(words, words.gettext(message), status, lang)
+
     async def table_page(request: Request) -> Response:
         tid = request.path_params["tid"]
         table = room().people.find(tid)
@@ -225,16 +232,10 @@ def create_app(
             # every unfinished table is live, so a stored table that is not is finished
             if await room().store.run(history_store.table_exists, room().store, tid):
                 return RedirectResponse(f"/replay/{tid}", status_code=303)
-            words = translator(await languages.language_of(request, room(), sessions))
-            return Response(words.gettext("No such table"), status_code=404, media_type="text/plain")
+            return await said(request, N_("No such table"), 404)
         pid, _ = await identity(request)
         if not room().people.may_see(table, pid):
-            words = translator(await languages.language_of(request, room(), sessions))
-            return Response(
-                words.gettext("This table is private: you need an invitation"),
-                status_code=403,
-                media_type="text/plain; charset=utf-8",
-            )
+            return await said(request, N_("This table is private: you need an invitation"), 403)
         # never from a cache: the access check must run on every visit
         return FileResponse(STATIC / "table.html", headers={"Cache-Control": "no-store"})
 
@@ -442,7 +443,7 @@ def create_app(
         *profiles.routes(room, sessions),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
         Route("/api/tables/{tid}", api_table),
-        *history.routes(room, identity),
+        *history.routes(room, identity, said),
         *competition.routes(room, identity),
         *languages.routes(room, sessions),
         WebSocketRoute("/ws/lobby", ws_lobby),

@@ -561,8 +561,13 @@ def _error(reason: str, status: int) -> JSONResponse:
     return JSONResponse({"error": reason}, status_code=status)
 
 
-def routes(room: Callable[[], Room], identity: Identity) -> list[BaseRoute]:
-    """The history routes, given the live room and the cookie identity."""
+def routes(
+    room: Callable[[], Room],
+    identity: Identity,
+    said: Callable[[Request, str, int], Awaitable[Response]] | None = None,
+) -> list[BaseRoute]:
+    """The history routes, given the live room and the cookie identity;
+    ``said`` makes the page of a message (a replay that does not exist)."""
     cache: OrderedDict[str, _Finished] = OrderedDict()
     outcomes: OrderedDict[str, dict[str, Any]] = OrderedDict()
     reviews: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
@@ -631,6 +636,8 @@ def routes(room: Callable[[], Room], identity: Identity) -> list[BaseRoute]:
         # the page holds no game data: it loads the replay through the API,
         # which refuses unfinished games (the page then says so)
         if not await exists(request.path_params["tid"]):
+            if said is not None:
+                return await said(request, N_("No such table"), 404)
             return Response("No such table", status_code=404, media_type="text/plain")
         return FileResponse(STATIC / "replay.html")
 

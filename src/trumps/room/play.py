@@ -54,7 +54,8 @@ class MatchmakerMoved(Exception):
 
 
 class PlayCancelled(RoomError):
-    """The player cancelled this Play request (or pressed Play again)."""
+    """The player cancelled this Play request (or pressed Play for another
+    game or rule set)."""
 
 
 def usual_speed(store: Store, pid: str) -> float | None:
@@ -137,15 +138,28 @@ class PlayDesk:
         speed = await store.run(usual_speed, store, pid)
         if self.moved:  # (given up while this request read the player's figures)
             raise MatchmakerMoved
-        old = self.waiters.pop(pid, None)
-        if old is not None and not old.done():
-            old.cancel()
-        fut: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        self.waiters[pid] = fut
-        default = ratings.display_of(ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA)
-        self.mm.enqueue(Ticket(pid, game, rules, float(rating if rating is not None else default), speed,
-                               since=since))  # fmt: skip
-        await self.poll()
+        fut: asyncio.Future[str]
+        old = self.waiters.get(pid)
+        queued = self.mm.queued(pid)
+        if (
+            old is not None
+            and not old.done()
+            and queued is not None
+            and (queued.game, queued.rules) == (game, rules)
+        ):
+            # the same search pressed again (a second tab, a double click):
+            # one place in the queue, and every request gets the table
+            fut = old
+        else:  # another game or rule set: that search ends (its request is told: cancelled)
+            self.waiters.pop(pid, None)
+            if old is not None and not old.done():
+                old.cancel()
+            fut = asyncio.get_running_loop().create_future()
+            self.waiters[pid] = fut
+            default = ratings.display_of(ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA)
+            self.mm.enqueue(Ticket(pid, game, rules, float(rating if rating is not None else default), speed,
+                                   since=since))  # fmt: skip
+            await self.poll()
         try:
             return await asyncio.wait_for(asyncio.shield(fut), REQUEST_WAIT)
         except asyncio.CancelledError:

@@ -274,12 +274,22 @@ class Room:
 
     def listing(self, viewer: str | None = None) -> list[dict[str, Any]]:
         """The lobby as ``viewer`` sees it: every unfinished table listed for
-        them (:func:`trumps.room.access.listed`), newest first."""
+        them (:func:`trumps.room.access.listed`), newest first.  ``you``: the
+        seat the viewer holds there (the lobby offers the way back to it)."""
         every: list[Any] = list(self.tables.values())
         if self.cluster is not None:
             every.extend(self.cluster.remote.values())
         tables = sorted(every, key=lambda t: t.created, reverse=True)
-        return [t.summary() for t in tables if t.status != "finished" and self.people.listed(t, viewer)]
+        out: list[dict[str, Any]] = []
+        for t in tables:
+            if t.status == "finished" or not self.people.listed(t, viewer):
+                continue
+            summary = t.summary()
+            seat = t.seat_of(viewer) if viewer is not None else None
+            if seat is not None:
+                summary = {**summary, "you": summary["seats"][seat]["seat"]}
+            out.append(summary)
+        return out
 
     def lobby_event(self, viewer: str | None = None) -> dict[str, Any]:
         return {"v": PROTOCOL_VERSION, "type": "lobby", "tables": self.listing(viewer)}

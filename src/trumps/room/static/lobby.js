@@ -149,8 +149,13 @@ function fillTable(body, tables, empty) {
       : tb.status === "playing" ? t("Playing") : tb.status;
     status.append(el("span", "status-pill " + tb.status, state));
     const a = document.createElement("a");
-    a.href = "/table/" + tb.id; a.textContent = tb.free ? t("Join") : t("Watch"); a.className = "t-go" + (tb.free ? " join" : "");
-    if (!tb.free && !(tb.settings || {}).watching) a.hidden = true;
+    a.href = "/table/" + tb.id;
+    if (tb.you) {  // a seat of one's own there: the way back, whether or not others may watch
+      a.textContent = t("Back to your table"); a.className = "t-go join";
+    } else {
+      a.textContent = tb.free ? t("Join") : t("Watch"); a.className = "t-go" + (tb.free ? " join" : "");
+      if (!tb.free && !(tb.settings || {}).watching) a.hidden = true;
+    }
     const go = tr.insertCell(); go.className = "t-action"; go.append(a);
   }
 }
@@ -508,7 +513,11 @@ async function main() {
   const pendingCode = new URLSearchParams(location.search).get("join");
   document.getElementById("name-form").addEventListener("submit", async e => {
     e.preventDefault();
-    await api("/api/guest", { name: document.getElementById("name").value });
+    const err = document.getElementById("name-error");
+    err.textContent = "";
+    try {
+      await api("/api/guest", { name: document.getElementById("name").value });
+    } catch (ex) { err.textContent = tMsg(ex.message); return; }  // (a blank or too long name: said, not swallowed)
     await showMe();
     if (pendingCode) joinByCode(pendingCode);
   });

@@ -512,6 +512,7 @@ function renderPanel(tb, v) {
   if (panel.dataset.closed === String(results.length) && !v.over) return;
   panel.dataset.deal = String(results.length);
   panel.replaceChildren();
+  panel.classList.remove("compact");
   const r = results[results.length - 1];
   if (v.over) {
     const team = v.winner === null || v.winner === undefined ? null : teamName(v, v.winner);
@@ -739,6 +740,14 @@ function render(ev, redraw) {
   renderAuction(v);
   renderScore(v);
   if (!redraw) renderPanel(tb, v);
+  // the last deal's result still open when the next one wants a call or a card
+  // from this player (their clock runs): it shrinks to one line at the top,
+  // off the bidding box and the hand; a tap on it opens it again
+  const panel = $("panel");
+  if (myTurn && !v.over && !panel.hidden && !panel.classList.contains("compact") && panel.dataset.opened !== panel.dataset.deal) {
+    panel.classList.add("compact");
+    panel.onclick = e => { if (!e.target.closest("button")) { panel.classList.remove("compact"); panel.dataset.opened = panel.dataset.deal; } };
+  }
   const chat = $("chat");
   // a preset phrase (`phrase` set) in the reader's language, a typed line as it was typed
   chat.replaceChildren(...(ev.chat || []).map(c => el("div", c.channel === "spectators" ? "spectator-line" : "",
