@@ -167,7 +167,10 @@
   }
 
   function update(data) {
+    const waited = account.friends ? (account.friends.outgoing || []).length : 0;
     account.friends = data;
+    // "Request sent." is old news once a request was answered
+    if (!account.note.error && (data.outgoing || []).length < waited) account.note = { text: "", error: false };
     renderFriends();
     for (const inv of data.invitations || []) showInvitation(inv);
     for (const f of account.listeners) f(data);
