@@ -147,3 +147,26 @@ def test_the_form_on_a_phone(browser: Browser, server: LiveServer) -> None:
     page.locator("#create-box").scroll_into_view_if_needed()
     shot(page, "lobby-form-phone.png")
     page.context.close()
+
+
+def test_a_bad_guest_name_is_said_under_the_field(browser: Browser, server: LiveServer) -> None:
+    """A name of spaces passes the browser's own check: the server's reason
+    shows under the field (it was swallowed: nothing happened), and nothing
+    changes; then a good name enters the room."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/#join")
+    page.fill("#name", "   ")
+    page.click("#name-form button")
+    page.wait_for_selector("#name-error:has-text('must not be blank')")
+    assert page.is_visible("#name-box")
+    page.fill("#name", "Ann\u202e")
+    page.click("#name-form button")
+    page.wait_for_selector("#name-error:has-text('invisible formatting')")
+    page.fill("#name", "Ann")
+    page.click("#name-form button")
+    page.wait_for_selector("#name-box", state="hidden")
+    assert page.inner_text("#name-error") == ""
+    assert not errors, errors
+    page.close()
