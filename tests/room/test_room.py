@@ -402,3 +402,31 @@ def test_the_lobby_tells_a_seated_player_their_seat_and_nobody_else(client: Test
     client.cookies.clear()
     guest(client, "Bob")
     assert all("you" not in e for e in client.get("/api/tables").json())
+
+
+@pytest.mark.parametrize("game", ["500", "bridge", "coinche"])
+def test_no_card_is_shown_before_the_start_even_to_the_seated(client: TestClient, game: str) -> None:
+    """The first deal exists from the table's creation: a player who sat in
+    each free seat in turn before the start would know every hand (seen by a
+    newcomer's QA pass, at a Compete table scheduled 30 minutes ahead)."""
+    guest(client, "Ann")
+    t = create(client, game)
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        recv_state(ws)
+        for seat in ("S", "W"):
+            ws.send_text(json.dumps({"v": 1, "type": "sit", "seat": seat}))
+            ev = recv_state(ws)
+            while ev["table"]["you"] != seat:
+                ev = recv_state(ws)
+            assert ev["table"]["status"] == "waiting"
+            assert all(cards is None for cards in ev["view"]["hands"].values()), ev["view"]["hands"]
+            assert not CARD.findall(json.dumps(ev["view"]["hands"]))
+            ws.send_text(json.dumps({"v": 1, "type": "stand"}))
+            while recv_state(ws)["table"]["you"] is not None:
+                pass
+        ws.send_text(json.dumps({"v": 1, "type": "sit", "seat": "S"}))
+        ws.send_text(json.dumps({"v": 1, "type": "fill"}))
+        ev = recv_state(ws)
+        while ev["table"]["status"] != "playing":
+            ev = recv_state(ws)
+        assert ev["view"]["hands"]["S"], "the hand is shown once the game starts"

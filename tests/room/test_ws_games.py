@@ -145,6 +145,8 @@ class Oracle:
     def check(self, ev: dict[str, Any], who: str, seat: int | None) -> None:
         seq = ev["seq"]
         assert seq in self.snaps, f"{who}: state {seq} is not in the stored record"
+        if ev["table"]["status"] == "waiting":
+            seat = None  # before the start a seated player sees no card either
         m = self.snaps[seq]
         name = m.seat_name
         allowed, exposed = _allowed(self.game, m, seat)

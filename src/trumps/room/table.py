@@ -271,10 +271,14 @@ class Table:
         connection."""
         seat = self.seat_of(conn.player)
         m = self.match if match is None else match
-        cached = None if views is None else views.get(seat)
-        view = m.view(seat) if cached is None else cached
+        # before the start nobody sees a card, seated or not: the first deal is
+        # dealt when the table is made, and a player who sat in each free seat
+        # in turn would otherwise know every hand of it
+        looks_from = seat if self.status != "waiting" else None
+        cached = None if views is None else views.get(looks_from)
+        view = m.view(looks_from) if cached is None else cached
         if views is not None and cached is None:
-            views[seat] = view
+            views[looks_from] = view
         host = conn.player == self.host
         table = {
             **(self.summary() if summary is None else summary),
