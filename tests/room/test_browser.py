@@ -120,3 +120,27 @@ def test_playable_by_keyboard_alone(browser: Browser, server: LiveServer) -> Non
         raise AssertionError("keyboard play got stuck: " + page.inner_text("#status"))
     assert most_calls > start
     page.close()
+
+
+def test_arrow_keys_move_only_between_calls_on_screen(browser: Browser, server: LiveServer) -> None:
+    """In 500 the Misère menu's calls are in the page but closed: Left from
+    the first call went onto one of them and the focus vanished (Left never
+    moved again), so Pass was some 25 presses away."""
+    page = browser.new_page()
+    create_and_sit(page, server, "500")
+    page.wait_for_function(
+        "() => state.view.to_act === state.table.you && state.view.phase === 'AUCTION'", timeout=30_000
+    )
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement.matches('#bidbox button.call')"
+    )
+    seen = set()
+    for _ in range(4):
+        page.keyboard.press("ArrowLeft")
+        focused = page.evaluate(
+            "() => { const e = document.activeElement; return e && e.getClientRects().length > 0 ? e.textContent : null; }"
+        )
+        assert focused, "the focus went to a call not on screen"
+        seen.add(focused)
+    assert len(seen) == 4  # each press moved
+    page.close()

@@ -818,7 +818,9 @@ function connect() {
 document.addEventListener("keydown", e => {
   if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(e.key)) return;
   if (document.activeElement && ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName)) return;
-  const items = [...document.querySelectorAll(playableSelector)];
+  // (only what is on screen: 500's closed Misère menu holds calls too, and
+  // stepping onto one hid the focus, so Left never left the first call)
+  const items = [...document.querySelectorAll(playableSelector)].filter(b => b.getClientRects().length > 0);
   if (!items.length) return;
   const i = items.indexOf(document.activeElement);
   const step = e.key === "ArrowLeft" || e.key === "ArrowUp" ? -1 : 1;
@@ -828,8 +830,13 @@ document.addEventListener("keydown", e => {
 
 async function playAgain() {
   const tb = state.table;
+  // the same game again: a Play game goes back to the Play button (the
+  // matchmaker makes Play tables); another table keeps its rules and settings
+  // (timers, chat, a Compete buy-in), starting when its seats are filled
+  if (tb.settings.kind === "play") { location.href = "/#play"; return; }
+  const settings = Object.assign({}, tb.settings, { start_at: null });
   const res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ game: tb.game, preset: tb.preset, options: tb.options }) });
+    body: JSON.stringify({ game: tb.game, preset: tb.preset, options: tb.options, settings }) });
   const data = await res.json();
   if (res.ok) location.href = "/table/" + data.id; else $("error").textContent = tMsg(data.error);
 }
