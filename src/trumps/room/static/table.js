@@ -460,7 +460,17 @@ function inkles(v) {
 function renderStrip(tb, v) {
   const box = $("strip");
   box.replaceChildren();
-  if (tb.status === "waiting") { box.append(chip(t("Table"), t("waiting for players"))); return; }
+  if (tb.status === "waiting") {
+    box.append(chip(t("Table"), t("waiting for players")));
+    const s = tb.settings;
+    if (s.start_at) {  // a scheduled table: when (empty seats then get bots)
+      const minutes = Math.max(0, Math.round((s.start_at - tb.now) / 60));
+      const at = I18n.date(new Date(s.start_at * 1000), { hour: "2-digit", minute: "2-digit" });
+      box.append(chip(t("Starts"), tn("{time} (in {n} min)", "{time} (in {n} min)", minutes, { time: at })));
+    }
+    if (s.buy_in) box.append(chip(t("Buy-in"), tn("{n} chip", "{n} chips", s.buy_in)));
+    return;
+  }
   box.append(chip(t("Deal"), String(v.board || v.deal_number)));
   const ct = contractText(v);
   if (ct) {
