@@ -70,7 +70,11 @@ function render(me) {
     const tr = body.insertRow();
     tr.className = "game " + g.status;
     tr.dataset.table = g.id;
-    tr.insertCell().textContent = when(g.finished || g.created);
+    // the first cells lead to the game too: on a phone the links' column is
+    // scrolled out of sight
+    const go = g.links.replay || g.links.table;
+    const first = tr.insertCell();
+    if (go) first.append(link(go, when(g.finished || g.created))); else first.textContent = when(g.finished || g.created);
     tr.insertCell().textContent = rules(g);
     tr.insertCell().textContent = g.seats.map(s => s.seat + ": " + (personName(s.name) || (s.bot ? t("bot") : "—"))).join(", ");
     tr.insertCell().textContent = g.seat ? (g.host ? t("seat {seat} (host)", { seat: g.seat }) : t("seat {seat}", { seat: g.seat })) : t("host");
