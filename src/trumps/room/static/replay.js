@@ -233,6 +233,8 @@ function statusText(s, step) {
   return parts.join(" · ");
 }
 
+// a card as a short text, "K♣", "10♥" (the language's rank letters); a joker in words
+function cardShort(code) { const p = cardParts(code); return p.joker ? cardLabel(code) : p.rank + (SUIT_SYM[p.suit] || p.suit); }
 function extrasText(s, deal) {
   const parts = [];
   if (s.tricks_won && s.contract) {
@@ -240,8 +242,8 @@ function extrasText(s, deal) {
   }
   if (s.vulnerable) parts.push(t("vulnerable: {sides}", { sides: vulnerableWord(s.vulnerable) }));
   if (s.trump) parts.push(t("trumps: {suit}", { suit: SUIT_SYM[s.trump] || s.trump }));
-  if (deal && deal.kitty) parts.push(t("kitty as dealt: {cards}", { cards: deal.kitty.join(" ") }));
-  if (s.discards && s.discards.length) parts.push(t("discarded: {cards}", { cards: s.discards.join(" ") }));
+  if (deal && deal.kitty) parts.push(t("kitty as dealt: {cards}", { cards: deal.kitty.map(cardShort).join(" ") }));
+  if (s.discards && s.discards.length) parts.push(t("discarded: {cards}", { cards: s.discards.map(cardShort).join(" ") }));
   if (Array.isArray(s.belote) && s.belote.length) {
     const said = s.belote.map(b => typeof b === "string" ? announcement(b) : (b.seat || "") + " " + (b.call ? announcement(b.call) : ""));
     parts.push(t("belote: {calls}", { calls: said.join(", ") }));
