@@ -530,6 +530,15 @@ function renderPanel(tb, v) {
       : tb.you && v.teams[v.winner].includes(tb.you) ? t("You win! {team} wins", { team }) : t("{team} wins", { team }));
     title.id = "panel-title";
     panel.append(title);
+    if (tb.settings.buy_in && tb.you) {  // a Compete game: where the player's chips stand now
+      const line = el("p", "result-line chips-line", "");
+      panel.append(line);
+      // (a moment later: the prize is paid as the game ends)
+      setTimeout(() => fetch("/api/me/chips").then(res => (res.ok ? res.json() : null)).then(c => {
+        if (c) line.textContent = t("Buy-in {buy_in} · your chips now: {chips}",
+          { buy_in: tn("{n} chip", "{n} chips", tb.settings.buy_in), chips: tn("{n} chip", "{n} chips", c.chips) });
+      }).catch(() => {}), 800);
+    }
   } else {
     const title = el("h2", "", t("Deal {n}", { n: r ? r.deal || results.length : results.length }));
     title.id = "panel-title";
