@@ -511,7 +511,7 @@ def test_a_scheduled_table_starts_on_time(browser: Browser, server: LiveServer, 
     bob.goto(f"{server.url}/table/{tid}")  # the table's address is its link
     sit(bob, "N")
     sit(ann, "S")
-    bob.wait_for_selector("#status:has-text('2 seat(s) free')")
+    bob.wait_for_selector("#status:has-text('2 seats free')")
     clock.advance_from_thread(start_at - clock.now() - 1)
     assert bob.request.get(f"{server.url}/api/tables/{tid}").json()["status"] == "waiting"
     assert "Waiting for players" in bob.inner_text("#status")

@@ -680,8 +680,7 @@ function renderScore(v) {
 
 // ----- the status line in the middle, and the waiting room -------------------------------
 function statusText(tb, v) {
-  // TRANSLATORS: English uses one form here; give your language's singular and plural
-  if (tb.status === "waiting") return tn("Waiting for players: {n} seat(s) free.", "Waiting for players: {n} seat(s) free.", tb.free, { n: tb.free });
+  if (tb.status === "waiting") return tn("Waiting for players: {n} seat free.", "Waiting for players: {n} seats free.", tb.free, { n: tb.free });
   if (v.over) return v.winner === null ? t("Game over. No winner.") : t("Game over. Team {team} wins.", { team: teamName(v, v.winner) });
   const phase = words().phases[v.phase];
   const parts = [t("Deal {n}", { n: v.deal_number }), phase === undefined ? v.phase.toLowerCase() : phase];
