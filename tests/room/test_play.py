@@ -34,6 +34,23 @@ def press(client: TestClient, cookie: str, body: dict[str, Any], out: dict[str, 
     out[key] = (r.status_code, r.json())
 
 
+def pressing(
+    client: TestClient, cookie: str, body: dict[str, Any], out: dict[str, Any], key: str
+) -> threading.Thread:
+    """:func:`press` in a thread of its own, started (the request waits for its table)."""
+    t = threading.Thread(target=press, args=(client, cookie, body, out, key))
+    t.start()
+    return t
+
+
+def wait_queued(room: TestClient, key: str, n: int) -> None:
+    for _ in range(100):
+        if room.get("/api/play").json()["waiting"][key] == n:
+            return
+        threading.Event().wait(0.05)
+    raise AssertionError(f"{key}: not {n} waiting")
+
+
 def test_the_rule_sets_offered(room: TestClient) -> None:
     offered = room.get("/api/play").json()["rule_sets"]
     assert {r["key"] for r in offered["500"]} == {"american", "australian"}
@@ -72,12 +89,8 @@ def test_a_lone_player_gets_bots_after_ten_seconds(room: TestClient, clock: Fake
     ann = new_account(room, "Ann")
     room.cookies.clear()
     out: dict[str, Any] = {}
-    t = threading.Thread(target=press, args=(room, ann, {"game": "500", "rules": "australian"}, out, "ann"))
-    t.start()
-    for _ in range(100):  # the ticket is queued
-        if room.get("/api/play").json()["waiting"]["500/australian"] == 1:
-            break
-        threading.Event().wait(0.05)
+    t = pressing(room, ann, {"game": "500", "rules": "australian"}, out, "ann")
+    wait_queued(room, "500/australian", 1)
     assert room.get("/api/play").json()["waiting"]["500/australian"] == 1
     assert room.portal is not None
     room.portal.call(clock.advance, 9.5)
@@ -96,12 +109,8 @@ def test_cancel_leaves_the_queue(room: TestClient, clock: FakeClock) -> None:
     ann = new_account(room, "Ann")
     room.cookies.clear()
     out: dict[str, Any] = {}
-    t = threading.Thread(target=press, args=(room, ann, {"game": "bridge", "rules": "rubber"}, out, "ann"))
-    t.start()
-    for _ in range(100):
-        if room.get("/api/play").json()["waiting"]["bridge/rubber"] == 1:
-            break
-        threading.Event().wait(0.05)
+    t = pressing(room, ann, {"game": "bridge", "rules": "rubber"}, out, "ann")
+    wait_queued(room, "bridge/rubber", 1)
     r = room.delete("/api/play", headers={"Cookie": f"{COOKIE}={ann}"})
     assert r.json() == {"cancelled": True}
     t.join(30)
@@ -110,14 +119,6 @@ def test_cancel_leaves_the_queue(room: TestClient, clock: FakeClock) -> None:
     assert room.portal is not None
     room.portal.call(clock.advance, 20)
     assert room.get("/api/tables", headers={"Cookie": f"{COOKIE}={ann}"}).json() == []
-
-
-def wait_queued(room: TestClient, key: str, n: int) -> None:
-    for _ in range(100):
-        if room.get("/api/play").json()["waiting"][key] == n:
-            return
-        threading.Event().wait(0.05)
-    raise AssertionError(f"{key}: not {n} waiting")
 
 
 def test_play_pressed_in_two_tabs_is_one_search_and_both_get_the_table(
@@ -130,10 +131,9 @@ def test_play_pressed_in_two_tabs_is_one_search_and_both_get_the_table(
     room.cookies.clear()
     out: dict[str, Any] = {}
     body = {"game": "500", "rules": "american"}
-    tabs = [threading.Thread(target=press, args=(room, ann, body, out, k)) for k in ("tab1", "tab2")]
-    tabs[0].start()
+    tabs = [pressing(room, ann, body, out, "tab1")]
     wait_queued(room, "500/american", 1)
-    tabs[1].start()
+    tabs.append(pressing(room, ann, body, out, "tab2"))
     threading.Event().wait(0.3)
     assert room.get("/api/play").json()["waiting"]["500/american"] == 1
     assert room.portal is not None
@@ -147,13 +147,9 @@ def test_play_pressed_for_another_game_ends_the_first_search(room: TestClient, c
     ann = new_account(room, "Ann")
     room.cookies.clear()
     out: dict[str, Any] = {}
-    first = threading.Thread(target=press, args=(room, ann, {"game": "500", "rules": "american"}, out, "500"))
-    first.start()
+    first = pressing(room, ann, {"game": "500", "rules": "american"}, out, "500")
     wait_queued(room, "500/american", 1)
-    second = threading.Thread(
-        target=press, args=(room, ann, {"game": "bridge", "rules": "rubber"}, out, "bridge")
-    )
-    second.start()
+    second = pressing(room, ann, {"game": "bridge", "rules": "rubber"}, out, "bridge")
     first.join(30)
     assert out["500"] == (409, {"error": "cancelled"})
     wait_queued(room, "bridge/rubber", 1)

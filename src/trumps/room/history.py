@@ -564,7 +564,7 @@ def _error(reason: str, status: int) -> JSONResponse:
 def routes(
     room: Callable[[], Room],
     identity: Identity,
-    said: Callable[[Request, str, int], Awaitable[Response]] | None = None,
+    said: Callable[[Request, str, int], Awaitable[Response]],
 ) -> list[BaseRoute]:
     """The history routes, given the live room and the cookie identity;
     ``said`` makes the page of a message (a replay that does not exist)."""
@@ -636,9 +636,7 @@ def routes(
         # the page holds no game data: it loads the replay through the API,
         # which refuses unfinished games (the page then says so)
         if not await exists(request.path_params["tid"]):
-            if said is not None:
-                return await said(request, N_("No such table"), 404)
-            return Response("No such table", status_code=404, media_type="text/plain")
+            return await said(request, N_("No such table"), 404)
         return FileResponse(STATIC / "replay.html")
 
     async def games_page(_request: Request) -> Response:

@@ -36,7 +36,7 @@ from psycopg import sql
 
 from trumps.room import wire
 
-__all__ = ["CHUNK", "ROOM_CHANNEL", "Bus", "conninfo", "worker_channel"]
+__all__ = ["CHUNK", "ROOM_CHANNEL", "Bus", "conninfo", "stop_tasks", "worker_channel"]
 
 log = logging.getLogger("trumps.cluster")
 
@@ -46,6 +46,19 @@ BATCH = 200  # messages per sending transaction at most
 STOP_TASKS_WAIT = 5.0  # at most, seconds stop() waits for its cancelled tasks to end
 
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+async def stop_tasks(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancel ``tasks`` and wait for them, at most :data:`STOP_TASKS_WAIT`
+    seconds: a task that swallowed its cancel (``asyncio.wait_for`` on
+    Python 3.11 can) must not hold a worker's stop for ever."""
+    for t in tasks:
+        t.cancel()
+    if tasks:
+        await asyncio.wait(tasks, timeout=STOP_TASKS_WAIT)
+    for t in tasks:
+        if t.done() and not t.cancelled():
+            t.exception()  # (seen: ended by an error while stopping)
 
 
 def _chunks(text: str, mid: str) -> list[str]:
@@ -116,14 +129,7 @@ class Bus:
     async def stop(self) -> None:
         # let queued messages go out first (a worker stopping hands its tables over)
         await self.flushed(5)
-        for t in self._tasks:
-            t.cancel()
-        # bounded: a task that swallowed its cancel must not hold the stop for ever
-        if self._tasks:
-            await asyncio.wait(self._tasks, timeout=STOP_TASKS_WAIT)
-        for t in self._tasks:
-            if t.done() and not t.cancelled():
-                t.exception()  # (seen: ended by an error while stopping)
+        await stop_tasks(self._tasks)
         if self._conn is not None:
             with contextlib.suppress(Exception):
                 await self._conn.close()

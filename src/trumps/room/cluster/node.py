@@ -45,7 +45,7 @@ import time
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
-from trumps.room.cluster.bus import Bus
+from trumps.room.cluster.bus import Bus, stop_tasks
 from trumps.room.cluster.ownership import Ownership
 from trumps.room.cluster.relay import Relay, RemoteConnection, routing_name
 from trumps.room.messages import PROTOCOL_VERSION, error_event
@@ -72,7 +72,6 @@ HAND_PER_HEIR = 2  # tables a stopping worker hands an heir at a time (the fewes
 HAND_WAIT = 1.0  # at most, seconds it waits for them (then it hands the next ones over anyway)
 HAND_PACED = 10.0  # after this many seconds of handing over, the rest go at once (the stop is bounded)
 STOP_HANDOVER_LIMIT = 15.0  # at most, seconds a leaving worker spends handing tables over in stop()
-STOP_TASKS_WAIT = 5.0  # at most, seconds stop() waits for its cancelled loops to end
 OPEN_WAIT = 12.0  # a relayed socket whose table no worker answers for is closed (the client reconnects)
 
 
@@ -281,14 +280,7 @@ class Cluster:
             log.error(
                 "cluster: the handover took more than %.0f s; the others take the rest", STOP_HANDOVER_LIMIT
             )
-        for t in self._tasks:
-            t.cancel()
-        # bounded: a task that swallowed its cancel must not hold the stop for ever
-        if self._tasks:
-            await asyncio.wait(self._tasks, timeout=STOP_TASKS_WAIT)
-        for t in self._tasks:
-            if t.done() and not t.cancelled():
-                t.exception()  # (seen: ended by an error while stopping)
+        await stop_tasks(self._tasks)
         for relay in list(self.relays.values()):
             if relay.owner is not None:
                 self.bus.send(relay.owner, {"k": "gone", "c": relay.cid})
