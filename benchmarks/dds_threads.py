@@ -48,7 +48,9 @@ def positions(n: int) -> list[Position]:
     seed = 0
     while len(out) < n:
         seed += 1
-        m = trumps.new_game("bridge", seed=seed, contract=("3NT", "4S", "4H", "5D")[seed % 4], declarer=seed % 4)
+        m = trumps.new_game(
+            "bridge", seed=seed, contract=("3NT", "4S", "4H", "5D")[seed % 4], declarer=seed % 4
+        )
         for _ in range(4 * (1 + seed % 7) + seed % 3):
             legal = m.legal_actions()
             m.apply(legal[seed % len(legal)])
@@ -97,7 +99,9 @@ class SolverThread:
         self.thread.join()
 
 
-def run(call: Callable[[Position], Any], work: list[Position], want: list[Any], callers: int) -> tuple[float, float]:
+def run(
+    call: Callable[[Position], Any], work: list[Position], want: list[Any], callers: int
+) -> tuple[float, float]:
     waits: list[float] = []
     wrong: list[int] = []
 

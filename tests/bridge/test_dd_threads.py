@@ -112,9 +112,8 @@ def test_a_table_waits_for_the_solves_and_they_for_it() -> None:
 
     def table() -> None:
         for _ in range(50):
-            with gate.alone():
-                with lock:
-                    alone_overlap.append(len(inside))
+            with gate.alone(), lock:
+                alone_overlap.append(len(inside))
 
     workers = [threading.Thread(target=solver) for _ in range(6)] + [threading.Thread(target=table)]
     for w in workers:
