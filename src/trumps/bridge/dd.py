@@ -137,8 +137,11 @@ def _dds_threads(raw: Any) -> int:
     try:
         buf = ctypes.create_string_buffer(8192)
         raw._dll.GetDDSInfo(buf)
+        major = int.from_bytes(buf.raw[0:4], "little", signed=True)
         threads = int.from_bytes(buf.raw[40:44], "little", signed=True)
     except Exception:  # pragma: no cover - an endplay without GetDDSInfo
+        return 1
+    if major != 2:  # pragma: no cover - another DDS layout: one caller at a time is safe
         return 1
     return threads if 1 <= threads <= 256 else 1
 
