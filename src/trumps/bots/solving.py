@@ -156,10 +156,10 @@ def solve_value(match: Match[Any]) -> float:
 
 # ----- bridge: DDS through endplay -------------------------------------------
 def _bridge_dds(match: Match[Any]) -> Values:
-    from trumps.bridge.dd import _DENOM_OF_STRAIN, _card_text, _endplay
+    from trumps.bridge.dd import _DENOM_OF_STRAIN, _card_text, _endplay, solve_board
     from trumps.bridge.hands import format_deal
 
-    dds, types = _endplay()
+    _, types = _endplay()
     d: Any = getattr(match, "deal", None)
     hands = [list(h) for h in d.hands]
     for seat, card in zip(d.trick_seats, d.trick, strict=True):
@@ -175,7 +175,7 @@ def _bridge_dds(match: Match[Any]) -> Values:
     won = int(d.won[side])
     to_play = int(d.hand_to_play)
     ours = (to_play & 1) == side
-    solved = {_card_text(c): int(t) for c, t in dds.solve_board(ep)}
+    solved = {_card_text(c): int(t) for c, t in solve_board(ep)}
     legal = [str(a) for a in match.legal_actions()]
     values: dict[str, float] = {}
     for card in legal:

@@ -5,11 +5,28 @@ dependency, imported only when a function here is called), so the rest of
 the engine never depends on it and the solver can be swapped by rewriting
 this one module.  Tables are indexed ``[strain][seat]`` with strains
 C D H S NT (the auction order) and seats N E S W.
+
+DDS is not safe to call from several threads at once as ``endplay`` calls
+it: every ``solve_board`` uses DDS's thread slot 0, and the table calls run
+DDS's own worker threads over every slot, so two bot threads solving at the
+same time share one transposition table and the process dies (SIGSEGV, or
+DDS's ``Sum 7 is not four`` and ``exit``) or gets wrong answers.  Every call
+into DDS in the code base therefore goes through the functions of this
+module's *gate* (:func:`solve_board`, :func:`calc_dd_table`,
+:func:`calc_all_tables`, :func:`dds_par`): a single board solve takes a
+thread slot of its own (DDS keeps separate memory per slot, so solves on
+different slots run truly in parallel; ctypes releases the GIL), and a table
+or par call, which uses every slot, waits until it is alone.  The benchmark
+``benchmarks/dds_threads.py`` compares this with one caller at a time, a
+dedicated solver thread and a process pool (figures in docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import ctypes
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -27,10 +44,14 @@ __all__ = [
     "Par",
     "SolverMissing",
     "available",
+    "calc_all_tables",
+    "calc_dd_table",
     "dd_table",
+    "dds_par",
     "lead_analysis",
     "max_tricks_from",
     "par",
+    "solve_board",
 ]
 
 # endplay enums: Denom spades=0 hearts=1 diamonds=2 clubs=3 nt=4; Player N=0 E=1 S=2 W=3.
@@ -58,6 +79,118 @@ def _endplay() -> Any:
     except ImportError:  # pragma: no cover - depends on the installation
         raise SolverMissing("double-dummy analysis needs the endplay package: pip install endplay") from None
     return dds, types
+
+
+class _Gate:
+    """Who may be inside DDS now: up to ``slots`` board solves at once, each
+    on its own DDS thread slot, or one call that uses every slot alone
+    (a table or par computation).  A waiting exclusive call stops new
+    solves from entering, so a stream of bot solves cannot starve it."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = max(1, slots)
+        self._free = list(range(self.slots))
+        self._alone = False
+        self._waiting_alone = 0
+        self._cond = threading.Condition()
+
+    @contextmanager
+    def slot(self) -> Iterator[int]:
+        """Hold one DDS thread slot (its index) for a single solve."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._free and not self._alone and not self._waiting_alone)
+            index = self._free.pop()
+        try:
+            yield index
+        finally:
+            with self._cond:
+                self._free.append(index)
+                self._cond.notify_all()
+
+    @contextmanager
+    def alone(self) -> Iterator[None]:
+        """Hold every slot: DDS runs its own threads over all of them."""
+        with self._cond:
+            self._waiting_alone += 1
+            try:
+                self._cond.wait_for(lambda: len(self._free) == self.slots and not self._alone)
+            finally:
+                self._waiting_alone -= 1
+            self._alone = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._alone = False
+                self._cond.notify_all()
+
+
+_GATE: _Gate | None = None
+_GATE_LOCK = threading.Lock()
+
+
+def _dds_threads(raw: Any) -> int:
+    """How many thread slots DDS allocated (``SetMaxThreads(0)`` at load:
+    one per core, fewer if memory is short).  endplay's ``DDSInfo`` is
+    smaller than DDS 2.9's structure (reading it through endplay overruns
+    the buffer), so the count is read from a generous buffer at its offset."""
+    try:
+        buf = ctypes.create_string_buffer(8192)
+        raw._dll.GetDDSInfo(buf)
+        major = int.from_bytes(buf.raw[0:4], "little", signed=True)
+        threads = int.from_bytes(buf.raw[40:44], "little", signed=True)
+    except Exception:  # pragma: no cover - an endplay without GetDDSInfo
+        return 1
+    if major != 2:  # pragma: no cover - another DDS layout: one caller at a time is safe
+        return 1
+    return threads if 1 <= threads <= 256 else 1
+
+
+def _gate() -> _Gate:
+    global _GATE
+    if _GATE is None:
+        with _GATE_LOCK:
+            if _GATE is None:
+                from endplay import _dds
+
+                _GATE = _Gate(_dds_threads(_dds))
+    return _GATE
+
+
+def solve_board(deal: Any) -> list[tuple[Any, int]]:
+    """DDS's tricks for each card of the hand to play in an endplay
+    ``Deal`` (``first`` and ``trump`` set): ``(card, tricks)`` pairs.  Safe
+    from any thread: the solve runs on a DDS thread slot of its own."""
+    _endplay()
+    from endplay import _dds
+    from endplay.dds.solve import SolvedBoard
+
+    with _gate().slot() as index:
+        fut = _dds.futureTricks()
+        _dds.SolveBoard(deal._data, -1, 3, 1, fut, index)
+    return list(SolvedBoard(fut))
+
+
+def calc_dd_table(deal: Any) -> Any:
+    """endplay's ``calc_dd_table``, alone in DDS (it uses every slot)."""
+    dds, _ = _endplay()
+    with _gate().alone():
+        return dds.calc_dd_table(deal)
+
+
+def calc_all_tables(deals: Iterable[Any]) -> list[Any]:
+    """endplay's ``calc_all_tables``, alone in DDS (it uses every slot)."""
+    dds, _ = _endplay()
+    with _gate().alone():
+        return list(dds.calc_all_tables(list(deals)))
+
+
+def dds_par(raw: Any, vul: Any, dealer: Any) -> Any:
+    """endplay's ``par`` (which solves the table first when given a deal),
+    alone in DDS."""
+    dds, _ = _endplay()
+    with _gate().alone():
+        return dds.par(raw, vul, dealer)
 
 
 def _deal(hands: str | Sequence[Sequence[Card]]) -> Any:
@@ -89,8 +222,8 @@ class DDTable:
 
 def dd_table(hands: str | Sequence[Sequence[Card]]) -> DDTable:
     """The 20-cell double-dummy table of a deal (PBN deal string or hands)."""
-    dds, types = _endplay()
-    raw = dds.calc_dd_table(_deal(hands))
+    _, types = _endplay()
+    raw = calc_dd_table(_deal(hands))
     return DDTable(
         tuple(
             tuple(int(raw[types.Denom(_DENOM_OF_STRAIN[s]), types.Player(p)]) for p in range(4))
@@ -102,8 +235,8 @@ def dd_table(hands: str | Sequence[Sequence[Card]]) -> DDTable:
 
 def dd_tables(deals: Sequence[str | Sequence[Sequence[Card]]]) -> list[DDTable]:
     """Tables of many deals at once (DDS's batch call, which uses threads)."""
-    dds, types = _endplay()
-    raws = list(dds.calc_all_tables([_deal(h) for h in deals]))
+    _, types = _endplay()
+    raws = calc_all_tables([_deal(h) for h in deals])
     return [
         DDTable(
             tuple(
@@ -138,14 +271,14 @@ class Par:
 def par(hands: str | Sequence[Sequence[Card]] | DDTable, *, vulnerable: str, dealer: str | int) -> Par:
     """Par score (NS view) and contracts of a deal for a vulnerability
     (``None``/``NS``/``EW``/``Both``) and dealer."""
-    dds, types = _endplay()
+    _, types = _endplay()
     if vulnerable not in _VUL:
         raise TrumpsError(f"vulnerability must be None, NS, EW or Both, not {vulnerable!r}")
     table = hands if isinstance(hands, DDTable) and hands.raw is not None else None
     raw = table.raw if table is not None else _deal(hands) if not isinstance(hands, DDTable) else None
     if raw is None:
         raise TrumpsError("par needs the deal or a table computed by dd_table")
-    plist = dds.par(raw, types.Vul(_VUL[vulnerable]), types.Player(parse_seat(dealer)))
+    plist = dds_par(raw, types.Vul(_VUL[vulnerable]), types.Player(parse_seat(dealer)))
     out = []
     for c in plist:
         strain = _DENOM_OF_STRAIN.index(int(c.denom))
@@ -157,12 +290,12 @@ def par(hands: str | Sequence[Sequence[Card]] | DDTable, *, vulnerable: str, dea
 def lead_analysis(hands: str | Sequence[Sequence[Card]], declarer: str | int, strain: str) -> dict[str, int]:
     """For each opening lead of the defender on declarer's left, the tricks
     declarer's side then takes double dummy."""
-    dds, types = _endplay()
+    _, types = _endplay()
     d = _deal(hands)
     decl = parse_seat(declarer)
     d.first = types.Player((decl + 1) % 4)
     d.trump = types.Denom(_DENOM_OF_STRAIN[STRAINS.index(strain.upper().replace("N", "NT")[:2])])
-    solved = dds.solve_board(d)
+    solved = solve_board(d)
     return {_card_text(card): 13 - int(tricks) for card, tricks in solved}
 
 
@@ -175,7 +308,7 @@ def _card_text(card: Any) -> str:
 def max_tricks_from(deal: BridgeDeal, side: int) -> int:
     """Double-dummy tricks ``side`` (0 NS, 1 EW) can still win from the
     current position of a deal in play, the current trick included."""
-    dds, types = _endplay()
+    _, types = _endplay()
     assert deal.contract is not None
     hands = [list(h) for h in deal.hands]
     for seat, card in zip(deal.trick_seats, deal.trick, strict=True):
@@ -189,7 +322,7 @@ def max_tricks_from(deal: BridgeDeal, side: int) -> int:
     for card in deal.trick:
         ep.play(types.Card(str(card)[-1] + str(card)[:-1]))
     remaining = 13 - len(deal.tricks)
-    solved = list(dds.solve_board(ep))
+    solved = solve_board(ep)
     best = max(int(t) for _, t in solved)
     to_play = deal.hand_to_play
     assert to_play is not None

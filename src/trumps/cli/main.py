@@ -10,6 +10,7 @@
     trumps solve 500 --deal ...        double-dummy value of each card from a position
     trumps arena 500 --a easy --b normal --deals N   duplicate match between two bots
     trumps arena 500 --a easy --b normal --games N   the same over whole games: games won
+    trumps admin broken [--db URL]     the room's tables set aside as broken (--clear ID)
 
 Game-specific commands live with their game: ``trumps score GAME ...`` runs
 ``score_command(argv)`` from ``trumps.<game package>.cli``, so adding a game
@@ -119,6 +120,9 @@ def build_parser() -> CliParser:
     )
     p.add_argument("args", nargs=argparse.REMAINDER)
 
+    p = command("admin", _("look after a card room's database (trumps admin broken)"), add_help=False)
+    p.add_argument("args", nargs=argparse.REMAINDER)
+
     p = command("serve", _("run the card room (open it in a browser)"))
     p.add_argument("--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1)"))
     p.add_argument("--port", type=_positive, default=8000, help=_("port (default 8000)"))
@@ -199,7 +203,7 @@ def _run(argv: list[str]) -> int:
     if not argv:
         parser.print_help()
         return 0
-    if argv[0] in ("solve", "arena"):  # they parse their own arguments, --help included
+    if argv[0] in ("solve", "arena", "admin"):  # they parse their own arguments, --help included
         return _tool(argv[0])(argv[1:])
     if argv[0] == "dd":
         return game_command("bridge", "dd")(argv[1:])
@@ -213,7 +217,7 @@ def _run(argv: list[str]) -> int:
         return game_command(args.game, "score")(list(args.args))
     if command == "dd":
         return game_command("bridge", "dd")(list(args.args))
-    if command in ("solve", "arena"):
+    if command in ("solve", "arena", "admin"):
         return _tool(command)(list(args.args))
     if command == "serve":
         return _serve(args)

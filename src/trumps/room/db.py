@@ -197,7 +197,9 @@ class TableRow(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
     host: Mapped[str] = mapped_column(ForeignKey("players.id"))
-    status: Mapped[str] = mapped_column(String(16), default="waiting")  # waiting, playing, finished
+    # waiting, playing, finished; or broken: its stored actions could not be replayed at a
+    # start-up, so it is set aside (not resumed, not listed) until an admin clears it
+    status: Mapped[str] = mapped_column(String(16), default="waiting")
     created: Mapped[float] = mapped_column(Float, default=time.time)
     # room settings (timers, chat, watching, ...): see trumps.room.settings
     settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
@@ -205,6 +207,8 @@ class TableRow(Base):
     # {"invited": [player ids let in by the invite], "banned": [player ids removed by the host]}
     access: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     started: Mapped[float | None] = mapped_column(Float, nullable=True)
+    broken_at: Mapped[float | None] = mapped_column(Float, nullable=True)  # when it was set aside
+    broken_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)  # the error
 
 
 class SeatRow(Base):

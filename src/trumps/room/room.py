@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import secrets
 import time
@@ -20,7 +21,7 @@ from trumps.room.people import People
 from trumps.room.play import PlayDesk
 from trumps.room.settings import SCHEDULE_HORIZON, TableSettings
 from trumps.room.store import Store
-from trumps.room.table import Connection, RoomError, Table, new_invite_code
+from trumps.room.table import Connection, RoomError, Table, TableClosed, new_invite_code
 from trumps.room.timers import Clock, Timers
 
 if TYPE_CHECKING:
@@ -30,6 +31,8 @@ __all__ = ["Room", "game_catalogue"]
 
 KEEP_FINISHED = 60.0  # seconds a finished table nobody is connected to stays live
 LOBBY_INTERVAL = 0.1  # seconds: lobby updates are gathered, at most one push per interval
+
+log = logging.getLogger("trumps.room")
 
 
 def game_catalogue() -> list[dict[str, Any]]:
@@ -86,12 +89,47 @@ class Room:
             return
         stored = await self.store.run(self.store.load_tables)
         for st in stored:
-            for player, _bot in st.seats.values():
-                if player and await self.people.learn(player) is None:
-                    self.names[player] = "?"
+            try:
+                for player, _bot in st.seats.values():
+                    if player and await self.people.learn(player) is None:
+                        self.names[player] = "?"
+            except Exception as exc:  # e.g. a seat row naming no player
+                await self.set_aside(st.id, exc)
+                continue
+            await self.rebuild(st)
+
+    async def rebuild(self, st: Any) -> Table | None:
+        """Make a stored table live again and resume it (timers re-armed from
+        the stored times, bots woken).  A table that cannot be (a corrupt
+        record, an action the engine refuses, any exception of the engine or
+        a bot) is set aside as broken instead of stopping the room's start,
+        and of crashing it again at every later start: None then."""
+        table: Table | None = None
+        try:
             table = self._make(st)
-            self.tables[table.id] = table
-            await table.resume()  # timers are re-armed from the stored times
+            self.tables[st.id] = table
+            await table.resume()
+        except TableClosed:  # a cluster worker handed it on at once (a stop): not broken
+            pass
+        except Exception as exc:
+            if table is not None:
+                if self.tables.get(st.id) is table:
+                    del self.tables[st.id]
+                with contextlib.suppress(Exception):
+                    await table.close()
+            await self.set_aside(st.id, exc)
+            return None
+        return table
+
+    async def set_aside(self, tid: str, exc: BaseException) -> None:
+        """Log why table ``tid`` cannot run and mark it broken in storage
+        (``trumps admin broken`` lists it); a failure to store the mark is
+        logged too, the room goes on either way."""
+        log.error("table %s cannot be resumed; set aside as broken", tid, exc_info=exc)
+        try:
+            await self.store.run(self.store.mark_broken, tid, f"{type(exc).__name__}: {exc}")
+        except Exception:
+            log.exception("table %s: the broken mark could not be stored", tid)
 
     def _make(self, st: Any) -> Table:
         table = Table(

@@ -363,6 +363,41 @@ class Store:
             row = s.get(TableRow, tid)
             return None if row is None else self._load(s, row)
 
+    # ----- tables set aside (issue 29): their actions could not be replayed at a start-up
+    def mark_broken(self, tid: str, reason: str) -> None:
+        """Set a table aside as ``broken`` with when and why: it is not
+        resumed (``load_tables`` and the cluster's scan skip it) nor listed,
+        so one bad record cannot stop the room from starting or crash it at
+        every start; its rows stay as they were, for an admin to look at
+        (``trumps admin broken``)."""
+        with self.sessions.begin() as s:
+            row = s.get(TableRow, tid)
+            if row is not None and row.status != "finished":
+                row.status = "broken"
+                row.broken_at = time.time()
+                row.broken_reason = reason[:500]
+
+    def broken_tables(self) -> list[dict[str, Any]]:
+        """Every table set aside: id, game, when (epoch seconds), reason; oldest first."""
+        with self.sessions() as s:
+            rows = s.scalars(select(TableRow).where(TableRow.status == "broken").order_by(TableRow.broken_at))
+            return [{"id": r.id, "game": r.game, "at": r.broken_at, "reason": r.broken_reason} for r in rows]
+
+    def clear_broken(self, tid: str) -> str | None:
+        """Take a table's broken mark away (after its data or the code was
+        fixed): it is ``playing`` again if it had started, else ``waiting``,
+        and the next start-up tries to resume it.  Returns that status, or
+        None if ``tid`` is no broken table (nothing is changed then)."""
+        with self.sessions.begin() as s:
+            row = s.get(TableRow, tid)
+            if row is None or row.status != "broken":
+                return None
+            acted = s.scalar(select(func.count()).select_from(ActionRow).where(ActionRow.table_id == tid))
+            row.status = "playing" if row.started is not None or acted else "waiting"
+            row.broken_at = None
+            row.broken_reason = None
+            return row.status
+
     @staticmethod
     def _load(s: Session, row: TableRow) -> StoredTable:
         t = StoredTable(

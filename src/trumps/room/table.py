@@ -979,21 +979,27 @@ class Table:
         self._bot_task = asyncio.get_running_loop().create_task(self._bot_loop())
 
     async def _bot_choice(self, seat: int, kind: str) -> str:
-        """What bot ``kind`` plays for ``seat`` now, from that seat's view."""
+        """What bot ``kind`` plays for ``seat`` now, from that seat's view.
+        A bot that fails for any reason (an exception, say a solver error,
+        or an illegal choice) is logged and replaced by the ``rules`` bot,
+        which needs no solver; only if that fails too does the seat play the
+        match's default action, so a broken bot never stalls the table."""
         from trumps.bots.registry import bot_for
 
         legal = [str(a) for a in self.match.legal_actions()]
-        try:
-            bot = bot_for(self.game, kind)
-            view = self.match.view(seat) if bot.needs_view else {}
-            choice = await asyncio.to_thread(bot.choose, view, legal, self._rng)
-        except Exception:  # a broken bot must never stall the table
-            log.exception("bot %s failed at table %s; playing the default action", kind, self.id)
-            return str(self.match.default_action())
-        if choice not in legal:
-            log.error("bot %s chose illegal %r at table %s", kind, choice, self.id)
-            return str(self.match.default_action())
-        return choice
+        for attempt in dict.fromkeys((kind, "rules")):
+            try:
+                bot = bot_for(self.game, attempt)
+                view = self.match.view(seat) if bot.needs_view else {}
+                choice = await asyncio.to_thread(bot.choose, view, legal, self._rng)
+            except Exception:
+                log.exception("bot %s failed at table %s", attempt, self.id)
+                continue
+            if choice in legal:
+                return str(choice)
+            log.error("bot %s chose illegal %r at table %s", attempt, choice, self.id)
+        log.error("no bot could choose at table %s; playing the default action", self.id)
+        return str(self.match.default_action())
 
     def _pause_factor(self) -> float:
         """How many bot delays to wait before the next bot move.  People need

@@ -42,7 +42,9 @@ def dds_tricks(hands: list[list[str]], first: int, trump: int, trick: list[str])
     """DDS tricks for the side to play after each of its cards (the current
     trick included); cards in bridge text, trick cards already out of hands,
     ``trump`` -1 for no trumps."""
-    from endplay import dds, types
+    from endplay import types
+
+    from trumps.bridge.dd import solve_board
 
     full = [list(h) for h in hands]
     for i, card in enumerate(trick):
@@ -54,7 +56,7 @@ def dds_tricks(hands: list[list[str]], first: int, trump: int, trick: list[str])
     for text in trick:
         deal.play(types.Card(text[-1] + text[:-1]))
     out = {}
-    for solved, tricks in dds.solve_board(deal):
+    for solved, tricks in solve_board(deal):
         name = str(solved)
         suit = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(name[0], name[0])
         out[name[1:] + suit] = int(tricks)

@@ -378,7 +378,7 @@ class Cluster:
         t0 = time.perf_counter()
         room = self.room
         st = await room.store.read(room.store.load_table, tid)
-        if st is None or st.status == "finished" or tid in room.tables:
+        if st is None or st.status in ("finished", "broken") or tid in room.tables:
             await self.owner.release(tid)
             self._arrived_here(tid, tid in room.tables)
             if tid not in room.tables:  # (a worker handing it over need not wait for it)
@@ -389,12 +389,14 @@ class Cluster:
         for player in seated:
             if player not in known:
                 room.names[player] = "?"
-        table = room._make(st)
-        room.tables[tid] = table
         self.remote.pop(tid, None)
         self.handed.pop(tid, None)
-        with contextlib.suppress(TableClosed):  # (handed over again at once: a stop)
-            await table.resume()
+        table = await room.rebuild(st)  # (handed over again at once, a stop, is no failure)
+        if table is None:  # set aside as broken: nobody runs it, and no later scan finds it
+            await self.owner.release(tid)
+            self._arrived_here(tid, False)
+            self.bus.send(None, {"k": "declined", "t": tid})
+            return
         self._arrived_here(tid, True)
         self.publish(table)
         self.bus.send(None, {"k": "owned", "t": tid})

@@ -1,0 +1,119 @@
+"""Issue 29, "the server never dies from play": two bridge tables with
+``normal`` bots at every seat and one where a person plays with suggestions
+on, in a real ``trumps serve`` process.  Before the DDS gate
+(``trumps.bridge.dd``) the bots' concurrent double-dummy solves killed the
+server within seconds (SIGSEGV, ``Sum 7 is not four``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from test_kill import Server
+
+PLAY_SECONDS = 25
+
+
+@pytest.fixture
+def dds_server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(f"sqlite:///{tmp_path / 'room.db'}")
+    s.start()
+    assert s.proc is not None and s.proc.stderr is not None
+    s.log: list[str] = []  # type: ignore[attr-defined]
+    # drain the server's log, so a full pipe never blocks it; the tail explains a death
+    err = s.proc.stderr
+    threading.Thread(
+        target=lambda: [s.log.append(line.decode(errors="replace")) for line in err], daemon=True
+    ).start()  # type: ignore[attr-defined]
+    yield s
+    if s.proc.poll() is None:
+        s.proc.terminate()
+        s.proc.wait(timeout=20)
+
+
+def _state(ws: Any) -> dict[str, Any]:
+    while True:
+        ev = json.loads(ws.recv(timeout=30))
+        if ev["type"] == "state":
+            return dict(ev)
+
+
+def _seq(server: Server, cookie: str, tid: str) -> int:
+    with connect(f"ws://127.0.0.1:{server.port}/ws/table/{tid}", additional_headers={"Cookie": cookie}) as ws:
+        return int(_state(ws)["seq"])
+
+
+def _person(server: Server, cookie: str, tid: str, stop: threading.Event, acted: list[int]) -> None:
+    """Sit S, fill with normal bots, ask for suggestions, and play whenever
+    it is our turn (the suggested action when it has come)."""
+    with connect(f"ws://127.0.0.1:{server.port}/ws/table/{tid}", additional_headers={"Cookie": cookie}) as ws:
+        ws.send(json.dumps({"v": 1, "type": "sit", "seat": "S"}))
+        ws.send(json.dumps({"v": 1, "type": "fill", "kind": "normal"}))
+        ws.send(json.dumps({"v": 1, "type": "suggest", "on": True}))
+        suggested: dict[int, str] = {}
+        while not stop.is_set():
+            try:
+                ev = json.loads(ws.recv(timeout=2))
+            except TimeoutError:
+                continue
+            if ev["type"] == "suggestion":
+                suggested[ev["seq"]] = ev["action"]
+            if ev["type"] != "state" or ev["table"]["status"] != "playing" or not ev["view"]["legal"]:
+                continue
+            if ev["seq"] not in suggested:  # give the suggestion a moment, then play anyway
+                with_suggestion = time.monotonic() + 3
+                while time.monotonic() < with_suggestion and ev["seq"] not in suggested:
+                    try:
+                        got = json.loads(ws.recv(timeout=0.5))
+                    except TimeoutError:
+                        continue
+                    if got["type"] == "suggestion":
+                        suggested[got["seq"]] = got["action"]
+                    elif got["type"] == "state":
+                        break
+            action = suggested.get(ev["seq"], ev["view"]["legal"][-1])
+            ws.send(json.dumps({"v": 1, "type": "act", "action": action, "seq": ev["seq"]}))
+            acted.append(ev["seq"])
+
+
+def test_bridge_tables_of_normal_bots_and_suggestions_keep_the_server_up(dds_server: Server) -> None:
+    server = dds_server
+    assert server.proc is not None
+    http = httpx.Client(base_url=server.url, timeout=30)
+    http.post("/api/guest", json={"name": "Ann"}).raise_for_status()
+    cookie = f"trumps_session={http.cookies['trumps_session']}"
+    bots_only = [http.post("/api/tables", json={"game": "bridge"}).json()["id"] for _ in range(2)]
+    for tid in bots_only:
+        with connect(
+            f"ws://127.0.0.1:{server.port}/ws/table/{tid}", additional_headers={"Cookie": cookie}
+        ) as ws:
+            _state(ws)
+            ws.send(json.dumps({"v": 1, "type": "fill", "kind": "normal"}))
+            _state(ws)
+    mine = http.post("/api/tables", json={"game": "bridge"}).json()["id"]
+    stop = threading.Event()
+    acted: list[int] = []
+    person = threading.Thread(target=_person, args=(server, cookie, mine, stop, acted), daemon=True)
+    person.start()
+    seqs = {tid: _seq(server, cookie, tid) for tid in bots_only}
+    deadline = time.monotonic() + PLAY_SECONDS
+    while time.monotonic() < deadline and server.proc.poll() is None:
+        time.sleep(0.5)
+    stop.set()
+    person.join(timeout=10)
+    died = server.proc.poll()
+    assert died is None, f"the server died (exit {died}): {''.join(server.log[-5:])}"  # type: ignore[attr-defined]
+    for tid in bots_only:
+        assert _seq(server, cookie, tid) > seqs[tid] + 20, f"table {tid} did not advance"
+    assert len(acted) >= 3, "the person's table did not advance"
+    assert http.get("/api/tables").status_code == 200
