@@ -138,7 +138,10 @@ def _dds_threads(raw: Any) -> int:
         buf = ctypes.create_string_buffer(8192)
         raw._dll.GetDDSInfo(buf)
         major = int.from_bytes(buf.raw[0:4], "little", signed=True)
-        threads = int.from_bytes(buf.raw[40:44], "little", signed=True)
+        # DDSInfo: major minor patch, versionString[10] (padded to 24), system,
+        # numBits, compiler, constructor, numCores (40), threading, noOfThreads (48):
+        # the slots DDS really allocated, fewer than the cores when memory is short
+        threads = int.from_bytes(buf.raw[48:52], "little", signed=True)
     except Exception:  # pragma: no cover - an endplay without GetDDSInfo
         return 1
     if major != 2:  # pragma: no cover - another DDS layout: one caller at a time is safe
