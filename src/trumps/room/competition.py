@@ -329,8 +329,12 @@ def pay_out(
         pays = prize(buy_in, len(match.teams) if sides is None else sides)
         done = set(s.scalars(select(ResultRow.player_id).where(ResultRow.table_id == table_id)))
         rows = _players(s, ids)
-        accounts = {pid for pid in ids if rows[pid].username_key is not None}
-        reason = unpaid_reason(_seat_entries(s, table, match, entries), accounts)
+        seats = _seat_entries(s, table, match, entries)
+        seated = {seat["player"] for seat in seats if seat["player"] is not None}
+        accounts = set(
+            s.scalars(select(Player.id).where(Player.id.in_(seated), Player.username_key.is_not(None)))
+        )
+        reason = unpaid_reason(seats, accounts)
         stake = 0 if reason is not None else buy_in
         for e in entries:
             if e["player"] in done:
