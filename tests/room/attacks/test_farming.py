@@ -67,7 +67,9 @@ def chips(store: Store, *pids: str) -> list[int]:
     return [competition.chips(store, p) for p in pids]
 
 
-@pytest.mark.parametrize(("partner", "opponent"), [("strong", "random"), ("easy", "easy"), ("random", "strong")])
+@pytest.mark.parametrize(
+    ("partner", "opponent"), [("strong", "random"), ("easy", "easy"), ("random", "strong")]
+)
 def test_one_person_and_bots_wins_no_chips_and_gets_the_buy_in_back(
     store: Store, partner: str, opponent: str
 ) -> None:
@@ -122,7 +124,12 @@ def test_one_person_and_bots_moves_no_rating(store: Store) -> None:
     ann = account(store, "Ann")
     for n in range(5):
         tid = store.create_table("500", None, {}, n, ann, 4)
-        seats = [seat(ann, None, 0), seat(None, "random", 1), seat(None, "strong", 0), seat(None, "random", 1)]
+        seats = [
+            seat(ann, None, 0),
+            seat(None, "random", 1),
+            seat(None, "strong", 0),
+            seat(None, "random", 1),
+        ]
         assert rate_game(store, tid, "500", seats, [510, 100], 0, float(n)) == {}
     assert ratings.rating(store, ann, "500") == ratings.rating(store, "nobody", "500")  # 1000, 0 games
     assert ratings.leaderboard(store, "500") == []
