@@ -8,7 +8,6 @@ Play table that every later Play press returned to.  On both databases."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from typing import Any
 
