@@ -25,11 +25,12 @@ def store(db_url: str) -> Iterator[Store]:
 
 
 def player(store: Store, name: str, chips: int = 1000) -> str:
+    """An account (Compete games are for accounts, and pay only between people)."""
     pid = store.create_player(name)
     with store.sessions.begin() as s:
         row = s.get(Player, pid)
         assert row is not None
-        row.chips = chips
+        row.chips, row.username_key = chips, name.lower()
     return pid
 
 
@@ -156,6 +157,8 @@ def test_pay_out_is_all_or_nothing_and_skips_paid_players(store: Store) -> None:
     assert results(store, tid) == []
     assert balances(store, ann, bob) == [970, 970]
     assert status(store, tid) == ("playing", 1.0)
+    store.set_seat(tid, 0, ann, None)  # (the table stores its seats: two people, two sides)
+    store.set_seat(tid, 1, bob, None)
     # Ann's result is stored first (say the call was cut short); the second call pays only Bob
     pay_out(store, tid, "500", 30, [entry(ann, 0, True)], 2, False, 5.0)
     pay_out(store, tid, "500", 30, [entry(ann, 0, True), entry(bob, 1, True)], 2, False, 6.0)
@@ -210,7 +213,14 @@ def test_leaderboard_rows_order_and_averages(store: Store) -> None:
     )  # Ann +90, Bob -110
     play(store, "500", 30, [entry(bob, 0, True, 500, 7), entry(ann, 1, False, -200, 7)])  # Bob +24, Ann -30
     play(store, "bridge", 30, [entry(cy, 0, True, 1300, 6), entry(di, 1, False, 450, 6)])  # Cy +24, Di -30
-    play(store, "coinche", 275, [entry(di, 0, False, 0, 0)], draw=True)  # Di +0
+    # Di +0, Flo +0 (a game needs two people to count)
+    play(
+        store,
+        "coinche",
+        275,
+        [entry(di, 0, False, 0, 0), entry(player(store, "Flo"), 1, False, 0, 0)],
+        draw=True,
+    )
     board = leaderboard(store)
     assert board == [
         {
@@ -235,6 +245,16 @@ def test_leaderboard_rows_order_and_averages(store: Store) -> None:
         },
         {
             "rank": 3,
+            "player": board[2]["player"],
+            "name": "Flo",
+            "won": 0,
+            "games": 1,
+            "wins": 0,
+            "average": None,
+            "chips": 1000,
+        },
+        {
+            "rank": 4,
             "player": di,
             "name": "Di",
             "won": -30,
@@ -244,7 +264,7 @@ def test_leaderboard_rows_order_and_averages(store: Store) -> None:
             "chips": 970,
         },
         {
-            "rank": 4,
+            "rank": 5,
             "player": bob,
             "name": "Bob",
             "won": -86,
@@ -257,7 +277,12 @@ def test_leaderboard_rows_order_and_averages(store: Store) -> None:
     assert [r["name"] for r in leaderboard(store, 2)] == ["Ann", "Cy"]
     assert [(r["name"], r["won"]) for r in leaderboard(store, game="500")] == [("Ann", 60), ("Bob", -86)]
     # equal chips won and wins: by name
-    play(store, "bridge", 30, [entry(player(store, "Al"), 0, True, 900, 3)])  # +24, like Cy
+    play(
+        store,
+        "bridge",
+        30,
+        [entry(player(store, "Al"), 0, True, 900, 3), entry(player(store, "Hal"), 1, False)],
+    )
     assert [r["name"] for r in leaderboard(store)][1:3] == ["Al", "Cy"]
 
 
@@ -283,7 +308,8 @@ def test_routes(db_url: str) -> None:
 
         other = Store(db_url)  # a second connection to the same database, as a restart would have
         try:
-            play(other, "500", 30, [entry(ann, 0, True, 600, 8)])
+            bob = player(other, "Bob")
+            play(other, "500", 30, [entry(ann, 0, True, 600, 8), entry(bob, 1, False, 200, 8)])
         finally:
             other.close()
         assert client.get("/api/me/chips").json() == {"chips": 1024}
@@ -298,6 +324,16 @@ def test_routes(db_url: str) -> None:
                 "wins": 1,
                 "average": 75.0,
                 "chips": 1024,
-            }
+            },
+            {
+                "rank": 2,
+                "player": bob,
+                "name": "Bob",
+                "won": -30,
+                "games": 1,
+                "wins": 0,
+                "average": 25.0,
+                "chips": 970,
+            },
         ]
         assert client.get("/api/leaderboard?game=bridge").json()["players"] == []

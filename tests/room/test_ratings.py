@@ -82,15 +82,30 @@ def two_v_two(
     return rate_game(store, tid, "500", seats, scores, winner, at)
 
 
+def rival(store: Store) -> str:
+    """A new account to sit across the table: a game moves ratings only
+    between people on two sides (issue 29), bots fill the other seats."""
+    with store.sessions() as s:
+        n = s.scalar(select(func.count()).select_from(Player))
+    return account(store, f"Rival {n}")
+
+
 def with_bots(
     store: Store, pid: str, partner: str, opponents: str, won: bool, game: str = "500", at: float = 1.0
 ) -> tuple[float, float]:
-    """``pid`` and a ``partner`` bot against two ``opponents`` bots; the player's new rating."""
+    """``pid`` and a ``partner`` bot against an ``opponents`` bot and a new
+    account (a newcomer, new at every call); the player's new rating."""
     tid = table(store, pid)
-    seats = [human(pid, 0), bot(opponents, 1), bot(partner, 0), bot(opponents, 1)]
+    other = rival(store)
+    seats = [human(pid, 0), bot(opponents, 1), bot(partner, 0), human(other, 1)]
     out = rate_game(store, tid, game, seats, [510, 120] if won else [120, 510], 0 if won else 1, at)
-    assert set(out) == {pid}
+    assert set(out) == {pid, other}
     return out[pid]
+
+
+def accounts_of(pids: list[str] | set[str], rows: dict[str, tuple[float, float, int]]) -> set[str]:
+    """Of ``rows`` (stored ratings), those of ``pids``."""
+    return {p for p in rows if p in pids}
 
 
 # ----- the displayed number ----------------------------------------------------------------
@@ -132,12 +147,12 @@ def test_winners_go_up_losers_go_down(store: Store) -> None:
 
 
 def test_partners_move_together_and_the_uncertain_one_more(store: Store) -> None:
-    """Two humans partnered against two bots both lose; the one the model
-    knows less about (larger sigma) moves more."""
+    """Two humans partnered against a bot and a person both lose; the one
+    the model knows less about (larger sigma) moves more."""
     known, new = account(store, "Known"), account(store, "New")
     set_rating(store, known, 28.0, 2.0)
     tid = table(store, known)
-    seats = [human(known, 0), bot("normal", 1), human(new, 0), bot("normal", 1)]
+    seats = [human(known, 0), bot("normal", 1), human(new, 0), human(rival(store), 1)]
     out = rate_game(store, tid, "500", seats, [150, 520], 1, 1.0)
     assert out[known][0] < 28.0 and out[new][0] < DEFAULT_MU
     assert DEFAULT_MU - out[new][0] > 28.0 - out[known][0] > 0
@@ -171,8 +186,10 @@ def test_bots_are_anchors_never_stored(store: Store) -> None:
     # "rules" is "easy": the same game gives the same rating
     assert with_bots(store, p_rules, "rules", "random", won=True) == pytest.approx(vs_random)
     assert before == BOT_RATINGS
-    assert set(stored(store)) == {p_random, p_strong, p_rules}  # only the accounts
-    assert history_rows(store) == 3
+    rows = stored(store)
+    assert accounts_of({p_random, p_strong, p_rules}, rows) == {p_random, p_strong, p_rules}
+    assert len(rows) == 6  # only the accounts: the three and their rivals
+    assert history_rows(store) == 6
     # the order of the reference ratings is the bots' measured order
     order = ["random", "easy", "normal", "strong"]
     assert [BOT_RATINGS[k][0] for k in order] == sorted(BOT_RATINGS[k][0] for k in order)
@@ -193,9 +210,10 @@ def test_an_unknown_bot_kind_plays_as_an_unrated_newcomer(store: Store) -> None:
     guest = store.create_player("Guest")
     a = with_bots(store, p1, "some.module:Bot", "easy", won=True)
     tid = table(store, p2)
-    seats = [human(p2, 0), bot("easy", 1), human(guest, 0), bot("easy", 1)]
+    other = rival(store)
+    seats = [human(p2, 0), bot("easy", 1), human(guest, 0), human(other, 1)]
     b = rate_game(store, tid, "500", seats, [510, 120], 0, 1.0)
-    assert b == {p2: pytest.approx(a)}
+    assert set(b) == {p2, other} and b[p2] == pytest.approx(a)
 
 
 # ----- three teams and 3v3 --------------------------------------------------------------------
@@ -236,21 +254,24 @@ def test_three_against_three(store: Store) -> None:
 
 # ----- guests ----------------------------------------------------------------------------------
 def test_guests_are_never_rated_nor_listed(store: Store) -> None:
-    ann = account(store, "Ann")
+    ann, bob = account(store, "Ann"), account(store, "Bob")
     guests = [store.create_player(f"Guest {i}") for i in range(3)]
     tid = table(store, ann)
-    seats = [human(ann, 0), human(guests[0], 1), human(guests[1], 0), human(guests[2], 1)]
+    seats = [human(ann, 0), human(guests[0], 1), human(guests[1], 0), human(bob, 1)]
     out = rate_game(store, tid, "500", seats, [510, 100], 0, 1.0)
-    assert set(out) == {ann} and out[ann][0] > DEFAULT_MU
-    assert set(stored(store)) == {ann}
-    assert history_rows(store) == 1
-    assert [r["player"] for r in leaderboard(store, "500")] == [ann]
+    assert set(out) == {ann, bob} and out[ann][0] > DEFAULT_MU
+    assert set(stored(store)) == {ann, bob}
+    assert history_rows(store) == 2
+    assert [r["player"] for r in leaderboard(store, "500")] == [ann, bob]
     assert rating(store, guests[0], "500")["games"] == 0 and ratings_of(store, guests[0]) == {}
-    # a game of guests and bots alone changes nothing
+    # a game of guests and bots alone changes nothing; nor one person with guests and bots on one side
     tid = table(store, guests[0])
     seats = [human(guests[0], 0), bot("easy", 1), human(guests[1], 0), bot("easy", 1)]
     assert rate_game(store, tid, "500", seats, [510, 100], 0, 2.0) == {}
-    assert set(stored(store)) == {ann} and history_rows(store) == 1
+    tid = table(store, ann)
+    seats = [human(ann, 0), human(guests[0], 1), bot("easy", 0), human(guests[1], 1)]
+    assert rate_game(store, tid, "500", seats, [510, 100], 0, 3.0) == {}
+    assert set(stored(store)) == {ann, bob} and history_rows(store) == 2
 
 
 def test_a_guest_with_a_planted_rating_is_still_not_listed(store: Store) -> None:
@@ -295,9 +316,11 @@ def test_fewer_than_two_teams_changes_nothing(store: Store) -> None:
     one_team = [human(ann, 0), empty, human(bob, 0), empty]
     assert rate_game(store, tid, "500", one_team, [510, 0], 0, 1.0) == {}
     assert stored(store) == {} and history_rows(store) == 0
-    # empty seats are skipped: one human against one bot still rates
-    out = rate_game(store, tid, "500", [human(ann, 0), bot("easy", 1), empty, empty], [510, 0], 0, 1.0)
-    assert set(out) == {ann}
+    # one human against one bot is not a game between people
+    assert rate_game(store, tid, "500", [human(ann, 0), bot("easy", 1), empty, empty], [510, 0], 0, 1.0) == {}
+    # empty seats are skipped: one human against another still rates
+    out = rate_game(store, tid, "500", [human(ann, 0), human(bob, 1), empty, empty], [510, 0], 0, 1.0)
+    assert set(out) == {ann, bob}
 
 
 def test_bad_input_is_refused_before_anything_is_written(store: Store) -> None:

@@ -18,6 +18,11 @@ Everywhere: a player removed by the host never sees the table again, and a
 player who blocked, or was blocked by, the host never sees it.  Sitting
 also needs no block between the newcomer and anyone at the table, and a
 Compete seat needs an account (chips belong to accounts).
+
+A declined invitation takes the table away again (:func:`uninvite`), and
+for good: the change is stored with the table's access, which a restart
+reads back (it used to be made in memory only, so a restart gave the
+table back to whoever had declined).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from trumps.room.friends import Social
 if TYPE_CHECKING:
     from trumps.room.table import Table
 
-__all__ = ["may_see", "members", "sit_refusal"]
+__all__ = ["may_see", "members", "sit_refusal", "uninvite"]
 
 
 def members(table: Table) -> set[str]:
@@ -74,3 +79,14 @@ def sit_refusal(table: Table, player: str, social: Social, is_account: Callable[
     if any(social.blocked(player, p) for p in members(table) if p != player):
         return "you cannot sit at this table"
     return None
+
+
+async def uninvite(table: Table, player: str) -> bool:
+    """``player`` declined the invitation to ``table`` (run by this worker):
+    unless they hold a seat, they lose access, stored at once.  Whether
+    anything changed."""
+    if player not in table.invited or table.seat_of(player) is not None:
+        return False
+    table.invited.discard(player)
+    await table._store_access()
+    return True

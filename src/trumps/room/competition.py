@@ -26,6 +26,21 @@ house.  Winning a two-sided game nets ``stake - fee`` (+24, +90, +225,
 +450), so a player must win 55% of them to keep their chips.  A drawn game
 (no winner) refunds every buy-in, fee included.
 
+**Chips move only between people** (:func:`unpaid_reason`).  Since the
+house pays a side that beats bots, a table of one person and bots would
+print chips: a ``strong`` bot partner against ``random`` bots won 5 games
+of 5 and took 1,000 chips to 3,250 in 23 seconds.  So a Compete game pays
+only when, at its end, people (accounts, each counted once) sit on at
+least two different sides, and every bot at the table plays at one level.
+Two people on one side against bots are still one side against the house
+(a second account is free to make), and a host who gives one person a
+``strong`` partner and the other a ``random`` one chooses the result: the
+same level for every bot keeps the sides even, whichever it is.  Any other
+game is played for nothing: every buy-in is refunded in full (fee
+included), nobody is paid, and the result row is stored with a buy-in and
+prize of 0, so the leaderboard, which counts only games with chips at
+stake, does not count it (nor its win).
+
 Every write is one transaction, all-or-nothing and idempotent, so a crash
 and restart never charges or pays twice: :func:`start_competition` does
 nothing once the table is ``playing`` or ``finished`` (the status and the
@@ -54,7 +69,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 import trumps
-from trumps.room.db import Player, ResultRow, TableRow
+from trumps.room import ratings
+from trumps.room.db import Player, ResultRow, SeatRow, TableRow
 from trumps.room.table import RoomError
 
 if TYPE_CHECKING:
@@ -74,6 +90,7 @@ __all__ = [
     "prize_rows",
     "routes",
     "start_competition",
+    "unpaid_reason",
 ]
 
 #: The part of each buy-in that is at stake; the rest (about 10%) is the house fee.
@@ -130,6 +147,60 @@ def prize_rows() -> list[dict[str, int]]:
     return [
         {"buy_in": b, "stake": STAKES[b], "fee": b - STAKES[b], "two_sides": p[2], "three_sides": p[3]}
         for b, p in PRIZE_TABLE.items()
+    ]
+
+
+# ----- who plays for chips ------------------------------------------------------------
+#: Why a game paid nothing (the table's notice at the end says so).
+BETWEEN_PEOPLE = (
+    "No chips moved: a Compete game pays only when at least two people play on different sides "
+    "(bots may fill the other seats). Every buy-in was refunded."
+)
+MIXED_BOTS = (
+    "No chips moved: at a Compete game every bot must play at the same level. Every buy-in was refunded."
+)
+
+
+def unpaid_reason(seats: Sequence[ratings.SeatEntry], accounts: set[str]) -> str | None:
+    """Why a Compete game with these seats pays no chips, or None if it pays.
+
+    ``accounts`` are the players who are accounts (people; a guest cannot
+    sit at a Compete table anyway).  It pays when accounts sit on at least
+    two sides and every bot plays at the same level (see the module's
+    docstring for why).
+
+    >>> def seat(player, bot, team): return {"player": player, "bot": bot, "team": team}
+    >>> unpaid_reason([seat("a", None, 0), seat(None, "strong", 1), seat(None, "strong", 0),
+    ...                seat("b", None, 1)], {"a", "b"}) is None
+    True
+    >>> unpaid_reason([seat("a", None, 0), seat(None, "easy", 1), seat("b", None, 0),
+    ...                seat(None, "easy", 1)], {"a", "b"}) == BETWEEN_PEOPLE
+    True
+    >>> unpaid_reason([seat("a", None, 0), seat(None, "random", 1), seat(None, "strong", 0),
+    ...                seat("b", None, 1)], {"a", "b"}) == MIXED_BOTS
+    True
+    """
+    if ratings.people_sides(seats, accounts) < 2:
+        return BETWEEN_PEOPLE
+    if len({s["bot"] for s in seats if s["player"] is None and s["bot"] is not None}) > 1:
+        return MIXED_BOTS
+    return None
+
+
+def _seat_entries(
+    s: Session, table: TableRow, match: Any, entries: Sequence[Entry]
+) -> list[ratings.SeatEntry]:
+    """Who sat where at the end: the table's stored seats (player or bot),
+    each entry's player in its own seat, and every seat's side."""
+    seats = {
+        r.seat: (r.player_id, r.bot) for r in s.scalars(select(SeatRow).where(SeatRow.table_id == table.id))
+    }
+    for e in entries:
+        seats[e["seat"]] = (e["player"], None)
+    return [
+        {"player": player, "bot": bot, "team": match.team_of(seat)}
+        for seat, (player, bot) in sorted(seats.items())
+        if 0 <= seat < match.players
     ]
 
 
@@ -198,9 +269,9 @@ def start_competition(store: Store, table_id: str, players: list[str], buy_in: i
         table.started = started
 
 
-def _sides(table: TableRow) -> int:
-    """The number of sides of the table's game, from the engine."""
-    return len(trumps.new_game(table.game, options=table.options, seed=table.seed).teams)
+def _match(table: TableRow) -> Any:
+    """A fresh match of the table's game: its sides and who plays on which."""
+    return trumps.new_game(table.game, options=table.options, seed=table.seed)
 
 
 def _check(entry: Entry) -> None:
@@ -223,7 +294,7 @@ def pay_out(
     sides: int | None = None,
     draw: bool = False,
     at: float | None = None,
-) -> None:
+) -> str | None:
     """Record the human players' results and pay the winners, in one
     transaction, then mark the table ``finished``.
 
@@ -235,6 +306,11 @@ def pay_out(
     then be ``won``).  A player whose result is already stored is skipped,
     so calling this again (after a crash, say) pays nobody twice.  The
     table must have been started (charged) by :func:`start_competition`.
+
+    A game not between people (:func:`unpaid_reason`, read from the
+    table's stored seats and the entries' accounts) pays nothing: every
+    entry is refunded its buy-in and its row stores a buy-in and prize of
+    0.  Returns the reason, or None when the game paid.
     """
     prize(buy_in, 2)
     for entry in entries:
@@ -249,21 +325,31 @@ def pay_out(
         table = _table(s, table_id)
         if table.status not in ("playing", "finished"):
             raise CompetitionError(f"table {table_id!r} has not started: nobody has paid the buy-in")
-        pays = prize(buy_in, _sides(table) if sides is None else sides)
+        match = _match(table)
+        pays = prize(buy_in, len(match.teams) if sides is None else sides)
         done = set(s.scalars(select(ResultRow.player_id).where(ResultRow.table_id == table_id)))
         rows = _players(s, ids)
+        seats = _seat_entries(s, table, match, entries)
+        seated = {seat["player"] for seat in seats if seat["player"] is not None}
+        accounts = set(
+            s.scalars(select(Player.id).where(Player.id.in_(seated), Player.username_key.is_not(None)))
+        )
+        reason = unpaid_reason(seats, accounts)
+        stake = 0 if reason is not None else buy_in
         for e in entries:
             if e["player"] in done:
                 continue
-            paid = buy_in if draw else pays if e["won"] else 0
+            paid = buy_in if draw or reason is not None else pays if e["won"] else 0
             s.add(
                 ResultRow(
-                    table_id=table_id, player_id=e["player"], seat=e["seat"], game=game, buy_in=buy_in,
-                    prize=paid, won=e["won"], score=e["score"], deals=e["deals"], at=when,
+                    table_id=table_id, player_id=e["player"], seat=e["seat"], game=game, buy_in=stake,
+                    prize=paid if reason is None else 0, won=e["won"], score=e["score"], deals=e["deals"],
+                    at=when,
                 )
             )  # fmt: skip
             rows[e["player"]].chips += paid
         table.status = "finished"
+        return reason
 
 
 # ----- the leaderboard -------------------------------------------------------------
@@ -275,13 +361,16 @@ def leaderboard(store: Store, limit: int = 50, game: str | None = None) -> list[
     ``wins``, ``average`` (the sides' points per deal over all the player's
     deals, to 2 decimals; ``None`` before any deal) and ``chips`` (the
     current balance).  Ranked by chips won, then wins, then name and id (so
-    the order is total); ``game`` limits it to one game."""
+    the order is total); ``game`` limits it to one game.  A game played
+    for nothing (not between people, stored with a buy-in of 0) is not
+    counted: neither its game nor its win."""
     net = func.sum(ResultRow.prize - ResultRow.buy_in)
     wins = func.sum(case((ResultRow.won, 1), else_=0))
     columns = (Player.id, Player.name, Player.chips, net, func.count(), wins)
     q = (
         select(*columns, func.sum(ResultRow.score), func.sum(ResultRow.deals))
         .join(ResultRow, ResultRow.player_id == Player.id)
+        .where(ResultRow.buy_in > 0)
         .group_by(Player.id, Player.name, Player.chips)
         .order_by(net.desc(), wins.desc(), Player.name, Player.id)
         .limit(max(1, min(limit, MAX_LIMIT)))

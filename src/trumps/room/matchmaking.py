@@ -23,7 +23,14 @@ The rules, in order of priority:
   no fast player (under 4 s a move) with a slow one (over 15 s a move) during
   the first half of the wait; an unknown speed suits everyone;
 * after ``wait`` seconds (10) the oldest ticket is seated at once with
-  whoever is waiting, bots taking the other seats: nobody waits longer.
+  whoever is waiting, bots taking the other seats: nobody waits longer;
+* two people kept apart (``apart``: one blocked the other) never share a
+  table: of a group found as above, a later arrival kept apart from an
+  earlier member stays in the queue, keeping its place in time, and the
+  group sits with a bot in that seat.  Dropping members afterwards, rather
+  than searching around them, keeps every deadline exact (a group due at
+  a time still forms then, only smaller), so a poll always seats someone
+  and the glue never spins.
 
 >>> mm = Matchmaker()
 >>> for i, name in enumerate("ABCD"):
@@ -291,7 +298,9 @@ class Matchmaker:
     player still waits the full ``wait`` for company.  The rating window
     (``base_window`` + ``widen_per_second`` × seconds waited) and the time
     after which fast and slow players may be mixed (``mix_speeds_after``,
-    default half the wait) can be tuned.
+    default half the wait) can be tuned.  ``apart(a, b)`` says whether two
+    players may not share a table (the room: either blocked the other); it
+    is asked as groups form.
 
     Every decision depends only on the tickets and on ``now``, and a group
     valid at some time stays valid later: so :meth:`poll` finds every table
@@ -308,6 +317,7 @@ class Matchmaker:
         base_window: float = BASE_WINDOW,
         widen_per_second: float = WIDEN_PER_SECOND,
         mix_speeds_after: float | None = None,
+        apart: Callable[[str, str], bool] | None = None,
     ) -> None:
         for name, value in (
             ("wait", wait),
@@ -326,6 +336,7 @@ class Matchmaker:
         self.base_window = float(base_window)
         self.widen_per_second = float(widen_per_second)
         self.mix_speeds_after = float(mix)
+        self.apart = apart  # (a, b) -> whether the two may not share a table
         self._tickets: dict[str, _Entry] = {}
         self._seq = 0
 
@@ -391,7 +402,7 @@ class Matchmaker:
                     chosen = self._choose(anchor, rest, seats, now, full)
                     if chosen is None:
                         continue
-                    members = [anchor, *chosen]
+                    members = self._apart_dropped([anchor, *chosen])
                     taken.update(e.ticket.player for e in members)
                     formed.append((anchor.order, self._group(game, rules, seats, members)))
                 entries = [e for e in entries if e.ticket.player not in taken]
@@ -526,6 +537,17 @@ class Matchmaker:
             spread = max(ratings[i], anchor.rating) - lo
             best = spread if best is None else min(best, spread)
         return best
+
+    def _apart_dropped(self, members: list[_Entry]) -> list[_Entry]:
+        """``members`` (the anchor first, then in order of arrival) without
+        each one kept apart from an earlier kept member; the anchor stays."""
+        if self.apart is None:
+            return members
+        kept: list[_Entry] = []
+        for e in members:
+            if not any(self.apart(k.ticket.player, e.ticket.player) for k in kept):
+                kept.append(e)
+        return kept
 
     def _group(self, game: str, rules: str, seats: int, members: list[_Entry]) -> Group:
         """A :class:`Group` of ``members`` (in order of arrival), seated fairly."""

@@ -130,8 +130,29 @@ class People:
         return self.social.blocks_of(viewer)
 
     async def finished(self, table: Table) -> None:
+        await self.tell_unpaid(table)
         for callback in list(self.on_finished):
             await callback(table)
+
+    async def tell_unpaid(self, table: Table) -> None:
+        """Say at the table why a finished game moved no chips or no rating
+        (chips and ratings move only in games between people:
+        :func:`trumps.room.competition.unpaid_reason`,
+        :func:`trumps.room.ratings.people_sides`).  The pay-out and the
+        rating decide the same way from the stored seats; this only says so."""
+        from trumps.room import competition, ratings
+
+        m = table.match
+        seats: list[ratings.SeatEntry] = [
+            {"player": s.player, "bot": s.bot, "team": m.team_of(i)} for i, s in enumerate(table.seats)
+        ]
+        accounts = {s["player"] for s in seats if s["player"] is not None and self.is_account(s["player"])}
+        if table.settings.competition:
+            reason = competition.unpaid_reason(seats, accounts)
+            if reason is not None:
+                await table.notify(reason, kind="unpaid")
+        if accounts and ratings.people_sides(seats, accounts) < 2:
+            await table.notify(ratings.NOT_RATED, kind="unrated")
 
     # ----- presence ------------------------------------------------------------------------
     def online(self, pid: str) -> bool:
@@ -336,9 +357,24 @@ class People:
             {"v": PROTOCOL_VERSION, "type": "notice", "kind": "declined", "from": self.names.get(pid, "?"),
              "text": f"{self.names.get(pid, '?')} declined your invitation"},
         )  # fmt: skip
-        if table is not None and table.seat_of(pid) is None and tid in self.tables:
-            table.invited.discard(pid)
+        if table is not None and table.seat_of(pid) is None:
+            await self.uninvite(table, pid)
         return None
+
+    async def uninvite(self, table: Any, player: str) -> None:
+        """``player`` declined: they may no longer see ``table``, and that is
+        stored (a restart rebuilds the table's access from storage), asking
+        the table's owner if another worker runs it."""
+        if table.id in self.tables:
+            if await access.uninvite(table, player):
+                await self.tables_changed(table)
+            return
+        if self.cluster is None:
+            return
+        try:
+            await self.cluster.ask(table.id, {"what": "uninvite", "player": player})
+        except TimeoutError:
+            log.warning("table %s did not answer an uninvitation of %s", table.id, player)
 
     async def close_all(self) -> None:
         for conns in list(self.channels.values()):

@@ -83,7 +83,8 @@ class PlayDesk:
 
     def __init__(self, room: Room, wait: float = 10.0) -> None:
         self.room = room
-        self.mm = Matchmaker(wait=wait)
+        # people who blocked one another never sit at one Play table
+        self.mm = Matchmaker(wait=wait, apart=lambda a, b: room.people.social.blocked(a, b))
         self.waiters: dict[str, asyncio.Future[str]] = {}
         self.moved = False  # gave the matchmaker up (leaving, or its lock was lost)
         self.seating: set[str] = set()  # players of a group whose table is being made
@@ -130,8 +131,8 @@ class PlayDesk:
 
     async def _queue(self, pid: str, game: str, rules: str, since: float) -> str:
         for t in self.room.tables.values():
-            if t.status != "finished" and t.settings.kind == "play" and t.seat_of(pid) is not None:
-                return t.id  # already playing: back to that table
+            if t.status == "playing" and t.settings.kind == "play" and t.seat_of(pid) is not None:
+                return t.id  # already playing: back to that table (one that never started is no game)
         store = self.room.store
         is_account = self.room.people.is_account(pid)
         rating = (await store.run(ratings.rating, store, pid, game))["display"] if is_account else None
@@ -238,12 +239,34 @@ class PlayDesk:
         table = await self.room.create_table(
             host, group.game, rs.preset, dict(rs.options), settings, matched=True
         )
-        for i, pid in enumerate(group.players):
-            name = await self.room.player_name(pid) or "?"
-            await table.sit(SimpleNamespace(player=pid, name=name), table.match.seat_name(i))
-        if group.bots:
-            await table.fill_bots(SimpleNamespace(player=host, name=""), "rules")
+        try:
+            for i, pid in enumerate(group.players):
+                name = await self.room.player_name(pid) or "?"
+                await table.sit(SimpleNamespace(player=pid, name=name), table.match.seat_name(i))
+            if group.bots:
+                await table.fill_bots(SimpleNamespace(player=host, name=""), "rules")
+        except Exception:
+            await self._abandon(table)
+            raise
         return table.id
+
+    async def _abandon(self, table: Any) -> None:
+        """A Play table that could not be made (someone could not sit):
+        nobody stays seated there and it is closed, so it captures nobody
+        (Play pressed again used to return to it, dead, every time) and is
+        not rebuilt at a restart."""
+        if table.status == "playing":
+            return  # it started after all: a game like any other
+        try:
+            for seat in table.seats:
+                if seat.player is not None:
+                    await table.stand(SimpleNamespace(player=seat.player, name=seat.name or ""))
+            await self.room.store.run(self.room.store.set_status, table.id, "finished")
+            table.status = "finished"
+            await self.room._changed(table)
+            self.room._drop(table)
+        except Exception:
+            log.exception("the unmade Play table %s could not be closed", table.id)
 
 
 class PlayIn(BaseModel):

@@ -6,7 +6,9 @@ few indexed queries, never a replay: games played and won per game, the
 contracts the person held and made, the rating with its history
 (:mod:`trumps.room.ratings`) and the recent games, each linking to its
 replay.  Profiles are of accounts (``/player/<username>``); a guest has no
-page.
+page.  A person the owner has blocked finds no profile at all (the same
+404 as for no such player, as on lichess): it would show them the
+blocker's presence and friends.
 """
 
 from __future__ import annotations
@@ -155,6 +157,9 @@ def routes(room: Callable[[], Room], sessions: Sessions) -> list[BaseRoute]:
             return bad("no such player", 404)
         who = await sessions.who(request)
         social = r.people.social
+        if who.player in social.blocks_of(data["player"]):
+            # blocked by the owner: no profile (no presence, no friends), as for no such player
+            return bad("no such player", 404)
         data["online"] = r.people.online(data["player"])
         data["you"] = who.player == data["player"]
         data["friend"] = social.are_friends(who.player, data["player"])

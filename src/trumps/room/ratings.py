@@ -59,6 +59,16 @@ reference values follow the bots' measured order, random < easy < normal
 A bot kind not in the table (a ``module:Class`` bot) is unrated: it plays
 with the new-player rating, which is used and not stored.
 
+**Only games between people are rated.**  A game moves ratings only when
+accounts (each counted once) sit on at least two different sides at its
+end (:func:`people_sides`); bots may fill the other seats.  Every rated
+game makes the model surer of a player, and the displayed number is
+``mu - 3 sigma``, so even games against bots the model expects a player
+to win raised the number: 25 games of one account with a ``strong`` bot
+partner against ``random`` bots took a new account from 1000 to 1549.  A
+game of one person (or of partners) against bots is played for nothing,
+and the table's end notice says so (:data:`NOT_RATED`).
+
 **Guests are not rated.**  A guest's seat (a player with no username) takes
 part as an unrated participant with the new-player rating, which is used
 for the update and not stored: guests have no history to keep a rating in.
@@ -102,10 +112,12 @@ __all__ = [
     "DEFAULT_SIGMA",
     "MAX_LIMIT",
     "MODEL",
+    "NOT_RATED",
     "SeatEntry",
     "display_of",
     "history",
     "leaderboard",
+    "people_sides",
     "rate_game",
     "rating",
     "ratings_of",
@@ -145,6 +157,25 @@ class SeatEntry(TypedDict):
     player: str | None
     bot: str | None
     team: int
+
+
+#: Why a finished game moved no rating (the table's notice at the end).
+NOT_RATED = (
+    "This game was not rated: ratings move only when at least two people play on different sides "
+    "(bots may fill the other seats)."
+)
+
+
+def people_sides(seats: Sequence[SeatEntry], accounts: set[str]) -> int:
+    """On how many sides people (players in ``accounts``) sit; a game
+    counts for chips and ratings only from 2.
+
+    >>> seats = [{"player": "a", "bot": None, "team": 0}, {"player": None, "bot": "strong", "team": 1},
+    ...          {"player": "b", "bot": None, "team": 0}, {"player": "g", "bot": None, "team": 1}]
+    >>> people_sides(seats, {"a", "b"}), people_sides(seats, {"a", "g"})
+    (1, 2)
+    """
+    return len({s["team"] for s in seats if s["player"] is not None and s["player"] in accounts})
 
 
 def display_of(mu: float, sigma: float) -> int:
@@ -221,8 +252,9 @@ def rate_game(
     ``final_scores`` has one score per team, ``winner`` is the winning team
     (``None``: a draw).  Bots and guests take part with their fixed or
     default ratings and are not stored.  Nothing changes (and ``{}`` is
-    returned) if the table was rated before (idempotent), if it has no
-    account, or if fewer than two teams had anyone in them.  Raises
+    returned) if the table was rated before (idempotent), or if accounts
+    sat on fewer than two sides (:func:`people_sides`: not a game between
+    people).  Raises
     :class:`ValueError` for a team or winner outside ``final_scores``, a
     player in two seats, or a table that does not exist."""
     _check(seats, final_scores, winner)
@@ -243,7 +275,7 @@ def rate_game(
                 .with_for_update()
             )
         )
-        if not accounts:
+        if people_sides(seats, accounts) < 2:
             return {}
         stored = {
             row.player_id: row

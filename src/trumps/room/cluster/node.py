@@ -45,6 +45,7 @@ import time
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
+from trumps.room import access
 from trumps.room.cluster.bus import Bus, stop_tasks
 from trumps.room.cluster.ownership import Ownership
 from trumps.room.cluster.relay import Relay, RemoteConnection, routing_name
@@ -920,6 +921,9 @@ class Cluster:
             if what == "admit" and table is not None:
                 await table.admit(q["player"])
                 await self.room._changed(table)  # who may see it changed: every lobby is told
+            elif what == "uninvite" and table is not None:  # a declined invitation (people.uninvite)
+                if await access.uninvite(table, q["player"]):
+                    await self.room._changed(table)
             elif what == "play":
                 since = q.get("since")
                 answer["table"] = await self.room.play.press(
