@@ -36,7 +36,7 @@ from trumps.room.db import GONE, UNREACHABLE
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from browser import free_port
-from cluster_harness import Worker
+from cluster_harness import Worker, new_guest
 from conftest import fresh_database
 from test_kill import _state
 from test_room import _sit_and_fill, create, guest
@@ -47,7 +47,7 @@ def act(ev: dict[str, Any]) -> str:
 
 
 def reply(ws: Any) -> dict[str, Any]:
-    """The next message that is not a state (or the state, if one came: an acknowledged act)."""
+    """The next message (a refusal; a state here would be an acknowledged act)."""
     ev: dict[str, Any] = json.loads(ws.receive_text())
     return ev
 
@@ -171,16 +171,14 @@ def test_an_unwritable_database_stops_every_write_and_loses_nothing(tmp_path: Pa
     the restarted server is exactly where the players last saw it."""
     server = Worker(f"sqlite:///{tmp_path / 'room.db'}").start()
     try:
-        with httpx.Client(base_url=server.url, timeout=10) as http:
-            http.post("/api/guest", json={"name": "Ann"}).raise_for_status()
-            cookie = f"trumps_session={http.cookies['trumps_session']}"
+        cookie = "trumps_session=" + new_guest(server.url, "Ann")
+        with httpx.Client(base_url=server.url, timeout=10, headers={"Cookie": cookie}) as http:
             tid = http.post("/api/tables", json={"game": "500"}).json()["id"]
             ws_url = f"ws://127.0.0.1:{server.port}/ws/table/{tid}"
             with connect(ws_url, additional_headers={"Cookie": cookie}) as ws:
-                _state(ws)
-                ws.send(json.dumps({"v": 1, "type": "sit", "seat": "S"}))
+                for message in ({"type": "sit", "seat": "S"}, {"type": "fill"}):
+                    ws.send(json.dumps({"v": 1, **message}))
                 ev = _state(ws)
-                ws.send(json.dumps({"v": 1, "type": "fill"}))
                 while ev["view"]["to_act"] != "S" or ev["table"]["status"] != "playing":
                     ev = _state(ws)
                 assert server.proc is not None
