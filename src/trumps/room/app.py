@@ -48,7 +48,7 @@ from trumps.room.pages import message_page
 from trumps.room.room import KEEP_FINISHED, Room, game_catalogue
 from trumps.room.settings import PRESET_PHRASES, settings_schema
 from trumps.room.stopping import CloseWhenStopping, Stopping
-from trumps.room.store import Store
+from trumps.room.store import Store, StoreUnavailable
 from trumps.room.table import AccessDenied, RoomError, Table, TableClosed
 from trumps.room.timers import Clock
 
@@ -101,6 +101,12 @@ async def server_error(_request: Request, _exc: Exception) -> Response:
     502.  ``Connection: close`` tells the proxy not to reuse it.  (Starlette
     still re-raises the exception, so the server logs it.)"""
     return PlainTextResponse("Internal Server Error", status_code=500, headers={"Connection": "close"})
+
+
+async def store_unavailable(_request: Request, exc: Exception) -> Response:
+    """A write the database did not take (trumps.room.db.StoreUnavailable):
+    503 with the reason, nothing acknowledged (logged once where detected)."""
+    return JSONResponse({"error": str(exc)}, status_code=503)
 
 
 def since_param(text: str | None) -> int | None:
@@ -456,7 +462,7 @@ def create_app(
         routes=routes,
         lifespan=lifespan,
         middleware=[Middleware(CloseWhenStopping, stopping=stopping), guard],
-        exception_handlers={Exception: server_error},
+        exception_handlers={Exception: server_error, StoreUnavailable: store_unavailable},
     )
 
     async def hand_over() -> bool:

@@ -8,9 +8,15 @@ it is rebuilt by replaying the action log through the engine.
 
 from __future__ import annotations
 
+import logging
+import os
+import sqlite3
+import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
+from urllib.parse import unquote
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import (
     JSON,
@@ -24,7 +30,7 @@ from sqlalchemy import (
     create_engine,
     event,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, ExceptionContext, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
@@ -44,10 +50,15 @@ __all__ = [
     "ResultRow",
     "SeatRow",
     "SessionRow",
+    "StoreUnavailable",
     "TableRow",
+    "file_watch",
     "make_engine",
     "migrate",
+    "sqlite_file",
 ]
+
+log = logging.getLogger("trumps.room")
 
 #: Play chips every new account is granted once (no real money; guests have none).
 STARTING_CHIPS = 1000
@@ -257,14 +268,169 @@ class ResultRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class StoreUnavailable(RuntimeError):
+    """The database did not take a write, so nothing was acknowledged: the
+    SQLite file was deleted, replaced or could not be written (the room
+    then takes no more writes until it is restarted: :class:`FileWatch`),
+    or PostgreSQL could not be reached (for this write only: the pool
+    reconnects).  The client is told (an ``error`` event, a 503), never
+    a 500 and never an acknowledgement of what is not stored."""
+
+
+#: what a player is told when a move or any other write was not stored
+GONE = "the room's database is gone or cannot be written: the room stops accepting moves"
+#: ... and on PostgreSQL when the database could not be reached for this write
+UNREACHABLE = "the database cannot be reached: nothing was saved; try again in a moment"
+
+#: SQLite's primary result codes after which the file cannot be trusted with
+#: another write: READONLY (also a moved file: SQLITE_READONLY_DBMOVED), IOERR,
+#: CORRUPT, FULL (a full disk, a file size limit), CANTOPEN, NOTADB
+_SQLITE_FATAL = {8, 10, 11, 13, 14, 26}
+
+
+def sqlite_file(url: str) -> str | None:
+    """The file of an SQLite URL as SQLAlchemy opens it (query parameters
+    such as ``?timeout=5`` and percent-escapes are not part of the name; a
+    ``file:`` URI with ``uri=true`` is reduced to its path); None for other
+    databases and for a database in memory."""
+    try:
+        parsed = make_url(url)
+    except Exception:
+        return None
+    if parsed.get_backend_name() != "sqlite" or not parsed.database:
+        return None
+    path = parsed.database
+    if str(parsed.query.get("uri", "")).lower() in ("true", "1") and path.startswith("file:"):
+        if "mode=memory" in path:
+            return None
+        path = unquote(path.removeprefix("file:").split("?", 1)[0].split("#", 1)[0])
+        if path.startswith("//"):  # file://host/path: the host is empty or localhost
+            path = "/" + path[2:].split("/", 1)[-1]
+    return None if path in ("", ":memory:") else path
+
+
+class FileWatch:
+    """Is the SQLite file this engine opened still the file at its path?
+
+    A file deleted (or moved, or replaced by a copy) under a running server
+    still takes every write: SQLite writes to the open file, which is gone
+    for good once the server stops, so every move acknowledged meanwhile
+    is lost (issue 29).  So the identity of the file (device and inode) is
+    taken when the first connection opens it, and after every commit that
+    wrote, before the write is acknowledged, the file at the path must still
+    be that one (one ``stat``: ~1 µs, once per group commit); a commit or
+    statement that fails with an error after which the file cannot be
+    trusted (a full disk, an I/O error, read-only) counts the same.  The
+    first failure is logged once, loudly, and from then on every write is
+    refused (:class:`StoreUnavailable`) without touching the database:
+    what the room holds in memory can no longer be stored, and a restart
+    (on the right file) resumes from what was.
+
+    The identity is compared by path, not with ``fstat`` of a file
+    descriptor held open for the purpose: closing any descriptor of the
+    database file drops every POSIX lock SQLite holds on it in this process
+    (sqlite.org/howtocorrupt.html 2.2), and a Store is closed and reopened
+    in one process (``trumps serve`` checks the database first; tests)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.identity: tuple[int, int] | None = None
+        self.failure: str | None = None  # why writes are refused (logged once)
+        self._lock = threading.Lock()
+
+    def opened(self) -> None:
+        """A connection has just opened the file at the path: the first
+        fixes the identity; a later one (the pool opens more) must find the
+        same file, or it would write to another database."""
+        st = self._stat()
+        if st is None:
+            return
+        with self._lock:
+            if self.identity is None:
+                self.identity = st
+                return
+        if st != self.identity:
+            self.fail("was replaced by another file")
+
+    def check(self) -> None:
+        """After a commit that wrote: raise unless the file at the path is
+        still the one opened (so the commit is in the database that a
+        restart will read)."""
+        st = self._stat()
+        if st is not None and st != self.identity:
+            self.fail("was replaced by another file")
+
+    def _stat(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            self.fail("was deleted")
+        except OSError as exc:
+            self.fail(f"cannot be read ({exc.strerror})")
+        return st.st_dev, st.st_ino
+
+    def refuse(self) -> None:
+        """Raise if writes stopped (no system call: a flag)."""
+        if self.failure is not None:
+            raise StoreUnavailable(GONE)
+
+    def fail(self, why: str) -> NoReturn:
+        """Stop taking writes; the first reason is logged (once) and raised."""
+        with self._lock:
+            first = self.failure is None
+            if first:
+                self.failure = why
+        if first:
+            log.critical(
+                "the database file %s %s: the room stops accepting moves and every other write "
+                "(nothing more is acknowledged); restart the server on the right file to go on "
+                "from what was stored",
+                self.path,
+                why,
+            )
+        raise StoreUnavailable(GONE)
+
+
+def _watched_connection(watch: FileWatch) -> type[sqlite3.Connection]:
+    """sqlite3's connection class with :meth:`FileWatch.check` after every
+    commit that wrote (and no commit at all once writes stopped).  Every
+    write of the room commits through here, whatever path it took (a group
+    commit, a session of accounts or ratings), so none is acknowledged
+    unless it is in the file a restart will read."""
+
+    class WatchedConnection(sqlite3.Connection):
+        def commit(self) -> None:
+            wrote = self.in_transaction  # sqlite3 begins a transaction only before a write
+            if wrote and watch.failure is not None:
+                self.rollback()
+                watch.refuse()
+            super().commit()
+            if wrote:
+                watch.check()
+
+    return WatchedConnection
+
+
+_WATCHES: WeakKeyDictionary[Engine, FileWatch] = WeakKeyDictionary()
+
+
+def file_watch(engine: Engine) -> FileWatch | None:
+    """The :class:`FileWatch` of an engine made by :func:`make_engine` on an SQLite file."""
+    return _WATCHES.get(engine)
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite files get WAL and foreign keys on, so a
-    killed server never leaves a half-written action behind."""
-    if url.startswith("sqlite:///"):
-        path = url.removeprefix("sqlite:///")
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, future=True)
+    killed server never leaves a half-written action behind, and a
+    :class:`FileWatch` (:func:`file_watch`), so a deleted or
+    unwritable file stops the room's writes instead of losing them."""
+    path = sqlite_file(url)
+    watch = FileWatch(path) if path is not None else None
+    kwargs: dict[str, Any] = {"future": True}
+    if watch is not None:
+        Path(watch.path).parent.mkdir(parents=True, exist_ok=True)
+        kwargs["connect_args"] = {"factory": _watched_connection(watch)}
+    engine = create_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
 
         @event.listens_for(engine, "connect")
@@ -274,8 +440,49 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA synchronous=FULL")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
+            if watch is not None:
+                watch.opened()
 
+    if watch is not None:
+        _WATCHES[engine] = watch
+    _on_errors(engine, watch)
     return engine
+
+
+def _on_errors(engine: Engine, watch: FileWatch | None) -> None:
+    """Errors that mean the database did not take a write become
+    :class:`StoreUnavailable` with a clear reason: on SQLite one after
+    which the file cannot be trusted stops all writes (:class:`FileWatch`);
+    on PostgreSQL a lost connection fails this write only (the pool opens
+    a new connection for the next one) and is logged once until the
+    database is reached again."""
+    down = threading.Event()
+
+    @event.listens_for(engine, "handle_error")
+    def _failed(ctx: ExceptionContext) -> BaseException | None:
+        exc = ctx.original_exception
+        if isinstance(exc, StoreUnavailable):
+            return None
+        if watch is not None:
+            code = getattr(exc, "sqlite_errorcode", None)
+            if isinstance(code, int) and code & 0xFF in _SQLITE_FATAL:
+                try:
+                    watch.fail(f"cannot be written ({exc})")
+                except StoreUnavailable as refused:
+                    return refused
+            return None
+        if ctx.is_disconnect or ctx.connection is None:  # lost, or no new one (a dropped database)
+            if not down.is_set():
+                down.set()
+                log.error("the database cannot be reached (%s): writes fail until it is back", exc)
+            return StoreUnavailable(UNREACHABLE)
+        return None
+
+    @event.listens_for(engine, "connect")
+    def _reached(_conn: Any, _record: Any) -> None:
+        if down.is_set():
+            down.clear()
+            log.warning("the database is reached again")
 
 
 def migrate(engine: Engine) -> None:

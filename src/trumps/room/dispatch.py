@@ -22,6 +22,7 @@ from trumps.room.messages import (
     Suggest,
     parse_client_message,
 )
+from trumps.room.store import StoreUnavailable
 from trumps.room.table import Connection, RoomError, Table, TableClosed
 
 __all__ = ["handle"]
@@ -57,7 +58,7 @@ async def handle(table: Table, conn: Connection, raw: str | bytes) -> None:
         # the table's new worker and acts again there
         with contextlib.suppress(Exception):
             await conn.close(1012)
-    except (MessageError, RoomError) as exc:
+    except (MessageError, RoomError, StoreUnavailable) as exc:  # the last: nothing was stored
         with contextlib.suppress(Exception):  # the socket may have closed meanwhile
             await conn.send(table.error(str(exc)))
     except Exception:  # never let one message kill the connection or the table

@@ -11,7 +11,7 @@ import contextlib
 import os
 import re
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from trumps.core.errors import TrumpsError
 
@@ -23,7 +23,7 @@ WORKER_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
 #: seconds a stopping worker may spend handing its tables over before its sockets close
 HANDOVER_LIMIT = 30.0
 
-_HELD: list[IO[str]] = []  # the SQLite lock file stays open (and locked) while serving
+_HELD: list[int] = []  # the SQLite database file stays open (and flock-ed) while serving
 
 
 def shown(db: str) -> str:
@@ -57,33 +57,41 @@ def check_database(db: str) -> None:
 
 def sqlite_path(db: str) -> str | None:
     """The file of an SQLite URL (None for other databases or in memory)."""
-    if not db.startswith("sqlite"):
-        return None
-    path = db.split(":///", 1)[1] if ":///" in db else ""
-    return path if path and path != ":memory:" else None
+    from trumps.room.db import sqlite_file
+
+    return sqlite_file(db)
 
 
 def hold_sqlite(db: str) -> None:
-    """SQLite serves one process: a second ``trumps serve`` on the same file
-    would run the same tables twice.  Hold an exclusive lock on a file next
-    to the database while serving; a second server is refused clearly."""
+    """SQLite serves one process: a second ``trumps serve`` on the same
+    database would run the same tables twice (one player seated N there
+    and E here).  So the server holds an exclusive ``flock`` on the
+    database file itself for its whole life, taken before the database is
+    opened or migrated: the lock belongs to the file (its inode), so a
+    second server is refused however it names the file (``?timeout=5``, a
+    symlink, a hard link, a relative path).  ``flock`` locks are apart from
+    the POSIX locks SQLite takes on the same file (Linux; the lock does not
+    stop SQLite in this process or any other, tests/room/attacks/test_store.py);
+    the descriptor is never closed, so it cannot drop SQLite's locks either."""
     import fcntl
 
     path = sqlite_path(db)
     if path is None:
         return
-    lock = Path(path + ".lock")
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    f = lock.open("a")
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    try:  # created here if new: SQLite takes an empty file as an empty database
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise TrumpsError(f"cannot open database {shown(db)!r}: {exc.strerror}") from None
     try:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        f.close()
+        os.close(fd)  # no SQLite connection in this process yet: no lock of its to drop
         raise TrumpsError(
             f"another trumps serve is already using {path}: SQLite serves one process; "
             "for several workers use PostgreSQL (--db postgresql+psycopg://..., see docs/scaling.md)"
         ) from None
-    _HELD.append(f)
+    _HELD.append(fd)
 
 
 def worker_app() -> Any:
@@ -169,8 +177,8 @@ def serve(
             "several workers need PostgreSQL (--db postgresql+psycopg://user@host/db): "
             "SQLite serves one process (docs/scaling.md)"
         )
+    hold_sqlite(db)  # first: a second server must not even migrate the database
     check_database(db)
-    hold_sqlite(db)
     print(startup_line(host, port, db, workers), flush=True)
     # no per-message deflate: table states are small, and its per-connection
     # state was two thirds of an idle table's memory (docs/benchmarks.md)

@@ -5,7 +5,10 @@ blocks on the database and writes happen in the order they were made.
 Actions, the busiest writes, go through :meth:`Store.write_action`: every
 action waiting when the database thread gets to them is committed in one
 transaction (group commit), and each caller resumes only once its action is
-committed, so nothing is shown that is not stored."""
+committed, so nothing is shown that is not stored.  On SQLite "committed"
+includes "into the file a restart will read": a deleted, replaced or
+unwritable file stops every write (:class:`trumps.room.db.FileWatch`,
+:class:`StoreUnavailable`)."""
 
 from __future__ import annotations
 
@@ -25,9 +28,20 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from trumps.room import timing
-from trumps.room.db import ActionRow, ChatRow, Meta, Player, SeatRow, TableRow, make_engine, migrate
+from trumps.room.db import (
+    ActionRow,
+    ChatRow,
+    Meta,
+    Player,
+    SeatRow,
+    StoreUnavailable,
+    TableRow,
+    file_watch,
+    make_engine,
+    migrate,
+)
 
-__all__ = ["READ_THREADS", "Store", "StoredTable", "new_id"]
+__all__ = ["READ_THREADS", "Store", "StoreUnavailable", "StoredTable", "new_id"]
 
 #: threads for reads beside the database thread (PostgreSQL only; within
 #: SQLAlchemy's default pool of 5 connections + 10 more)
@@ -70,6 +84,7 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
+        self.watch = file_watch(self.engine)  # SQLite: is the file still there (db.FileWatch)
         migrate(self.engine)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trumps-db")
@@ -153,16 +168,15 @@ class Store:
             return
         t0 = time.perf_counter()
         try:
+            if self.watch is not None:
+                self.watch.refuse()  # writes stopped: not even a transaction
             self._commit([item for item, _ in batch])
             results: list[BaseException | None] = [None] * len(batch)
-        except Exception:
-            results = []
-            for item, _ in batch:
-                try:
-                    self._commit([item])
-                    results.append(None)
-                except Exception as exc:
-                    results.append(exc)
+        except Exception as exc:
+            # each write again alone: one bad row fails only its caller, and a lost
+            # PostgreSQL connection is replaced; but no retry helps a lost SQLite file
+            gone = isinstance(exc, StoreUnavailable) and self.watch is not None
+            results = [exc] * len(batch) if gone else [self._retry(item) for item, _ in batch]
         timing.record("batch", len(batch), time.perf_counter() - t0)
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]] = {}
         for (_, fut), failure in zip(batch, results, strict=True):
@@ -172,6 +186,14 @@ class Store:
                 loop.call_soon_threadsafe(_resolve, done)
             except RuntimeError:  # the loop is closed: nobody is waiting any more
                 log.warning("dropped %d action acknowledgements: event loop closed", len(done))
+
+    def _retry(self, item: dict[str, Any] | _Write) -> BaseException | None:
+        """One write of a failed batch in a transaction of its own: its failure, or None."""
+        try:
+            self._commit([item])
+        except Exception as exc:
+            return exc
+        return None
 
     def _insert_actions(self, rows: list[dict[str, Any]]) -> None:
         with self.engine.begin() as conn:

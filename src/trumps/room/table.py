@@ -30,7 +30,7 @@ from trumps.core.protocol import Match
 from trumps.room import timing
 from trumps.room.messages import PROTOCOL_VERSION, error_event
 from trumps.room.settings import MAX_SPECTATORS, PHRASE_OF_TEXT, PRESET_PHRASES, TableSettings
-from trumps.room.store import Store, StoredTable
+from trumps.room.store import Store, StoredTable, StoreUnavailable
 from trumps.room.timers import Timers
 
 __all__ = [
@@ -1026,7 +1026,7 @@ class Table:
             choice = await self._bot_choice(seat, kind)
             try:
                 await self.act(None, choice, seat=seat, expect_seq=seq, auto=True)
-            except TableClosed:
+            except (TableClosed, StoreUnavailable):  # the latter is logged where it is detected
                 return
             except RoomError:
                 continue
