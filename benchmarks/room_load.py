@@ -240,9 +240,11 @@ class Server:
     """One ``trumps serve`` process (the room, or one of its workers)."""
 
     def __init__(
-        self, db: str, port: int, timings: str | None = None, log: str | None = None, name: str | None = None
-    ) -> None:
+        self, db: str, port: int, timings: str | None = None, log: str | None = None, name: str | None = None,
+        bot_delay: float = 0.0,
+    ) -> None:  # fmt: skip
         self.db = db
+        self.bot_delay = bot_delay  # 0 here (the clients play); benchmarks/soak.py plays with bots
         self.port = port
         self.name = name  # --worker-name: the nginx map routes table sockets by it
         self.timings = timings  # file the server writes its own timings to (room/timing.py)
@@ -262,7 +264,7 @@ class Server:
             self._cpu_before += self._cpu
             self._cpu = 0.0
         cmd = [sys.executable, "-m", "trumps", "serve", "--port", str(self.port), "--db", self.db]
-        cmd += ["--bot-delay", "0"]
+        cmd += ["--bot-delay", str(self.bot_delay)]
         if self.name:
             cmd += ["--worker-name", self.name]
         env = dict(os.environ)
