@@ -291,36 +291,47 @@ async def table_socket(
         yield ws
 
 
-async def bot_table(run: Run, slot: Slot, host: str) -> None:
-    """Tables of ``slot``'s kind, one after the other, every seat a bot;
-    the host watches each on a socket until its game is over."""
+#: plays one socket of a table (and the set of what it asked for at this table); whether the game is over
+Play = Callable[[websockets.ClientConnection, set[str]], Awaitable[bool]]
+
+
+async def tables_of(run: Run, slot: Slot, cookie: str, who: str, play: Play) -> None:
+    """Tables of ``slot``'s kind one after the other, each played by
+    ``play`` until its game is over; a dropped socket is opened again after
+    ``RECONNECT`` s (as the page does), a table that is gone (4404) replaced."""
     while True:
-        tid = await create_table(run, host, slot.kind)
+        tid = await create_table(run, cookie, slot.kind)
         slot.new_table(tid)
-        seated = False
         over = False
+        asked: set[str] = set()
         while not over:
             try:
-                async with table_socket(run, tid, host) as ws:
-                    async for raw in ws:
-                        ev = json.loads(raw)
-                        if ev["type"] == "error":
-                            run.error_event(ev)
-                        if ev["type"] != "state":
-                            continue
-                        if not seated:
-                            for i, seat in enumerate(ev["table"]["seats"]):
-                                await ws.send(message("bot", seat=seat["seat"], kind=slot.level(i)))
-                            seated = True
-                        if slot.saw(ev):
-                            over = True
-                            break
+                async with table_socket(run, tid, cookie) as ws:
+                    over = await play(ws, asked)
             except DROPS as exc:
-                run.dropped(exc, "host")
+                run.dropped(exc, who)
                 if gone(exc):
                     break
             if not over:
                 await asyncio.sleep(RECONNECT)
+
+
+async def watch_bots(run: Run, slot: Slot, ws: websockets.ClientConnection, asked: set[str]) -> bool:
+    """The host of a bot table: a bot of its level in every seat, then it
+    watches until the game is over."""
+    async for raw in ws:
+        ev = json.loads(raw)
+        if ev["type"] == "error":
+            run.error_event(ev)
+        if ev["type"] != "state":
+            continue
+        if "bots" not in asked:
+            asked.add("bots")
+            for i, seat in enumerate(ev["table"]["seats"]):
+                await ws.send(message("bot", seat=seat["seat"], kind=slot.level(i)))
+        if slot.saw(ev):
+            return True
+    return False
 
 
 @dataclass
@@ -335,30 +346,11 @@ class Turn:
     sent: bool = False
 
 
-async def person_table(run: Run, slot: Slot, cookie: str, rng: random.Random) -> None:
-    """Tables of ``slot``'s kind where this client is a person in the first
-    seat with suggestions on, bots in the others."""
-    while True:
-        tid = await create_table(run, cookie, slot.kind)
-        slot.new_table(tid)
-        over = False
-        asked: set[str] = set()  # seats it asked a bot for
-        while not over:
-            try:
-                async with table_socket(run, tid, cookie) as ws:
-                    over = await play_person(run, slot, ws, rng, asked)
-            except DROPS as exc:
-                run.dropped(exc, "person")
-                if gone(exc):
-                    break
-            if not over:
-                await asyncio.sleep(RECONNECT)
-
-
 async def play_person(
-    run: Run, slot: Slot, ws: websockets.ClientConnection, rng: random.Random, asked: set[str]
+    run: Run, slot: Slot, rng: random.Random, ws: websockets.ClientConnection, asked: set[str]
 ) -> bool:
-    """One socket of a person's table; whether the game is over."""
+    """A person in the first seat of a table with suggestions on, bots in
+    the others (one socket of it; whether the game is over)."""
     turn: Turn | None = None
     next_chat = time.monotonic() + rng.uniform(*CHAT_EVERY)
     while True:
@@ -562,9 +554,14 @@ async def drive(run: Run) -> None:
             if slot.person:
                 cookie = await new_guest(run.http, f"player{n}")
                 prng = random.Random(rng.getrandbits(64))
-                work: Callable[[], Awaitable[None]] = functools.partial(person_table, run, slot, cookie, prng)
+                play: Play = functools.partial(play_person, run, slot, prng)
+                work: Callable[[], Awaitable[None]] = functools.partial(
+                    tables_of, run, slot, cookie, "person", play
+                )
             else:
-                work = functools.partial(bot_table, run, slot, host)
+                work = functools.partial(
+                    tables_of, run, slot, host, "host", functools.partial(watch_bots, run, slot)
+                )
             tasks.append(asyncio.create_task(forever(run, slot.name, work)))
         for k in range(run.opts.spectators):
             cookie = await new_guest(run.http, f"watcher{k}")
@@ -686,15 +683,18 @@ def report(run: Run, stderr: str, stop_rc: int | None) -> dict[str, Any]:
     }
 
 
-def print_report(out: dict[str, Any]) -> None:
+def describe(out: dict[str, Any]) -> str:
+    """The report in lines a person reads (also the soak test's failure message)."""
+    lines: list[str] = []
+    say = lines.append
     o, srv = out["options"], out["server"]
-    print(
-        f"\nsoak: {out['elapsed_s']} s of {o['minutes']} min, set {o['set']}, bot delay {o['bot_delay']} s, "
+    say(
+        f"soak: {out['elapsed_s']} s of {o['minutes']} min, set {o['set']}, bot delay {o['bot_delay']} s, "
         f"{o['spectators']} spectators; code {out['code']}"
     )
-    print(f"machine: {out['machine']}")
+    say(f"machine: {out['machine']}")
     died = srv["died"]
-    print(
+    say(
         "server: "
         + (f"DIED at {died['at_s']} s (exit {died['exit']} {died['signal']})" if died else "alive")
         + f", CPU {srv['cpu_s']} s"
@@ -702,33 +702,34 @@ def print_report(out: dict[str, Any]) -> None:
     )
     rss = srv["rss"]
     if rss.get("warm_mb") is not None:
-        print(
+        say(
             f"RSS: {rss['start_mb']} MB before any table, {rss['first_mb']} at the first sample, {rss['warm_mb']} after the warm-up, peak {rss['peak_mb']}, "
             f"end {rss['end_mb']}; growth {rss['growth_mb']} MB, slope {rss.get('slope_mb_per_min')} MB/min"
         )
     else:
-        print(f"RSS: {rss['start_mb']} MB before any table; no sample after the warm-up")
-    print(f"actions: {out['actions']} ({out['actions_per_s']}/s)")
+        say(f"RSS: {rss['start_mb']} MB before any table; no sample after the warm-up")
+    say(f"actions: {out['actions']} ({out['actions_per_s']}/s)")
     for t in out["tables"]:
-        print(
+        say(
             f"  {t['name']:<44} tables {t['tables']:3d}  games {t['games']:3d}  actions {t['actions']:5d}  "
             f"longest still {t['max_gap_s']:5.1f} s"
         )
-    print(f"clients: {out['clients']}")
-    print(f"error events: {out['errors'] or 'none'}")
-    print(f"sockets ended by the server: {out['closed_by_server'] or 'none'}")
+    say(f"clients: {out['clients']}")
+    say(f"error events: {out['errors'] or 'none'}")
+    say(f"sockets ended by the server: {out['closed_by_server'] or 'none'}")
     if out["client_faults"]:
-        print(f"client faults (restarted): {out['client_faults']}")
-    print(f"server stderr: {srv['stderr_lines']} lines")
+        say(f"client faults (restarted): {out['client_faults']}")
+    say(f"server stderr: {srv['stderr_lines']} lines")
     for n, line in srv["stderr_top"]:
-        print(f"  {n:5d}  {line}")
+        say(f"  {n:5d}  {line}")
     if died:
-        print("server's last lines:")
+        say("server's last lines:" + ("" if srv["stderr_tail"] else " (none)"))
         for line in srv["stderr_tail"]:
-            print(f"  | {line}")
-    print("RESULT: " + ("ok" if out["ok"] else "FAILED"))
+            say(f"  | {line}")
+    say("RESULT: " + ("ok" if out["ok"] else "FAILED"))
     for f in out["failures"]:
-        print(f"  - {f}")
+        say(f"  - {f}")
+    return "\n".join(lines)
 
 
 async def soak_async(opts: Options, server: Server) -> Run:
@@ -832,7 +833,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     signal.signal(signal.SIGTERM, on_sigterm)  # unwinds like Ctrl-C: the server is stopped
     out = run_soak(opts)
-    print_report(out)
+    print()
+    print(describe(out))
     if a.json:
         Path(a.json).write_text(json.dumps(out, indent=1))
     return 0 if out["ok"] else 1
