@@ -619,9 +619,10 @@ def report(run: Run, stderr: str, stop_rc: int | None) -> dict[str, Any]:
             f"the server died {d['at_s']} s into the run (exit {d['exit']}{' ' + d['signal'] if d['signal'] else ''}); "
             f"its last line: {last[0][:200]}"
         )
-    for s in run.stalls:
+    for st in run.stalls:
         failures.append(
-            f"table {s['table']} ({s['id']}) did not advance for {s['for_s']} s (seq {s['seq']}, {s['at_s']} s in)"
+            f"table {st['table']} ({st['id']}) did not advance for {st['for_s']} s "
+            f"(seq {st['seq']}, {st['at_s']} s in)"
         )
     if rss.get("growth_mb") is not None and rss["growth_mb"] > opts.rss_growth_mb:
         failures.append(
@@ -716,7 +717,7 @@ def describe(out: dict[str, Any]) -> str:
         )
     say(f"clients: {out['clients']}")
     say(f"error events: {out['errors'] or 'none'}")
-    say(f"sockets ended by the server: {out['closed_by_server'] or 'none'}")
+    say(f"sockets dropped or refused (by kind of client, code or error): {out['closed_by_server'] or 'none'}")
     if out["client_faults"]:
         say(f"client faults (restarted): {out['client_faults']}")
     say(f"server stderr: {srv['stderr_lines']} lines")
@@ -756,7 +757,7 @@ def run_soak(opts: Options) -> dict[str, Any]:
             from pg import postgres_server  # tests/room/pg.py
 
             db = stack.enter_context(postgres_server())
-        server = Server(db, free_port(), log=f"{tmp}/serve.log", bot_delay=opts.bot_delay)
+        server = Server(db, free_port(), log=f"{tmp}/serve.log", bot_delay=opts.bot_delay, stdout_to_log=True)
         stack.callback(server.stop, 5.0)
         server.start()
         run = asyncio.run(soak_async(opts, server))
