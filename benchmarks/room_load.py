@@ -240,9 +240,12 @@ class Server:
     """One ``trumps serve`` process (the room, or one of its workers)."""
 
     def __init__(
-        self, db: str, port: int, timings: str | None = None, log: str | None = None, name: str | None = None
-    ) -> None:
+        self, db: str, port: int, timings: str | None = None, log: str | None = None, name: str | None = None,
+        bot_delay: float = 0.0, stdout_to_log: bool = False,
+    ) -> None:  # fmt: skip
         self.db = db
+        self.bot_delay = bot_delay  # 0 here (the clients play); benchmarks/soak.py plays with bots
+        self.stdout_to_log = stdout_to_log  # soak.py: what a crashing C library printed last
         self.port = port
         self.name = name  # --worker-name: the nginx map routes table sockets by it
         self.timings = timings  # file the server writes its own timings to (room/timing.py)
@@ -262,7 +265,7 @@ class Server:
             self._cpu_before += self._cpu
             self._cpu = 0.0
         cmd = [sys.executable, "-m", "trumps", "serve", "--port", str(self.port), "--db", self.db]
-        cmd += ["--bot-delay", "0"]
+        cmd += ["--bot-delay", str(self.bot_delay)]
         if self.name:
             cmd += ["--worker-name", self.name]
         env = dict(os.environ)
@@ -276,7 +279,7 @@ class Server:
             err = open(self.log, "ab")  # noqa: SIM115 - the child holds it; closed below
         try:
             self.proc = subprocess.Popen(
-                cmd, stdout=subprocess.DEVNULL, stderr=err, env=env,
+                cmd, stdout=err if self.log and self.stdout_to_log else subprocess.DEVNULL, stderr=err, env=env,
                 start_new_session=True,  # a Ctrl-C in the terminal reaches only this script, which stops it
                 preexec_fn=die_with_parent,
             )  # fmt: skip
