@@ -89,12 +89,11 @@ def parse_int(text: str | None, least: int, most: int) -> int | None:
     return value if least <= value <= most else None
 
 
-class _Pattern(Convertor[str]):
-    """A path parameter that matches only its allowed characters: any other
+class _TableId(Convertor[str]):
+    """A path parameter that matches only a table id's characters: any other
     address is simply not found (a 404), never a lookup."""
 
-    def __init__(self, pattern: re.Pattern[str]) -> None:
-        self.regex = pattern.pattern
+    regex = TABLE_ID.pattern
 
     def convert(self, value: str) -> str:
         return value
@@ -103,9 +102,15 @@ class _Pattern(Convertor[str]):
         return value
 
 
+class _Name(_TableId):
+    """A profile's name in a path (a username or a player id)."""
+
+    regex = NAME.pattern
+
+
 # ``{tid:tid}`` in a route: a table (record, replay) id; ``{name:name}``: a profile's name.
-register_url_convertor("tid", _Pattern(TABLE_ID))
-register_url_convertor("name", _Pattern(NAME))
+register_url_convertor("tid", _TableId())
+register_url_convertor("name", _Name())
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
