@@ -188,9 +188,10 @@ _SPECS = [
                       "double_base": "320/640 + bid × m"}),
     _S("defense_complement", bool, False, None, "Defence scores 160 − R(taker's cards).",
        label="Defence scores 160 − the taker's points", group="scoring", when=_COMMON),
+    # at most 10,000 (five times the longest usual game): any whole number was taken before, and
+    # 10**30 was stored and then broke the lobby of everyone (issue 29)
     _S("target_score", int, 1000, None, "Score that ends the game.",
-       check=lambda v: v > 0, check_doc="must be positive",
-       label="Game to", group="game", bounds=(1, None, 1), summary="to {target_score}"),
+       label="Game to", group="game", bounds=(1, 10_000, 1), summary="to {target_score}"),
     _S("target_rule", str, "reach", ("reach", "exceed"), "Reaching the target is enough, or exceed it.",
        label="To end the game", group="game",
        choice_labels={"reach": "reach the target", "exceed": "pass the target"}),

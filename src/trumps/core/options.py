@@ -44,6 +44,10 @@ _TRUE = {"true", "yes", "on", "1", "y"}
 _FALSE = {"false", "no", "off", "0", "n"}
 _BOOL_WORDS = {True: "yes", False: "no"}
 _TERM = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_WHOLE = re.compile(r"[+-]?[0-9]{1,18}")  # a whole number as text: within 64 bits
+#: The bound of a whole number without ``bounds`` (every game's options have
+#: theirs): the largest integer any JSON reader keeps exactly.
+SAFE_INT = 2**53 - 1
 
 
 def fill_terms(text: str, words: Mapping[str, str]) -> str:
@@ -79,8 +83,13 @@ class OptionSpec:
     ``choice_labels`` the words for each value (yes/no for a bool unless
     given); ``group`` the key of an :class:`OptionGroup`; ``when`` maps other
     options to the values under which this one applies at all (a form hides
-    it otherwise); ``bounds`` = (least, most or None, step) of a free whole
-    number, for forms (``check`` still decides); ``summary`` is this
+    it otherwise); ``bounds`` = (least, most, step) of a free whole
+    number: every game's whole number without ``choices`` has them (one
+    without is kept within ±``SAFE_INT``), and
+    :meth:`coerce` refuses a value outside [least, most] (an unbounded
+    number was stored, then broke every reader: a target of 10**30 does not
+    fit the 64 bits of the card room's JSON; ``check`` may narrow further,
+    forms use the step); ``summary`` is this
     option's piece of the one-line rules description: a template, or a
     template per value (a value not listed adds nothing).  Templates may
     use terms, ``{value}`` (this value's words) and any option's value by
@@ -97,7 +106,7 @@ class OptionSpec:
     group: str = ""
     choice_labels: Mapping[Any, str] | None = field(default=None, hash=False)
     when: Mapping[str, tuple[Any, ...]] | None = field(default=None, hash=False)
-    bounds: tuple[int, int | None, int] | None = None
+    bounds: tuple[int, int, int] | None = None
     summary: str | Mapping[Any, str] | None = field(default=None, hash=False)
 
     def coerce(self, value: Any) -> Any:
@@ -111,12 +120,16 @@ class OptionSpec:
                 raise OptionError(f"option {self.name} must be true or false, not {value!r}")
         elif self.kind is int:
             if isinstance(v, str):
-                try:
-                    v = int(v.strip())
-                except ValueError:
-                    raise OptionError(f"option {self.name} must be a whole number, not {value!r}") from None
+                # ASCII digits only ("²".isdigit(), and int() reads "٣" and "1_0"), and not too many
+                text = v.strip()
+                if not _WHOLE.fullmatch(text):
+                    raise OptionError(f"option {self.name} must be a whole number, not {value!r}")
+                v = int(text)
             if isinstance(v, bool) or not isinstance(v, int):
                 raise OptionError(f"option {self.name} must be a whole number, not {value!r}")
+            least, most, _step = self.bounds or (-SAFE_INT, SAFE_INT, 1)
+            if not least <= v <= most:
+                raise OptionError(f"option {self.name} must be from {least} to {most}, not {value!r}")
         elif self.kind is str:
             if not isinstance(v, str):
                 raise OptionError(f"option {self.name} must be text, not {value!r}")
@@ -181,6 +194,8 @@ class OptionSpec:
         """Raise ``ValueError`` on metadata that contradicts the option
         (words for a value it cannot take)."""
         allowed = self.values()
+        if self.bounds is not None and not self.bounds[0] <= self.default <= self.bounds[1]:
+            raise ValueError(f"option {self.name}: default {self.default!r} outside its bounds")
         for key in self.choice_labels or {}:
             if allowed is None or not any(key == a and type(key) is type(a) for a in allowed):
                 raise ValueError(f"option {self.name}: words for {key!r}, which it cannot take")

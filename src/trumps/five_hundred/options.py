@@ -140,9 +140,10 @@ _SPECS = [
     OptionSpec("breach_enabled", bool, False, None,
                "A defender may bet that the contract fails by 2 tricks or more.",
                label="Breach rule", group="breach", summary={True: "breach"}),
+    # at most 1,000: twice the game (any positive number was taken before; issue 29)
     OptionSpec("breach_value", int, 100, None, "Points won or lost on a breach.",
                check=lambda v: v > 0 and v % 10 == 0, check_doc="must be a positive multiple of 10",
-               label="Breach value", group="breach", when={"breach_enabled": (True,)}, bounds=(10, None, 10)),
+               label="Breach value", group="breach", when={"breach_enabled": (True,)}, bounds=(10, 1000, 10)),
     OptionSpec("breach_ban_any_level", bool, True, None,
                "A breached contractor of any level (not only 7) may not bid in the next hand.",
                label="Breached contractor sits out", group="breach", when={"breach_enabled": (True,)}),

@@ -34,6 +34,7 @@ from trumps.room.accounts import Throttled
 from trumps.room.messages import MessageError
 from trumps.room.prefs import get_prefs
 from trumps.room.table import Connection, RoomError
+from trumps.room.validate import Line
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
@@ -155,12 +156,12 @@ def hidden_characters(name: str) -> bool:
 
 class GuestIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=24)
+    name: Line = Field(min_length=1, max_length=24)
 
 
 class RegisterIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    username: str = Field(max_length=64)
+    username: Line = Field(max_length=64)
     password: str = Field(max_length=256)
 
 

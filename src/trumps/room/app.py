@@ -51,6 +51,7 @@ from trumps.room.stopping import CloseWhenStopping, Stopping
 from trumps.room.store import Store, StoreUnavailable
 from trumps.room.table import AccessDenied, RoomError, Table, TableClosed
 from trumps.room.timers import Clock
+from trumps.room.validate import Line, RefuseControlCharacters
 
 __all__ = ["create_app"]
 
@@ -60,16 +61,16 @@ log = logging.getLogger("trumps.room")
 
 class TableIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    game: str = Field(min_length=1, max_length=20)
-    preset: str | None = Field(default=None, max_length=40)
+    game: Line = Field(min_length=1, max_length=20)
+    preset: Line | None = Field(default=None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     settings: dict[str, Any] = Field(default_factory=dict)
-    invite: list[str] = Field(default_factory=list, max_length=12)  # friends to invite at once
+    invite: list[Line] = Field(default_factory=list, max_length=12)  # friends to invite at once
 
 
 class JoinIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    code: str = Field(min_length=1, max_length=24)
+    code: Line = Field(min_length=1, max_length=24)
 
 
 class WsConnection:
@@ -438,7 +439,7 @@ def create_app(
     routes = [
         Route("/", index),
         Route("/favicon.ico", favicon),
-        Route("/table/{tid}", table_page),
+        Route("/table/{tid:tid}", table_page),
         Route("/join/{code}", join_page),
         Route("/api/games", api_games),
         Route("/api/settings", api_settings),
@@ -448,12 +449,12 @@ def create_app(
         *play.routes(room, sessions, body),
         *profiles.routes(room, sessions),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
-        Route("/api/tables/{tid}", api_table),
+        Route("/api/tables/{tid:tid}", api_table),
         *history.routes(room, identity, said),
         *competition.routes(room, identity),
         *languages.routes(room, sessions),
         WebSocketRoute("/ws/lobby", ws_lobby),
-        WebSocketRoute("/ws/table/{tid}", ws_table),
+        WebSocketRoute("/ws/table/{tid:tid}", ws_table),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     guard = Middleware(CrossSiteGuard, trusted_origins=trusted_origins)
@@ -461,7 +462,11 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(CloseWhenStopping, stopping=stopping), guard],
+        middleware=[
+            Middleware(RefuseControlCharacters),
+            Middleware(CloseWhenStopping, stopping=stopping),
+            guard,
+        ],
         exception_handlers={Exception: server_error, StoreUnavailable: store_unavailable},
     )
 

@@ -55,6 +55,7 @@ from trumps.core.seats import seat_name
 from trumps.i18n import N_
 from trumps.room.history_store import PlayerGame, player_games, table_exists
 from trumps.room.store import StoredTable
+from trumps.room.validate import parse_int
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
@@ -713,10 +714,9 @@ def routes(
         if isinstance(entry, Response):
             return entry
         count = len(entry.match.deal_records)
-        raw = request.query_params.get("deal", "")
-        if not raw.isdigit() or not 1 <= int(raw) <= count:
+        deal = parse_int(request.query_params.get("deal"), 1, count)
+        if deal is None:
             return _error(f"give the deal to analyse: ?deal=N with N from 1 to {count}", 400)
-        deal = int(raw)
         key = (entry.stored.id, deal)
         result = reviews.get(key)
         if result is None:
@@ -791,10 +791,10 @@ def routes(
         }
 
     return [
-        Route("/replay/{tid}", replay_page),
+        Route("/replay/{tid:tid}", replay_page),
         Route("/games", games_page),
-        Route("/api/tables/{tid}/replay", api_replay),
-        Route("/api/tables/{tid}/record", api_record),
-        Route("/api/tables/{tid}/review", api_review),
+        Route("/api/tables/{tid:tid}/replay", api_replay),
+        Route("/api/tables/{tid:tid}/record", api_record),
+        Route("/api/tables/{tid:tid}/review", api_review),
         Route("/api/me/games", api_my_games),
     ]

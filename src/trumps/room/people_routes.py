@@ -18,6 +18,7 @@ from trumps.room.account_routes import Sessions
 from trumps.room.messages import MessageError
 from trumps.room.prefs import get_prefs, prefs_schema, set_prefs
 from trumps.room.table import RoomError
+from trumps.room.validate import Line, parse_int
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
@@ -29,13 +30,13 @@ FriendAction = Literal["request", "accept", "decline", "cancel", "remove", "bloc
 
 class FriendIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    player: str = Field(min_length=1, max_length=64)  # a username, or a player id from a table
+    player: Line = Field(min_length=1, max_length=64)  # a username, or a player id from a table
     action: FriendAction
 
 
 class InviteIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    players: list[str] = Field(min_length=1, max_length=12)
+    players: list[Line] = Field(min_length=1, max_length=12)
 
 
 class AnswerIn(BaseModel):
@@ -96,12 +97,12 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any
         who = await sessions.who(request)
         if who.player is None:
             return bad("choose a name first", 401)
-        text = request.path_params["iid"]
-        if not text.isdigit() or len(text) > 12:
+        iid = parse_int(request.path_params["iid"], 0, 10**12)
+        if iid is None:
             return bad("no such invitation", 404)
         try:
             data = await body(request, AnswerIn)
-            tid = await room().people.answer(who.player, int(text), data.answer == "accept")
+            tid = await room().people.answer(who.player, iid, data.answer == "accept")
         except (MessageError, RoomError) as exc:
             return bad(str(exc))
         return JSONResponse({"table": tid})
@@ -122,7 +123,7 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any
             if not isinstance(changes, dict):
                 raise MessageError("send an object of settings")
             values = await r.store.run(set_prefs, r.store, who.player, changes)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested too deep
             return bad("body: not JSON")
         except (MessageError, RoomError) as exc:
             return bad(str(exc))
@@ -151,7 +152,7 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any
 
     return [
         Route("/api/friends", api_friends, methods=["GET", "POST"]),
-        Route("/api/tables/{tid}/invite", api_invite, methods=["POST"]),
+        Route("/api/tables/{tid:tid}/invite", api_invite, methods=["POST"]),
         Route("/api/invitations/{iid}", api_answer, methods=["POST"]),
         Route("/api/prefs", api_prefs, methods=["GET", "POST"]),
         WebSocketRoute("/ws/me", ws_me),

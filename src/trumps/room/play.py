@@ -33,6 +33,7 @@ from trumps.room.db import ActionRow, SeatRow
 from trumps.room.matchmaking import RULE_SETS, Group, Matchmaker, MatchmakingError, Ticket, rule_set
 from trumps.room.messages import MessageError
 from trumps.room.table import RoomError
+from trumps.room.validate import Line
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
@@ -271,8 +272,8 @@ class PlayDesk:
 
 class PlayIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    game: str = Field(min_length=1, max_length=20)
-    rules: str = Field(min_length=1, max_length=40)
+    game: Line = Field(min_length=1, max_length=20)
+    rules: Line = Field(min_length=1, max_length=40)
 
 
 def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any]) -> list[BaseRoute]:

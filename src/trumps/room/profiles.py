@@ -26,6 +26,7 @@ import trumps
 from trumps.room import ratings
 from trumps.room.accounts import find_account
 from trumps.room.db import FriendRow, GameResultRow, Player
+from trumps.room.validate import parse_int
 
 if TYPE_CHECKING:
     from trumps.core.protocol import Match
@@ -170,16 +171,16 @@ def routes(room: Callable[[], Room], sessions: Sessions) -> list[BaseRoute]:
         game = request.query_params.get("game", "500")
         if game not in trumps.games():
             return bad(f"unknown game {game!r} (known: {', '.join(trumps.games())})")
-        limit_text = request.query_params.get("limit", "50")
-        if not limit_text.isdigit() or not 1 <= int(limit_text) <= ratings.MAX_LIMIT:
+        limit = parse_int(request.query_params.get("limit", "50"), 1, ratings.MAX_LIMIT)
+        if limit is None:
             return bad(f"limit: a whole number from 1 to {ratings.MAX_LIMIT}")
         r = room()
-        rows = await r.store.run(ratings.leaderboard, r.store, game, int(limit_text))
+        rows = await r.store.run(ratings.leaderboard, r.store, game, limit)
         return JSONResponse({"game": game, "players": rows})
 
     return [
-        Route("/player/{name}", page),
+        Route("/player/{name:name}", page),
         Route("/settings", settings_page),
-        Route("/api/players/{name}", api_profile),
+        Route("/api/players/{name:name}", api_profile),
         Route("/api/ratings", api_ratings),
     ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import random
 import secrets
@@ -15,7 +16,7 @@ from pydantic import ValidationError
 
 import trumps
 from trumps.core.errors import TrumpsError
-from trumps.room import timing
+from trumps.room import timing, wire
 from trumps.room.messages import PROTOCOL_VERSION
 from trumps.room.people import People
 from trumps.room.play import PlayDesk
@@ -70,6 +71,9 @@ class Room:
         self._lobby_task: asyncio.Task[None] | None = None
         self.cluster: Cluster | None = None  # several workers: see trumps.room.cluster
         self.sessions: Any = None  # the app's Sessions (ends sockets of revoked sessions)
+        # lobby entries checked to encode (see _entry): table id -> what was checked
+        self._sound: dict[str, tuple[Any, ...]] = {}
+        self._unlisted: set[str] = set()  # tables left out of the lobby (logged once)
 
     def use_cluster(self, url: str, worker: str | None = None) -> None:
         """Run as one worker of a room on several processes (PostgreSQL)."""
@@ -322,12 +326,46 @@ class Room:
         for t in tables:
             if t.status == "finished" or not self.people.listed(t, viewer):
                 continue
-            summary = t.summary()
+            summary = self._entry(t)
+            if summary is None:
+                continue
             seat = t.seat_of(viewer) if viewer is not None else None
             if seat is not None:
                 summary = {**summary, "you": summary["seats"][seat]["seat"]}
             out.append(summary)
         return out
+
+    def _entry(self, t: Any) -> dict[str, Any] | None:
+        """A table's lobby entry, or None (logged once) if it cannot be sent.
+
+        One table whose stored settings, options or times no JSON can carry
+        (a NaN start time, a target of 10**30 written before the checks
+        existed) made ``GET /api/tables`` answer 500 and closed the lobby
+        socket of everyone.  Such an entry is left out instead.  Encoding
+        every entry on every listing would double the lobby's cost, so an
+        entry is checked once, again only when the table's settings,
+        options or times are other objects (the parts a table keeps
+        from storage; the rest is the server's own)."""
+        summary: dict[str, Any] = t.summary()
+        key = (
+            id(t), id(t.settings), id(getattr(t, "options", None)), id(getattr(t, "preset", None)),
+            repr(t.created), repr(getattr(t, "started", None)),
+        )  # fmt: skip
+        if self._sound.get(t.id) == key:
+            return summary
+        try:
+            wire.dumps(summary)  # 64-bit integers, no lone surrogates
+            json.dumps(summary, allow_nan=False)  # finite numbers (the REST answers)
+        except (TypeError, ValueError, OverflowError) as exc:
+            self._sound.pop(t.id, None)
+            if t.id not in self._unlisted:
+                self._unlisted.add(t.id)
+                log.error("table %s is left out of the lobby: its entry cannot be encoded (%s)", t.id, exc)
+            return None
+        if len(self._sound) > 4 * len(self.tables) + 1000:  # forget tables long gone
+            self._sound.clear()
+        self._sound[t.id] = key
+        return summary
 
     def lobby_event(self, viewer: str | None = None) -> dict[str, Any]:
         return {"v": PROTOCOL_VERSION, "type": "lobby", "tables": self.listing(viewer)}

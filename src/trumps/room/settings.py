@@ -20,13 +20,15 @@ pydantic_core._pydantic_core.ValidationError: 1 validation error for TableSettin
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 __all__ = [
     "BUY_INS",
     "CHOICE_WORDS",
+    "LATEST_START",
     "MAX_SPECTATORS",
     "PHRASE_OF_TEXT",
     "PRESET_PHRASES",
@@ -45,6 +47,12 @@ BUY_INS = (0, 30, 110, 275, 550)
 MAX_SPECTATORS = 10
 #: How far ahead a table may be scheduled, in seconds.
 SCHEDULE_HORIZON = 24 * 3600
+#: The latest start time any table may carry (2100-01-01 UTC, in seconds
+#: since 1970): a bound of the type, checked even where the clock is not at
+#: hand (a stored table read back); creation also checks :data:`SCHEDULE_HORIZON`.
+LATEST_START = 4_102_444_800.0
+
+log = logging.getLogger("trumps.room")
 #: The phrases of "preset" chat, in the order the page shows them: a phrase
 #: travels as its key and each reader sees it in their own language.
 PRESET_PHRASES: dict[str, str] = {
@@ -109,10 +117,15 @@ class TableSettings(BaseModel):
         title="Allow suggestions",
         description="Players may ask the bot for a suggested call or card.",
     )
+    # finite and within the calendar: a NaN passed every comparison with the
+    # clock, was stored, and the lobby's JSON could not encode it (issue 29)
     start_at: float | None = Field(
         default=None,
         title="Start",
         description="Now, or at a time within 24 hours: empty seats then get bots.",
+        allow_inf_nan=False,
+        ge=0,
+        le=LATEST_START,
     )
     buy_in: Literal[0, 30, 110, 275, 550] = Field(
         default=0,
@@ -146,6 +159,27 @@ class TableSettings(BaseModel):
         if self.kind == "play" and (self.private or self.start_at is not None):
             raise ValueError("Play tables start now and are not invitation-only")
         return self
+
+    @classmethod
+    def from_stored(cls, data: Any, table: str = "?") -> TableSettings:
+        """The settings of a stored table, read leniently: a value the
+        checks refuse (a row written before they existed, e.g. a NaN start
+        time) is dropped for its default and logged, so that the table
+        still runs and the lobby still lists it; the row itself is left as
+        it is.  Raises ``ValidationError`` only when dropping the bad values
+        does not help (the table is then set aside by the caller)."""
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            if not isinstance(data, dict):
+                raise
+            bad = {str(e["loc"][0]) for e in exc.errors() if e.get("loc")}
+            if not bad:
+                raise
+            log.warning(
+                "table %s: stored settings %s are not valid; their defaults are used", table, sorted(bad)
+            )
+            return cls.model_validate({k: v for k, v in data.items() if k not in bad})
 
     @property
     def competition(self) -> bool:

@@ -150,7 +150,7 @@ class Table:
         self.host = stored.host
         self.status = stored.status
         self.created = stored.created
-        self.settings = TableSettings.model_validate(stored.settings)
+        self.settings = TableSettings.from_stored(stored.settings, stored.id)
         self.invite = stored.invite
         self.invited: set[str] = set(stored.access.get("invited", ()))
         self.banned: set[str] = set(stored.access.get("banned", ()))
