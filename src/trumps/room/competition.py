@@ -69,6 +69,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 import trumps
+from trumps.i18n import N_
 from trumps.room import ratings
 from trumps.room.db import Player, ResultRow, SeatRow, TableRow
 from trumps.room.table import RoomError
@@ -152,11 +153,11 @@ def prize_rows() -> list[dict[str, int]]:
 
 # ----- who plays for chips ------------------------------------------------------------
 #: Why a game paid nothing (the table's notice at the end says so).
-BETWEEN_PEOPLE = (
+BETWEEN_PEOPLE = N_(
     "No chips moved: a Compete game pays only when at least two people play on different sides "
     "(bots may fill the other seats). Every buy-in was refunded."
 )
-MIXED_BOTS = (
+MIXED_BOTS = N_(
     "No chips moved: at a Compete game every bot must play at the same level. Every buy-in was refunded."
 )
 

@@ -33,6 +33,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine, ExceptionContext, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from trumps.i18n import N_
+
 __all__ = [
     "STARTING_CHIPS",
     "ActionRow",
@@ -278,9 +280,9 @@ class StoreUnavailable(RuntimeError):
 
 
 #: what a player is told when a move or any other write was not stored
-GONE = "the room's database is gone or cannot be written: the room stops accepting moves"
+GONE = N_("the room's database is gone or cannot be written: the room stops accepting moves")
 #: ... and on PostgreSQL when the database could not be reached for this write
-UNREACHABLE = "the database cannot be reached: nothing was saved; try again in a moment"
+UNREACHABLE = N_("the database cannot be reached: nothing was saved; try again in a moment")
 
 #: SQLite's primary result codes after which the file cannot be trusted with
 #: another write: READONLY (also a moved file: SQLITE_READONLY_DBMOVED), IOERR,

@@ -101,6 +101,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from openskill.models import PlackettLuce, PlackettLuceRating
 from sqlalchemy import select
 
+from trumps.i18n import N_
 from trumps.room.db import Player, RatingHistoryRow, RatingRow, TableRow
 
 if TYPE_CHECKING:
@@ -160,7 +161,7 @@ class SeatEntry(TypedDict):
 
 
 #: Why a finished game moved no rating (the table's notice at the end).
-NOT_RATED = (
+NOT_RATED = N_(
     "This game was not rated: ratings move only when at least two people play on different sides "
     "(bots may fill the other seats)."
 )
