@@ -45,8 +45,11 @@ class Worker:
     def start(self, wait: bool = True) -> Worker:
         if self.proc is not None and self.proc.poll() is not None:  # a restart: keep what it said
             self.said.append(self.stderr())
+        # behind the tests' nginx as in deploy/ (its X-Forwarded-For believed);
+        # every test client is on this machine: no per-address budgets
         cmd = [sys.executable, "-m", "trumps", "serve", "--port", str(self.port), "--db", self.db,
-               "--bot-delay", str(self.bot_delay)]  # fmt: skip
+               "--bot-delay", str(self.bot_delay), "--trusted-proxies", "127.0.0.1",
+               "--unmetered", "127.0.0.1"]  # fmt: skip
         if self.name is not None:
             cmd += ["--worker-name", self.name]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
