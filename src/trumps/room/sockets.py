@@ -111,6 +111,12 @@ class QueuedSocket:
     async def send(self, event: dict[str, Any]) -> None:
         self.send_text(wire.dumps(event))
 
+    @property
+    def backlog(self) -> tuple[int, int]:
+        """(messages, bytes) queued and not yet written: a sender of many
+        messages at once (a replay) can pace itself by it."""
+        return len(self._queue), self._bytes
+
     def send_text(self, text: str) -> None:
         """Queue ``text`` (raises :class:`SocketGone` once the socket is gone)."""
         if self.gone:
@@ -157,7 +163,7 @@ class QueuedSocket:
         writer = self._writer
         if writer is None or writer.done():
             return
-        if not self._idle:
+        if self._queue or not self._idle:  # something to write yet (a close, say)
             await asyncio.wait({writer}, timeout=CLOSE_WAIT)
         if not writer.done():
             writer.cancel()
