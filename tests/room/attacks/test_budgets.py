@@ -31,7 +31,6 @@ from trumps.room.limits import (
     SEND_QUEUE_MESSAGES,
     SOCKETS_PER_TABLE,
 )
-from trumps.room.server import uvicorn_limits
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from cluster_harness import Worker
@@ -319,6 +318,8 @@ def test_forwarded_headers_are_believed_only_from_configured_proxies(budgets_ser
     X-Forwarded-For, from loopback either: a client that sends a new one
     with every failed login is still one address to the throttle (before,
     uvicorn believed any local peer, so each try came from a "new" address)."""
+    from trumps.room.server import uvicorn_limits
+
     assert uvicorn_limits(())["proxy_headers"] is False
     assert uvicorn_limits(("10.0.0.5",))["forwarded_allow_ips"] == ["10.0.0.5"]
     codes = []
