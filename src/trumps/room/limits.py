@@ -159,9 +159,10 @@ class Budget:
     """A bucket per key.  ``take(key)`` spends one token of ``key``'s
     bucket: 0.0 if allowed, else the seconds to wait (a ``Retry-After``).
 
-    Full buckets are forgotten (a new one starts full anyway), checked
-    every ``len`` takes or so, so a stream of distinct keys (addresses)
-    holds memory for those still spending only."""
+    Full buckets are forgotten (a new one starts full anyway), looked for
+    once the takes since the last look reach half the buckets kept, so a
+    stream of distinct keys (addresses) holds memory only for those still
+    spending, at a constant cost per take."""
 
     rate: float
     burst: float
@@ -176,7 +177,7 @@ class Budget:
             b = self.buckets[key] = Bucket(self.rate, self.burst, float(self.burst), now)
         wait = b.take(now, n)
         self._takes += 1
-        if self._takes >= max(64, len(self.buckets)):
+        if self._takes >= max(64, len(self.buckets) // 2):  # amortised: O(1) a take
             self._forget(now)
         return wait
 

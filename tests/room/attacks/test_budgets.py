@@ -313,17 +313,10 @@ def test_every_socket_carries_its_persons_budget_key(budgets_client: TestClient)
         assert conn.player == aid and conn.person == f"a:{aid}"
 
 
-def test_forwarded_headers_are_believed_only_from_configured_proxies(budgets_server: Worker) -> None:
-    """A server started without ``--trusted-proxies`` believes no
-    X-Forwarded-For, from loopback either: a client that sends a new one
-    with every failed login is still one address to the throttle (before,
-    uvicorn believed any local peer, so each try came from a "new" address)."""
-    from trumps.room.server import uvicorn_limits
-
-    assert uvicorn_limits(())["proxy_headers"] is False
-    assert uvicorn_limits(("10.0.0.5",))["forwarded_allow_ips"] == ["10.0.0.5"]
+def forged_logins(base: str) -> list[int]:
+    """Failed logins, each claiming another address: their answers' codes."""
     codes = []
-    with httpx.Client(base_url=budgets_server.url, timeout=10) as http:
+    with httpx.Client(base_url=base, timeout=10) as http:
         for i in range(PASSWORD_BURST + 2):
             r = http.post(
                 "/api/login",
@@ -331,4 +324,26 @@ def test_forwarded_headers_are_believed_only_from_configured_proxies(budgets_ser
                 headers={"X-Forwarded-For": f"203.0.113.{i + 1}"},
             )
             codes.append(r.status_code)
+    return codes
+
+
+def test_forwarded_headers_are_believed_only_from_configured_proxies(
+    budgets_server: Worker, tmp_path: Path
+) -> None:
+    """A server started without ``--trusted-proxies`` believes no
+    X-Forwarded-For, from loopback either: a client that sends a new one
+    with every failed login is still one address to the throttle (before,
+    uvicorn believed any local peer, so each try came from a "new" address).
+    With ``--trusted-proxies 127.0.0.1`` (nginx on the machine) it does."""
+    codes = forged_logins(budgets_server.url)
     assert 429 in codes, codes
+    proxied = Worker(f"sqlite:///{tmp_path / 'proxied.db'}", limits=("--trusted-proxies", "127.0.0.1"))
+    proxied.start()
+    try:
+        assert set(forged_logins(proxied.url)) == {400}
+    finally:
+        proxied.stop()
+    from trumps.room.server import uvicorn_limits
+
+    assert uvicorn_limits(())["proxy_headers"] is False
+    assert uvicorn_limits(("10.0.0.5",))["forwarded_allow_ips"] == ["10.0.0.5"]
