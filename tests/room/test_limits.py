@@ -76,6 +76,9 @@ def test_a_message_budget_refuses_then_closes() -> None:
     clock.now += 10
     assert budget.check() == "ok"  # a client that slowed down is served again
     assert MESSAGE_RATE * 10 >= 1
+    for _ in range(MESSAGE_BURST * 2):  # refused messages are given back
+        assert budget.check() == "ok"
+        budget.refund()
 
 
 def test_person_keys() -> None:

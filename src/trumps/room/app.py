@@ -415,7 +415,7 @@ def create_app(
             return
         sessions.track(who.session, conn)
         try:
-            async for raw in client_messages(ws, conn):
+            async for raw in client_messages(ws, conn, table.error):
                 await handle(table, conn, raw)
         finally:
             sessions.untrack(who.session, conn)

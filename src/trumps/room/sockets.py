@@ -107,8 +107,11 @@ class QueuedSocket:
         self.gone = False  # dropped, closed, or its client went away
         self.dropped = False  # dropped for reading too slowly
         self.on_drop: Callable[[], Any] | None = None  # told when dropped (e.g. to log)
+        self.errors = 0  # error events sent (a refused message is not charged to its budget)
 
     async def send(self, event: dict[str, Any]) -> None:
+        if event.get("type") == "error":
+            self.errors += 1
         self.send_text(wire.dumps(event))
 
     @property
@@ -234,10 +237,14 @@ async def admit_socket(ws: WebSocket, counts: SocketCount, key: str, table: str 
 TOO_MANY_MESSAGES = N_("too many messages: slow down")
 
 
-async def client_messages(ws: WebSocket, conn: QueuedSocket) -> AsyncIterator[str | bytes]:
+async def client_messages(
+    ws: WebSocket, conn: QueuedSocket, error: Callable[[str], dict[str, Any]] = error_event
+) -> AsyncIterator[str | bytes]:
     """A socket's messages, within its budget (trumps.room.limits.MessageBudget):
-    one over it is answered "too many messages" and dropped; a client that
-    keeps on regardless is closed (:data:`POLICY_CLOSE`)."""
+    one over it is answered "too many messages" (an event made by ``error``:
+    a table's carries its ``seq``) and dropped; a client that keeps on
+    regardless is closed (:data:`POLICY_CLOSE`).  A message the room
+    refused (it answered an error) is not charged."""
     budget = MessageBudget()
     try:
         while True:
@@ -247,12 +254,15 @@ async def client_messages(ws: WebSocket, conn: QueuedSocket) -> AsyncIterator[st
             verdict = budget.check()
             if verdict == "refuse":
                 with contextlib.suppress(Exception):
-                    await conn.send(error_event(TOO_MANY_MESSAGES))
+                    await conn.send(error(TOO_MANY_MESSAGES))
                 continue
             if verdict == "close":
                 await conn.close(POLICY_CLOSE)
                 return
             raw = message.get("text")
+            errors = conn.errors
             yield raw if raw is not None else (message.get("bytes") or b"")
+            if conn.errors > errors:  # (the consumer has handled it by now)
+                budget.refund()
     except (WebSocketDisconnect, RuntimeError):  # (RuntimeError: receive after a disconnect)
         return
