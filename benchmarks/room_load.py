@@ -266,6 +266,9 @@ class Server:
             self._cpu = 0.0
         cmd = [sys.executable, "-m", "trumps", "serve", "--port", str(self.port), "--db", self.db]
         cmd += ["--bot-delay", str(self.bot_delay)]
+        # behind nginx as deployed (its X-Forwarded-For believed); every
+        # simulated player is on this machine: no per-address budgets
+        cmd += ["--trusted-proxies", "127.0.0.1", "--unmetered", "127.0.0.1"]
         if self.name:
             cmd += ["--worker-name", self.name]
         env = dict(os.environ)

@@ -61,6 +61,8 @@ def test_the_command_is_one_the_cli_accepts() -> None:
     assert (args.command, args.port, args.host) == ("serve", 8001, "127.0.0.1")
     assert args.db == env_file()["TRUMPS_DB"] and ":" not in args.db.split("@")[0].split("//")[1]
     assert WORKER_NAME.fullmatch(args.worker_name) and args.worker_name == "w8001"
+    # nginx on the machine: its X-Forwarded-For is believed, nobody else's
+    assert args.trusted_proxies == "127.0.0.1"
     # longer than the handover may take (trumps.room.server.HANDOVER_LIMIT, 30 s)
     assert int(s["TimeoutStopSec"]) > 30 and s["KillSignal"] == "SIGTERM"
 

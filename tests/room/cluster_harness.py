@@ -32,9 +32,17 @@ class Worker:
     """One ``trumps serve`` process."""
 
     def __init__(
-        self, db: str, bot_delay: float = 0.0, port: int | None = None, name: str | None = None
+        self,
+        db: str,
+        bot_delay: float = 0.0,
+        port: int | None = None,
+        name: str | None = None,
+        limits: tuple[str, ...] = ("--trusted-proxies", "127.0.0.1", "--unmetered", "127.0.0.1"),
     ) -> None:
         self.db = db
+        # behind the tests' nginx as in deploy/ (its X-Forwarded-For believed);
+        # every test client is on this machine: no per-address budgets
+        self.limits = limits
         self.name = name  # --worker-name (for the proxy's table-socket routing)
         self.bot_delay = bot_delay
         self.port = port or free_port()
@@ -46,7 +54,7 @@ class Worker:
         if self.proc is not None and self.proc.poll() is not None:  # a restart: keep what it said
             self.said.append(self.stderr())
         cmd = [sys.executable, "-m", "trumps", "serve", "--port", str(self.port), "--db", self.db,
-               "--bot-delay", str(self.bot_delay)]  # fmt: skip
+               "--bot-delay", str(self.bot_delay), *self.limits]  # fmt: skip
         if self.name is not None:
             cmd += ["--worker-name", self.name]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}

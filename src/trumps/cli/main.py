@@ -150,6 +150,21 @@ def build_parser() -> CliParser:
             "(letters, digits, - and _; see docs/scaling.md)"
         ),
     )
+    p.add_argument(
+        "--trusted-proxies",
+        default="",
+        metavar="ADDR[,ADDR]",
+        help=_(
+            "addresses of the reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed "
+            "(default none: the peer's own address is the client's; see docs/scaling.md)"
+        ),
+    )
+    p.add_argument(
+        "--unmetered",
+        default="",
+        metavar="ADDR[,ADDR]",
+        help=_("client addresses not held to the per-address budgets (a load test's machine; default none)"),
+    )
     return parser
 
 
@@ -248,8 +263,15 @@ def _serve(args: argparse.Namespace) -> int:
         bot_delay=args.bot_delay,
         workers=args.workers,
         worker_name=args.worker_name,
+        trusted_proxies=_addresses(args.trusted_proxies),
+        unmetered=_addresses(args.unmetered),
     )
     return 0
+
+
+def _addresses(text: str) -> tuple[str, ...]:
+    """A comma-separated list of addresses, as a tuple (blanks dropped)."""
+    return tuple(a.strip() for a in text.split(",") if a.strip())
 
 
 # ----- games / options ----------------------------------------------------------

@@ -30,7 +30,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from trumps.room import accounts, competition
-from trumps.room.accounts import Throttled
+from trumps.room.accounts import Busy, Hashing, Throttled
+from trumps.room.limits import GUEST_BURST, GUEST_RATE, PASSWORD_BURST, PASSWORD_RATE, Budget
 from trumps.room.messages import MessageError
 from trumps.room.prefs import get_prefs
 from trumps.room.table import Connection, RoomError
@@ -184,11 +185,42 @@ def set_session(request: Request, resp: Response, token: str, account: bool) -> 
     resp.delete_cookie(LEGACY_COOKIE, path="/")
 
 
-def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any]) -> list[BaseRoute]:
-    """The account routes; ``body(request, Model)`` parses a JSON body."""
+def routes(
+    room: Callable[[], Room],
+    sessions: Sessions,
+    body: Callable[..., Any],
+    *,
+    unmetered: tuple[str, ...] = (),
+    clock: Callable[[], float] = time.monotonic,
+) -> list[BaseRoute]:
+    """The account routes; ``body(request, Model)`` parses a JSON body.
+
+    Per address (trumps.room.limits; none for the ``unmetered`` addresses):
+    a budget of new guests, and one of password attempts (sign-ups and
+    logins, each counted before any hashing, whatever its outcome: a
+    sign-up with a taken name costs a hash too).  Hashing runs on threads
+    of its own (:class:`~trumps.room.accounts.Hashing`), never on the
+    database thread."""
+    guests = Budget(GUEST_RATE, GUEST_BURST, clock)
+    passwords = Budget(PASSWORD_RATE, PASSWORD_BURST, clock)
+    hashing = Hashing()
 
     def bad(reason: str, status: int = 400, **headers: str) -> JSONResponse:
         return JSONResponse({"error": reason}, status_code=status, headers=headers or None)
+
+    def address_of(request: Request) -> str:
+        return request.client.host if request.client else "?"
+
+    def over_budget(request: Request, budget: Budget, what: str) -> JSONResponse | None:
+        """A 429 if the request's address has spent ``budget`` (None: go on)."""
+        address = address_of(request)
+        if address in unmetered:
+            return None
+        wait = budget.take(f"ip:{address}")
+        if wait <= 0:
+            return None
+        retry = Throttled(wait, what)
+        return bad(str(retry), 429, **{"Retry-After": str(retry.retry_after)})
 
     def agent(request: Request) -> str:
         return request.headers.get("user-agent", "")[:200]
@@ -225,6 +257,9 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any
         if who.account:
             return bad("you are logged in: your name is your username", 409)
         if who.player is None:
+            refused = over_budget(request, guests, "new guests from this address")
+            if refused is not None:
+                return refused
             pid = await r.new_player(name)
             token = await r.store.run(accounts.new_session, r.store, pid, agent(request), False)
             resp = JSONResponse({"player": pid, "name": await r.player_name(pid)})
@@ -244,13 +279,19 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any
         who = await sessions.who(request)
         if who.account:
             return bad("you already have an account: log out first", 409)
-        address = request.client.host if request.client else "?"
+        username = data.username.strip()
+        accounts.check_signup(username, data.password)  # a bad form costs no budget
+        refused = over_budget(request, passwords, "password attempts from this address")
+        if refused is not None:
+            return refused
         try:
-            pid = await r.store.run(
-                accounts.register, r.store, data.username.strip(), data.password, who.player, address
+            pid = await accounts.register_async(
+                r.store, hashing, username, data.password, who.player, address_of(request)
             )
         except Throttled as exc:
             return bad(str(exc), 429, **{"Retry-After": str(exc.retry_after)})
+        except Busy as exc:
+            return bad(str(exc), 503, **{"Retry-After": "1"})
         if who.session is not None:  # the guest's session becomes an account's: a new token
             await r.store.run(accounts.revoke_session, r.store, who.session)
             await sessions.ended([who.session])
@@ -265,11 +306,17 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any
     async def api_login(request: Request) -> Response:
         data = await body(request, LoginIn)
         r = room()
-        address = request.client.host if request.client else "?"
+        refused = over_budget(request, passwords, "password attempts from this address")
+        if refused is not None:
+            return refused
         try:
-            pid = await r.store.run(accounts.login, r.store, data.username, data.password, address)
+            pid = await accounts.login_async(
+                r.store, hashing, data.username, data.password, address_of(request)
+            )
         except Throttled as exc:
             return bad(str(exc), 429, **{"Retry-After": str(exc.retry_after)})
+        except Busy as exc:
+            return bad(str(exc), 503, **{"Retry-After": "1"})
         await r.people.learn(pid)
         token = await r.store.run(accounts.new_session, r.store, pid, agent(request), True)
         resp = JSONResponse(await me_payload(Who(pid, await r.player_name(pid) or "?", None, True)))
@@ -304,9 +351,15 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any
         if not who.account or who.player is None:
             return bad("log in first", 401)
         r = room()
-        ended = await r.store.run(
-            accounts.change_password, r.store, who.player, data.old, data.new, who.session
-        )
+        refused = over_budget(request, passwords, "password attempts from this address")
+        if refused is not None:
+            return refused
+        try:
+            ended = await accounts.change_password_async(
+                r.store, hashing, who.player, data.old, data.new, who.session
+            )
+        except Busy as exc:
+            return bad(str(exc), 503, **{"Retry-After": "1"})
         await sessions.ended(ended)
         return JSONResponse({"ok": True, "ended": len(ended)})
 

@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from trumps.i18n import N_, translator
 from trumps.room import (
@@ -39,14 +39,16 @@ from trumps.room import (
     profiles,
     wire,
 )
-from trumps.room.account_routes import Sessions
+from trumps.room.account_routes import Sessions, Who
 from trumps.room.cluster.relay import ROUTING_HEADER, routing_name
 from trumps.room.csrf import CrossSiteGuard
 from trumps.room.dispatch import handle
+from trumps.room.limits import BodyLimit, SocketCount, person_key
 from trumps.room.messages import MessageError, error_event
 from trumps.room.pages import message_page
 from trumps.room.room import KEEP_FINISHED, Room, game_catalogue
 from trumps.room.settings import PRESET_PHRASES, settings_schema
+from trumps.room.sockets import QueuedSocket, TransportAccess, admit_socket, client_messages
 from trumps.room.stopping import CloseWhenStopping, Stopping
 from trumps.room.store import Store, StoreUnavailable
 from trumps.room.table import AccessDenied, RoomError, Table, TableClosed
@@ -73,23 +75,34 @@ class JoinIn(BaseModel):
     code: Line = Field(min_length=1, max_length=24)
 
 
-class WsConnection:
-    """A table or lobby client over a WebSocket."""
+def socket_person(ws: WebSocket, who: Who) -> str:
+    """The budget key of a socket's person (trumps.room.limits.person_key)."""
+    return person_key(who.player, who.account, ws.client.host if ws.client else None)
 
-    def __init__(self, ws: WebSocket, player: str | None, name: str, session: str | None = None) -> None:
-        self.ws = ws
+
+class WsConnection(QueuedSocket):
+    """A table or lobby client over a WebSocket.  ``send`` only queues
+    (:class:`~trumps.room.sockets.QueuedSocket`): a client that does not read
+    is dropped, and never holds up the table or the lobby."""
+
+    def __init__(
+        self,
+        ws: WebSocket,
+        player: str | None,
+        name: str,
+        session: str | None = None,
+        person: str | None = None,
+    ) -> None:
+        super().__init__(ws)
         self.player = player
         self.name = name
         self.session = session
+        # whose budgets (chat, suggestions...) this socket spends: an
+        # account's own, a guest's address's (trumps.room.limits.person_key)
+        self.person = person or person_key(player, False, ws.client.host if ws.client else None)
         # came through a proxy that routes table sockets by worker name: a
         # handover tells it the heir (trumps.room.cluster.node.Cluster.release)
         self.routing = ws.headers.get(ROUTING_HEADER) == "worker"
-
-    async def send(self, event: dict[str, Any]) -> None:
-        await self.ws.send_text(wire.dumps(event))
-
-    async def close(self, code: int = 1000) -> None:
-        await self.ws.close(code=code)
 
 
 async def server_error(_request: Request, _exc: Exception) -> Response:
@@ -153,6 +166,7 @@ def create_app(
     trusted_origins: tuple[str, ...] = (),
     cluster: bool | None = None,
     worker: str | None = None,
+    unmetered: tuple[str, ...] = (),
 ) -> Starlette:
     """The card room app, storing everything in ``db_url``; ``clock``
     drives timers and scheduled starts (a fake clock in tests);
@@ -164,7 +178,9 @@ def create_app(
     front end served elsewhere); by default only the room's own.
     ``cluster``: run as one of several workers sharing the database
     (:mod:`trumps.room.cluster`); by default on PostgreSQL and never on
-    SQLite (one process only); ``worker`` names this worker (random by default)."""
+    SQLite (one process only); ``worker`` names this worker (random by default).
+    ``unmetered``: client addresses the per-address budgets of
+    :mod:`trumps.room.limits` do not count (a load test's own machine)."""
     state: dict[str, Any] = {}
 
     @contextlib.asynccontextmanager
@@ -199,6 +215,7 @@ def create_app(
 
     sessions = Sessions(room, signer)
     identity = sessions.identity
+    sockets = SocketCount()  # open sockets per person (trumps.room.limits)
 
     def bad(reason: str, status: int = 400) -> JSONResponse:
         return JSONResponse({"error": reason}, status_code=status)
@@ -337,21 +354,31 @@ def create_app(
         return JSONResponse(with_worker(request, t.summary(), tid))
 
     # ----- WebSockets ----------------------------------------------------------------
+    async def admit(ws: WebSocket, who: Who, table: str | None = None) -> str | None:
+        """Count a new socket against its person's budget (by player, or by
+        address for nobody yet): the key to release it with, or None after
+        refusing it (an error event, then a policy close)."""
+        key = who.player or socket_person(ws, who)
+        return key if await admit_socket(ws, sockets, key, table) else None
+
     async def ws_lobby(ws: WebSocket) -> None:
         await ws.accept()
         who = await sessions.who(ws)
-        conn = WsConnection(ws, who.player, who.name, who.session)
+        key = await admit(ws, who)
+        if key is None:
+            return
+        conn = WsConnection(ws, who.player, who.name, who.session, socket_person(ws, who))
         sessions.track(who.session, conn)
         room().lobby.add(conn)
         try:
             await conn.send(room().lobby_event(who.player))
-            while True:
-                await ws.receive_text()  # the lobby is read-only; keep the socket open
-        except WebSocketDisconnect:
-            pass
+            async for _ in client_messages(ws, conn):
+                pass  # the lobby is read-only; keep the socket open
         finally:
             room().lobby.discard(conn)
             sessions.untrack(who.session, conn)
+            sockets.close(key)
+            await conn.finish()
 
     async def ws_table(ws: WebSocket) -> None:
         await ws.accept()
@@ -371,7 +398,16 @@ def create_app(
             await ws.close(code=4404)
             return
         who = await sessions.who(ws)
-        conn = WsConnection(ws, who.player, who.name, who.session)
+        key = await admit(ws, who, tid)
+        if key is None:
+            return
+        try:
+            await table_socket(ws, who, table, since)
+        finally:
+            sockets.close(key, tid)
+
+    async def table_socket(ws: WebSocket, who: Who, table: Table, since: int | None) -> None:
+        conn = WsConnection(ws, who.player, who.name, who.session, socket_person(ws, who))
         try:
             await table.join(conn, since)
         except AccessDenied as exc:
@@ -386,19 +422,12 @@ def create_app(
             return
         sessions.track(who.session, conn)
         try:
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                raw = message.get("text")
-                if raw is None:
-                    raw = message.get("bytes") or b""
+            async for raw in client_messages(ws, conn, table.error):
                 await handle(table, conn, raw)
-        except WebSocketDisconnect:
-            pass
         finally:
             sessions.untrack(who.session, conn)
             table.leave(conn)
+            await conn.finish()
 
     async def local_table(ws: WebSocket, tid: str) -> Table:
         """The table, run here.  A socket sent to this worker by name
@@ -417,24 +446,17 @@ def create_app(
         c = room().cluster
         assert c is not None
         who = await sessions.who(ws)
-        conn = WsConnection(ws, who.player, who.name, who.session)
+        key = await admit(ws, who, tid)
+        if key is None:
+            return
+        conn = WsConnection(ws, who.player, who.name, who.session, socket_person(ws, who))
         sessions.track(who.session, conn)
-
-        async def messages() -> AsyncIterator[str | bytes]:
-            try:
-                while True:
-                    message = await ws.receive()
-                    if message["type"] == "websocket.disconnect":
-                        return
-                    raw = message.get("text")
-                    yield raw if raw is not None else (message.get("bytes") or b"")
-            except (WebSocketDisconnect, RuntimeError):
-                return
-
         try:
-            await c.relay(conn, tid, since, messages(), routing=routing)
+            await c.relay(conn, tid, since, client_messages(ws, conn), routing=routing)
         finally:
             sessions.untrack(who.session, conn)
+            sockets.close(key, tid)
+            await conn.finish()
 
     routes = [
         Route("/", index),
@@ -444,8 +466,8 @@ def create_app(
         Route("/api/games", api_games),
         Route("/api/settings", api_settings),
         Route("/api/join", api_join, methods=["POST"]),
-        *account_routes.routes(room, sessions, body),
-        *people_routes.routes(room, sessions, body),
+        *account_routes.routes(room, sessions, body, unmetered=unmetered),
+        *people_routes.routes(room, sessions, body, sockets),
         *play.routes(room, sessions, body),
         *profiles.routes(room, sessions),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
@@ -462,8 +484,11 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        # TransportAccess first: it needs the server's own ``send`` (trumps.room.sockets)
         middleware=[
+            Middleware(TransportAccess),
             Middleware(RefuseControlCharacters),
+            Middleware(BodyLimit),
             Middleware(CloseWhenStopping, stopping=stopping),
             guard,
         ],

@@ -11,12 +11,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
-from trumps.room import wire
 from trumps.room.account_routes import Sessions
+from trumps.room.limits import SocketCount, person_key
 from trumps.room.messages import MessageError
 from trumps.room.prefs import get_prefs, prefs_schema, set_prefs
+from trumps.room.sockets import QueuedSocket, admit_socket, client_messages
 from trumps.room.table import RoomError
 from trumps.room.validate import Line, parse_int
 
@@ -44,22 +45,27 @@ class AnswerIn(BaseModel):
     answer: Literal["accept", "decline"]
 
 
-class MeSocket:
-    """A personal channel over a WebSocket."""
+class MeSocket(QueuedSocket):
+    """A personal channel over a WebSocket (a bounded send queue: a client
+    that does not read is dropped, trumps.room.sockets)."""
 
-    def __init__(self, ws: WebSocket, player: str | None, name: str) -> None:
-        self.ws = ws
+    def __init__(self, ws: WebSocket, player: str | None, name: str, person: str | None = None) -> None:
+        super().__init__(ws)
         self.player = player
         self.name = name
-
-    async def send(self, event: dict[str, Any]) -> None:
-        await self.ws.send_text(wire.dumps(event))
-
-    async def close(self, code: int = 1000) -> None:
-        await self.ws.close(code=code)
+        self.person = person
 
 
-def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any]) -> list[BaseRoute]:
+def routes(
+    room: Callable[[], Room],
+    sessions: Sessions,
+    body: Callable[..., Any],
+    sockets: SocketCount | None = None,
+) -> list[BaseRoute]:
+    """The routes; ``sockets`` counts the personal channels against each
+    person's budget of open sockets (trumps.room.limits)."""
+    sockets = SocketCount() if sockets is None else sockets
+
     def bad(reason: str, status: int = 400) -> JSONResponse:
         return JSONResponse({"error": reason}, status_code=status)
 
@@ -137,18 +143,21 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any
                                            "blocked": [], "invitations": []}))  # fmt: skip
             await ws.close(1000)
             return
-        conn = MeSocket(ws, who.player, who.name)
+        if not await admit_socket(ws, sockets, who.player):
+            return
+        address = ws.client.host if ws.client else None
+        conn = MeSocket(ws, who.player, who.name, person_key(who.player, who.account, address))
         people = room().people
         sessions.track(who.session, conn)
         try:
             await people.attach(conn)
-            while True:
-                await ws.receive_text()  # nothing to say on this channel; keep it open
-        except WebSocketDisconnect:
-            pass
+            async for _ in client_messages(ws, conn):
+                pass  # nothing to say on this channel; keep it open
         finally:
             sessions.untrack(who.session, conn)
             await people.detach(conn)
+            sockets.close(who.player)
+            await conn.finish()
 
     return [
         Route("/api/friends", api_friends, methods=["GET", "POST"]),

@@ -100,7 +100,23 @@ def worker_app() -> Any:
 
     db = os.environ["TRUMPS_SERVE_DB"]
     delay = float(os.environ.get("TRUMPS_SERVE_BOT_DELAY", "0.6"))
-    return create_app(db, bot_delay=delay, tune_gc=True, cluster=True)
+    unmetered = tuple(a for a in os.environ.get("TRUMPS_SERVE_UNMETERED", "").split(",") if a)
+    return create_app(db, bot_delay=delay, tune_gc=True, cluster=True, unmetered=unmetered)
+
+
+def uvicorn_limits(trusted_proxies: tuple[str, ...] = ()) -> dict[str, Any]:
+    """uvicorn's settings for what a client may send and claim: WebSocket
+    messages over :data:`~trumps.room.limits.WS_MAX_SIZE` close the socket
+    (1009) as they arrive (uvicorn's default is 16 MB, read before the
+    room's 4 KB check), and forwarded headers are believed only from
+    ``trusted_proxies`` (uvicorn's default believes 127.0.0.1)."""
+    from trumps.room.limits import WS_MAX_SIZE
+
+    return {
+        "ws_max_size": WS_MAX_SIZE,
+        "proxy_headers": bool(trusted_proxies),
+        "forwarded_allow_ips": list(trusted_proxies) if trusted_proxies else [],
+    }
 
 
 def _handover_server() -> type[Any]:
@@ -151,12 +167,19 @@ def serve(
     bot_delay: float = 0.6,
     workers: int = 1,
     worker_name: str | None = None,
+    trusted_proxies: tuple[str, ...] = (),
+    unmetered: tuple[str, ...] = (),
 ) -> None:
     """Serve the room until interrupted.  ``db`` is an SQLAlchemy URL
     (SQLite file by default; ``postgresql+psycopg://...`` for several
     workers).  ``workers``: processes on this machine sharing the port.
     ``worker_name``: this worker's name, as the proxy's table-socket routing
-    knows it (docs/scaling.md); random by default."""
+    knows it (docs/scaling.md); random by default.  ``trusted_proxies``:
+    the addresses whose ``X-Forwarded-For`` / ``-Proto`` headers are
+    believed (none by default: uvicorn would believe any local peer, so
+    any program on the machine could pass for any address and spend
+    another's budgets).  ``unmetered``: client addresses the per-address
+    budgets do not count (trumps.room.limits)."""
     import uvicorn
 
     from trumps.room.app import create_app
@@ -187,9 +210,10 @@ def serve(
         "port": port,
         "log_level": "warning",
         "ws_per_message_deflate": False,
+        **uvicorn_limits(trusted_proxies),
     }
     if workers == 1:
-        app = create_app(db, bot_delay=bot_delay, tune_gc=True, worker=worker_name)
+        app = create_app(db, bot_delay=bot_delay, tune_gc=True, worker=worker_name, unmetered=unmetered)
         server = _handover_server()(uvicorn.Config(app, **common))
         with contextlib.suppress(KeyboardInterrupt):
             server.run()
@@ -197,5 +221,6 @@ def serve(
             raise TrumpsError(f"the room could not start on {host}:{port}")
         return
     os.environ["TRUMPS_SERVE_DB"] = db
+    os.environ["TRUMPS_SERVE_UNMETERED"] = ",".join(unmetered)
     os.environ["TRUMPS_SERVE_BOT_DELAY"] = str(bot_delay)
     uvicorn.run("trumps.room.server:worker_app", factory=True, workers=workers, **common)

@@ -515,7 +515,7 @@ class Cluster:
                 return
             c = relay.conn
             msg = {"k": "open", "c": relay.cid, "t": relay.tid, "p": c.player, "n": c.name,
-                   "since": relay.last_seq, "to": relay.owner}  # fmt: skip
+                   "pk": getattr(c, "person", None), "since": relay.last_seq, "to": relay.owner}  # fmt: skip
             self.bus.send(relay.owner, msg)  # None: broadcast, only the owner answers
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(OPEN_RETRY):  # (not wait_for: see _scan_loop)
@@ -544,7 +544,7 @@ class Cluster:
         old = self.guests.pop(cid, None)
         if old is not None:
             await self._guest_leave(old[1], table)
-        conn = RemoteConnection(self.bus, sender, cid, m.get("p"), m.get("n") or "")
+        conn = RemoteConnection(self.bus, sender, cid, m.get("p"), m.get("n") or "", m.get("pk"))
         self.guests[cid] = (tid, conn)
         self.bus.send(sender, {"k": "opened", "c": cid, "t": tid})
         conn.task = asyncio.create_task(self._guest_loop(table, conn, m.get("since")))

@@ -50,12 +50,17 @@ def routing_name(worker: str) -> str | None:
 class RemoteConnection:
     """The owner's stand-in for a socket on another worker."""
 
-    def __init__(self, bus: Bus, worker: str, cid: str, player: str | None, name: str) -> None:
+    def __init__(
+        self, bus: Bus, worker: str, cid: str, player: str | None, name: str, person: Any = None
+    ) -> None:
         self.bus = bus
         self.worker = worker
         self.cid = cid
         self.player = player
         self.name = name
+        # whose budgets the socket spends (trumps.room.limits.person_key), as
+        # the socket's worker knew it (None from a worker that did not say)
+        self.person: str | None = person if isinstance(person, str) else None
         self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.confirmed = True  # false after a gap in the notifications until the socket opens again
