@@ -75,7 +75,7 @@ def test_a_spectator_that_never_reads_is_dropped_and_the_table_goes_on(budgets_s
     base = budgets_server.url
     ws_base = base.replace("http", "ws")
     host = guest_cookie(base, "Host")
-    tid = new_table(base, host, "coinche", target_score=20000)
+    tid = new_table(base, host, "coinche", target_score=10000)  # the longest game allowed
     headers = {"Cookie": f"{COOKIE}={host}", "Origin": base}
 
     async def run() -> None:

@@ -22,6 +22,7 @@ import json
 import math
 import re
 import typing
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
@@ -33,8 +34,22 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 import trumps
+from trumps.room import limits
+from trumps.room.app import create_app
 from trumps.room.messages import AnyMessage, MessageError, parse_client_message
 from trumps.room.settings import TableSettings
+
+
+@pytest.fixture
+def client(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """The room with its rate budgets out of the way (they have tests of their
+    own, tests/room/attacks/test_budgets.py): the fuzzer sends hundreds of
+    inputs a second from one address and one socket, and what it checks is
+    the answer to each input, not the pace."""
+    monkeypatch.setattr(limits, "MESSAGE_BURST", 10**9)
+    with TestClient(create_app(db_url, bot_delay=0, unmetered=("testclient",))) as c:
+        yield c
+
 
 FUZZ = settings(
     max_examples=400,
