@@ -61,11 +61,15 @@ def _person(server: Server, cookie: str, tid: str, stop: threading.Event, acted:
         ws.send(json.dumps({"v": 1, "type": "fill", "kind": "normal"}))
         ws.send(json.dumps({"v": 1, "type": "suggest", "on": True}))
         suggested: dict[int, str] = {}
+        newer: dict[str, Any] | None = None  # a state that came while waiting for a suggestion
         while not stop.is_set():
-            try:
-                ev = json.loads(ws.recv(timeout=2))
-            except TimeoutError:
-                continue
+            if newer is not None:
+                ev, newer = newer, None
+            else:
+                try:
+                    ev = json.loads(ws.recv(timeout=2))
+                except TimeoutError:
+                    continue
             if ev["type"] == "suggestion":
                 suggested[ev["seq"]] = ev["action"]
             if ev["type"] != "state" or ev["table"]["status"] != "playing" or not ev["view"]["legal"]:
@@ -80,7 +84,10 @@ def _person(server: Server, cookie: str, tid: str, stop: threading.Event, acted:
                     if got["type"] == "suggestion":
                         suggested[got["seq"]] = got["action"]
                     elif got["type"] == "state":
+                        newer = got  # (the same state again, or a later one): act on the latest
                         break
+                if newer is not None:
+                    continue
             action = suggested.get(ev["seq"], ev["view"]["legal"][-1])
             ws.send(json.dumps({"v": 1, "type": "act", "action": action, "seq": ev["seq"]}))
             acted.append(ev["seq"])
