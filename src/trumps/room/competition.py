@@ -91,6 +91,7 @@ __all__ = [
     "prize_rows",
     "routes",
     "start_competition",
+    "start_seated",
     "unpaid_reason",
 ]
 
@@ -268,6 +269,48 @@ def start_competition(store: Store, table_id: str, players: list[str], buy_in: i
             rows[pid].chips -= buy_in
         table.status = "playing"
         table.started = started
+
+
+def start_seated(
+    store: Store, table_id: str, seats: list[tuple[int, str | None, str | None]], buy_in: int, started: float
+) -> list[int]:
+    """Seat changes (seat, player, bot) and the start of a full Compete
+    table, in one transaction: every human player seated is charged the
+    buy-in and the table is ``playing``; or, if some cannot pay any more
+    (their chips went to another table that started first: a double
+    booking), their seats are emptied, nobody is charged and the table
+    stays ``waiting``.  Returns those freed seats (empty: it started).
+
+    The players' rows are locked (PostgreSQL) before they are read, so of
+    two tables starting at once with one player who can pay only one
+    buy-in, exactly one starts.  A table already started (or finished)
+    only gets the seat changes.  An unknown player, or one seated twice,
+    raises :class:`CompetitionError` and changes nothing."""
+    prize(buy_in, 2)
+    with store.sessions.begin() as s:
+        table = _table(s, table_id)
+        conn = s.connection()
+        for seat, player, bot in seats:
+            store.seat_write(conn, table_id, seat, player, bot)
+        if table.status in ("playing", "finished"):
+            return []
+        seated = dict(
+            s.execute(select(SeatRow.seat, SeatRow.player_id).where(SeatRow.table_id == table_id)).all()
+        )
+        players = [pid for pid in seated.values() if pid is not None]
+        if len(set(players)) != len(players):
+            raise CompetitionError("a player can be charged only once per table")
+        rows = _players(s, players)
+        short = sorted(seat for seat, pid in seated.items() if pid is not None and rows[pid].chips < buy_in)
+        if short:
+            for seat in short:
+                store.seat_write(conn, table_id, seat, None, None)
+            return short
+        for pid in players:
+            rows[pid].chips -= buy_in
+        table.status = "playing"
+        table.started = started
+    return []
 
 
 def _match(table: TableRow) -> Any:

@@ -328,6 +328,27 @@ class Store:
         )
 
     @staticmethod
+    def seats_write(
+        conn: Connection,
+        tid: str,
+        seats: list[tuple[int, str | None, str | None]],
+        started: float | None = None,
+    ) -> None:
+        """Seat changes (seat, player, bot) and, with ``started``, the start
+        of the waiting table, on one group commit's connection
+        (:meth:`write`): all or nothing.  The seat that fills a table and
+        its start commit together, so no crash can leave a table "waiting"
+        with every seat taken."""
+        for seat, player, bot in seats:
+            Store.seat_write(conn, tid, seat, player, bot)
+        if started is not None:
+            conn.execute(
+                update(TableRow)
+                .where(TableRow.id == tid, TableRow.status == "waiting")
+                .values(status="playing", started=started)
+            )
+
+    @staticmethod
     def status_write(conn: Connection, tid: str, status: str, started: float | None = None) -> None:
         """:meth:`set_status` on a group commit's connection (:meth:`write`)."""
         values: dict[str, Any] = {"status": status}

@@ -36,6 +36,9 @@ from trumps.room.timers import Timers
 __all__ = [
     "CHAT_BURST",
     "CHAT_WINDOW",
+    "MAX_REPLAY",
+    "REPLAY_PACE",
+    "SUGGEST_SWITCHES",
     "AccessDenied",
     "Connection",
     "Policy",
@@ -43,14 +46,61 @@ __all__ = [
     "Table",
     "TableClosed",
     "new_invite_code",
+    "person_of",
+    "told_action",
 ]
 
 log = logging.getLogger("trumps.room")
-MAX_REPLAY = 500  # a client further behind than this just gets the current state
-CHAT_BURST, CHAT_WINDOW = 5, 10.0  # at most 5 chat lines per player in any 10 seconds
+# A ``since`` replay sends only states of the current deal (a reconnect mostly
+# misses part of one deal), at most this many; further behind, or asking again
+# within REPLAY_PACE seconds of the same person's last replay, gets the current
+# state only.  Only the last state of a replay carries the chat.
+MAX_REPLAY = 120  # (a deal is 40-80 actions: the longest with a kitty exchange or a long auction)
+REPLAY_PACE = 3.0
+CHAT_BURST, CHAT_WINDOW = 5, 10.0  # at most 5 chat lines per person in any 10 seconds
+# ``suggest on/off`` switches per person in any window of CHAT_WINDOW seconds
+# (each one sends the person a state and may start a computation)
+SUGGEST_SWITCHES = 6
 SUGGESTION_LEVEL = "normal"  # the bot level whose choice a suggestion shows
 TRICK_PAUSE = 2.5  # bot delays before a bot leads to the next trick: the last one stays visible
 DEAL_PAUSE = 6.0  # bot delays before a bot's first call of a new deal: the result can be read
+
+
+def person_of(conn: Connection) -> str:
+    """Who a connection is for the per-person budgets (chat, suggestions,
+    replays): the account or address the socket came from when the server
+    knows it (``conn.person``), else the player, else the socket itself, so
+    that a person cannot multiply the budgets with guest identities."""
+    person = getattr(conn, "person", None)
+    if isinstance(person, str) and person:
+        return person
+    return conn.player or f"socket:{id(conn)}"
+
+
+def _cards_played(view: dict[str, Any]) -> list[str]:
+    """Every card a view shows played this deal, in order."""
+    out = [str(c) for t in view.get("tricks") or () for c in t.get("cards") or ()]
+    return out + [str(p.get("card")) for p in view.get("trick") or ()]
+
+
+def told_action(before: dict[str, Any], after: dict[str, Any], action: str) -> bool:
+    """Whether a receiver whose view was ``before`` and is ``after`` the
+    action sees which action it was (so a notice may name it): a call that
+    appears in the auction, the card that appears played (a joker's suit, a
+    belote announcement with it), or the action that ended the deal (always
+    a call or a card everyone sees).  Anything else (a card discarded face
+    down, a meld declaration whose cards stay in the hand) is not told: the
+    receiver learns only what the view after it shows."""
+    if after.get("deal_number") != before.get("deal_number") or (
+        after.get("over") and not before.get("over")
+    ):
+        return True
+    calls = (after.get("auction") or [])[len(before.get("auction") or []) :]
+    if len(calls) == 1 and str(calls[0].get("call")) == action:
+        return True
+    cards = _cards_played(after)[len(_cards_played(before)) :]
+    bare = action.replace("+", ":").split(":", 1)[0]
+    return len(cards) == 1 and cards[0] == bare
 
 
 def new_invite_code() -> str:
@@ -176,7 +226,16 @@ class Table:
         self.chat = [{**line, "phrase": PHRASE_OF_TEXT.get(line["text"])} for line in stored.chat]
         self.timeouts: Counter[int] = Counter(stored.actions[seq - 1][0] for seq in stored.timeouts)
         self.suggesting: set[str] = set()  # players who switched suggestions on
-        self._chat_times: dict[str, deque[float]] = {}
+        self._chat_times: dict[str, deque[float]] = {}  # per person (person_of)
+        self._switch_times: dict[str, deque[float]] = {}  # suggest on/off, per person
+        # the last suggestion made, by (seq, seat), and the one being computed:
+        # one computation per state however often it is asked for
+        self._suggestion: tuple[tuple[int, int], dict[str, Any]] | None = None
+        self._suggesting_for: tuple[int, int] | None = None
+        self._replayed: dict[str, float] = {}  # person -> (clock) time of their last since replay
+        # seat -> the seq at which its present occupant took it (this process's
+        # memory; a replay never goes back past it nor past the deal's start)
+        self._seated_at: dict[int, int] = {}
         self.connections: set[Connection] = set()
         self.closed = False  # stopped running here (close): the lock refuses
         self.lock: asyncio.Lock = _TableLock(self)
@@ -263,12 +322,15 @@ class Table:
         *,
         summary: dict[str, Any] | None = None,
         views: dict[int | None, dict[str, Any]] | None = None,
+        chat: bool = True,
     ) -> dict[str, Any]:
         """The ``state`` event for ``conn``: the table and the engine's view
         of the connection's seat (a spectator's view when it has none).
         A broadcast passes the table's ``summary`` and a cache of ``views``
         per seat, so each is built once per state rather than once per
-        connection."""
+        connection.  Without ``chat`` the event has no ``chat`` key (the
+        earlier states of a replay: the page keeps the chat it has, and a
+        replay does not repeat up to 50 lines in every state)."""
         seat = self.seat_of(conn.player)
         m = self.match if match is None else match
         # before the start nobody sees a card, seated or not: the first deal is
@@ -291,20 +353,16 @@ class Table:
         if host:  # only the host sees the invitation and who is watching
             table["invite"] = self.invite
             table["watchers"] = [{"player": p, "name": n} for p, n in self.spectators().items()]
-        # players (and the host) never see the spectators' chat; spectators see both
-        player_side = seat is not None or host
-        lines = self._players_chat() if player_side else self.chat[-50:]
-        hidden = self.policy.hidden_from(conn.player) if self.policy is not None else ()
-        if hidden:  # the lines of players this person blocked
-            lines = [line for line in lines if line.get("player") not in hidden]
-        return {
-            "v": PROTOCOL_VERSION,
-            "type": "state",
-            "seq": len(m.log),
-            "table": table,
-            "view": view,
-            "chat": lines,
-        }
+        event = {"v": PROTOCOL_VERSION, "type": "state", "seq": len(m.log), "table": table, "view": view}
+        if chat:
+            # players (and the host) never see the spectators' chat; spectators see both
+            player_side = seat is not None or host
+            lines = self._players_chat() if player_side else self.chat[-50:]
+            hidden = self.policy.hidden_from(conn.player) if self.policy is not None else ()
+            if hidden:  # the lines of players this person blocked
+                lines = [line for line in lines if line.get("player") not in hidden]
+            event["chat"] = lines
+        return event
 
     def _players_chat(self) -> list[dict[str, Any]]:
         """The last 50 lines of the players' channel (read from the end: the
@@ -429,28 +487,56 @@ class Table:
             await self._send_suggestion()
 
     async def catch_up(self, conn: Connection, since: int | None) -> None:
-        """Send ``conn`` every state after ``since``, in order.  The replay
-        starts from the copy kept at the start of the current deal when it
-        can (a reconnect mostly misses part of one deal), else from the
-        start of the game."""
-        if since is None or since >= self.seq or self.seq - since > MAX_REPLAY:
+        """Send ``conn`` every state after ``since``, in order, or only the
+        current state.
+
+        A replay is what this connection may see *now*: its seat's view,
+        and only of states after both the start of the current deal and the
+        moment its person took that seat (the bot's hands of earlier deals,
+        or the seat's cards before a person sat there, are never replayed;
+        within the deal the seat's earlier cards are its present hand, its
+        own discards and cards since played, all in its present view).  It
+        is bounded (:data:`MAX_REPLAY` states, the chat in the last one
+        only) and paced (one per person per :data:`REPLAY_PACE` seconds):
+        anything else gets the current state, which is complete."""
+        start_seq, start = self._deal_start
+        seat = self.seat_of(conn.player)
+        floor = max(start_seq, self._seated_at.get(seat, 0) if seat is not None else 0)
+        if (
+            since is None
+            or since >= self.seq
+            or since < floor
+            or self.seq - since > MAX_REPLAY
+            or not self._may_replay(conn)
+        ):
             # a fresh page also learns how to draw this game (the same for every seat)
             event = self.state_event(conn)
             if since is None:
                 event["presentation"] = self.match.presentation()
             await conn.send(event)
             return
-        start_seq, start = self._deal_start
-        if since >= start_seq:
-            replay = start.clone()
-        else:
-            replay = trumps.new_game(self.game, options=self.options, seed=self.seed)
-        for seat, action, at in self.match.log[len(replay.log) :]:
-            replay.apply(action, seat, time=at)
+        replay = start.clone()
+        for act_seat, action, at in self.match.log[len(replay.log) :]:
+            replay.apply(action, act_seat, time=at)
             if len(replay.log) == self.seq:  # the present: the live state, with its deadline
                 await conn.send(self.state_event(conn))
             elif len(replay.log) > since:
-                await conn.send(self.state_event(conn, replay))
+                await conn.send(self.state_event(conn, replay, chat=False))
+
+    def _may_replay(self, conn: Connection) -> bool:
+        """Whether ``conn``'s person may have a replay now (one per person
+        per :data:`REPLAY_PACE` seconds; the times kept are only the recent
+        ones, so the memory stays bounded by the people asking)."""
+        now = self.clock.now()
+        person = person_of(conn)
+        last = self._replayed.get(person)
+        if last is not None and now - last < REPLAY_PACE:
+            return False
+        for who, at in list(self._replayed.items()):
+            if now - at >= REPLAY_PACE:
+                del self._replayed[who]
+        self._replayed[person] = now
+        return True
 
     def _mark_deal_start(self) -> None:
         self._deal_start = (self.seq, self.match.clone())
@@ -521,11 +607,57 @@ class Table:
             await self.on_change(self)
 
     async def notify(self, text: str, **extra: Any) -> None:
-        """A ``notice`` event to everyone at the table (e.g. a timeout)."""
+        """A ``notice`` event to everyone at the table, the same for all: only
+        for public facts (a buy-in not paid).  A notice about an action is
+        made per receiver (:meth:`_timeout_notice`)."""
         event = {"v": PROTOCOL_VERSION, "type": "notice", "seq": self.seq, "text": text, **extra}
         for conn in list(self.connections):
             with contextlib.suppress(Exception):
                 await conn.send(event)
+
+    async def _timeout_notice(self, seat: int, action: str, before: Match[Any]) -> None:
+        """Tell everyone that a timer played ``action`` for ``seat``, each
+        from their own view (``before`` is the match before the action): the
+        seat itself (every connection of its player) is told the action; any
+        other receiver is told it only if their view shows it
+        (:func:`told_action`), else only what their view shows of it (a card
+        discarded face down, a meld's announced value).  The ``action``
+        extra is present only where the action is told."""
+        who = self.seats[seat].name or self.match.seat_name(seat)
+        name = self.match.seat_name(seat)
+        base = {"v": PROTOCOL_VERSION, "type": "notice", "seq": self.seq, "seat": name, "timeout": True}
+        told = {**base, "text": f"{who} ran out of time: {action} was played automatically", "action": action}
+        events: dict[int | None, dict[str, Any]] = {seat: told}  # by the receiver's seat
+        for conn in list(self.connections):
+            looks_from = self.seat_of(conn.player)
+            event = events.get(looks_from)
+            if event is None:
+                view_before, view_after = before.view(looks_from), self.match.view(looks_from)
+                if told_action(view_before, view_after, action):
+                    event = told
+                else:
+                    text = self._untold_move(who, name, view_before, view_after)
+                    event = {**base, "text": text}
+                events[looks_from] = event
+            with contextlib.suppress(Exception):
+                await conn.send(event)
+
+    @staticmethod
+    def _untold_move(who: str, name: str, before: dict[str, Any], after: dict[str, Any]) -> str:
+        """The notice of a timed-out move that the receiver's view does not
+        show, in the words of what it does show: the hand of ``name``
+        (the seat) one card smaller with no card played (a discard), or a
+        new announcement of that seat's melds (their value, not the cards)."""
+        sizes_before, sizes_after = before.get("hand_sizes") or {}, after.get("hand_sizes") or {}
+        if sizes_before.get(name, 0) - sizes_after.get(name, 0) == 1:
+            return f"{who} ran out of time: a card was discarded automatically"
+        melds_before, melds_after = before.get("melds") or {}, after.get("melds") or {}
+        old = melds_before.get("announcements") or []
+        for a in (melds_after.get("announcements") or [])[len(old) :]:
+            if a.get("seat") == name and a.get("value"):
+                points = a["value"]
+                return f"{who} ran out of time: melds worth {points} were announced automatically"
+        return f"{who} ran out of time: a move was made automatically"
 
     # ----- seats ---------------------------------------------------------------------
     def _seat_index(self, text: str) -> int:
@@ -558,9 +690,7 @@ class Table:
                     raise RoomError("you are already waiting for a seat")
                 self.pending[seat] = (conn.player, conn.name)
             else:
-                await self.store.write(self.store.seat_write, self.id, seat, conn.player, None)
-                self.seats[seat] = Seat(conn.player, conn.name, None)
-                await self._maybe_start()
+                await self._seat_and_start([(seat, Seat(conn.player, conn.name, None))])
         await self.broadcast()
         self._after_change()
 
@@ -581,6 +711,7 @@ class Table:
                 raise RoomError("the game is under way: you cannot leave your seat now")
             await self.store.write(self.store.seat_write, self.id, seat, None, None)
             self.seats[seat] = Seat()
+            self._seated_at.pop(seat, None)
         await self.broadcast()
 
     async def set_bot(self, conn: Connection, seat_text: str, kind: str | None) -> None:
@@ -597,11 +728,9 @@ class Table:
                 raise RoomError("a bot cannot leave a competition game under way")
             if self.status == "finished":
                 raise RoomError("the game is over")
-            await self.store.write(self.store.seat_write, self.id, seat, None, kind)
-            self.seats[seat] = Seat(None, None, kind)
             if kind is None:
                 self.pending.pop(seat, None)
-            await self._maybe_start()
+            await self._seat_and_start([(seat, Seat(None, None, kind))])
         await self.broadcast()
         self._after_change()
 
@@ -609,53 +738,88 @@ class Table:
         async with self.lock:
             if conn.player != self.host:
                 raise RoomError("only the host can seat bots")
-            await self._fill_empty(kind)
-            await self._maybe_start()
+            await self._seat_and_start(self._bots_for_empty(kind))
         await self.broadcast()
         self._after_change()
 
-    async def _fill_empty(self, kind: str = "rules") -> None:
-        for i, s in enumerate(self.seats):
-            if s.empty:
-                await self.store.write(self.store.seat_write, self.id, i, None, kind)
-                self.seats[i] = Seat(None, None, kind)
+    def _bots_for_empty(self, kind: str = "rules") -> list[tuple[int, Seat]]:
+        """A bot of ``kind`` for every empty seat (to give :meth:`_seat_and_start`)."""
+        return [(i, Seat(None, None, kind)) for i, s in enumerate(self.seats) if s.empty]
 
-    async def _maybe_start(self) -> None:
-        """Start once every seat is filled (and, if scheduled, the time has come)."""
-        if self.status != "waiting" or any(s.empty for s in self.seats):
-            return
+    def _may_start(self, seats: list[Seat]) -> bool:
+        """Whether a waiting table with ``seats`` starts now: every seat
+        filled and, if scheduled, its time come."""
+        if self.status != "waiting" or any(s.empty for s in seats):
+            return False
         start_at = self.settings.start_at
-        if start_at is not None and self.clock.now() < start_at:
-            return
-        started = self.clock.now()
-        if self.settings.competition:
+        return start_at is None or self.clock.now() >= start_at
+
+    async def _seat_and_start(self, changes: list[tuple[int, Seat]]) -> None:
+        """Store seat ``changes`` and, when they fill a waiting table that may
+        start now, its start, in ONE transaction; then make them here.
+
+        Committed apart (as they were), a crash between the last seat and
+        the status left a table "waiting" with every seat taken that nobody
+        could start or leave.  A Compete table's start charges every
+        player in that transaction too (:func:`competition.start_seated`):
+        a player who cannot pay any more (the chips went to another table
+        starting at the same moment, a double booking) loses the seat in it
+        instead, nobody is charged, and the table waits for another player.
+        A refused transaction (an unknown player) changes nothing."""
+        after = list(self.seats)
+        for i, seat in changes:
+            after[i] = seat
+        writes = [(i, seat.player, seat.bot) for i, seat in changes]
+        freed: list[int] = []
+        started: float | None = None
+        if not self._may_start(after):
+            if writes:
+                await self.store.write(self.store.seats_write, self.id, writes)
+        elif self.settings.competition:
             from trumps.room import competition
 
+            started = self.clock.now()
             buy_in = self.settings.buy_in
-            for i, s in enumerate(self.seats):  # chips may have been spent at another table since sitting
-                if s.player is not None and not await self.store.run(
-                    competition.can_afford, self.store, s.player, buy_in
-                ):
-                    await self.store.write(self.store.seat_write, self.id, i, None, None)
-                    self.seats[i] = Seat()
-                    self._spawn(self.notify(f"{s.name} cannot pay the buy-in of {buy_in} chips any more"))
-            if any(s.empty for s in self.seats):
-                return
-            players = [s.player for s in self.seats if s.player is not None]
-            await self.store.run(competition.start_competition, self.store, self.id, players, buy_in, started)
+            freed = await self.store.run(
+                competition.start_seated, self.store, self.id, writes, buy_in, started
+            )
         else:
-            await self.store.write(self.store.status_write, self.id, "playing", started)
-        self.status = "playing"
-        self.started = started
-        self.timers.cancel((self.id, "start"))
-        await self._enforce_access()
+            started = self.clock.now()
+            await self.store.write(self.store.seats_write, self.id, writes, started)
+        for i, seat in changes:
+            self.seats[i] = seat
+            if seat.player is not None:
+                self._seated_at[i] = self.seq
+            else:
+                self._seated_at.pop(i, None)
+        if freed:
+            buy_in = self.settings.buy_in
+            for i in freed:
+                name = self.seats[i].name
+                self.seats[i] = Seat()
+                self._seated_at.pop(i, None)
+                self._spawn(self.notify(f"{name} cannot pay the buy-in of {buy_in} chips any more"))
+            return
+        if started is not None:
+            self.status = "playing"
+            self.started = started
+            self.timers.cancel((self.id, "start"))
+            await self._enforce_access()
 
     async def resume(self) -> None:
         """After a restart: finish a game whose last action was stored but
-        not its end (a crash in between), re-arm the timers, wake the bots."""
+        not its end (a crash in between), start a table stored waiting with
+        every seat taken (written by a version that stored the last seat
+        and the start apart), re-arm the timers, wake the bots."""
         if self.status == "playing" and self.match.is_over:
             async with self.lock:
                 await self._finish()
+        if self._may_start(self.seats):
+            try:
+                async with self.lock:
+                    await self._seat_and_start([])
+            except Exception:  # (it waits, as before, for a seat change or its start time)
+                log.exception("table %s could not start on resume", self.id)
         self.arm_start()
         self._after_change()
         self._check_done()
@@ -670,8 +834,7 @@ class Table:
             async with self.lock:
                 if self.status != "waiting":
                     return
-                await self._fill_empty()
-                await self._maybe_start()
+                await self._seat_and_start(self._bots_for_empty())
         except TableClosed:
             return
         except Exception as exc:  # e.g. a player can no longer pay the buy-in
@@ -728,6 +891,7 @@ class Table:
                 raise RoomError("this table has moved to another server; reconnecting") from None
             t2 = time.perf_counter()
             deal_number = self.match.deal_number
+            before = self.match.clone() if timeout else None  # what each receiver saw (the notice)
             self.match.apply(parsed, seat, time=at)
             if timeout:
                 self.timeouts[seat] += 1
@@ -738,14 +902,11 @@ class Table:
                 for s_i, (player, name) in self.pending.items():  # a human takes over a bot between deals
                     await self.store.write(self.store.seat_write, self.id, s_i, player, None)
                     self.seats[s_i] = Seat(player, name, None)
+                    self._seated_at[s_i] = self.seq
                 self.pending.clear()
             stored_end = await self._finish(defer=True) if self.match.is_over else None
-        if timeout:  # told before the state that shows the automatic action
-            who = self.seats[seat].name or self.match.seat_name(seat)
-            await self.notify(
-                f"{who} ran out of time: {parsed} was played automatically",
-                seat=self.match.seat_name(seat), action=str(parsed), timeout=True,
-            )  # fmt: skip
+        if before is not None:  # told before the state that shows the automatic action
+            await self._timeout_notice(seat, str(parsed), before)
         t3 = time.perf_counter()
         await self.broadcast()
         if stored_end is not None:
@@ -841,7 +1002,7 @@ class Table:
                 raise RoomError("chat is off while the game is played")
             if self.settings.chat == "preset" and clean not in PHRASE_OF_TEXT:
                 raise RoomError("only the preset phrases can be sent while the game is played")
-        self._throttle(conn.player)
+        self._throttle(self._chat_times, person_of(conn), CHAT_BURST)
         at = self.clock.now()
         seq = await self.store.run(
             self.store.append_chat, self.id, conn.player, conn.name, clean, at, channel
@@ -859,12 +1020,19 @@ class Table:
         )
         await self.broadcast()
 
-    def _throttle(self, player: str) -> None:
+    def _throttle(self, book: dict[str, deque[float]], person: str, burst: int) -> None:
+        """At most ``burst`` uses per ``person`` (:func:`person_of`: an
+        account or address, not a guest identity, which costs nothing to
+        make) in any :data:`CHAT_WINDOW` seconds; the book forgets people
+        idle that long, so it stays as small as the people using it."""
         now = self.clock.now()
-        times = self._chat_times.setdefault(player, deque())
-        while times and now - times[0] >= CHAT_WINDOW:
-            times.popleft()
-        if len(times) >= CHAT_BURST:
+        for who, old in list(book.items()):
+            while old and now - old[0] >= CHAT_WINDOW:
+                old.popleft()
+            if not old and who != person:
+                del book[who]
+        times = book.setdefault(person, deque())
+        if len(times) >= burst:
             raise RoomError("you are sending messages too fast; wait a few seconds")
         times.append(now)
 
@@ -921,6 +1089,7 @@ class Table:
             if self.settings.competition:
                 raise RoomError("suggestions are off at this table (a competition game)")
             raise RoomError("suggestions are off at this table")
+        self._throttle(self._switch_times, person_of(conn), SUGGEST_SWITCHES)
         if on:
             self.suggesting.add(conn.player)
         else:
@@ -933,7 +1102,10 @@ class Table:
 
     async def _send_suggestion(self) -> None:
         """If the seat to act asked for suggestions: the bot's choice, from
-        that seat's own view only, sent to that player alone."""
+        that seat's own view only, sent to that player alone.  Computed at
+        most once per state (kept by seq and seat) and never twice at once:
+        asking again, switching on and off, or a second socket gets the one
+        already made, or the one under way sends it when done."""
         seat = self.match.to_act
         if seat is None or self.status != "playing" or not self.settings.suggestions:
             return
@@ -941,8 +1113,20 @@ class Table:
         if player is None or player not in self.suggesting:
             return
         seq = self.seq
-        suggestion = await self._suggest(seat)
-        if self.seq != seq:
+        key = (seq, seat)
+        if self._suggestion is not None and self._suggestion[0] == key:
+            suggestion = self._suggestion[1]
+        elif self._suggesting_for == key:
+            return  # under way: it is sent to every socket of the player when done
+        else:
+            self._suggesting_for = key
+            try:
+                suggestion = await self._suggest(seat)
+            finally:
+                if self._suggesting_for == key:
+                    self._suggesting_for = None
+            self._suggestion = (key, suggestion)
+        if self.seq != seq or player not in self.suggesting:
             return
         event = {"v": PROTOCOL_VERSION, "type": "suggestion", "seq": seq, **suggestion}
         for c in list(self.connections):

@@ -767,8 +767,9 @@ function render(ev, redraw) {
     panel.onclick = e => { if (!e.target.closest("button")) { panel.classList.remove("compact"); panel.dataset.opened = panel.dataset.deal; } };
   }
   const chat = $("chat");
-  // a preset phrase (`phrase` set) in the reader's language, a typed line as it was typed
-  chat.replaceChildren(...(ev.chat || []).map(c => el("div", c.channel === "spectators" ? "spectator-line" : "",
+  // a preset phrase (`phrase` set) in the reader's language, a typed line as it was typed;
+  // the earlier states of a replay carry no chat (the last one does): keep what is shown
+  if (ev.chat) chat.replaceChildren(...ev.chat.map(c => el("div", c.channel === "spectators" ? "spectator-line" : "",
     (c.channel === "spectators" ? "👁 " : "") + t("{name}: {text}", { name: personName(c.name), text: c.phrase ? t(c.text) : c.text }))));
   markSuggestion();
   if (redraw) return;
