@@ -123,7 +123,7 @@ class Busy(AccountError):
     """Every password hashing thread is busy and the queue is full (503)."""
 
     def __init__(self) -> None:
-        super().__init__("the server is busy: try again in a moment")
+        super().__init__(N_("the server is busy: try again in a moment"))
 
 
 T = TypeVar("T")

@@ -29,6 +29,8 @@ from typing import TypeVar
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from trumps.i18n import N_
+
 __all__ = [
     "BODY_LIMIT",
     "GUEST_BURST",
@@ -204,9 +206,9 @@ class SocketCount:
 
     def open(self, key: str, table: str | None = None) -> str | None:
         if self.people.get(key, 0) >= self.per_person:
-            return "too many open connections: close some of your pages"
+            return N_("too many open connections: close some of your pages")
         if table is not None and self.tables.get((key, table), 0) >= self.per_table:
-            return "too many connections to this table: close some of its pages"
+            return N_("too many connections to this table: close some of its pages")
         self.people[key] = self.people.get(key, 0) + 1
         if table is not None:
             self.tables[key, table] = self.tables.get((key, table), 0) + 1

@@ -27,6 +27,7 @@ import trumps
 from trumps.core.cards import Card
 from trumps.core.errors import TrumpsError
 from trumps.core.protocol import Match
+from trumps.i18n import N_
 from trumps.room import timing
 from trumps.room.messages import PROTOCOL_VERSION, error_event
 from trumps.room.settings import MAX_SPECTATORS, PHRASE_OF_TEXT, PRESET_PHRASES, TableSettings
@@ -51,6 +52,13 @@ __all__ = [
 ]
 
 log = logging.getLogger("trumps.room")
+
+#: The notices of a move a timer made (per receiver: :meth:`Table._timeout_notice`),
+#: translated by their templates where they are shown.
+TIMEOUT_PLAYED = N_("{who} ran out of time: {action} was played automatically")
+TIMEOUT_DISCARD = N_("{who} ran out of time: a card was discarded automatically")
+TIMEOUT_MELDS = N_("{who} ran out of time: melds worth {points} were announced automatically")
+TIMEOUT_MOVE = N_("{who} ran out of time: a move was made automatically")
 # A ``since`` replay sends only states of the current deal (a reconnect mostly
 # misses part of one deal), at most this many; further behind, or asking again
 # within REPLAY_PACE seconds of the same person's last replay, gets the current
@@ -626,7 +634,7 @@ class Table:
         who = self.seats[seat].name or self.match.seat_name(seat)
         name = self.match.seat_name(seat)
         base = {"v": PROTOCOL_VERSION, "type": "notice", "seq": self.seq, "seat": name, "timeout": True}
-        told = {**base, "text": f"{who} ran out of time: {action} was played automatically", "action": action}
+        told = {**base, "text": TIMEOUT_PLAYED.format(who=who, action=action), "action": action}
         events: dict[int | None, dict[str, Any]] = {seat: told}  # by the receiver's seat
         for conn in list(self.connections):
             looks_from = self.seat_of(conn.player)
@@ -650,14 +658,14 @@ class Table:
         new announcement of that seat's melds (their value, not the cards)."""
         sizes_before, sizes_after = before.get("hand_sizes") or {}, after.get("hand_sizes") or {}
         if sizes_before.get(name, 0) - sizes_after.get(name, 0) == 1:
-            return f"{who} ran out of time: a card was discarded automatically"
+            return TIMEOUT_DISCARD.format(who=who)
         melds_before, melds_after = before.get("melds") or {}, after.get("melds") or {}
         old = melds_before.get("announcements") or []
         for a in (melds_after.get("announcements") or [])[len(old) :]:
             if a.get("seat") == name and a.get("value"):
                 points = a["value"]
-                return f"{who} ran out of time: melds worth {points} were announced automatically"
-        return f"{who} ran out of time: a move was made automatically"
+                return TIMEOUT_MELDS.format(who=who, points=points)
+        return TIMEOUT_MOVE.format(who=who)
 
     # ----- seats ---------------------------------------------------------------------
     def _seat_index(self, text: str) -> int:

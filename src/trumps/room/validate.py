@@ -30,6 +30,8 @@ from urllib.parse import unquote_to_bytes
 from pydantic import AfterValidator
 from starlette.convertors import Convertor, register_url_convertor
 
+from trumps.i18n import N_
+
 __all__ = [
     "ADDRESS_REFUSED",
     "NAME",
@@ -51,7 +53,7 @@ NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}")
 MAX_DIGITS = 12
 
 #: The error of an address (path or query) carrying a control character.
-ADDRESS_REFUSED = "control characters (such as NUL) are not allowed in the address"
+ADDRESS_REFUSED = N_("control characters (such as NUL) are not allowed in the address")
 
 
 def control_characters(text: str, allowed: str = "\t\n") -> bool:
