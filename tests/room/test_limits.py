@@ -66,6 +66,17 @@ def test_socket_counts_per_table_and_in_all() -> None:
     assert "p" not in count.people and ("p", "t1") not in count.tables
 
 
+def test_the_guests_of_one_address_share_a_socket_count() -> None:
+    count = SocketCount(per_person=3, per_address=4)
+    assert all(count.open(g, None, "ip:1") is None for g in ("g1", "g1", "g2", "g2"))
+    assert "too many open connections" in (count.open("g3", None, "ip:1") or "")  # a fresh guest too
+    assert count.open("g3", None, "ip:2") is None  # another address
+    assert count.open("a:acct") is None  # an account is counted as itself only
+    count.close("g1", None, "ip:1")
+    assert count.open("g3", None, "ip:1") is None
+    assert count.addresses == {"ip:1": 4, "ip:2": 1}
+
+
 def test_a_message_budget_refuses_then_closes() -> None:
     clock = Clock()
     budget = MessageBudget(clock)

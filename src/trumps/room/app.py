@@ -354,12 +354,14 @@ def create_app(
         return JSONResponse(with_worker(request, t.summary(), tid))
 
     # ----- WebSockets ----------------------------------------------------------------
-    async def admit(ws: WebSocket, who: Who, table: str | None = None) -> str | None:
+    async def admit(ws: WebSocket, who: Who, table: str | None = None) -> tuple[str, str | None] | None:
         """Count a new socket against its person's budget (by player, or by
-        address for nobody yet): the key to release it with, or None after
-        refusing it (an error event, then a policy close)."""
+        address for nobody yet; a guest's or nobody's against its address's
+        too): the key and address to release it with, or None after refusing
+        it (an error event, then a policy close)."""
         key = who.player or socket_person(ws, who)
-        return key if await admit_socket(ws, sockets, key, table) else None
+        address = None if who.account else person_key(None, False, ws.client.host if ws.client else None)
+        return (key, address) if await admit_socket(ws, sockets, key, table, address) else None
 
     async def ws_lobby(ws: WebSocket) -> None:
         await ws.accept()
@@ -377,7 +379,7 @@ def create_app(
         finally:
             room().lobby.discard(conn)
             sessions.untrack(who.session, conn)
-            sockets.close(key)
+            sockets.close(key[0], None, key[1])
             await conn.finish()
 
     async def ws_table(ws: WebSocket) -> None:
@@ -404,7 +406,7 @@ def create_app(
         try:
             await table_socket(ws, who, table, since)
         finally:
-            sockets.close(key, tid)
+            sockets.close(key[0], tid, key[1])
 
     async def table_socket(ws: WebSocket, who: Who, table: Table, since: int | None) -> None:
         conn = WsConnection(ws, who.player, who.name, who.session, socket_person(ws, who))
@@ -455,7 +457,7 @@ def create_app(
             await c.relay(conn, tid, since, client_messages(ws, conn), routing=routing)
         finally:
             sessions.untrack(who.session, conn)
-            sockets.close(key, tid)
+            sockets.close(key[0], tid, key[1])
             await conn.finish()
 
     routes = [

@@ -101,6 +101,12 @@ STRIKE_BURST = 120
 #: household's guests behind one address each have their own.
 SOCKETS_PER_TABLE = 8
 SOCKETS_PER_PERSON = 64
+#: ... and all the guests (and visitors) of one address together: guests are
+#: free to make (``GUEST_BURST`` at once), so without this one address could
+#: hold ``GUEST_BURST`` x ``SOCKETS_PER_PERSON`` sockets.  256 is a class of
+#: twenty behind one address with a dozen pages each.  Accounts are not
+#: counted here: an account is a person of its own.
+SOCKETS_PER_ADDRESS = 256
 
 #: New guests one address may make: ``GUEST_BURST`` at once (a family or a
 #: class behind one address sits down together), then ``GUEST_RATE`` an
@@ -201,21 +207,32 @@ class SocketCount:
 
     per_table: int = SOCKETS_PER_TABLE
     per_person: int = SOCKETS_PER_PERSON
+    per_address: int = SOCKETS_PER_ADDRESS
     tables: dict[tuple[str, str], int] = field(default_factory=dict)
     people: dict[str, int] = field(default_factory=dict)
+    addresses: dict[str, int] = field(default_factory=dict)
 
-    def open(self, key: str, table: str | None = None) -> str | None:
+    def open(self, key: str, table: str | None = None, address: str | None = None) -> str | None:
+        """Count a socket of ``key`` (at ``table``; a guest's or nobody's
+        also against its ``address``, an account's not: pass None)."""
         if self.people.get(key, 0) >= self.per_person:
+            return N_("too many open connections: close some of your pages")
+        if address is not None and self.addresses.get(address, 0) >= self.per_address:
             return N_("too many open connections: close some of your pages")
         if table is not None and self.tables.get((key, table), 0) >= self.per_table:
             return N_("too many connections to this table: close some of its pages")
         self.people[key] = self.people.get(key, 0) + 1
+        if address is not None:
+            self.addresses[address] = self.addresses.get(address, 0) + 1
         if table is not None:
             self.tables[key, table] = self.tables.get((key, table), 0) + 1
         return None
 
-    def close(self, key: str, table: str | None = None) -> None:
+    def close(self, key: str, table: str | None = None, address: str | None = None) -> None:
+        """Release what :meth:`open` counted (the same arguments)."""
         _drop(self.people, key)
+        if address is not None:
+            _drop(self.addresses, address)
         if table is not None:
             _drop(self.tables, (key, table))
 

@@ -143,9 +143,10 @@ def routes(
                                            "blocked": [], "invitations": []}))  # fmt: skip
             await ws.close(1000)
             return
-        if not await admit_socket(ws, sockets, who.player):
-            return
         address = ws.client.host if ws.client else None
+        guests = None if who.account else person_key(None, False, address)  # (counted by address too)
+        if not await admit_socket(ws, sockets, who.player, None, guests):
+            return
         conn = MeSocket(ws, who.player, who.name, person_key(who.player, who.account, address))
         people = room().people
         sessions.track(who.session, conn)
@@ -156,7 +157,7 @@ def routes(
         finally:
             sessions.untrack(who.session, conn)
             await people.detach(conn)
-            sockets.close(who.player)
+            sockets.close(who.player, None, guests)
             await conn.finish()
 
     return [

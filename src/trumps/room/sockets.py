@@ -220,11 +220,14 @@ class QueuedSocket:
                 abort()
 
 
-async def admit_socket(ws: WebSocket, counts: SocketCount, key: str, table: str | None = None) -> bool:
-    """Count an accepted socket of ``key`` (at ``table``) in ``counts``:
-    True if counted (``counts.close`` it when it ends), else it was refused
-    with an error event and closed (:data:`POLICY_CLOSE`)."""
-    refusal = counts.open(key, table)
+async def admit_socket(
+    ws: WebSocket, counts: SocketCount, key: str, table: str | None = None, address: str | None = None
+) -> bool:
+    """Count an accepted socket of ``key`` (at ``table``, from a guest's
+    ``address``) in ``counts``: True if counted (``counts.close`` it with the
+    same arguments when it ends), else it was refused with an error event
+    and closed (:data:`POLICY_CLOSE`)."""
+    refusal = counts.open(key, table, address)
     if refusal is None:
         return True
     with contextlib.suppress(Exception):
@@ -257,6 +260,12 @@ async def client_messages(
                     await conn.send(error(TOO_MANY_MESSAGES))
                 continue
             if verdict == "close":
+                client = ws.client
+                log.warning(
+                    "closed a WebSocket that kept sending over its budget (%s %s)",
+                    client.host if client else "?",
+                    ws.url.path,
+                )
                 await conn.close(POLICY_CLOSE)
                 return
             raw = message.get("text")

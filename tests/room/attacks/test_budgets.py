@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import socket
 import sys
@@ -23,6 +24,7 @@ from argon2 import PasswordHasher
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+import trumps.room.app as app_module
 from trumps.room.app import create_app
 from trumps.room.limits import (
     GUEST_BURST,
@@ -30,6 +32,7 @@ from trumps.room.limits import (
     PASSWORD_BURST,
     SEND_QUEUE_MESSAGES,
     SOCKETS_PER_TABLE,
+    SocketCount,
 )
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
@@ -197,6 +200,31 @@ def test_one_person_cannot_open_hundreds_of_sockets(budgets_client: TestClient) 
     # once they are closed, the person may connect again
     with client.websocket_connect(f"/ws/table/{tid}") as ws:
         assert json.loads(ws.receive_text())["type"] == "state"
+
+
+def test_guests_of_one_address_cannot_multiply_their_sockets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Guests are free to make, so the guests of one address share one
+    count of sockets (SOCKETS_PER_ADDRESS; 4 here): a fresh guest from the
+    same address gets no more.  (Counted per guest alone, GUEST_BURST guests
+    of SOCKETS_PER_PERSON sockets each were over a thousand.)"""
+    monkeypatch.setattr(app_module, "SocketCount", functools.partial(SocketCount, per_address=4))
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.0)) as client:
+        cookies = [new_guest(client, f"G{i}") for i in range(3)]
+        with contextlib.ExitStack() as stack:
+            for cookie in cookies[:2]:
+                client.cookies.set(COOKIE, cookie)
+                for _ in range(2):
+                    ws = stack.enter_context(client.websocket_connect("/ws/lobby"))
+                    assert json.loads(ws.receive_text())["type"] == "lobby"
+            client.cookies.set(COOKIE, cookies[2])
+            with client.websocket_connect("/ws/lobby") as extra:
+                ev = json.loads(extra.receive_text())
+                assert ev["type"] == "error" and "too many open connections" in ev["reason"]
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    extra.receive_text()
+                assert closed.value.code == 1008
 
 
 def test_a_flood_of_messages_is_refused_then_closed(budgets_client: TestClient) -> None:
