@@ -72,6 +72,7 @@ import trumps
 from trumps.i18n import N_
 from trumps.room import ratings
 from trumps.room.db import Player, ResultRow, SeatRow, TableRow
+from trumps.room.settings import bot_level
 from trumps.room.table import RoomError
 
 if TYPE_CHECKING:
@@ -184,7 +185,7 @@ def unpaid_reason(seats: Sequence[ratings.SeatEntry], accounts: set[str]) -> str
     """
     if ratings.people_sides(seats, accounts) < 2:
         return BETWEEN_PEOPLE
-    if len({s["bot"] for s in seats if s["player"] is None and s["bot"] is not None}) > 1:
+    if len({bot_level(s["bot"]) for s in seats if s["player"] is None and s["bot"] is not None}) > 1:
         return MIXED_BOTS
     return None
 

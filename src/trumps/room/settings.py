@@ -36,6 +36,7 @@ __all__ = [
     "SUMMARY_WORDS",
     "TIME_LIMITS",
     "TableSettings",
+    "bot_level",
     "settings_schema",
 ]
 
@@ -251,3 +252,12 @@ def settings_schema() -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def bot_level(kind: str) -> str:
+    """A bot kind's level: ``easy`` and ``rules`` are the same bot.
+
+    >>> bot_level("easy"), bot_level("rules"), bot_level("strong")
+    ('rules', 'rules', 'strong')
+    """
+    return "rules" if kind == "easy" else kind

@@ -30,7 +30,7 @@ from trumps.core.protocol import Match
 from trumps.i18n import N_
 from trumps.room import timing
 from trumps.room.messages import PROTOCOL_VERSION, error_event
-from trumps.room.settings import MAX_SPECTATORS, PHRASE_OF_TEXT, PRESET_PHRASES, TableSettings
+from trumps.room.settings import MAX_SPECTATORS, PHRASE_OF_TEXT, PRESET_PHRASES, TableSettings, bot_level
 from trumps.room.store import Store, StoredTable, StoreUnavailable
 from trumps.room.timers import Timers
 
@@ -65,7 +65,10 @@ TIMEOUT_MOVE = N_("{who} ran out of time: a move was made automatically")
 # state only.  Only the last state of a replay carries the chat.
 MAX_REPLAY = 120  # (a deal is 40-80 actions: the longest with a kitty exchange or a long auction)
 REPLAY_PACE = 3.0
-CHAT_BURST, CHAT_WINDOW = 5, 10.0  # at most 5 chat lines per person in any 10 seconds
+CHAT_BURST, CHAT_WINDOW = 5, 10.0  # at most 5 chat lines per player in any 10 seconds
+# ... and ADDRESS_SHARE times that for all the guests of one address together
+# (guests are free to make; a family at one table still has room to talk)
+ADDRESS_SHARE = 3
 # ``suggest on/off`` switches per person in any window of CHAT_WINDOW seconds
 # (each one sends the person a state and may start a computation)
 SUGGEST_SWITCHES = 6
@@ -738,6 +741,8 @@ class Table:
                 raise RoomError("the game is over")
             if kind is None:
                 self.pending.pop(seat, None)
+            else:
+                self._check_bot_level(kind, seat)
             await self._seat_and_start([(seat, Seat(None, None, kind))])
         await self.broadcast()
         self._after_change()
@@ -746,9 +751,22 @@ class Table:
         async with self.lock:
             if conn.player != self.host:
                 raise RoomError("only the host can seat bots")
+            self._check_bot_level(kind)
             await self._seat_and_start(self._bots_for_empty(kind))
         await self.broadcast()
         self._after_change()
+
+    def _check_bot_level(self, kind: str, seat: int | None = None) -> None:
+        """At a Compete table every bot plays at one level (chips move only
+        then: trumps.room.competition.unpaid_reason), so a bot of another
+        level than those seated (other than at ``seat``) is refused up front,
+        rather than the game being played for nothing."""
+        if not self.settings.competition:
+            return
+        levels = {bot_level(s.bot) for i, s in enumerate(self.seats) if s.bot is not None and i != seat}
+        if levels and bot_level(kind) not in levels:
+            level = ", ".join(sorted(levels))
+            raise RoomError(f"at a Compete table every bot plays at the same level: {level} here")
 
     def _bots_for_empty(self, kind: str = "rules") -> list[tuple[int, Seat]]:
         """A bot of ``kind`` for every empty seat (to give :meth:`_seat_and_start`)."""
@@ -1010,7 +1028,7 @@ class Table:
                 raise RoomError("chat is off while the game is played")
             if self.settings.chat == "preset" and clean not in PHRASE_OF_TEXT:
                 raise RoomError("only the preset phrases can be sent while the game is played")
-        self._throttle(self._chat_times, person_of(conn), CHAT_BURST)
+        self._throttle(self._chat_times, conn, CHAT_BURST)
         at = self.clock.now()
         seq = await self.store.run(
             self.store.append_chat, self.id, conn.player, conn.name, clean, at, channel
@@ -1028,21 +1046,24 @@ class Table:
         )
         await self.broadcast()
 
-    def _throttle(self, book: dict[str, deque[float]], person: str, burst: int) -> None:
-        """At most ``burst`` uses per ``person`` (:func:`person_of`: an
-        account or address, not a guest identity, which costs nothing to
-        make) in any :data:`CHAT_WINDOW` seconds; the book forgets people
-        idle that long, so it stays as small as the people using it."""
+    def _throttle(self, book: dict[str, deque[float]], conn: Connection, burst: int) -> None:
+        """At most ``burst`` uses per player, and ``ADDRESS_SHARE`` times that
+        per person (:func:`person_of`: an account or address; a guest
+        identity costs nothing to make), in any :data:`CHAT_WINDOW` seconds.
+        The book forgets keys idle that long, so it stays as small as the
+        people using it."""
+        keys = {person_of(conn): burst * ADDRESS_SHARE}
+        keys[conn.player or person_of(conn)] = burst  # (an account: its own key, the player's burst)
         now = self.clock.now()
         for who, old in list(book.items()):
             while old and now - old[0] >= CHAT_WINDOW:
                 old.popleft()
-            if not old and who != person:
+            if not old and who not in keys:
                 del book[who]
-        times = book.setdefault(person, deque())
-        if len(times) >= burst:
+        if any(len(book.get(key, ())) >= most for key, most in keys.items()):
             raise RoomError("you are sending messages too fast; wait a few seconds")
-        times.append(now)
+        for key in keys:
+            book.setdefault(key, deque()).append(now)
 
     # ----- timers ---------------------------------------------------------------------
     def _card_turn(self) -> bool:
@@ -1097,7 +1118,7 @@ class Table:
             if self.settings.competition:
                 raise RoomError("suggestions are off at this table (a competition game)")
             raise RoomError("suggestions are off at this table")
-        self._throttle(self._switch_times, person_of(conn), SUGGEST_SWITCHES)
+        self._throttle(self._switch_times, conn, SUGGEST_SWITCHES)
         if on:
             self.suggesting.add(conn.player)
         else:

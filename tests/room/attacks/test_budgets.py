@@ -34,11 +34,12 @@ from trumps.room.limits import (
     SOCKETS_PER_TABLE,
     SocketCount,
 )
+from trumps.room.table import ADDRESS_SHARE, CHAT_BURST
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from cluster_harness import Worker
 from cluster_harness import new_guest as guest_cookie
-from peers import new_account, new_guest
+from peers import new_account, new_guest, peer
 
 COOKIE = "trumps_session"
 STATES = SEND_QUEUE_MESSAGES * 2  # the watcher's states: the slow socket's queue has overflowed by then
@@ -225,6 +226,38 @@ def test_guests_of_one_address_cannot_multiply_their_sockets(
                 with pytest.raises(WebSocketDisconnect) as closed:
                     extra.receive_text()
                 assert closed.value.code == 1008
+
+
+def test_guests_of_one_address_share_a_chat_budget(budgets_client: TestClient) -> None:
+    """Each guest may say CHAT_BURST lines in CHAT_WINDOW seconds, and all
+    the guests of one address ADDRESS_SHARE times that together: four fresh
+    guests of one address get 15 lines through, not 20.  (The issue's six
+    new guests posted 30 lines in 3.1 s.)"""
+    client = budgets_client
+    cookies = [new_guest(client, f"Talker{i}") for i in range(4)]
+    tid = client.post("/api/tables", json={"game": "500"}).json()["id"]
+    said = refused = 0
+    with contextlib.ExitStack() as stack:
+        talkers = [stack.enter_context(peer(client, tid, c, f"t{i}")) for i, c in enumerate(cookies)]
+        for t in talkers:
+            t.state()
+            t.quiet(0.2)  # the others' lines so far
+            for i in range(CHAT_BURST):
+                line = f"{t.name} {i}"
+                t.send(type="chat", text=line)
+                ev = t.until(
+                    lambda e, line=line: (
+                        e["type"] == "error"  # type: ignore[misc]
+                        or (e["type"] == "state" and bool(e["chat"]) and e["chat"][-1]["text"] == line)
+                    )
+                )
+                if ev["type"] == "error":
+                    assert ev["reason"] == "you are sending messages too fast; wait a few seconds"
+                    refused += 1
+                else:
+                    said += 1
+                t.quiet(0.05)
+    assert (said, refused) == (CHAT_BURST * ADDRESS_SHARE, 4 * CHAT_BURST - CHAT_BURST * ADDRESS_SHARE)
 
 
 def test_a_flood_of_messages_is_refused_then_closed(budgets_client: TestClient) -> None:

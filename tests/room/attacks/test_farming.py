@@ -15,6 +15,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from peers import create_table, new_account, peer
+from starlette.testclient import TestClient
 
 import trumps
 from trumps.room import competition, ratings
@@ -182,3 +184,28 @@ async def _the_end_says_why(people: People) -> None:
     guests = finished_table([("guest", None), (None, "easy"), (None, "easy"), (None, "easy")], False)
     await people.tell_unpaid(guests)  # type: ignore[arg-type]
     assert guests.notices == []  # guests are never rated: nothing to explain
+
+
+def test_a_compete_table_refuses_a_bot_of_another_level_when_it_is_seated(client: TestClient) -> None:
+    """The host learns the rule when seating bots, not at the end of a game
+    played for nothing: at a Compete table the second level is refused
+    (``easy`` and ``rules`` are one level), and filling follows the same
+    rule.  A Join table takes any mix."""
+    ann = new_account(client, "annfarm")
+    compete = create_table(client, ann, settings={"buy_in": 30})["id"]
+    join = create_table(client, ann)["id"]
+    with peer(client, compete, ann, "ann") as a:
+        a.state()
+        a.send(type="bot", seat="E", kind="strong")
+        a.state(lambda e: e["table"]["seats"][1]["bot"] == "strong")
+        a.send(type="bot", seat="W", kind="random")
+        assert a.error() == "at a Compete table every bot plays at the same level: strong here"
+        a.send(type="fill", kind="easy")
+        assert a.error() == "at a Compete table every bot plays at the same level: strong here"
+        a.send(type="bot", seat="E", kind="random")  # replacing the only bot: its seat does not count
+        a.state(lambda e: e["table"]["seats"][1]["bot"] == "random")
+    with peer(client, join, ann, "ann") as a:
+        a.state()
+        a.send(type="bot", seat="E", kind="strong")
+        a.send(type="bot", seat="W", kind="random")
+        a.state(lambda e: [s["bot"] for s in e["table"]["seats"]][1::2] == ["strong", "random"])
