@@ -162,7 +162,7 @@ def test_games_and_options(capsys: pytest.CaptureFixture[str]) -> None:
     at = out.index("  Nullo (misère) points · nullo_points   (only with nullo_mode=after_7|anytime)")
     assert out[at + 1] == "      210 = ±210 | 230 = ±230 | 250 = ±250 (default)"
     at = out.index("  Breach value · breach_value   (only with breach_enabled=yes)")
-    assert out[at + 1] == "      a whole number from 10 in steps of 10 (default 100)"
+    assert out[at + 1] == "      a whole number from 10 to 1000 in steps of 10 (default 100)"
     # presets, each with what it changes, worded as its own rules word them
     at = out.index(
         "  australian · Australian rules: Bidding goes round; misère after a 7 bid; you must bid to win."

@@ -532,41 +532,60 @@ def test_a_scheduled_table_starts_on_time(browser: Browser, server: LiveServer, 
 def test_a_competition_game_pays_out_and_reaches_the_leaderboard(
     browser: Browser, server: LiveServer
 ) -> None:
-    ann = new_page(browser)  # competitions are for accounts
-    r = ann.request.post(
-        f"{server.url}/api/register", data={"username": "Ann", "password": "correct horse 1"}
-    )
-    assert r.status == 201, r.text()
+    """Two people on two sides (bots of one level in the other seats) play a
+    Compete game: both pay the buy-in, the winners' side is paid, and both
+    reach the leaderboard.  (One person and bots plays for nothing:
+    tests/room/attacks/test_farming.py.)"""
+    pages = {}
+    for name in ("Ann", "Bob"):
+        page = new_page(browser)  # competitions are for accounts
+        r = page.request.post(
+            f"{server.url}/api/register", data={"username": name, "password": "correct horse 1"}
+        )
+        assert r.status == 201, r.text()
+        pages[name] = page
+    ann, bob = pages["Ann"], pages["Bob"]
     ann.goto(server.url + "/#compete")
     ann.wait_for_selector("#me:has-text('You are Ann · 1000 chips')")
-    create(ann, "bridge", {"buy_in": 30})  # one board; no suggestions in a competition
+    tid = create(ann, "bridge", {"buy_in": 30})  # one board; no suggestions in a competition
     assert ann.evaluate("() => state.table.settings.suggestions") is False
     sit(ann, "S")
+    bob.goto(f"{server.url}/table/{tid}")
+    bob.wait_for_selector("#status:not(:empty)")
+    sit(bob, "E")
     fill(ann)
     assert ann.is_hidden("#suggest-box")
-    me = ann.request.get(f"{server.url}/api/me").json()
-    assert me["chips"] == 970
+    for page in (ann, bob):
+        assert page.request.get(f"{server.url}/api/me").json()["chips"] == 970
     lobby = ann.context.new_page()
     lobby.goto(server.url + "/#compete")
     lobby.wait_for_selector("#me:has-text('You are Ann · 970 chips')")
-    for _ in range(400):
+    for _ in range(800):
         if "Game over" in ann.inner_text("#status"):
             break
-        if not act_once(ann, prefer="1C"):  # a contract: a board played, won or lost
-            ann.wait_for_function("() => state.view.over || state.view.to_act === 'S'")
+        # a contract: a board played, won or lost
+        if not act_once(ann, prefer="1C") and not act_once(bob, prefer="1C"):
+            ann.wait_for_timeout(50)
     ann.wait_for_selector("#status:has-text('Game over')")
     status = ann.inner_text("#status")
-    paid = 30 if "No winner" in status else 54 if "Team NS wins" in status else 0
-    assert paid == 30 or "Team EW wins" in status or "Team NS wins" in status, status
+    assert "No winner" in status or "Team EW wins" in status or "Team NS wins" in status, status
+    paid = {  # Ann sits NS, Bob EW
+        "Ann": 30 if "No winner" in status else 54 if "Team NS wins" in status else 0,
+        "Bob": 30 if "No winner" in status else 54 if "Team EW wins" in status else 0,
+    }
     shot(ann, "settings-competition.png")
     lobby.reload()
-    lobby.wait_for_selector(f"#me:has-text('You are Ann · {970 + paid} chips')")
+    lobby.wait_for_selector(f"#me:has-text('You are Ann · {970 + paid['Ann']} chips')")
+    assert bob.request.get(f"{server.url}/api/me").json()["chips"] == 970 + paid["Bob"]
     lobby.goto(server.url + "/leaderboard")
     lobby.wait_for_selector("#board tr:has-text('Ann')")
-    cells = [c.strip() for c in lobby.locator("#board tr").first.inner_text().split("\t")]
-    won = paid - 30
-    assert cells[:5] == ["1", "Ann", f"+{won}" if won > 0 else str(won), "1", "1" if paid == 54 else "0"]
-    assert cells[6] == str(970 + paid)
-    assert lobby.locator("#board tr").count() == 1
+    assert lobby.locator("#board tr").count() == 2
+    for name in ("Ann", "Bob"):
+        row = lobby.locator(f"#board tr:has-text('{name}')").first.inner_text().split("\t")
+        cells = [c.strip() for c in row]
+        won = paid[name] - 30
+        assert cells[1:5] == [name, f"+{won}" if won > 0 else str(won), "1", "1" if paid[name] == 54 else "0"]
+        assert cells[6] == str(970 + paid[name])
     shot(lobby, "leaderboard.png")
+    bob.context.close()
     ann.context.close()

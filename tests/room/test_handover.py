@@ -102,14 +102,14 @@ def test_a_stand_in_whose_socket_closes_finishes_the_message_it_is_handling(tmp_
         assert stored is not None
         table = Table(stored, store, {}, bot_delay=10)
         gate, inside = asyncio.Event(), asyncio.Event()
-        start = table._maybe_start
+        start = table._seat_and_start
 
-        async def slow_start() -> None:  # the start is under way when the socket closes
+        async def slow_start(changes: Any) -> None:  # the start is under way when the socket closes
             inside.set()
             await gate.wait()
-            await start()
+            await start(changes)
 
-        table._maybe_start = slow_start  # type: ignore[method-assign]
+        table._seat_and_start = slow_start  # type: ignore[method-assign]
         conn = RemoteConnection(Bus(), "w2", "c1", last, "Last")  # type: ignore[arg-type]
         conn.task = asyncio.create_task(cluster._guest_loop(table, conn, None))
         conn.inbox.put_nowait(sit("W"))
@@ -529,7 +529,9 @@ def test_players_whose_table_is_being_made_are_not_sent_to_the_next_matchmaker()
 
     clock = FakeClock(1000.0)
     timers = SimpleNamespace(cancel=lambda key: None, arm=lambda key, at, fn: None)
-    desk = PlayDesk(SimpleNamespace(clock=clock, timers=timers))  # type: ignore[arg-type]
+    social = SimpleNamespace(blocked=lambda a, b: False)  # nobody blocks anybody here
+    room = SimpleNamespace(clock=clock, timers=timers, people=SimpleNamespace(social=social))
+    desk = PlayDesk(room)  # type: ignore[arg-type]
 
     async def seat(group: Any) -> str:
         await asyncio.sleep(0.05)

@@ -28,6 +28,7 @@ from typing import Annotated, Any
 from urllib.parse import unquote_to_bytes
 
 from pydantic import AfterValidator
+from pydantic_core import PydanticCustomError
 from starlette.convertors import Convertor, register_url_convertor
 
 from trumps.i18n import N_
@@ -63,15 +64,20 @@ def control_characters(text: str, allowed: str = "\t\n") -> bool:
     return any(unicodedata.category(ch) in ("Cc", "Cs") and ch not in allowed for ch in text)
 
 
+#: The refusal of text holding a control character (a custom error, so the
+#: answer says just this, without pydantic's "Value error, " before it).
+CONTROL_REFUSED = N_("control characters are not allowed")
+
+
 def _text(text: str) -> str:
     if control_characters(text):
-        raise ValueError("control characters are not allowed")
+        raise PydanticCustomError("control_characters", CONTROL_REFUSED)
     return text
 
 
 def _line(text: str) -> str:
     if control_characters(text, allowed=""):
-        raise ValueError("control characters are not allowed")
+        raise PydanticCustomError("control_characters", CONTROL_REFUSED)
     return text
 
 
