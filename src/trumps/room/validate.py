@@ -67,17 +67,18 @@ def control_characters(text: str, allowed: str = "\t\n") -> bool:
 #: The refusal of text holding a control character (a custom error, so the
 #: answer says just this, without pydantic's "Value error, " before it).
 CONTROL_REFUSED = N_("control characters are not allowed")
+_CONTROL_TYPE = "control_characters"  # pydantic's error type (a name, not a message)
 
 
 def _text(text: str) -> str:
     if control_characters(text):
-        raise PydanticCustomError("control_characters", CONTROL_REFUSED)
+        raise PydanticCustomError(_CONTROL_TYPE, CONTROL_REFUSED)
     return text
 
 
 def _line(text: str) -> str:
     if control_characters(text, allowed=""):
-        raise PydanticCustomError("control_characters", CONTROL_REFUSED)
+        raise PydanticCustomError(_CONTROL_TYPE, CONTROL_REFUSED)
     return text
 
 
