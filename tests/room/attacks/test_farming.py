@@ -10,7 +10,6 @@ both databases."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -26,13 +25,6 @@ from trumps.room.ratings import SeatEntry, rate_game
 from trumps.room.store import Store
 
 LEVELS = ("random", "easy", "normal", "strong")
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[Store]:
-    s = Store(db_url)
-    yield s
-    s.close()
 
 
 def account(store: Store, name: str) -> str:
