@@ -30,7 +30,7 @@ from test_ws_games import Oracle, _allowed
 
 from trumps.room import dispatch
 from trumps.room.store import Store
-from trumps.room.table import REPLAY_PACE, Table
+from trumps.room.table import CHAT_BURST, CHAT_WINDOW, MAX_REPLAY, REPLAY_PACE, Table
 from trumps.room.timers import FakeClock, Timers
 
 T0 = 1_800_000_000.0
@@ -222,6 +222,49 @@ def test_a_replay_after_taking_a_bots_seat_shows_nothing_from_before(tmp_path: A
             await table.catch_up(ann, since)
             assert len(ann.events) == count
             assert ["chat" in e for e in ann.events] == [False] * (count - 1) + [True]
+        await table.close()
+
+    try:
+        asyncio.run(run())
+    finally:
+        store.close()
+
+
+def test_a_replay_is_bounded_and_carries_the_chat_once(tmp_path: Any) -> None:
+    """The issue's 39-byte ``hello`` with ``since`` returned 15.7 MB: every
+    replayed state carried the whole (padded) chat, and an old ``since``
+    replayed the game from its start.  Now a replay is of the current deal
+    only, at most MAX_REPLAY states, the chat in the last one alone; an
+    older ``since`` gets the current state."""
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    store, tid = _store_table(url, "bridge", {"scoring": "rubber"}, 11, [(None, "random")] * 4, {})
+    clock = FakeClock(T0)
+    spec = _person(store, "Spec")
+    padding = "x" * 150
+
+    async def run() -> None:
+        table = _table(store, tid, clock, {spec.player or "": "Spec"})
+        await table.join(spec)
+        for i in range(3 * CHAT_BURST):  # a long chat (within the chat budget, with time passing)
+            await table.say(spec, f"{padding} {i}")
+            if i % CHAT_BURST == CHAT_BURST - 1:
+                await clock.advance(CHAT_WINDOW)
+        table._after_change()
+        await _until(lambda: table.match.deal_number >= 1 and table.seq - table._deal_start[0] > 20, "a deal")
+        await clock.advance(REPLAY_PACE)
+        spec.events.clear()
+        await table.catch_up(spec, 1)  # a game-long replay asked for: the current state only
+        assert [e["seq"] for e in spec.events] == [table.seq]
+        await clock.advance(REPLAY_PACE)
+        spec.events.clear()
+        since = table._deal_start[0]
+        await table.catch_up(spec, since)
+        assert 1 < len(spec.events) <= MAX_REPLAY
+        assert [e["seq"] for e in spec.events] == list(range(since + 1, table.seq + 1))
+        sent = json.dumps(spec.events)
+        assert sent.count(padding) == 3 * CHAT_BURST  # the chat once, in the last state
+        assert ["chat" in e for e in spec.events][-1] is True
+        assert not any("chat" in e for e in spec.events[:-1])
         await table.close()
 
     try:
