@@ -67,18 +67,25 @@ def control_characters(text: str, allowed: str = "\t\n") -> bool:
 #: The refusal of text holding a control character (a custom error, so the
 #: answer says just this, without pydantic's "Value error, " before it).
 CONTROL_REFUSED = N_("control characters are not allowed")
-_CONTROL_TYPE = "control_characters"  # pydantic's error type (a name, not a message)
+
+
+_ERROR_TYPE = "control_characters"  # pydantic's name of the error (not a message)
+
+
+def _refused() -> PydanticCustomError:
+    """The custom error (its message ``CONTROL_REFUSED``, extracted above)."""
+    return PydanticCustomError(_ERROR_TYPE, CONTROL_REFUSED)
 
 
 def _text(text: str) -> str:
     if control_characters(text):
-        raise PydanticCustomError(_CONTROL_TYPE, CONTROL_REFUSED)
+        raise _refused()
     return text
 
 
 def _line(text: str) -> str:
     if control_characters(text, allowed=""):
-        raise PydanticCustomError(_CONTROL_TYPE, CONTROL_REFUSED)
+        raise _refused()
     return text
 
 
