@@ -208,7 +208,9 @@ def test_a_stale_owner_is_fenced_by_the_action_log(pair: tuple[TestClient, TestC
         peer.until(lambda e: e["type"] == "state")
         peer.send(type="sit", seat="N")
         peer.send(type="fill")
-        st = peer.until(lambda e: e["type"] == "state" and e["view"]["to_act"] == "N")
+        # legal, not to_act: a waiting table's state already names N to act
+        # (the first deal is dealt) but shows no seat its hand or moves
+        st = peer.until(lambda e: e["type"] == "state" and e["view"]["to_act"] == "N" and e["view"]["legal"])
         seq = st["seq"]
         engine = create_engine(pg_db)
         with engine.begin() as conn:  # "another worker" stores action seq+1
