@@ -8,10 +8,11 @@ import pytest
 
 import trumps
 from trumps.bots.base import BotError
-from trumps.bots.bidsim import SimulationBidder
+from trumps.bots.bidsim import BidTimeout, SimulationBidder
 from trumps.bots.levels import LEVELS, NormalBot, NormalRuleBot, NormalSimBot, StrongBot, card_actions
 from trumps.bots.registry import KINDS, bot_for
 from trumps.bots.sayc import SaycBot
+from trumps.solver import SearchLimit
 
 
 def test_kinds() -> None:
@@ -57,3 +58,36 @@ def test_strong_plays_a_whole_deal_legally(game: str) -> None:
     while not m.results and m.to_act is not None:
         step(m, bots[m.to_act], rng)
     assert m.results
+
+
+def test_a_bid_simulation_past_its_bounds_bids_by_rule() -> None:
+    """A simulated bid whose searches pass the node limit, or that runs past
+    its time cap, is the rule bot's bid: never a long wait at the table."""
+    m = trumps.new_game("coinche", seed=2)  # the simulation bids 120H, the rules 100H
+    assert m.to_act is not None
+    view = m.view(m.to_act)
+    legal = [str(a) for a in m.legal_actions()]
+    rules = bot_for("coinche", "rules")
+    want = rules.choose(view, legal, random.Random(3))
+    assert SimulationBidder("coinche", 4, rules).choose(view, legal, random.Random(3)) != want
+    for bounds in ({"limit": 20}, {"cap": 0.0}):
+        bidder = SimulationBidder("coinche", 4, rules, **bounds)
+        assert bidder.choose(view, legal, random.Random(3)) == want
+    m = trumps.new_game("500", seed=2)
+    assert m.to_act is not None
+    view, legal = m.view(m.to_act), [str(a) for a in m.legal_actions()]
+    with pytest.raises(SearchLimit):
+        SimulationBidder("500", 4, bot_for("500", "rules"), limit=20).options_for(
+            view, legal, random.Random(1)
+        )
+    with pytest.raises(BidTimeout):
+        SimulationBidder("500", 4, bot_for("500", "rules"), cap=0.0).options_for(
+            view, legal, random.Random(1)
+        )
+
+
+def test_the_levels_bound_each_search() -> None:
+    for name in ("normal", "strong"):
+        b = LEVELS[name]
+        assert b.nodes < b.limit <= 20_000_000 and 0 < b.bid_cap <= 10
+    assert StrongBot().bidder("500").limit == LEVELS["strong"].limit  # type: ignore[attr-defined]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -10,12 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import trumps
-from trumps.bots.levels import NormalBot, cards_in_hands
+from trumps.bots.levels import NormalBot, StrongBot, cards_in_hands
 from trumps.bots.pimc import evaluate, world
 from trumps.bots.registry import bot_for
 from trumps.bots.sampling import PILE, SamplingError, knowledge, play_sequence
 from trumps.bots.selfplay import step
 from trumps.core.protocol import Match
+from trumps.solver import SearchLimit
 
 GAMES = ["500", "bridge", "coinche"]
 
@@ -158,3 +160,21 @@ def test_a_promise_is_dropped_only_when_the_play_has_ruled_it_out(game: str) -> 
                         assert not test(dealt), (seed, s, dealt)
             step(m, bots[m.to_act], rng)
     assert dropped, "no position where the play ruled a promise out: the test checks nothing"
+
+
+def test_a_search_past_the_limit_leaves_the_decision_to_the_rules() -> None:
+    """A sampled deal whose search runs past the level's node limit is
+    dropped; with none solved, ``evaluate`` raises and the level's bot plays
+    its rule bot's card (a room's bot never holds the solver for minutes)."""
+    m = _play_to("500", 4, 0)
+    assert m is not None and m.to_act is not None
+    view = m.view(m.to_act)
+    legal = [str(a) for a in m.legal_actions()]
+    with pytest.raises(SearchLimit):
+        evaluate(view, legal, random.Random(1), samples=4, limit=20)
+    full = evaluate(view, legal, random.Random(1), samples=4)
+    assert evaluate(view, legal, random.Random(1), samples=4, limit=10**9) == full
+    bot = StrongBot()
+    bot.budget = dataclasses.replace(bot.budget, limit=20)
+    rules = bot_for("500", "rules").choose(view, legal, random.Random(7))
+    assert bot.choose(view, legal, random.Random(7)) == rules

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,9 +43,13 @@ from trumps.bots.base import Bot
 from trumps.core.cards import Card, Suit
 from trumps.core.errors import TrumpsError
 
-__all__ = ["BidOption", "SimulationBidder"]
+__all__ = ["BidOption", "BidTimeout", "SimulationBidder"]
 
 SUITS = "SHDC"
+
+
+class BidTimeout(TrumpsError):
+    """A bid's simulation ran past the bidder's ``cap`` seconds."""
 
 
 @dataclass
@@ -87,8 +92,16 @@ class SimulationBidder(Bot):
         margin: float | None = None,
         handicap: float | None = None,
         z: float | None = None,
+        limit: int | None = None,
+        cap: float | None = None,
     ) -> None:
         self.game = game
+        #: nodes one double-dummy search may take, and seconds one decision
+        #: may take (None: no bound); past either the decision is the rule
+        #: bot's, so a room's bot never holds the solver for minutes
+        self.limit = limit
+        self.cap = cap
+        self._deadline: float | None = None
         self.samples = samples
         self.rules = rules
         five = game == "500"
@@ -151,10 +164,21 @@ class SimulationBidder(Bot):
 
     # ----- evaluation ----------------------------------------------------------
     def options_for(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> list[BidOption]:
-        """Every call the simulation covers, valued; the pass included."""
-        if self.game == "coinche":
-            return _coinche_options(self, view, legal, rng)
-        return _five_hundred_options(self, view, legal, rng)
+        """Every call the simulation covers, valued; the pass included.
+        Raises :class:`BidTimeout` past ``cap`` seconds and
+        :class:`trumps.solver.SearchLimit` for a search past ``limit``."""
+        self._deadline = None if self.cap is None else time.perf_counter() + self.cap
+        try:
+            if self.game == "coinche":
+                return _coinche_options(self, view, legal, rng)
+            return _five_hundred_options(self, view, legal, rng)
+        finally:
+            self._deadline = None
+
+    def check_time(self) -> None:
+        """Raise :class:`BidTimeout` once this decision is past its cap."""
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise BidTimeout(f"the bid's simulation took more than {self.cap} s")
 
     def simulation(self, view: Mapping[str, Any], denoms: list[str], rng: random.Random) -> _Sim:
         """Coinche: double-dummy card points of our side per denomination (cached per deal)."""
@@ -170,7 +194,7 @@ class SimulationBidder(Bot):
             deals = [_deal_sample(view, sub) for _ in range(self.samples)]
             sim.samples = len(deals)
             for d in missing:
-                sim.totals[d], sim.extras[d] = _solve_denom(view, d, deals)
+                sim.totals[d], sim.extras[d] = _solve_denom(self, view, d, deals)
         return sim
 
 
@@ -226,7 +250,7 @@ def _fits(hand: list[str], suits: set[str], game: str) -> bool:
 
 # ----- double-dummy totals ----------------------------------------------------------------
 def _solve_denom(
-    view: Mapping[str, Any], denom: str, deals: list[dict[str, list[str]]]
+    bidder: SimulationBidder, view: Mapping[str, Any], denom: str, deals: list[dict[str, list[str]]]
 ) -> tuple[list[float], list[Any]]:
     """Our side's double-dummy card points in the coinche denomination
     ``denom`` on each sampled deal, with us declaring."""
@@ -247,7 +271,8 @@ def _solve_denom(
             contract=contract,
             declarer=me,
         )
-        vals = solve_values(match)
+        bidder.check_time()
+        vals = solve_values(match, bidder.limit)
         pick = max if vals.maximising else min
         totals.append(float(pick(vals.values.values())))
         extras.append(hands)
@@ -428,7 +453,8 @@ def _tricks(
     match = trumps.new_game(
         "500", options=opts, deal=hands, dealer=str(view["dealer"]), contract=contract, declarer=seat
     )
-    total = solve_value(match)
+    bidder.check_time()
+    total = solve_value(match, bidder.limit)
     sample.tricks[key] = total
     return total
 

@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from trumps.bots.base import Bot
 from trumps.bots.pimc import Evaluation, evaluate
 from trumps.bots.solving import exact_limit
 from trumps.core.errors import TrumpsError
+
+if TYPE_CHECKING:
+    from trumps.bots.bidsim import SimulationBidder
 
 __all__ = [
     "LEVELS",
@@ -45,7 +48,13 @@ class Budget:
     """The work of one card decision: at most ``samples`` deals and
     ``nodes`` solver nodes (the C solver searches about 4.5 million a second
     here), and a wall-clock ``cap`` that only an overloaded machine hits.
-    Bridge's DDS reports no nodes, so there ``bridge_samples`` bounds it."""
+    Bridge's DDS reports no nodes, so there ``bridge_samples`` bounds it.
+
+    ``limit`` bounds one search (a sampled deal) in nodes: the rare deal
+    whose search would run for seconds or minutes is dropped (with none
+    solved, the rule bot plays), so that no decision holds the solver,
+    which runs one search at a time per process, for long.  A bid's
+    simulation has the same ``limit`` per search and ``bid_cap`` seconds."""
 
     samples: int
     nodes: int
@@ -55,6 +64,8 @@ class Budget:
     bid_samples: int = 0
     #: deals simulated per 500 bid (0: the rule bot bids)
     bid_samples_500: int = 0
+    limit: int = 4_000_000
+    bid_cap: float = 4.0
 
 
 _NORMAL = Budget(16, 1_000_000, 1.0, 8, bid_samples=0, bid_samples_500=0)
@@ -63,7 +74,9 @@ LEVELS: dict[str, Budget] = {
     "normal": _NORMAL,
     "normal-sim": Budget(16, 1_000_000, 1.0, 8, bid_samples=8, bid_samples_500=12),
     "normal-rules": _NORMAL,  # the name of docs/bots.md's arena runs
-    "strong": Budget(96, 8_000_000, 4.0, 48, bid_samples=8, bid_samples_500=16),
+    "strong": Budget(
+        96, 8_000_000, 4.0, 48, bid_samples=8, bid_samples_500=16, limit=16_000_000, bid_cap=8.0
+    ),
 }
 
 
@@ -104,8 +117,20 @@ class PimcBot(Bot):
         if game not in self._bidders:
             b = self.budget
             samples = b.bid_samples_500 if game == "500" else b.bid_samples
-            self._bidders[game] = _bidder(game, samples, self.rules(game))
+            self._bidders[game] = (
+                self.simulation_bidder(game, samples)
+                if samples > 0 and game != "bridge"
+                else _bidder(game, self.rules(game))
+            )
         return self._bidders[game]
+
+    def simulation_bidder(self, game: str, samples: int) -> SimulationBidder:
+        """A bidder by simulation of ``samples`` deals under this level's
+        bounds (500 or coinche)."""
+        from trumps.bots.bidsim import SimulationBidder
+
+        b = self.budget
+        return SimulationBidder(game, samples, self.rules(game), limit=b.limit, cap=b.bid_cap)
 
     def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         game = str(view.get("game"))
@@ -135,19 +160,17 @@ class PimcBot(Bot):
         """This level's PIMC evaluation of a card decision."""
         b = self.budget
         samples = b.bridge_samples if view.get("game") == "bridge" else b.samples
-        return evaluate(view, legal, rng, samples=samples, nodes=b.nodes, budget=b.cap)
+        return evaluate(view, legal, rng, samples=samples, nodes=b.nodes, budget=b.cap, limit=b.limit)
 
 
-def _bidder(game: str, bid_samples: int, rules: Bot) -> Bot:
+def _bidder(game: str, rules: Bot) -> Bot:
+    """The bidder of a level that does not simulate: bridge's natural
+    system, else the rule bot."""
     if game == "bridge":
         from trumps.bots.sayc import SaycBot
 
         return SaycBot()
-    if bid_samples <= 0:
-        return rules
-    from trumps.bots.bidsim import SimulationBidder
-
-    return SimulationBidder(game, bid_samples, rules)
+    return rules
 
 
 class NormalBot(PimcBot):

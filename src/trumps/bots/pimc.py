@@ -16,7 +16,10 @@ maximises its total, the defenders minimise it; a 500 misère contractor
 minimises).  All chance comes from one number drawn from the caller's
 ``rng``, so a seed gives the same decision.  The budget of a decision is a
 number of samples and of solver nodes (both deterministic); the wall-clock
-cap only cuts a decision short on an overloaded machine.
+cap only cuts a decision short on an overloaded machine.  A ``limit`` on
+one search's nodes keeps a rare deal whose search runs long from holding
+the solver (one at a time per process) for minutes: past it that sample is
+dropped, and with no sample solved the decision raises ``SearchLimit``.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from trumps.bots.sampling import PILE, SamplingError, knowledge
 from trumps.bots.solving import Values, solve_values, solver_name
 from trumps.core.errors import TrumpsError
 from trumps.core.protocol import Match
+from trumps.solver import SearchLimit
 
 __all__ = ["Evaluation", "card_of", "evaluate", "world"]
 
@@ -121,12 +125,15 @@ def evaluate(
     samples: int,
     nodes: int | None = None,
     budget: float | None = None,
+    limit: int | None = None,
 ) -> Evaluation:
     """Average double-dummy value of each legal action over up to
     ``samples`` consistent deals.  Fewer when the solver has searched
     ``nodes`` nodes in all (deterministic), or when ``budget`` seconds have
     passed (a safety net against an overloaded machine); at least one deal
-    is always solved."""
+    is solved.  A search past ``limit`` nodes ends the sampling: the deals
+    solved so far decide, and if there are none :class:`SearchLimit` is
+    raised."""
     know = knowledge(view)
     sub = random.Random(rng.getrandbits(64))
     solver_name(str(view["game"]))  # loads (and warms up) the solver outside the clock
@@ -146,7 +153,12 @@ def evaluate(
             match = world(view, know.sample(sub))
         except SamplingError:
             continue
-        vals: Values = solve_values(match)
+        try:
+            vals: Values = solve_values(match, limit)
+        except SearchLimit:
+            if not done:
+                raise
+            break
         unit, maximising = vals.unit, vals.maximising
         spent += vals.nodes
         for action in legal:

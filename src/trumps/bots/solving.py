@@ -127,28 +127,32 @@ def cards_left(match: Match[Any]) -> int:
     return sum(len(deal.hands[s]) for s in active)
 
 
-def solve_values(match: Match[Any]) -> Values:
-    """Double-dummy values of every legal action of the seat to play."""
+def solve_values(match: Match[Any], limit: int | None = None) -> Values:
+    """Double-dummy values of every legal action of the seat to play.
+    ``limit`` bounds the project solver's search to that many nodes (past
+    it: :class:`trumps.solver.SearchLimit`, a ``TrumpsError``); DDS and the
+    small fallback are bounded by themselves."""
     game = match.game
     name = solver_name(game)
     if name == "dds":
         return _bridge_dds(match)
     if name in ("c", "reference"):
         solver = _project_solver()
-        sol = solver.solve(match)
+        sol = solver.solve(match, limit=limit)
         values = {str(k): float(v) for k, v in sol.values.items()}
         return Values(values, bool(sol.maximising), str(sol.unit), int(getattr(sol, "nodes", 0)))
     return _fallback(match)
 
 
-def solve_value(match: Match[Any]) -> float:
+def solve_value(match: Match[Any], limit: int | None = None) -> float:
     """The position's double-dummy result alone: the best of
     :func:`solve_values` for the seat to play, by one search where the
     project's solver answers (about half the work of every card's value);
-    what a bidding simulation needs from each sampled deal."""
+    what a bidding simulation needs from each sampled deal.  ``limit`` as
+    in :func:`solve_values`."""
     if solver_name(match.game) in ("c", "reference"):
         solver = _project_solver()
-        return float(solver.value(match))
+        return float(solver.value(match, limit=limit))
     vals = solve_values(match)
     pick = max if vals.maximising else min
     return float(pick(vals.values.values()))

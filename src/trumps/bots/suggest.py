@@ -25,6 +25,7 @@ from trumps.bots.levels import PimcBot, card_actions
 from trumps.bots.registry import bot_for
 from trumps.bots.sampling import SamplingError
 from trumps.core.protocol import read_record
+from trumps.solver import SearchLimit
 
 __all__ = ["EXPLAIN_BID_SAMPLES", "explain", "review", "suggest"]
 
@@ -70,7 +71,7 @@ def explain(
             return [{"action": a, "value": None, "samples": 0, "unit": None} for a in legal]
         try:
             ev = bot.evaluate(view, cards, rng)
-        except SamplingError:
+        except (SamplingError, SearchLimit):
             return [{"action": a, "value": None, "samples": 0, "unit": None} for a in cards]
         out = ev.ranked()
         for row in out:
@@ -83,14 +84,10 @@ def explain(
         chosen, rule = choose_call(view, legal)
         return [{"action": chosen, "value": None, "samples": 0, "unit": None, "reason": rule}]
     if name in ("500", "coinche") and phase == "AUCTION":
-        from trumps.bots.bidsim import SimulationBidder
-
         # the level's own sample count for this game (500 has its own)
         b = bot.budget
         samples = (b.bid_samples_500 if name == "500" else b.bid_samples) or EXPLAIN_BID_SAMPLES
-        rows: list[dict[str, Any]] = SimulationBidder(name, samples, bot.rules(name)).explain(
-            view, legal, rng
-        )
+        rows: list[dict[str, Any]] = bot.simulation_bidder(name, samples).explain(view, legal, rng)
         return rows
     chosen = bot.bidder(name).choose(view, legal, rng)
     return [{"action": chosen, "value": None, "samples": 0, "unit": None, "reason": "rule-based"}]

@@ -32,6 +32,7 @@ from trumps.room import timing
 from trumps.room.messages import PROTOCOL_VERSION, error_event
 from trumps.room.settings import MAX_SPECTATORS, PHRASE_OF_TEXT, PRESET_PHRASES, TableSettings, bot_level
 from trumps.room.store import Store, StoredTable, StoreUnavailable
+from trumps.room.thinking import think
 from trumps.room.timers import Timers
 
 __all__ = [
@@ -1172,7 +1173,7 @@ class Table:
         view = self.match.view(seat)
         rng = random.Random(self._rng.getrandbits(64))
         try:
-            got = await asyncio.to_thread(suggest, self.game, view, legal, SUGGESTION_LEVEL, rng)
+            got = await think(None, suggest, self.game, view, legal, SUGGESTION_LEVEL, rng)
             if got.get("action") in legal:
                 return {"action": got["action"], "reasons": got.get("reasons")}
             log.error("suggestion %r is not legal at table %s", got.get("action"), self.id)
@@ -1204,7 +1205,7 @@ class Table:
             try:
                 bot = bot_for(self.game, attempt)
                 view = self.match.view(seat) if bot.needs_view else {}
-                choice = await asyncio.to_thread(bot.choose, view, legal, self._rng)
+                choice = await think(attempt, bot.choose, view, legal, self._rng)
             except Exception:
                 log.exception("bot %s failed at table %s", attempt, self.id)
                 continue

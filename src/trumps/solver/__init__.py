@@ -37,13 +37,14 @@ from typing import Any
 
 from trumps.coinche.play import DIX_DE_DER
 from trumps.solver.cengine import available, solve_c, value_c
-from trumps.solver.position import Position, SolverError, position_of
+from trumps.solver.position import Position, SearchLimit, SolverError, check_limit, position_of
 from trumps.solver.reference import legal_moves, solve_reference
 
 __all__ = [
     "ENGINES",
     "OBJECTIVES",
     "Position",
+    "SearchLimit",
     "Solution",
     "SolverError",
     "c_available",
@@ -100,15 +101,15 @@ def _best(pos: Position, values: dict[str, int]) -> int:
     return max(values.values()) if maximising else min(values.values())
 
 
-def _value_of(pos: Position, use_c: bool) -> int:
+def _value_of(pos: Position, use_c: bool, limit: int | None = None) -> int:
     """The best final total of a position (without the capot rule)."""
     if use_c:
-        return value_c(pos)[0]
-    return _best(pos, solve_reference(pos)[0])
+        return value_c(pos, limit)[0]
+    return _best(pos, solve_reference(pos, limit)[0])
 
 
-def _solve_of(pos: Position, use_c: bool) -> tuple[dict[str, int], int]:
-    return solve_c(pos) if use_c else solve_reference(pos)
+def _solve_of(pos: Position, use_c: bool, limit: int | None = None) -> tuple[dict[str, int], int]:
+    return solve_c(pos, limit) if use_c else solve_reference(pos, limit)
 
 
 def _tricks(pos: Position) -> Position:
@@ -150,37 +151,39 @@ def _decomposes(pos: Position) -> bool:
     return pos.capot >= pos.won + left
 
 
-def _capot_solve(pos: Position, use_c: bool) -> tuple[dict[str, int], int]:
+def _capot_solve(pos: Position, use_c: bool, limit: int | None) -> tuple[dict[str, int], int]:
     """Per move: the declaring side's card total under the capot rule (no
     belote): a card-points solve and a trick-count solve, combined."""
     if not _decomposes(pos):
-        return solve_reference(pos)  # the direct search (hand-made positions only)
+        return solve_reference(pos, limit)  # the direct search (hand-made positions only)
     plain = pos.copy()
     plain.capot = None
-    points, nodes = _solve_of(plain, use_c)
+    points, nodes = _solve_of(plain, use_c, limit)
     if pos.lost_trick:
         return points, nodes
     tricks = _tricks(pos)
-    counts, more = _solve_of(tricks, use_c)
+    counts, more = _solve_of(tricks, use_c, limit)
     capot = pos.capot
     assert capot is not None
     return {m: capot if counts[m] == tricks.tricks_left else v for m, v in points.items()}, nodes + more
 
 
-def _capot_total(pos: Position, use_c: bool) -> int:
+def _capot_total(pos: Position, use_c: bool, limit: int | None) -> int:
     """The best card total under the capot rule (no belote)."""
     if not _decomposes(pos):
-        return _best(pos, solve_reference(pos)[0])
+        return _best(pos, solve_reference(pos, limit)[0])
     tricks = _tricks(pos)
-    if not pos.lost_trick and _value_of(tricks, use_c) == tricks.tricks_left:
+    if not pos.lost_trick and _value_of(tricks, use_c, limit) == tricks.tricks_left:
         assert pos.capot is not None
         return pos.capot
     plain = pos.copy()
     plain.capot = None
-    return _value_of(plain, use_c)
+    return _value_of(plain, use_c, limit)
 
 
-def solve(match_or_deal: Any, *, engine: str = "auto", objective: str = "total") -> Solution:
+def solve(
+    match_or_deal: Any, *, engine: str = "auto", objective: str = "total", limit: int | None = None
+) -> Solution:
     """Solve the current trick-play position of an engine ``Match`` (or a
     :class:`Position`).  Raises :class:`SolverError` (a ``TrumpsError``)
     when the deal is not in trick play or the engine name is unknown.
@@ -188,20 +191,24 @@ def solve(match_or_deal: Any, *, engine: str = "auto", objective: str = "total")
     ``objective="capot"`` (coinche only) values each card at the taker's
     side's final card total scored with the capot rule (``capot_points``
     when it wins all eight tricks) plus its belote; unit ``"points"``.  It
-    costs a card-points solve and a trick-count solve (docs/solver.md)."""
+    costs a card-points solve and a trick-count solve (docs/solver.md).
+
+    ``limit`` bounds each search to that many nodes: past it the solve
+    raises :class:`SearchLimit` (a ``SolverError``) instead of running on;
+    a bot under a time budget gives it, so that one rare deal whose search
+    is long cannot hold the solver (and every table waiting on it)."""
     _check(engine, objective)
+    check_limit(limit)
     pos = position_of(match_or_deal)
     pos.capot = None
     use_c = _use_c(engine)
     used = "c" if use_c else "python"
     if objective == "capot":
         pos = _capot_position(pos)
-        values, nodes = _capot_solve(pos, use_c)
+        values, nodes = _capot_solve(pos, use_c, limit)
         values = {m: v + pos.belote for m, v in values.items()}
-    elif use_c:
-        values, nodes = solve_c(pos)
     else:
-        values, nodes = solve_reference(pos)
+        values, nodes = _solve_of(pos, use_c, limit)
     order = [str(m) for m in legal_moves(pos)]
     if set(order) != set(values):
         raise SolverError(
@@ -214,15 +221,18 @@ def solve(match_or_deal: Any, *, engine: str = "auto", objective: str = "total")
     return Solution(values, maximising, pos.unit, best, nodes, pos.to_play, used, objective)
 
 
-def value(match_or_deal: Any, *, engine: str = "auto", objective: str = "total") -> int:
+def value(
+    match_or_deal: Any, *, engine: str = "auto", objective: str = "total", limit: int | None = None
+) -> int:
     """The final total of the declaring side with best play by everyone from
     the current position: ``solve(...)``'s best value, without the value of
     every other card (one search; about half the work or less).  Same
-    errors and ``objective`` as :func:`solve`."""
+    errors, ``objective`` and ``limit`` as :func:`solve`."""
     _check(engine, objective)
+    check_limit(limit)
     pos = position_of(match_or_deal)
     pos.capot = None
     if objective == "capot":
         pos = _capot_position(pos)
-        return _capot_total(pos, _use_c(engine)) + pos.belote
-    return _value_of(pos, _use_c(engine))
+        return _capot_total(pos, _use_c(engine), limit) + pos.belote
+    return _value_of(pos, _use_c(engine), limit)

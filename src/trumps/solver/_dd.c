@@ -130,9 +130,15 @@ static uint32_t tt_gen = 0;
 static PyThread_type_lock solve_lock = NULL;
 static unsigned tt_victim = 0;
 
+/* One search: its game, the nodes searched, and the most it may search
+ * (`limit`, 0: no limit).  Past the limit `stopped` is set and every node
+ * returns at once without storing anything: the caller discards the result
+ * (a room's bot must not hold the solver for minutes on one rare deal). */
 typedef struct {
     const Game *g;
     long long nodes;
+    long long limit;
+    int stopped;
 } Ctx;
 
 static inline int ctz64(u64 x) { return __builtin_ctzll(x); }
@@ -1088,10 +1094,14 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
 {
     const Game *g = x->g;
     x->nodes++;
+    *rel = 0;
+    if (x->limit && x->nodes > x->limit)
+        x->stopped = 1;
+    if (x->stopped)
+        return alpha;
 #ifdef HIST
     hist[s->tricks_left][s->ntrick]++;
 #endif
-    *rel = 0;
     Entry *bucket = NULL, *hint = NULL;
     uint32_t *tags = NULL, tag = 0;
     u64 lens[2], meta = 0, live = 0, extra = 0, rk[MAXN];
@@ -1368,7 +1378,7 @@ moves:;
         }
         *rel = r;
     }
-    if (bucket != NULL) {
+    if (bucket != NULL && !x->stopped) {
         if (best <= a0)
             tt_store(g, rk, live, lens, meta, bucket, tags, tag, *rel, 0, best, bestmove);
         else if (best >= b0)
@@ -1512,6 +1522,8 @@ static int exact(Ctx *x, const State *s, int guess)
             int beta = v <= lo ? lo + 1 : v;
             u64 r;
             v = search(x, s, beta - 1, beta, &r);
+            if (x->stopped)
+                return lo;
             if (v >= beta)
                 lo = v;
             else
@@ -1539,6 +1551,8 @@ static int exact(Ctx *x, const State *s, int guess)
         u64 r;
         long long b4 = x->nodes;
         int v = search(x, s, beta - 1, beta, &r);
+        if (x->stopped)
+            return lo;
 #ifdef DD_DEBUG
         fprintf(stderr, "  beta %d -> %d  (%lld nodes)\n", beta, v, x->nodes - b4);
 #else
@@ -1565,11 +1579,16 @@ static int exact(Ctx *x, const State *s, int guess)
 
 /* Read a problem (the int32 array of cengine.py) into a game and a state;
  * 0 on success, -1 with a Python error set. */
-static int parse_problem(PyObject *args, Game *gp, State *sp)
+static int parse_problem(PyObject *args, Game *gp, State *sp, long long *limit)
 {
     Py_buffer buf;
-    if (!PyArg_ParseTuple(args, "y*", &buf))
+    if (!PyArg_ParseTuple(args, "y*|L", &buf, limit))
         return -1;
+    if (*limit < 0) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "_dd: the node limit is negative");
+        return -1;
+    }
     const int32_t *f = (const int32_t *)buf.buf;
     Py_ssize_t nf = buf.len / 4;
     if (nf < F_CARDS || nf < F_CARDS + 3 * f[F_K] || f[F_K] > 64 || f[F_N] < 2 || f[F_N] > MAXN) {
@@ -1730,9 +1749,9 @@ static int begin_solve(void)
 }
 
 /* Read the problem and take the solver: -1 with a Python error set. */
-static int start(PyObject *args, Game *g, State *s)
+static int start(PyObject *args, Game *g, State *s, long long *limit)
 {
-    return parse_problem(args, g, s) < 0 || begin_solve() < 0 ? -1 : 0;
+    return parse_problem(args, g, s, limit) < 0 || begin_solve() < 0 ? -1 : 0;
 }
 
 static PyObject *dd_solve(PyObject *self, PyObject *args)
@@ -1755,8 +1774,8 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
     (void)self;
     Game g;
     State s;
-    Ctx x = {&g, 0};
-    if (start(args, &g, &s) < 0)
+    Ctx x = {&g, 0, 0, 0};
+    if (start(args, &g, &s, &x.limit) < 0)
         return NULL;
     int p = (s.leader + s.ntrick) % g.n;
     int mv[64];
@@ -1773,7 +1792,7 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
     int rep[64];
     for (int i = 0; i < m; i++)
         rep[i] = run_top(&g, live, legal, mv[i] & 255) | (mv[i] & ~255);
-    for (int i = m - 1; i >= 0; i--) {
+    for (int i = m - 1; i >= 0 && !x.stopped; i--) {
         int found = -1;
         for (int j = i + 1; j < m && found < 0; j++)
             if (mv[j] == rep[i])
@@ -1796,6 +1815,8 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
     }
     Py_END_ALLOW_THREADS
     PyThread_release_lock(solve_lock);
+    if (x.stopped)
+        return Py_BuildValue("(OL)", Py_None, x.nodes);
     PyObject *out = PyList_New(m);
     if (out == NULL)
         return NULL;
@@ -1818,22 +1839,24 @@ static PyObject *dd_value(PyObject *self, PyObject *args)
     (void)self;
     Game g;
     State s;
-    Ctx x = {&g, 0};
-    if (start(args, &g, &s) < 0)
+    Ctx x = {&g, 0, 0, 0};
+    if (start(args, &g, &s, &x.limit) < 0)
         return NULL;
     int v;
     Py_BEGIN_ALLOW_THREADS
     v = exact(&x, &s, -1);
     Py_END_ALLOW_THREADS
     PyThread_release_lock(solve_lock);
+    if (x.stopped)
+        return Py_BuildValue("(OL)", Py_None, x.nodes);
     return Py_BuildValue("(iL)", v, x.nodes);
 }
 
 static PyMethodDef methods[] = {
     {"solve", dd_solve, METH_VARARGS,
-     "solve(problem: bytes) -> (list of (card, suit, value), nodes): see trumps.solver.cengine."},
+     "solve(problem: bytes, limit: int = 0) -> (list of (card, suit, value) or None past the node limit, nodes): see trumps.solver.cengine."},
     {"value", dd_value, METH_VARARGS,
-     "value(problem: bytes) -> (value, nodes): the position's value only (see trumps.solver.cengine)."},
+     "value(problem: bytes, limit: int = 0) -> (value or None past the node limit, nodes): the position's value only (see trumps.solver.cengine)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,7 +1,9 @@
 """Type stub of the C double-dummy search (see _dd.c and cengine.py)."""
 
-def solve(problem: bytes, /) -> tuple[list[tuple[int, int, int]], int]:
-    """Solve a packed problem: ``[(card number, suit, final value)], nodes``."""
+def solve(problem: bytes, limit: int = 0, /) -> tuple[list[tuple[int, int, int]] | None, int]:
+    """Solve a packed problem: ``[(card number, suit, final value)], nodes``;
+    ``None`` instead of the list once ``limit`` nodes (0: none) are searched."""
 
-def value(problem: bytes, /) -> tuple[int, int]:
-    """The position's future value only (one search): ``value, nodes``."""
+def value(problem: bytes, limit: int = 0, /) -> tuple[int | None, int]:
+    """The position's future value only (one search): ``value, nodes``;
+    ``None`` for the value once ``limit`` nodes (0: none) are searched."""

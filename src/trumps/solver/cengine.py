@@ -19,7 +19,7 @@ from trumps.coinche.calls import AT, NT
 from trumps.coinche.play import DIX_DE_DER
 from trumps.core.cards import Card, Suit
 from trumps.five_hundred.play import JokerLead
-from trumps.solver.position import Position, SolverError
+from trumps.solver.position import Position, SearchLimit, SolverError, check_limit
 
 __all__ = ["available", "solve_c", "value_c"]
 
@@ -124,11 +124,18 @@ def _module() -> ModuleType:
     return _dd
 
 
-def solve_c(pos: Position) -> tuple[dict[str, int], int]:
-    """The final total after each legal move (by the C search), and nodes."""
+def _limit(limit: int | None) -> int:
+    return check_limit(limit) or 0  # 0: no limit, in _dd.c
+
+
+def solve_c(pos: Position, limit: int | None = None) -> tuple[dict[str, int], int]:
+    """The final total after each legal move (by the C search), and nodes.
+    Past ``limit`` nodes (if given) it raises :class:`SearchLimit`."""
     dd = _module()
     problem, cards = _problem(pos)
-    moves, nodes = dd.solve(problem)
+    moves, nodes = dd.solve(problem, _limit(limit))
+    if moves is None:
+        raise SearchLimit(_limit(limit))
     values: dict[str, int] = {}
     for j, suit, value in moves:
         card = cards[j]
@@ -140,10 +147,12 @@ def solve_c(pos: Position) -> tuple[dict[str, int], int]:
     return values, nodes
 
 
-def value_c(pos: Position) -> tuple[int, int]:
+def value_c(pos: Position, limit: int | None = None) -> tuple[int, int]:
     """The final total with best play from here (one search, no per-card
-    values), and nodes."""
+    values), and nodes.  Past ``limit`` nodes it raises :class:`SearchLimit`."""
     dd = _module()
     problem, _ = _problem(pos)
-    future, nodes = dd.value(problem)
+    future, nodes = dd.value(problem, _limit(limit))
+    if future is None:
+        raise SearchLimit(_limit(limit))
     return _total(pos, future), nodes

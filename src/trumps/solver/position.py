@@ -16,7 +16,7 @@ from typing import Any
 from trumps.core.cards import Card
 from trumps.core.errors import TrumpsError
 
-__all__ = ["GAMES", "Position", "SolverError", "position_of"]
+__all__ = ["GAMES", "Position", "SearchLimit", "SolverError", "check_limit", "position_of"]
 
 GAMES = ("500", "bridge", "coinche")
 
@@ -24,6 +24,24 @@ GAMES = ("500", "bridge", "coinche")
 class SolverError(TrumpsError):
     """The solver was given something it cannot solve (not in trick play,
     no declaring side, an unknown engine)."""
+
+
+class SearchLimit(SolverError):
+    """A search reached the node ``limit`` it was given before it finished
+    (``solve(match, limit=...)``): no value is known.  A bot under a budget
+    then plays by its rules instead of waiting on one rare, long deal."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the search reached its limit of {limit:,} nodes before it finished")
+        self.limit = limit
+
+
+def check_limit(limit: int | None) -> int | None:
+    """A search's node limit as given (``None``: no limit), or a
+    :class:`SolverError` if it is not a positive integer."""
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise SolverError(f"a node limit is a positive integer, not {limit!r}")
+    return limit
 
 
 @dataclass

@@ -16,7 +16,7 @@ from trumps.bridge.deal import SUIT_OF, trick_winner
 from trumps.coinche.play import DIX_DE_DER
 from trumps.core.cards import Card, Suit
 from trumps.five_hundred.play import JokerLead
-from trumps.solver.position import Position
+from trumps.solver.position import Position, SearchLimit, check_limit
 
 __all__ = ["Move", "brute_force", "final_value", "legal_moves", "play", "solve_reference"]
 
@@ -132,13 +132,16 @@ class _Search:
     """Alpha-beta with a table of bounds on the *future* value (what is still
     to be won from a trick boundary), which is independent of the past."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int | None = None) -> None:
         self.table: dict[tuple[object, ...], tuple[int, int]] = {}
         self.nodes = 0
+        self.limit = limit
 
     def value(self, pos: Position, alpha: int, beta: int) -> int:
         """Final total of the declaring side (fail-soft within alpha, beta)."""
         self.nodes += 1
+        if self.limit is not None and self.nodes > self.limit:
+            raise SearchLimit(self.limit)
         key = None
         lo, hi = -_INF, _INF
         if not pos.trick:
@@ -181,10 +184,11 @@ class _Search:
         return best
 
 
-def solve_reference(pos: Position) -> tuple[dict[str, int], int]:
+def solve_reference(pos: Position, limit: int | None = None) -> tuple[dict[str, int], int]:
     """The exact final total after each legal move, and the nodes searched
-    (with ``pos.capot`` set: under the capot rule, by a direct search)."""
-    search = _Search()
+    (with ``pos.capot`` set: under the capot rule, by a direct search).
+    Past ``limit`` nodes it raises :class:`SearchLimit`."""
+    search = _Search(check_limit(limit))
     values: dict[str, int] = {}
     for move in legal_moves(pos):
         child, over = play(pos, move)

@@ -1,0 +1,66 @@
+"""Where the room's bots and suggestions think: two bounded thread pools of
+their own, apart from asyncio's default executor.
+
+A ``normal`` or ``strong`` bot (and a suggestion) samples deals and solves
+each double dummy; the C solver runs one search at a time per process, so
+a burst of such decisions queues.  Run on the default executor
+(``asyncio.to_thread``, min(32, cores + 4) threads) they once took every
+thread for minutes and every other table's move waited behind them, a
+``rules`` bot's included (docs/benchmarks.md, "Soak").  So:
+
+- **search** work (the solver's bots and suggestions) has its own pool,
+  sized for the solver (:data:`SEARCH_THREADS`), first come first served:
+  each table has at most one decision waiting, so tables take turns;
+- **quick** work (``random``, ``rules``/``easy``) has another pool, so a
+  rule bot's move never waits for a search;
+- each search decision is bounded by its own budget (a node limit per
+  search and a time cap, :mod:`trumps.bots.levels`), so a turn in the
+  search pool ends in seconds.
+
+The pools are made on first use, once per process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+__all__ = ["QUICK_KINDS", "QUICK_THREADS", "SEARCH_THREADS", "is_quick", "think"]
+
+T = TypeVar("T")
+
+#: bot kinds that need no search (answered in milliseconds)
+QUICK_KINDS = frozenset({"random", "rules", "easy"})
+#: threads for the solver's bots and suggestions: the C search runs one at
+#: a time (more threads only wait on it), DDS (bridge) a few at once
+SEARCH_THREADS = 3
+#: threads for the rule and random bots
+QUICK_THREADS = 2
+
+_pools: dict[bool, ThreadPoolExecutor] = {}
+_made = threading.Lock()
+
+
+def is_quick(kind: str | None) -> bool:
+    """Whether bot ``kind`` thinks on the quick pool (``None``: a suggestion,
+    which searches)."""
+    return kind is not None and kind.lower() in QUICK_KINDS
+
+
+def _pool(quick: bool) -> ThreadPoolExecutor:
+    with _made:
+        pool = _pools.get(quick)
+        if pool is None:
+            size, name = (QUICK_THREADS, "trumps-quick") if quick else (SEARCH_THREADS, "trumps-search")
+            pool = _pools[quick] = ThreadPoolExecutor(size, thread_name_prefix=name)
+        return pool
+
+
+async def think(kind: str | None, fn: Callable[..., T], *args: object) -> T:
+    """Run ``fn(*args)`` on the pool for bot ``kind`` and await its answer."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_pool(is_quick(kind)), functools.partial(fn, *args))
