@@ -1,5 +1,5 @@
 """Solving from several threads at once gives the same values as one at a
-time (the C module's table is shared, so solves take turns)."""
+time (the C module has one solver per processor: more threads wait)."""
 
 from __future__ import annotations
 
@@ -20,3 +20,14 @@ def test_threads_agree() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         together = list(pool.map(lambda m: solve(m, engine="c").values, matches))
     assert together == alone
+
+
+@pytest.mark.skipif(not c_available(), reason="the C solver is not built")
+def test_one_solver_per_processor() -> None:
+    """Searches from that many threads run at once (benchmarks/solver_threads.py)."""
+    import os
+
+    from trumps.solver.cengine import _dd
+
+    assert _dd is not None
+    assert _dd.solvers() == max(1, min(8, os.cpu_count() or 1))

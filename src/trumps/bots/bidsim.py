@@ -139,8 +139,13 @@ class SimulationBidder(Bot):
 
     def explain(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> list[dict[str, Any]]:
         """The candidates with their expected score and how often they make
-        (500: the chosen call first, its reason saying why it was chosen)."""
-        options = self.options_for(view, legal, rng)
+        (500: the chosen call first, its reason saying why it was chosen).
+        A simulation the engine or solver refuses, or that passes its
+        bounds, leaves the rule bot's call alone, as in :meth:`choose`."""
+        try:
+            options = self.options_for(view, legal, rng)
+        except TrumpsError:
+            options = []
         samples = self._cache.samples if self._cache is not None else 0
         chosen, why = None, ""
         if self.game == "500" and options:

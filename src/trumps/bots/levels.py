@@ -53,7 +53,7 @@ class Budget:
     ``limit`` bounds one search (a sampled deal) in nodes: the rare deal
     whose search would run for seconds or minutes is dropped (with none
     solved, the rule bot plays), so that no decision holds the solver,
-    which runs one search at a time per process, for long.  A bid's
+    which runs one search per processor at once, for long.  A bid's
     simulation has the same ``limit`` per search and ``bid_cap`` seconds."""
 
     samples: int

@@ -18,7 +18,7 @@ minimises).  All chance comes from one number drawn from the caller's
 number of samples and of solver nodes (both deterministic); the wall-clock
 cap only cuts a decision short on an overloaded machine.  A ``limit`` on
 one search's nodes keeps a rare deal whose search runs long from holding
-the solver (one at a time per process) for minutes: past it that sample is
+the solver (one search per processor at once) for minutes: past it that sample is
 dropped, and with no sample solved the decision raises ``SearchLimit``.
 """
 

@@ -2,7 +2,7 @@
 their own, apart from asyncio's default executor.
 
 A ``normal`` or ``strong`` bot (and a suggestion) samples deals and solves
-each double dummy; the C solver runs one search at a time per process, so
+each double dummy; the C solver runs one search per processor at once, so
 a burst of such decisions queues.  Run on the default executor
 (``asyncio.to_thread``, min(32, cores + 4) threads) they once took every
 thread for minutes and every other table's move waited behind them, a
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -35,9 +36,9 @@ T = TypeVar("T")
 
 #: bot kinds that need no search (answered in milliseconds)
 QUICK_KINDS = frozenset({"random", "rules", "easy"})
-#: threads for the solver's bots and suggestions: the C search runs one at
-#: a time (more threads only wait on it), DDS (bridge) a few at once
-SEARCH_THREADS = 3
+#: threads for the solver's bots and suggestions: the C search runs one per
+#: processor at once (more threads only wait on it), DDS (bridge) as many
+SEARCH_THREADS = max(2, min(8, os.cpu_count() or 1))
 #: threads for the rule and random bots
 QUICK_THREADS = 2
 

@@ -26,6 +26,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <stdlib.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -92,6 +95,7 @@ typedef struct {
     u64 pcbit[4];            /* bit b of each card's point class */
     int nval, val[16];       /* the distinct card points, ascending */
     u64 vmask[16];           /* the cards worth val[i] */
+    struct Solver *sv;       /* the table and move-ordering memory of this search */
 } Game;
 
 typedef struct {
@@ -122,13 +126,29 @@ typedef struct {
 #define TT_BITS 14
 #endif
 #define TT_SIZE (1u << TT_BITS)
-static Entry *tt = NULL;
-/* one cache line of tags per bucket: (hash bits, generation) of each way,
- * scanned before any entry is touched */
-static uint32_t *tt_tags = NULL;
-static uint32_t tt_gen = 0;
-static PyThread_type_lock solve_lock = NULL;
-static unsigned tt_victim = 0;
+/* One solver: a transposition table and the move-ordering memory of a
+ * search, used by one search at a time (its lock).  The module has up to
+ * one per processor (n_solvers, at most MAX_SOLVERS, each table allocated
+ * on first use), so searches from several threads run at once. */
+#define MAX_SOLVERS 8
+typedef struct Solver {
+    PyThread_type_lock lock;
+    Entry *tt;
+    /* one cache line of tags per bucket: (hash bits, generation) of each
+     * way, scanned before any entry is touched */
+    uint32_t *tt_tags;
+    uint32_t tt_gen;
+    unsigned tt_victim;
+    int history[MAXN][64]; /* cutoffs per (hand, card), cleared per solve */
+    /* the last lead that cut off, per tricks left and leader, tried first:
+     * 10-13 % fewer nodes in no-trump and card-point deals; in suit deals
+     * 2-9 % fewer median nodes on four sets of 100 deals since the
+     * lowest-win pruning (3 % more before it) */
+    int killer[16][MAXN];
+} Solver;
+static Solver solvers[MAX_SOLVERS];
+static int n_solvers = 0;
+static unsigned next_solver = 0;
 
 /* One search: its game, the nodes searched, and the most it may search
  * (`limit`, 0: no limit).  Past the limit `stopped` is set and every node
@@ -316,12 +336,6 @@ static inline int apply_move(const Game *g, State *s, int p, int mv, u64 *winrel
     return g->decl[winner] ? tp : 0;
 }
 
-static int history[MAXN][64]; /* cutoffs per (hand, card), cleared per solve */
-/* the last lead that cut off, per tricks left and leader, tried first:
- * 10-13 % fewer nodes in no-trump and card-point deals; in suit deals
- * 2-9 % fewer median nodes on four sets of 100 deals since the lowest-win
- * pruning (3 % more before it) */
-static int killer[16][MAXN];
 
 /* Second hand in four: its winner c will be overtaken when the third hand
  * (an opponent) plays a higher card of its suit and the fourth hand
@@ -435,9 +449,9 @@ static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv,
                 sc = g->points ? 100 - 4 * g->pts[c] - (c & 63) / 4 : 100 - c;
             }
         }
-        int h = history[p][c];
+        int h = g->sv->history[p][c];
         score[i] = HIST_MIX;
-        if (s->ntrick == 0 && killer[s->tricks_left][p] == c + 1)
+        if (s->ntrick == 0 && g->sv->killer[s->tricks_left][p] == c + 1)
             score[i] = 1 << 30;
     }
     for (int i = 1; i < m; i++) {
@@ -976,7 +990,7 @@ static Entry *tt_probe(const Game *g, const u64 *rk, u64 live, const u64 *lens, 
         if (tags[w] != tag)
             continue;
         Entry *e = &bucket[w];
-        if (e->gen != tt_gen || e->meta != meta || e->lens[0] != lens[0] || e->lens[1] != lens[1])
+        if (e->gen != g->sv->tt_gen || e->meta != meta || e->lens[0] != lens[0] || e->lens[1] != lens[1])
             continue;
         int ok = 1;
         for (int i = 0; i < MAXN && ok; i++)
@@ -1015,20 +1029,20 @@ static void tt_store(const Game *g, const u64 *rk, u64 live, const u64 *lens, u6
         if (tags[w] != tag)
             continue;
         Entry *c = &bucket[w];
-        if (c->gen == tt_gen && c->meta == meta && c->lens[0] == lens[0] && c->lens[1] == lens[1] &&
+        if (c->gen == g->sv->tt_gen && c->meta == meta && c->lens[0] == lens[0] && c->lens[1] == lens[1] &&
             c->spec == spec && memcmp(c->k, k, sizeof k) == 0)
             e = c;
     }
     if (e == NULL) {
         int w = -1;
         for (int v = 0; v < TT_WAYS && w < 0; v++)
-            if ((tags[v] & 255u) != (tt_gen & 255u) || tags[v] == 0)
+            if ((tags[v] & 255u) != (g->sv->tt_gen & 255u) || tags[v] == 0)
                 w = v; /* empty, or left from an earlier solve */
         if (w < 0)
-            w = (int)((tt_victim++) % TT_WAYS);
+            w = (int)((g->sv->tt_victim++) % TT_WAYS);
         e = &bucket[w];
         tags[w] = tag;
-        e->gen = tt_gen;
+        e->gen = g->sv->tt_gen;
         e->meta = meta;
         e->lens[0] = lens[0];
         e->lens[1] = lens[1];
@@ -1137,9 +1151,9 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
                     rk[i] = i < g->n ? PEXT(s->hand[i], live) : 0;
                 h = mix(mix(lens[0] ^ meta * 0x9e3779b97f4a7c15ULL) ^ lens[1]);
             }
-            bucket = &tt[(h & (TT_SIZE - 1)) * TT_WAYS];
-            tags = &tt_tags[(h & (TT_SIZE - 1)) * TT_WAYS];
-            tag = ((uint32_t)(h >> 40) << 8) | (tt_gen & 255u);
+            bucket = &g->sv->tt[(h & (TT_SIZE - 1)) * TT_WAYS];
+            tags = &g->sv->tt_tags[(h & (TT_SIZE - 1)) * TT_WAYS];
+            tag = ((uint32_t)(h >> 40) << 8) | (g->sv->tt_gen & 255u);
             /* the table line is fetched while the bounds are computed */
             __builtin_prefetch(tags);
             __builtin_prefetch(bucket);
@@ -1348,9 +1362,9 @@ moves:;
             cuts[i]++;
             if (m > 1) cutat[s->ntrick][i < 7 ? i : 7]++;
 #endif
-            history[p][mv[i] & 255] += s->tricks_left * s->tricks_left;
+            g->sv->history[p][mv[i] & 255] += s->tricks_left * s->tricks_left;
             if (s->ntrick == 0)
-                killer[s->tricks_left][p] = (mv[i] & 255) + 1;
+                g->sv->killer[s->tricks_left][p] = (mv[i] & 255) + 1;
             cut = crel;
             cutoff = 1;
             break;
@@ -1712,46 +1726,57 @@ static void *table_alloc(size_t size)
     return p;
 }
 
-/* Take the solver (the table and the history are shared: one solve at a
- * time, other Python threads running meanwhile) and start a new generation
- * of the table; -1 with a Python error if it cannot be allocated. */
-static int begin_solve(void)
+/* Take a solver for one search (a free one, else wait for one: the GIL is
+ * released meanwhile) and start a new generation of its table; NULL with a
+ * Python error if the table cannot be allocated. */
+static Solver *begin_solve(void)
 {
-    Py_BEGIN_ALLOW_THREADS
-    PyThread_acquire_lock(solve_lock, WAIT_LOCK);
-    Py_END_ALLOW_THREADS
-    if (tt == NULL) {
-        tt = (Entry *)table_alloc((size_t)TT_SIZE * TT_WAYS * sizeof(Entry));
-        tt_tags = (uint32_t *)table_alloc((size_t)TT_SIZE * TT_WAYS * sizeof(uint32_t));
-        if (tt == NULL || tt_tags == NULL) {
-            free(tt);
-            free(tt_tags);
-            tt = NULL;
-            tt_tags = NULL;
-            PyThread_release_lock(solve_lock);
+    Solver *sv = NULL;
+    for (int i = 0; i < n_solvers && sv == NULL; i++)
+        if (PyThread_acquire_lock(solvers[i].lock, NOWAIT_LOCK))
+            sv = &solvers[i];
+    if (sv == NULL) {
+        sv = &solvers[next_solver++ % (unsigned)n_solvers]; /* the GIL is held here */
+        Py_BEGIN_ALLOW_THREADS
+        PyThread_acquire_lock(sv->lock, WAIT_LOCK);
+        Py_END_ALLOW_THREADS
+    }
+    size_t entries = (size_t)TT_SIZE * TT_WAYS;
+    if (sv->tt == NULL) {
+        sv->tt = (Entry *)table_alloc(entries * sizeof(Entry));
+        sv->tt_tags = (uint32_t *)table_alloc(entries * sizeof(uint32_t));
+        if (sv->tt == NULL || sv->tt_tags == NULL) {
+            free(sv->tt);
+            free(sv->tt_tags);
+            sv->tt = NULL;
+            sv->tt_tags = NULL;
+            PyThread_release_lock(sv->lock);
             PyErr_NoMemory();
-            return -1;
+            return NULL;
         }
-        memset(tt, 0, (size_t)TT_SIZE * TT_WAYS * sizeof(Entry));
-        memset(tt_tags, 0, (size_t)TT_SIZE * TT_WAYS * sizeof(uint32_t));
+        memset(sv->tt, 0, entries * sizeof(Entry));
+        memset(sv->tt_tags, 0, entries * sizeof(uint32_t));
     }
-    tt_gen++;
-    if ((tt_gen & 255u) == 0)
-        tt_gen++; /* generation 0 in a tag means an empty way */
-    if (tt_gen == 0) {
-        memset(tt, 0, (size_t)TT_SIZE * TT_WAYS * sizeof(Entry));
-        memset(tt_tags, 0, (size_t)TT_SIZE * TT_WAYS * sizeof(uint32_t));
-        tt_gen = 1;
+    sv->tt_gen++;
+    if ((sv->tt_gen & 255u) == 0)
+        sv->tt_gen++; /* generation 0 in a tag means an empty way */
+    if (sv->tt_gen == 0) {
+        memset(sv->tt, 0, entries * sizeof(Entry));
+        memset(sv->tt_tags, 0, entries * sizeof(uint32_t));
+        sv->tt_gen = 1;
     }
-    memset(history, 0, sizeof history);
-    memset(killer, 0, sizeof killer);
-    return 0;
+    memset(sv->history, 0, sizeof sv->history);
+    memset(sv->killer, 0, sizeof sv->killer);
+    return sv;
 }
 
 /* Read the problem and take the solver: -1 with a Python error set. */
 static int start(PyObject *args, Game *g, State *s, long long *limit)
 {
-    return parse_problem(args, g, s, limit) < 0 || begin_solve() < 0 ? -1 : 0;
+    if (parse_problem(args, g, s, limit) < 0)
+        return -1;
+    g->sv = begin_solve();
+    return g->sv == NULL ? -1 : 0;
 }
 
 static PyObject *dd_solve(PyObject *self, PyObject *args)
@@ -1814,7 +1839,7 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
 #endif
     }
     Py_END_ALLOW_THREADS
-    PyThread_release_lock(solve_lock);
+    PyThread_release_lock(g.sv->lock);
     if (x.stopped)
         return Py_BuildValue("(OL)", Py_None, x.nodes);
     PyObject *out = PyList_New(m);
@@ -1846,13 +1871,22 @@ static PyObject *dd_value(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     v = exact(&x, &s, -1);
     Py_END_ALLOW_THREADS
-    PyThread_release_lock(solve_lock);
+    PyThread_release_lock(g.sv->lock);
     if (x.stopped)
         return Py_BuildValue("(OL)", Py_None, x.nodes);
     return Py_BuildValue("(iL)", v, x.nodes);
 }
 
+static PyObject *dd_solvers(PyObject *self, PyObject *args)
+{
+    (void)self;
+    (void)args;
+    return PyLong_FromLong(n_solvers);
+}
+
 static PyMethodDef methods[] = {
+    {"solvers", dd_solvers, METH_NOARGS,
+     "solvers() -> int: how many searches run at once (one per processor, at most 8)."},
     {"solve", dd_solve, METH_VARARGS,
      "solve(problem: bytes, limit: int = 0) -> (list of (card, suit, value) or None past the node limit, nodes): see trumps.solver.cengine."},
     {"value", dd_value, METH_VARARGS,
@@ -1867,10 +1901,18 @@ static struct PyModuleDef moduledef = {
 
 PyMODINIT_FUNC PyInit__dd(void)
 {
-    if (solve_lock == NULL) {
-        solve_lock = PyThread_allocate_lock();
-        if (solve_lock == NULL)
-            return PyErr_NoMemory();
+    if (n_solvers == 0) {
+        long cpus = 1;
+#ifdef _SC_NPROCESSORS_ONLN
+        cpus = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+        int want = cpus < 1 ? 1 : cpus > MAX_SOLVERS ? MAX_SOLVERS : (int)cpus;
+        for (int i = 0; i < want; i++) {
+            solvers[i].lock = PyThread_allocate_lock();
+            if (solvers[i].lock == NULL)
+                return PyErr_NoMemory();
+        }
+        n_solvers = want;
     }
     return PyModule_Create(&moduledef);
 }

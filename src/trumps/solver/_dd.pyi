@@ -7,3 +7,6 @@ def solve(problem: bytes, limit: int = 0, /) -> tuple[list[tuple[int, int, int]]
 def value(problem: bytes, limit: int = 0, /) -> tuple[int | None, int]:
     """The position's future value only (one search): ``value, nodes``;
     ``None`` for the value once ``limit`` nodes (0: none) are searched."""
+
+def solvers() -> int:
+    """How many searches run at once (one table each): one per processor, at most 8."""
