@@ -103,7 +103,8 @@ def test_arena_bots_have_no_wall_clock_cap() -> None:
 
     bot, level = _factory("500", "normal")(), bot_for("500", "normal")
     assert isinstance(bot, PimcBot) and isinstance(level, PimcBot)
-    assert bot.budget.cap == math.inf
+    assert bot.budget.cap == bot.budget.bid_cap == math.inf
+    assert bot.budget.limit == level.budget.limit  # the node limit is deterministic: kept
     assert level.budget.cap < math.inf  # the levels keep theirs
     plain = RandomBot()
     assert uncapped(plain) is plain

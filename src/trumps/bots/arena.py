@@ -215,12 +215,14 @@ def _gains(game: str, results: list[dict[str, Any]]) -> dict[str, float]:
 
 
 def uncapped(bot: Bot) -> Bot:
-    """``bot`` without its wall-clock cap, if it has one (the PIMC levels'
-    ``budget.cap``): their sample and node budgets alone bound a decision,
-    so a seed gives the same result however loaded the machine is."""
+    """``bot`` without its wall-clock caps, if it has them (the PIMC levels'
+    ``budget.cap`` and ``bid_cap``): their sample and node budgets (and the
+    node limit per search) alone bound a decision, so a seed gives the same
+    result however loaded the machine is."""
     budget = getattr(bot, "budget", None)
     if dataclasses.is_dataclass(budget) and not isinstance(budget, type) and hasattr(budget, "cap"):
-        bot.budget = dataclasses.replace(budget, cap=math.inf)  # type: ignore[attr-defined]
+        caps = {"cap": math.inf, **({"bid_cap": math.inf} if hasattr(budget, "bid_cap") else {})}
+        bot.budget = dataclasses.replace(budget, **caps)  # type: ignore[attr-defined]
     return bot
 
 

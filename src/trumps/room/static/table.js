@@ -10,6 +10,7 @@ let statePres = null;     // how to draw this game (the engine's presentation)
 let shownResults = null;   // results already summed up in the panel (null: not yet known)
 let gathered = null;       // completed tricks already gathered from the felt
 let gatherTimer = null, showingLast = false;
+let gatherFor = null, gatherSince = 0;  // the trick (count) being gathered, and since when
 const bubbles = {};        // seat -> {text, until}: announcements shown at the seat
 let seenBelote = null, seenMelds = null;
 const $ = id => document.getElementById(id);
@@ -334,11 +335,15 @@ function trickCard(code, seat, pos) {
 function renderTrick(tb, v) {
   const box = $("trick");
   const pos = Felt.positions(tb, v);
+  // a state that comes during a gather ends it: the box loses the gather
+  // classes with the timer that would have removed them (left on, they
+  // kept every later trick at opacity 0)
   clearTimeout(gatherTimer);
+  box.className = "trick";
   box.replaceChildren();
   box.dataset.players = v.seats.length;
   const done = (v.tricks || []).length;
-  if (gathered === null || done < gathered) gathered = done;  // first state, or a new deal
+  if (gathered === null || done < gathered) { gathered = done; gatherFor = null; }  // first state, or a new deal
   if (showingLast && done) {
     const last = v.tricks[done - 1];
     const seats = Felt.trickSeats(v, last.leader, last.cards.length);
@@ -352,18 +357,27 @@ function renderTrick(tb, v) {
     return;
   }
   if (done > gathered) {
-    // a trick was just completed: it stays a moment, then slides to the winner
+    // a trick was just completed: it stays a moment, then slides to the
+    // winner; timed from when it was first shown, so that a redraw meanwhile
+    // (a chat bubble, a spectator) neither restarts nor skips it
+    if (gatherFor !== done) { gatherFor = done; gatherSince = Date.now(); }
+    const k = motionScale();
+    const pause = 1100 * Math.max(k, 0.6), slide = k ? 450 * k : 0;
+    const elapsed = Date.now() - gatherSince;
+    if (elapsed >= pause + slide) { gathered = done; return; }
     const last = v.tricks[done - 1];
     const seats = Felt.trickSeats(v, last.leader, last.cards.length);
     last.cards.forEach((c, i) => box.append(trickCard(c, seats[i], pos)));
     const label = el("div", "trick-label", t("{seat} wins the trick", { seat: last.winner }));
     box.append(label);
-    const k = motionScale();
-    gatherTimer = setTimeout(() => {
+    const finish = () => { gathered = done; box.className = "trick"; box.replaceChildren(); };
+    const slideAway = () => {
       box.classList.add("gather", "to-" + pos[last.winner]);
       label.remove();
-      gatherTimer = setTimeout(() => { gathered = done; box.classList.remove("gather", "to-" + pos[last.winner]); box.replaceChildren(); }, k ? 450 * k : 0);
-    }, 1100 * Math.max(k, 0.6));
+      gatherTimer = setTimeout(finish, Math.max(0, pause + slide - (Date.now() - gatherSince)));
+    };
+    if (elapsed >= pause) slideAway();
+    else gatherTimer = setTimeout(slideAway, pause - elapsed);
   }
 }
 
