@@ -126,7 +126,13 @@ SETS: dict[str, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {
         (FIVE_HUNDRED_4, FIVE_HUNDRED_6, BRIDGE, COINCHE_SEED),
     ),
     "short": (
-        (FIVE_HUNDRED_4, FIVE_HUNDRED_6, Kind("500", "australian", (("players", "3v3"),)), BRIDGE, COINCHE_SEED),
+        (
+            FIVE_HUNDRED_4,
+            FIVE_HUNDRED_6,
+            Kind("500", "australian", (("players", "3v3"),)),
+            BRIDGE,
+            COINCHE_SEED,
+        ),
         (FIVE_HUNDRED_4, BRIDGE, Kind("coinche", "common")),
     ),
 }

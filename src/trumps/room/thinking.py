@@ -37,7 +37,7 @@ T = TypeVar("T")
 #: bot kinds that need no search (answered in milliseconds)
 QUICK_KINDS = frozenset({"random", "rules", "easy"})
 #: threads for the solver's bots and suggestions: the C search runs one per
-#: processor at once (more threads only wait on it), DDS (bridge) as many
+#: processor at once (more threads only wait on it), DDS as many
 SEARCH_THREADS = max(2, min(8, os.cpu_count() or 1))
 #: threads for the rule and random bots
 QUICK_THREADS = 2
