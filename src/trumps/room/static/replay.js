@@ -272,18 +272,24 @@ function handBox(seat, s, deal, step) {
   return box;
 }
 
+// a joker led without trumps (500) calls a suit: "RJ:C" draws its badge
+function called(s, card, ledSuit, first) {
+  return first && (card === "RJ" || card === "BJ") && ledSuit && s.trump === null ? card + ":" + ledSuit : card;
+}
 function trickBox(s, four, step) {
   const box = el("div", "rtrick" + (four ? " four" : ""));
   box.setAttribute("aria-label", t("Trick"));
-  let cards = s.trick, label = "";
+  let cards = s.trick, label = "", led = s.led_suit;
   if (!cards.length && s.last_trick) {
     const last = s.last_trick;
     cards = last.cards.map((c, i) => ({ seat: last.seats ? last.seats[i] : (i ? "" : last.leader), card: c }));
     label = t("trick {number} won by {seat}", { number: num(s.trick_count), seat: last.winner });
+    led = last.led_suit;
   }
-  for (const p of cards) {
+  for (const [i, p] of cards.entries()) {
     const d = el("div", "played seat-" + String(p.seat).toLowerCase());
-    d.append(cardFace(p.card, "", rowFor(step.deal, bare(p.card), step)), el("div", "", p.seat || ""));
+    const code = called(s, p.card, led, i === 0);
+    d.append(cardFace(code, "", rowFor(step.deal, bare(p.card), step)), el("div", "", p.seat || ""));
     box.append(d);
   }
   box.append(el("div", "rtrick-label", label || (cards.length ? "" : t("no cards on the table"))));

@@ -326,11 +326,23 @@ function renderHand(tb, v, myTurn) {
 window.addEventListener("resize", () => Felt.fitRow($("hand")));
 
 // ----- the trick: each card in front of the seat that played it ----------------------------
-function trickCard(code, seat, pos) {
-  const d = Felt.cardFace(code, "played pos-" + pos[seat]);
+// A joker led without trumps (500's no trumps and misère) calls the suit the
+// others must follow: "RJ:C" draws the joker with a ♣ badge and says
+// "red joker, leading clubs"; the state has it as the trick's led suit.
+function calledCard(v, card, ledSuit, first) {
+  return first && (card === "RJ" || card === "BJ") && ledSuit && v.phase === "PLAY" && v.trump === null ? card + ":" + ledSuit : card;
+}
+function trickCard(code, seat, pos, shown) {
+  const d = Felt.cardFace(shown || code, "played pos-" + pos[seat]);
+  d.dataset.card = code;
   d.dataset.seat = seat;
-  d.setAttribute("aria-label", t("{seat}: {card}", { seat, card: cardLabel(code) }));
+  if (shown && shown !== code) d.dataset.calls = shown.split(":")[1];
+  d.setAttribute("aria-label", t("{seat}: {card}", { seat, card: cardLabel(shown || code) }));
   return d;
+}
+function completedTrick(box, v, tr, pos) {
+  const seats = Felt.trickSeats(v, tr.leader, tr.cards.length);
+  tr.cards.forEach((c, i) => box.append(trickCard(c, seats[i], pos, calledCard(v, c, tr.led_suit, i === 0))));
 }
 function renderTrick(tb, v) {
   const box = $("trick");
@@ -346,14 +358,13 @@ function renderTrick(tb, v) {
   if (gathered === null || done < gathered) { gathered = done; gatherFor = null; }  // first state, or a new deal
   if (showingLast && done) {
     const last = v.tricks[done - 1];
-    const seats = Felt.trickSeats(v, last.leader, last.cards.length);
-    last.cards.forEach((c, i) => box.append(trickCard(c, seats[i], pos)));
+    completedTrick(box, v, last, pos);
     box.append(el("div", "trick-label", t("Last trick, won by {seat}", { seat: last.winner })));
     return;
   }
   if (v.trick.length) {
     gathered = done;
-    for (const p of v.trick) box.append(trickCard(p.card, p.seat, pos));
+    v.trick.forEach((p, i) => box.append(trickCard(p.card, p.seat, pos, calledCard(v, p.card, v.led_suit, i === 0))));
     return;
   }
   if (done > gathered) {
@@ -366,8 +377,7 @@ function renderTrick(tb, v) {
     const elapsed = Date.now() - gatherSince;
     if (elapsed >= pause + slide) { gathered = done; return; }
     const last = v.tricks[done - 1];
-    const seats = Felt.trickSeats(v, last.leader, last.cards.length);
-    last.cards.forEach((c, i) => box.append(trickCard(c, seats[i], pos)));
+    completedTrick(box, v, last, pos);
     const label = el("div", "trick-label", t("{seat} wins the trick", { seat: last.winner }));
     box.append(label);
     const finish = () => { gathered = done; box.className = "trick"; box.replaceChildren(); };
@@ -414,13 +424,27 @@ function renderAuction(v) {
 }
 
 // ----- the bidding box, and calls that are not on it (melds, a joker's suit) ----------------
+// A box taller than the room above your hand scrolls (table.css): at each new
+// call it is scrolled to the lowest bid you may make (not at a mere redraw,
+// which would undo your own scrolling).
+let bidboxScrolledAt = null;
+function scrollBidbox() {
+  if (bidboxScrolledAt === lastSeq) return;
+  bidboxScrolledAt = lastSeq;
+  const wrap = $("bidbox-wrap");
+  const first = wrap.querySelector(".brow:not(.head):not(.bside) button.call:not([disabled])");
+  if (!first) return;
+  const head = wrap.querySelector(".brow.head");
+  const top = first.closest(".brow").getBoundingClientRect().top - wrap.getBoundingClientRect().top + wrap.scrollTop;
+  wrap.scrollTop = Math.max(0, top - (head ? head.offsetHeight : 0) - 6);
+}
 function renderCalls(tb, v, myTurn) {
   const act = a => { Bidbox.close(); send({ type: "act", action: a, seq: lastSeq }); };
   const legal = myTurn ? v.legal.filter(a => !isCardAction(v, a)) : [];
   const onBox = legal.filter(a => Bidbox.has(a));
   const inAuction = myTurn && (v.phase === "AUCTION" || v.phase === "BREACH") && onBox.length > 0;
   $("bidbox-wrap").hidden = !inAuction;
-  if (inAuction) Bidbox.render(v.legal, act);
+  if (inAuction) { Bidbox.render(v.legal, act); scrollBidbox(); }
   else { Bidbox.close(); $("bidbox").replaceChildren(); }
   const calls = $("calls");
   calls.replaceChildren();
@@ -698,6 +722,8 @@ function statusText(tb, v) {
   if (v.over) return v.winner === null ? t("Game over. No winner.") : t("Game over. Team {team} wins.", { team: teamName(v, v.winner) });
   const phase = words().phases[v.phase];
   const parts = [t("Deal {n}", { n: v.deal_number }), phase === undefined ? v.phase.toLowerCase() : phase];
+  const lead = v.trick && v.trick.length ? calledCard(v, v.trick[0].card, v.led_suit, true) : "";
+  if (lead.includes(":")) { const s = lead.split(":")[1]; parts.push(t("Joker led, calling {suit}", { suit: SUIT_SYM[s] + " " + suitWord(s) })); }
   if (v.to_act) parts.push(v.to_act === tb.you ? t("your turn") : v.phase === "PLAY" ? t("{seat} to play", { seat: v.to_act }) : t("{seat} to call", { seat: v.to_act }));
   if (v.phase === "KITTY" || v.phase === "DISCARD") {
     const kitty = Bidbox.term("kitty", t("kitty"));
@@ -727,7 +753,8 @@ function announceChange(prev, v) {
   if (v.auction.length > prev.auction.length) {
     const c = v.auction[v.auction.length - 1]; announce(t("{seat} calls {call}", { seat: c.seat, call: Bidbox.name(c.call) }));
   } else if (v.trick.length > prev.trick.length) {
-    const p = v.trick[v.trick.length - 1]; announce(t("{seat} plays {card}", { seat: p.seat, card: cardLabel(p.card) }));
+    const p = v.trick[v.trick.length - 1];
+    announce(t("{seat} plays {card}", { seat: p.seat, card: cardLabel(calledCard(v, p.card, v.led_suit, v.trick.length === 1)) }));
   } else if (v.tricks.length > prev.tricks.length) {
     const tr = v.tricks[v.tricks.length - 1];
     announce(t("{seat} plays {card}; trick won by {winner}", { seat: tr.winner, card: cardLabel(tr.cards[tr.cards.length - 1]), winner: tr.winner }));
