@@ -85,46 +85,83 @@ def test_settings_are_validated_at_creation(room: TestClient, clock: FakeClock) 
 
 
 # ----- timers ------------------------------------------------------------------------------
-def test_a_player_who_does_nothing_is_played_by_the_bot(
+def test_a_player_who_does_nothing_passes_then_is_marked_away_and_comes_back(
     room: TestClient, clock: FakeClock, db_url: str
 ) -> None:
+    """A timer never bids for a player (it passes), and after two timeouts
+    in a row the seat is marked away: a bot plays it at once (no timer) and
+    passes in every auction, until the player says "I'm back"."""
     ann = new_guest(room, "Ann")
     t = create_table(room, ann, settings={"bid_time": 7, "play_time": 15})
     with peer(room, t["id"], ann, "ann") as p:
-        ev = start_alone(p)
+        p.state()
+        p.send(type="back")
+        assert p.error() == "you have no seat at this table"
+        ev = start_alone(p, fresh=False)
         assert ev["view"]["phase"] == "AUCTION"
         assert ev["table"]["deadline"] == ev["table"]["now"] + 7 == T0 + 7
         advance(room, clock, 6.9)
         assert [e for e in p.quiet() if e["type"] != "state" or e["seq"] != ev["seq"]] == []
         advance(room, clock, 0.1)
         notice = p.until(lambda e: e["type"] == "notice")
-        assert notice["timeout"] is True and notice["seat"] == "S"
-        assert notice["text"] == f"Ann (guest) ran out of time: {notice['action']} was played automatically"
+        assert notice["timeout"] is True and notice["seat"] == "S" and notice["who"] == "Ann (guest)"
+        assert (notice["action"], notice["kind"]) == ("P", "call")
+        assert notice["text"] == "Ann (guest) ran out of time: Pass was made for them"
         after = p.state(lambda e: e["seq"] > ev["seq"])
-        assert after["view"]["auction"][len(ev["view"]["auction"])] == {"seat": "S", "call": notice["action"]}
-        assert [s["timeouts"] for s in after["table"]["seats"]] == [0, 0, 1, 0]
-        # keep doing nothing: every call times out after 7 s, every card after 15 s
-        # (the state showing an automatic action may already be our next turn:
-        # our timed-out bid can end the auction and hand us the kitty)
-        seen = set()
-        ev = after
-        while len(seen) < 2:
-            if not my_turn(ev):
-                ev = p.state(my_turn)
-            limit = ev["table"]["deadline"] - ev["table"]["now"]
-            phase = ev["view"]["phase"]
-            assert limit == (15 if phase in ("PLAY", "KITTY") else 7), (phase, limit)
-            seen.add(limit)
-            advance(room, clock, limit)
-            p.until(lambda e: e["type"] == "notice")
-            ev = p.state()
+        assert after["view"]["auction"][len(ev["view"]["auction"])] == {"seat": "S", "call": "P"}
+        south = after["table"]["seats"][2]
+        assert (south["timeouts"], south["idle"], south["away"]) == (1, False, False)
+        p.send(type="back")
+        assert p.error() == "you are not marked away"
+        # the second timeout in a row: marked away
+        ev = after if my_turn(after) else p.state(my_turn)
+        advance(room, clock, ev["table"]["deadline"] - ev["table"]["now"])
+        p.until(lambda e: e["type"] == "notice")
+        away = p.state(lambda e: e["table"]["seats"][2]["idle"])
+        assert away["table"]["seats"][2]["away"] is True and away["table"]["seats"][2]["timeouts"] == 2
+        # from now on a bot plays South at once, the clock standing still, and
+        # passes whenever South is to call: it never wins a contract for Ann
+        ev = p.state(lambda e: e["view"]["phase"] == "PLAY" and e["view"]["trick"] and e["view"]["tricks"])
+        contract = ev["view"]["contract"]
+        assert contract is not None and contract["seat"] != "S"
+        assert {c["call"] for c in ev["view"]["auction"] if c["seat"] == "S"} == {"P"}
+        assert ev["table"]["deadline"] is None or not my_turn(ev)
+        assert ev["table"]["seats"][2]["timeouts"] == 2  # the bot's moves are not timeouts
+        p.send(type="back")
+        back = p.state(lambda e: not e["table"]["seats"][2]["idle"])
+        assert back["table"]["seats"][2]["away"] is False
+        ev = back if my_turn(back) else p.state(my_turn)
+        assert ev["table"]["deadline"] is not None  # the timer waits for Ann again
     store = Store(db_url)
     try:
         stored = store.load_table(t["id"])
     finally:
         store.close()
-    assert stored is not None and len(stored.timeouts) >= 3
+    assert stored is not None and len(stored.timeouts) == 2
     assert all(stored.actions[seq - 1][0] == 2 and stored.actions[seq - 1][3] for seq in stored.timeouts)
+
+
+def test_a_timed_out_card_is_told_in_words_and_idleness_survives_a_restart(db_url: str) -> None:
+    clock = FakeClock(T0)
+    with TestClient(create_app(db_url, bot_delay=0, clock=clock)) as room:
+        ann = new_guest(room, "Ann")
+        t = create_table(room, ann, settings={"bid_time": 7, "play_time": 15})
+        with peer(room, t["id"], ann) as p:
+            ev = start_alone(p)
+            # bid by hand (so the auction ends), then let the timer play a card
+            while ev["view"]["phase"] != "PLAY":
+                legal = ev["view"]["legal"]
+                p.send(type="act", action=legal[0], seq=ev["seq"])
+                ev = p.state(lambda e, s=ev["seq"]: e["seq"] > s and my_turn(e))
+            advance(room, clock, ev["table"]["deadline"] - ev["table"]["now"])
+            notice = p.until(lambda e: e["type"] == "notice")
+            assert notice["kind"] == "move" and notice["action"] in ev["view"]["legal"]
+            assert "was played automatically" in notice["text"] and notice["action"] not in notice["text"]
+            ev = p.state(my_turn)
+            advance(room, clock, ev["table"]["deadline"] - ev["table"]["now"])
+            p.state(lambda e: e["table"]["seats"][2]["idle"])
+    with TestClient(create_app(db_url, bot_delay=0, clock=clock)) as room, peer(room, t["id"], ann) as p:
+        assert p.state()["table"]["seats"][2]["idle"] is True  # from the stored log
 
 
 def test_timers_survive_a_restart(db_url: str) -> None:

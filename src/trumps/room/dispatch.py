@@ -10,6 +10,7 @@ import logging
 
 from trumps.room.messages import (
     Act,
+    Back,
     Chat,
     FillBots,
     Hello,
@@ -41,6 +42,8 @@ async def handle(table: Table, conn: Connection, raw: str | bytes) -> None:
             await table.sit(conn, msg.seat)
         elif isinstance(msg, Stand):
             await table.stand(conn)
+        elif isinstance(msg, Back):
+            await table.back(conn)
         elif isinstance(msg, SetBot):
             await table.set_bot(conn, msg.seat, msg.kind)
         elif isinstance(msg, FillBots):

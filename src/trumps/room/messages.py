@@ -76,6 +76,12 @@ class Stand(_Msg):
     type: Literal["stand"]
 
 
+class Back(_Msg):
+    """A player marked away after running out of time takes the seat back."""
+
+    type: Literal["back"]
+
+
 class SetBot(_Msg):
     """Host only: put a bot in ``seat`` (``kind`` a level: "easy" = "rules",
     "normal", "strong"; or "random") or remove it (``kind`` null)."""
@@ -128,7 +134,7 @@ class Chat(_Msg):
         return self
 
 
-AnyMessage = Hello | Act | Sit | Stand | SetBot | FillBots | Chat | Suggest | Kick | Invite
+AnyMessage = Hello | Act | Sit | Stand | Back | SetBot | FillBots | Chat | Suggest | Kick | Invite
 ClientMessage = Annotated[AnyMessage, Field(discriminator="type")]
 _adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
@@ -154,7 +160,7 @@ def parse_client_message(raw: str | bytes) -> AnyMessage:
         raise MessageError(
             f"unsupported protocol version {data.get('v')!r} (this server speaks {PROTOCOL_VERSION})"
         )
-    known = ("hello", "act", "sit", "stand", "bot", "fill", "chat", "suggest", "kick", "invite")
+    known = ("hello", "act", "sit", "stand", "back", "bot", "fill", "chat", "suggest", "kick", "invite")
     if data.get("type") not in known:
         raise MessageError(f"unknown message type {data.get('type')!r}")
     try:

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import re
 import secrets
 import time
 from collections import Counter, deque
@@ -57,6 +58,11 @@ log = logging.getLogger("trumps.room")
 #: The notices of a move a timer made (per receiver: :meth:`Table._timeout_notice`),
 #: translated by their templates where they are shown.
 TIMEOUT_PLAYED = N_("{who} ran out of time: {action} was played automatically")
+TIMEOUT_PASSED = N_("{who} ran out of time: {call} was made for them")
+#: A seat whose player ran out of time this many times in a row is marked
+#: away: a bot plays it at bot pace until the player says "I'm back" (or
+#: acts), rather than every move waiting out the whole timer.
+IDLE_AFTER = 2
 TIMEOUT_DISCARD = N_("{who} ran out of time: a card was discarded automatically")
 TIMEOUT_MELDS = N_("{who} ran out of time: melds worth {points} were announced automatically")
 TIMEOUT_MOVE = N_("{who} ran out of time: a move was made automatically")
@@ -93,6 +99,22 @@ def _cards_played(view: dict[str, Any]) -> list[str]:
     """Every card a view shows played this deal, in order."""
     out = [str(c) for t in view.get("tricks") or () for c in t.get("cards") or ()]
     return out + [str(p.get("card")) for p in view.get("trick") or ()]
+
+
+_CARD_TEXT = re.compile(r"^(10|[2-9TJQKA])([SHDC])$")
+_SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+_CALL_WORDS = {"P": "Pass", "PASS": "Pass", "X": "Double", "XX": "Redouble", "RJ": "the red joker",
+               "BJ": "the black joker", "MIS": "Misère", "OMIS": "Open misère"}  # fmt: skip
+
+
+def _spoken(action: str) -> str:
+    """An action as an English notice says it: ``Pass``, ``7♣``, ``10♥``, not
+    the codes ``P``, ``7C``, ``TH`` (the page words it in its own language)."""
+    m = _CARD_TEXT.match(action)
+    if m:
+        rank = "10" if m.group(1) == "T" else m.group(1)
+        return rank + _SUIT_SYMBOLS[m.group(2)]
+    return _CALL_WORDS.get(action.upper(), action)
 
 
 def told_action(before: dict[str, Any], after: dict[str, Any], action: str) -> bool:
@@ -237,6 +259,16 @@ class Table:
             self.seats[seat] = Seat(player, names.get(player or ""), bot)
         self.chat = [{**line, "phrase": PHRASE_OF_TEXT.get(line["text"])} for line in stored.chat]
         self.timeouts: Counter[int] = Counter(stored.actions[seq - 1][0] for seq in stored.timeouts)
+        # per seat, its moves made by the timer since its player's own last
+        # move (from the stored log: a restart keeps an idle player idle)
+        self._timed_out_in_a_row: Counter[int] = Counter()
+        for seq, (seat, _action, _at, auto) in enumerate(stored.actions, start=1):
+            if seq in stored.timeouts:
+                self._timed_out_in_a_row[seat] += 1
+            elif not auto:  # the player's own move (a bot's for an away player changes nothing)
+                self._timed_out_in_a_row[seat] = 0
+        # seats whose player let the timer move IDLE_AFTER times in a row
+        self.idle: set[int] = {s for s, n in self._timed_out_in_a_row.items() if n >= IDLE_AFTER}
         self.suggesting: set[str] = set()  # players who switched suggestions on
         self._chat_times: dict[str, deque[float]] = {}  # per person (person_of)
         self._switch_times: dict[str, deque[float]] = {}  # suggest on/off, per person
@@ -296,7 +328,8 @@ class Table:
                     "name": s.name,
                     "bot": s.bot,
                     "empty": s.empty,
-                    "away": i in self.away,
+                    "away": i in self.away or i in self.idle,
+                    "idle": i in self.idle,
                     "timeouts": self.timeouts[i],
                 }
                 for i, s in enumerate(self.seats)
@@ -310,8 +343,8 @@ class Table:
 
     def _seat_summary(self, i: int, s: Seat, name: str) -> dict[str, Any]:
         return {
-            "seat": name, "name": s.name, "bot": s.bot, "empty": s.empty, "away": i in self.away,
-            "timeouts": self.timeouts[i],
+            "seat": name, "name": s.name, "bot": s.bot, "empty": s.empty,
+            "away": i in self.away or i in self.idle, "idle": i in self.idle, "timeouts": self.timeouts[i],
         }  # fmt: skip
 
     def spectators(self) -> dict[str, str]:
@@ -588,6 +621,8 @@ class Table:
         s = self.seats[seat]
         if s.bot is not None:
             return s.bot
+        if seat in self.idle:
+            return "rules"
         since = self.away.get(seat)
         if since is not None and time.monotonic() - since >= self.grace:
             return "rules"
@@ -637,8 +672,21 @@ class Table:
         extra is present only where the action is told."""
         who = self.seats[seat].name or self.match.seat_name(seat)
         name = self.match.seat_name(seat)
-        base = {"v": PROTOCOL_VERSION, "type": "notice", "seq": self.seq, "seat": name, "timeout": True}
-        told = {**base, "text": TIMEOUT_PLAYED.format(who=who, action=action), "action": action}
+        base = {
+            "v": PROTOCOL_VERSION,
+            "type": "notice",
+            "seq": self.seq,
+            "seat": name,
+            "who": who,
+            "timeout": True,
+        }
+        # the page words the action itself in its reader's language ("kind"
+        # and "action"); the text is the English for any other client
+        if str(before.view(None).get("phase", "")).upper() == "AUCTION":
+            text, kind = TIMEOUT_PASSED.format(who=who, call=_spoken(action)), "call"
+        else:
+            text, kind = TIMEOUT_PLAYED.format(who=who, action=_spoken(action)), "move"
+        told = {**base, "text": text, "action": action, "kind": kind}
         events: dict[int | None, dict[str, Any]] = {seat: told}  # by the receiver's seat
         for conn in list(self.connections):
             looks_from = self.seat_of(conn.player)
@@ -922,6 +970,12 @@ class Table:
             self.match.apply(parsed, seat, time=at)
             if timeout:
                 self.timeouts[seat] += 1
+                self._timed_out_in_a_row[seat] += 1
+                if self._timed_out_in_a_row[seat] >= IDLE_AFTER and self.seats[seat].player is not None:
+                    self.idle.add(seat)
+            elif conn is not None:  # the player moved: back, if away
+                self._timed_out_in_a_row[seat] = 0
+                self.idle.discard(seat)
             new_deal = self.match.deal_number != deal_number
             if new_deal:
                 self._mark_deal_start()
@@ -1101,14 +1155,36 @@ class Table:
             self.timers.arm(key, deadline, self._on_timeout)
 
     async def _on_timeout(self, _key: object) -> None:
-        """Time is up: the bot's choice is played for the seat (never a forfeit)."""
+        """Time is up: in an auction the seat passes (a timer never bids, so
+        it never wins a contract for an absent player); otherwise the rule
+        bot's choice is played (never a forfeit)."""
         seat = self.match.to_act
         if self.status != "playing" or seat is None:
             return
         seq = self.seq
-        choice = await self._bot_choice(seat, "rules")
+        if self._in_auction():
+            choice = str(self.match.default_action())  # the pass (Match.default_action)
+        else:
+            choice = await self._bot_choice(seat, "rules")
         with contextlib.suppress(RoomError):  # the seat acted meanwhile
             await self.act(None, choice, seat=seat, expect_seq=seq, auto=True, timeout=True)
+
+    def _in_auction(self) -> bool:
+        return str(self.match.view(None).get("phase", "")).upper() == "AUCTION"
+
+    async def back(self, conn: Connection) -> None:
+        """A player marked away after running out of time takes the seat
+        back ("I'm back"): the timer waits for them again."""
+        async with self.lock:
+            seat = self.seat_of(conn.player)
+            if seat is None:
+                raise RoomError("you have no seat at this table")
+            if seat not in self.idle:
+                raise RoomError("you are not marked away")
+            self.idle.discard(seat)
+            self._timed_out_in_a_row[seat] = 0
+        await self.broadcast()
+        self._after_change()
 
     # ----- suggestions -------------------------------------------------------------------
     async def set_suggestions(self, conn: Connection, on: bool) -> None:
@@ -1237,7 +1313,11 @@ class Table:
                 await asyncio.sleep(self.bot_delay * self._pause_factor())
             if self.seq != seq:
                 continue
-            choice = await self._bot_choice(seat, kind)
+            if self.seats[seat].bot is None and self._in_auction():
+                # a stand-in for a person away passes: it never bids for them
+                choice = str(self.match.default_action())
+            else:
+                choice = await self._bot_choice(seat, kind)
             try:
                 await self.act(None, choice, seat=seat, expect_seq=seq, auto=True)
             except (TableClosed, StoreUnavailable):  # the latter is logged where it is detected
