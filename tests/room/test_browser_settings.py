@@ -160,49 +160,63 @@ def wait_until(cond: Callable[[], bool], what: str, seconds: float = 60) -> None
 
 
 # ----- timers --------------------------------------------------------------------------------
-def test_a_timed_table_plays_for_a_player_who_does_nothing(
-    browser: Browser, server: LiveServer, clock: FakeClock, db_url: str
+@pytest.fixture
+def paced_server(db_url: str, clock: FakeClock) -> Iterator[LiveServer]:
+    """Bots a little slower than instant: a game does not end before a
+    person away for a few moves can come back."""
+    s = LiveServer(db_url, free_port(), bot_delay=0.2, clock=clock)
+    s.start()
+    yield s
+    s.stop()
+
+
+def test_a_player_who_does_nothing_passes_is_marked_away_and_comes_back(
+    browser: Browser, paced_server: LiveServer, clock: FakeClock, db_url: str
 ) -> None:
+    """Ann never acts: her first timeout in the auction is a pass (said in
+    words); after a second in a row she is marked away, a bot plays her seat
+    at once, and "I'm back" gives her the seat (and its clock) again."""
+    server = paced_server
     ann = person(browser, server, "Ann")
     tid = create(ann, "500", {"bid_time": 7, "play_time": 15})
     sit(ann, "S")
     fill(ann)
-    timeouts = 0
-    card_turn_timed_out = False
-    for _ in range(40):  # Ann never acts: every call times out after 7 s, every card after 15 s
-        ann.wait_for_function("() => state.view.to_act === 'S' && state.table.deadline")
-        ann.wait_for_selector("#clock:has-text('Your time:')")
-        limit = ann.evaluate("() => state.table.deadline - state.table.now")
-        phase = ann.evaluate("() => state.view.phase")
-        assert limit == (15 if phase in ("PLAY", "KITTY") else 7), (phase, limit)
-        shown = int(re.fullmatch(r"Your time: (\d+) s", ann.inner_text("#clock")).group(1))  # type: ignore[union-attr]
-        assert 0 <= shown <= limit
-        if timeouts == 0:
-            assert ann.inner_text("#notice") == ""
-            shot(ann, "settings-timer-before.png")
-        clock.advance_from_thread(limit - 0.5)
-        assert ann.locator(".timeouts").count() == (1 if timeouts else 0)  # not yet
-        clock.advance_from_thread(0.5)
-        timeouts += 1
-        ann.wait_for_selector(f".seat:has-text('⏱×{timeouts}')")
-        notice = ann.inner_text("#notice")
-        assert re.fullmatch(r"Ann \(guest\) ran out of time: \S+ was played automatically", notice), notice
-        if phase in ("PLAY", "KITTY"):
-            card_turn_timed_out = True
-        if timeouts == 1:
-            shot(ann, "settings-timer.png")
-        if card_turn_timed_out and timeouts >= 2:
-            break
-    assert card_turn_timed_out, "never reached a card turn"
-    seat_text = ann.locator(".seat[data-seat='S'] .plate").inner_text()
-    assert "Ann (guest)" in seat_text and f"⏱×{timeouts}" in seat_text
-    assert ann.locator(".timeouts").count() == 1  # only Ann's seat
-    # the automatic actions are stored as timeouts of seat S, the last one as the notice said
+    ann.wait_for_function("() => state.view.to_act === 'S' && state.table.deadline")
+    ann.wait_for_selector("#clock:has-text('Your time:')")
+    assert ann.evaluate("() => state.view.phase") == "AUCTION"
+    assert ann.inner_text("#notice") == ""
+    shot(ann, "settings-timer-before.png")
+    clock.advance_from_thread(6.5)
+    assert ann.locator(".timeouts").count() == 0  # not yet
+    clock.advance_from_thread(0.5)
+    ann.wait_for_selector(".seat .timeouts:has-text('×1')")
+    assert ann.inner_text("#notice") == "Ann (guest) ran out of time: Pass was made for them"
+    shot(ann, "settings-timer.png")
+    # the second timeout in a row: marked away, a bot plays on without the clock
+    ann.wait_for_function("() => state.view.to_act === 'S' && state.table.deadline")
+    limit = ann.evaluate("() => state.table.deadline - state.table.now")
+    second = ann.evaluate("() => state.view.phase")
+    clock.advance_from_thread(limit)
+    ann.wait_for_selector("button[data-back]")
+    notice = ann.inner_text("#notice")
+    assert re.fullmatch(
+        r"Ann \(guest\) ran out of time: .+ (was made for them|was played automatically)", notice
+    )
+    assert not re.search(r"\b([2-9TJQKA][SHDC]|P|i?\d+[SHDC])\b", notice), notice  # words, not codes
+    assert "away" in ann.locator(".seat[data-seat='S'] .plate").inner_text()
+    assert "a bot plays your seat" in ann.inner_text("#calls .idle-note")
+    seq = ann.evaluate("() => state.seq")
+    ann.wait_for_function("s => state.seq > s + 3", arg=seq)  # the game goes on, the clock standing still
+    shot(ann, "settings-timer-away.png")
+    ann.click("button[data-back]")
+    ann.wait_for_selector("button[data-back]", state="detached")
+    assert "away" not in ann.locator(".seat[data-seat='S'] .plate").inner_text()
+    ann.wait_for_function("() => state.view.to_act === 'S' && state.table.deadline", timeout=30_000)
+    ann.wait_for_selector("#clock:has-text('Your time:')")
     stored = load(db_url, tid)
-    assert len(stored.timeouts) == timeouts
+    assert len(stored.timeouts) == 2, second
     assert all(stored.actions[s - 1][0] == 2 and stored.actions[s - 1][3] for s in stored.timeouts)
-    last = stored.actions[stored.timeouts[-1] - 1][1]
-    assert ann.inner_text("#notice") == f"Ann (guest) ran out of time: {last} was played automatically"
+    assert stored.actions[stored.timeouts[0] - 1][1] == "P"
     ann.context.close()
 
 
@@ -239,7 +253,10 @@ def test_preset_and_text_chat_with_the_spectators_channel(browser: Browser, serv
     bob.click("#chat-form button")
     line = bob.locator("#chat .spectator-line")
     line.wait_for()
-    assert line.inner_text() == "👁 Bob (guest): <i>kibitz</i>"
+    assert (
+        line.inner_text().strip() == "Bob (guest): <i>kibitz</i>"
+        and line.locator("svg.icon-svg").count() == 1
+    )
     assert bob.locator("#chat i").count() == 0
 
     # the players never see it; and five lines in ten seconds at most

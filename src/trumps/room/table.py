@@ -50,6 +50,7 @@ __all__ = [
     "TableClosed",
     "new_invite_code",
     "person_of",
+    "spoken_action",
     "told_action",
 ]
 
@@ -107,7 +108,7 @@ _CALL_WORDS = {"P": "Pass", "PASS": "Pass", "X": "Double", "XX": "Redouble", "RJ
                "BJ": "the black joker", "MIS": "Misère", "OMIS": "Open misère"}  # fmt: skip
 
 
-def _spoken(action: str) -> str:
+def spoken_action(action: str) -> str:
     """An action as an English notice says it: ``Pass``, ``7♣``, ``10♥``, not
     the codes ``P``, ``7C``, ``TH`` (the page words it in its own language)."""
     m = _CARD_TEXT.match(action)
@@ -683,9 +684,9 @@ class Table:
         # the page words the action itself in its reader's language ("kind"
         # and "action"); the text is the English for any other client
         if str(before.view(None).get("phase", "")).upper() == "AUCTION":
-            text, kind = TIMEOUT_PASSED.format(who=who, call=_spoken(action)), "call"
+            text, kind = TIMEOUT_PASSED.format(who=who, call=spoken_action(action)), "call"
         else:
-            text, kind = TIMEOUT_PLAYED.format(who=who, action=_spoken(action)), "move"
+            text, kind = TIMEOUT_PLAYED.format(who=who, action=spoken_action(action)), "move"
         told = {**base, "text": text, "action": action, "kind": kind}
         events: dict[int | None, dict[str, Any]] = {seat: told}  # by the receiver's seat
         for conn in list(self.connections):

@@ -30,7 +30,7 @@ from test_ws_games import Oracle, _allowed
 
 from trumps.room import dispatch
 from trumps.room.store import Store
-from trumps.room.table import CHAT_BURST, CHAT_WINDOW, MAX_REPLAY, REPLAY_PACE, Table
+from trumps.room.table import CHAT_BURST, CHAT_WINDOW, MAX_REPLAY, REPLAY_PACE, Table, spoken_action
 from trumps.room.timers import FakeClock, Timers
 
 T0 = 1_800_000_000.0
@@ -141,7 +141,7 @@ def test_a_timed_out_hidden_move_is_told_only_to_its_seat(
             continue  # coinche: this seed's first player has no meld to declare
         seat, action, hidden_cards = result
         told = _notices(sinks[seat])
-        assert len(told) == 1 and told[0]["action"] == action and action in told[0]["text"]
+        assert len(told) == 1 and told[0]["action"] == action and spoken_action(action) in told[0]["text"]
         for who in [*(s for i, s in sinks.items() if i != seat), spectator]:
             (notice,) = _notices(who)
             assert "action" not in notice and notice["timeout"] is True
@@ -317,30 +317,31 @@ def _scan(db_url: str, tid: str, received: dict[str, list[dict[str, Any]]], seat
     return checked
 
 
-GAMES = [
-    pytest.param("500", {}, 2, id="500"),
-    pytest.param("bridge", {"scoring": "rubber"}, 2, id="bridge"),
-    pytest.param("coinche", {"melds": "seed"}, 2, id="coinche"),
+GAMES = [  # (seeds whose game lasts until Bob has played)
+    pytest.param("500", {}, 2, 23, id="500"),
+    pytest.param("bridge", {"scoring": "rubber"}, 2, 21, id="bridge"),
+    pytest.param("coinche", {"melds": "seed"}, 2, 21, id="coinche"),
 ]
 
 
-@pytest.mark.parametrize(("game", "options", "deals"), GAMES)
+@pytest.mark.parametrize(("game", "options", "deals", "seed"), GAMES)
 def test_no_message_of_any_type_leaks_a_card(
-    game: str, options: dict[str, Any], deals: int, db_url: str
+    game: str, options: dict[str, Any], deals: int, seed: int, db_url: str
 ) -> None:
     """Ann (seat 0) never acts: the timer plays all her moves (500 discards,
-    coinche melds).  Bob watches, then takes the bot's seat 1 at the next
+    coinche melds; marked away after two, she says she is back each time).  Bob watches, then takes the bot's seat 1 at the next
     deal and plays; he asks for a replay (``hello since=1``), makes a refused
     move and chats.  Ann has suggestions on (but bridge: its suggestions
     call the double-dummy solver, slow for a test) and chats.  A spectator
     watches throughout."""
     store, tid = _store_table(
-        db_url, game, options, 21, [(None, None), (None, "rules"), (None, "rules"), (None, "rules")],
+        db_url, game, options, seed, [(None, None), (None, "rules"), (None, "rules"), (None, "rules")],
         {"bid_time": LIMIT, "play_time": LIMIT, "suggestions": game != "bridge", "chat": "text"},
     )  # fmt: skip
     ann, bob, spectator = _person(store, "Ann"), _person(store, "Bob"), Sink(None)
     clock = FakeClock(T0)
     taken: list[int] = []
+    waited = [0]
 
     async def send(conn: Sink, **msg: Any) -> None:
         await dispatch.handle(table, conn, json.dumps({"v": 1, **msg}))
@@ -359,7 +360,13 @@ def test_no_message_of_any_type_leaks_a_card(
         await send(bob, type="sit", seat=table.match.seat_name(1))
 
         async def tick() -> None:
+            if 0 in table.idle:  # marked away after two timeouts: back, so the timer plays her
+                await send(ann, type="back")
             if table.match.to_act == 0:
+                suggested = any(e["type"] == "suggestion" for e in ann.events)
+                if game != "bridge" and not suggested and waited[0] < 600:
+                    waited[0] += 1  # her first suggestion has time to come (a search thread)
+                    return
                 await clock.advance(LIMIT)
             elif table.match.to_act == 1 and table.seats[1].player == bob.player:
                 if not taken:

@@ -181,7 +181,13 @@ function plate(tb, v, seat) {
     p.append(tr);
   }
   if (s.away) p.append(el("span", "away", t("away")));
-  if (s.timeouts) p.append(el("span", "timeouts", " ⏱×" + s.timeouts));
+  if (s.timeouts) {
+    const n = el("span", "timeouts");
+    n.append(icon("timer"), "×" + s.timeouts);
+    n.title = tn("ran out of time {n} time", "ran out of time {n} times", s.timeouts, { n: s.timeouts });
+    n.setAttribute("aria-label", n.title);
+    p.append(n);
+  }
   if ((v.sitting_out || []).includes(seat)) p.append(el("span", "tag", t("sits out")));
   return p;
 }
@@ -448,6 +454,16 @@ function renderCalls(tb, v, myTurn) {
   else { Bidbox.close(); $("bidbox").replaceChildren(); }
   const calls = $("calls");
   calls.replaceChildren();
+  const mine = tb.you ? tb.seats.find(x => x.seat === tb.you) : null;
+  if (mine && mine.idle && tb.status === "playing") {
+    // marked away after two timeouts in a row: a bot plays (and passes) for you
+    const note = el("span", "idle-note", t("You ran out of time twice: a bot plays your seat (it passes in the auction)."));
+    const b = el("button", "primary", t("I'm back"));
+    b.type = "button";
+    b.dataset.back = "1";
+    b.onclick = () => send({ type: "back" });
+    calls.append(note, b);
+  }
   for (const a of legal) {
     if (inAuction && Bidbox.has(a)) continue;
     const b = el("button", "", a.startsWith("MELD:") ? meldText(a) : callText(a));
@@ -456,6 +472,19 @@ function renderCalls(tb, v, myTurn) {
     b.onclick = () => act(a);
     calls.append(b);
   }
+}
+// A timer's move, in the reader's language: the call or card in words
+// ("Bob ran out of time: Pass was made for them"), never a code like "P" or
+// "7C"; a move the reader may not see keeps the server's wording.
+function noticeText(ev) {
+  if (ev.timeout && ev.who && ev.action) {
+    const a = String(ev.action);
+    const upper = w => w.charAt(0).toUpperCase() + w.slice(1);  // it starts the clause
+    if (ev.kind === "call") return t("{who} ran out of time: {call} was made for them", { who: ev.who, call: upper(Bidbox.name(a)) });
+    const words = a.startsWith("MELD") ? meldText(a) : /^(10|[2-9TJQKA])[SHDC]|^[RB]J/.test(a) ? cardLabel(a.split("+")[0]) : Bidbox.name(a);
+    return t("{who} ran out of time: {action} was played automatically", { who: ev.who, action: upper(words) });
+  }
+  return tMsg(ev.text);
 }
 function meldText(a) {
   const body = a.slice(5);
@@ -810,8 +839,12 @@ function render(ev, redraw) {
   const chat = $("chat");
   // a preset phrase (`phrase` set) in the reader's language, a typed line as it was typed;
   // the earlier states of a replay carry no chat (the last one does): keep what is shown
-  if (ev.chat) chat.replaceChildren(...ev.chat.map(c => el("div", c.channel === "spectators" ? "spectator-line" : "",
-    (c.channel === "spectators" ? "👁 " : "") + t("{name}: {text}", { name: personName(c.name), text: c.phrase ? t(c.text) : c.text }))));
+  if (ev.chat) chat.replaceChildren(...ev.chat.map(c => {
+    const line = el("div", c.channel === "spectators" ? "spectator-line" : "");
+    if (c.channel === "spectators") { const i = icon("eye"); i.setAttribute("aria-hidden", "false"); i.setAttribute("role", "img"); i.setAttribute("aria-label", t("spectator")); line.append(i, " "); }
+    line.append(t("{name}: {text}", { name: personName(c.name), text: c.phrase ? t(c.text) : c.text }));
+    return line;
+  }));
   markSuggestion();
   if (redraw) return;
   announceChange(prev, v);
@@ -858,7 +891,7 @@ function connect() {
       pendingAct = null;  // (a refused move is not sent again after a reconnect)
       $("error").textContent = tMsg(ev.reason);
     }
-    else if (ev.type === "notice") { const text = tMsg(ev.text); $("notice").textContent = text; announce(text); }
+    else if (ev.type === "notice") { const text = noticeText(ev); $("notice").textContent = text; announce(text); }
     else if (ev.type === "suggestion") { if (ev.seq === lastSeq) { suggestion = ev; markSuggestion(); } }
   };
   // 1012: the worker is restarting and has handed the table over: come back at once
@@ -1046,7 +1079,8 @@ function renderHost(tb) {
   const w = $("watchers");
   w.replaceChildren();
   for (const s of tb.watchers || []) {
-    const row = el("div", "", "👁 " + personName(s.name) + " ");
+    const row = el("div");
+    row.append(icon("eye"), " " + personName(s.name) + " ");
     const b = el("button", "", t("Remove")); b.setAttribute("aria-label", t("Remove spectator {name}", { name: personName(s.name) }));
     b.onclick = () => send({ type: "kick", player: s.player });
     row.append(b); w.append(row);
