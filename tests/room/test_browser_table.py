@@ -252,6 +252,19 @@ def test_a_deal_at_the_table(browser: Browser, server: LiveServer, case: str, si
     result = v["results"][0]
     panel = page.locator("#panel")
     assert panel.locator(".deal-score tr").count() >= 3
+    if game == "bridge" and result.get("contract"):  # by how much, in words
+        level, need = int(result["contract"][0]), int(result["contract"][0]) + 6
+        over = result["tricks"] - need
+        words = (
+            "made with an overtrick"
+            if over == 1
+            else f"made with {over} overtricks"
+            if over > 1
+            else "made exactly"
+            if over == 0
+            else f"down {-over}"
+        )
+        assert f"by {result['declarer']}, {words}" in panel.inner_text(), (level, panel.inner_text())
     if game == "500" and not result.get("thrown_in"):
         assert panel.locator(".kitty-row .card").count() == len(result["kitty"]) + len(result["discards"])
         labels = panel.locator(".kitty-row .card").evaluate_all("cs => cs.map(c => c.dataset.card)")

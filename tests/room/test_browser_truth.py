@@ -124,6 +124,39 @@ class Run:
     problems: list[str] = field(default_factory=list)
     over: bool = False
     bids: int = 0
+    last_checked: bool = False  # "Last trick" looked at once
+
+
+LAST_TRICK = """() => {
+  const v = state.view, last = v.tricks[v.tricks.length - 1];
+  const cards = [...document.querySelectorAll("#trick .card")];
+  const problems = [];
+  const drawn = cards.map(e => e.dataset.card).sort().join(" "), want = [...last.cards].sort().join(" ");
+  if (drawn !== want) problems.push(`"Last trick" shows ${drawn}, the last trick was ${want}`);
+  for (const e of cards) {
+    let op = 1;
+    for (let x = e; x; x = x.parentElement) op *= Number(getComputedStyle(x).opacity);
+    const r = e.getBoundingClientRect();
+    if (op < 0.99 || r.width < 4 || r.bottom <= 0 || r.top >= innerHeight) problems.push(`"Last trick" ${e.dataset.card} is not seen`);
+  }
+  const label = document.querySelector("#trick .trick-label");
+  if (!label || !label.textContent.includes(last.winner)) problems.push(`"Last trick" does not name the winner ${last.winner}`);
+  return problems;
+}"""
+
+
+def _check_last_trick(page: Page) -> list[str]:
+    """The "Last trick" button shows the last trick's cards in place, the
+    winner named; pressed again, the current trick comes back."""
+    button = page.locator("#show-last")
+    button.click()
+    page.evaluate("() => window.scrollTo(0, 0)")  # (a phone scrolled down to the button: back up to the felt)
+    page.wait_for_timeout(100)
+    problems = list(page.evaluate(LAST_TRICK))
+    button.click()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_timeout(100)
+    return problems
 
 
 @pytest.fixture
@@ -171,6 +204,7 @@ def _look(run: Run) -> dict[str, Any]:
         run.page.evaluate(
             "() => ({seq: state.seq, now: performance.now(), mine: state.table.you === state.view.to_act"
             " && state.table.status === 'playing', deals: (state.view.results || []).length, over: !!state.view.over,"
+            " tricks: (state.view.tricks || []).length,"
             " trick: state.view.trick.length, phase: state.view.phase})"
         )
     )
@@ -210,6 +244,9 @@ def _step(run: Run) -> None:
     if seen["now"] - run.since < SETTLE_S[run.setting] * 1000:
         return
     problems = run.page.evaluate(CHECK)
+    if not run.last_checked and seen["tricks"] and not problems:
+        problems = _check_last_trick(run.page)
+        run.last_checked = True
     run.checked = run.seq
     run.checks += 1
     run.trick_checks += seen["trick"] > 0
@@ -238,6 +275,7 @@ def test_the_screen_shows_every_state(browser: Browser, paced_server: LiveServer
         assert not r.page.errors, (r.name, r.page.errors)  # type: ignore[attr-defined]
         # the checker really looked, mid-trick too (a test that cannot fail proves nothing)
         assert r.checks >= 5 and r.trick_checks >= 3, (r.name, report[r.name])
+    assert any(r.last_checked for r in runs), "never looked at the last trick"
     bad = {name: problems for name, (_, _, problems) in report.items() if problems}
     assert not bad, "\n".join(f"{n}: {p[:3]} ({len(p)} states)" for n, p in bad.items())
     for r in runs:

@@ -577,6 +577,14 @@ function resultLine(v, r) {
   let made = r.made;
   if (made === undefined && r.sheet) made = !r.sheet.items.some(i => i.what === "undertricks");
   const p = { contract: callText(r.contract), seat: who };
+  // bridge: by how much, in words ("4♠ by S, made with an overtrick", "down 2")
+  const level = /^[1-7]/.test(r.contract) ? Number(r.contract[0]) : null;
+  if (r.declarer && level && typeof r.tricks === "number") {
+    const over = r.tricks - (level + 6);
+    if (over > 0) return tn("{contract} by {seat}, made with an overtrick", "{contract} by {seat}, made with {n} overtricks", over, { ...p, n: over });
+    if (over === 0) return t("{contract} by {seat}, made exactly", p);
+    return t("{contract} by {seat}, down {n}", { ...p, n: -over });
+  }
   return made === undefined ? t("{contract} by {seat}", p) : made ? t("{contract} by {seat} — made", p) : t("{contract} by {seat} — down", p);
 }
 function renderPanel(tb, v) {
