@@ -269,7 +269,11 @@ class Table:
             elif not auto:  # the player's own move (a bot's for an away player changes nothing)
                 self._timed_out_in_a_row[seat] = 0
         # seats whose player let the timer move IDLE_AFTER times in a row
-        self.idle: set[int] = {s for s, n in self._timed_out_in_a_row.items() if n >= IDLE_AFTER}
+        self.idle: set[int] = {
+            s
+            for s, n in self._timed_out_in_a_row.items()
+            if n >= IDLE_AFTER and self.seats[s].player is not None
+        }
         self.suggesting: set[str] = set()  # players who switched suggestions on
         self._chat_times: dict[str, deque[float]] = {}  # per person (person_of)
         self._switch_times: dict[str, deque[float]] = {}  # suggest on/off, per person
