@@ -104,18 +104,20 @@ def _cards_played(view: dict[str, Any]) -> list[str]:
 
 _CARD_TEXT = re.compile(r"^(10|[2-9TJQKA])([SHDC])$")
 _SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-_CALL_WORDS = {"P": "Pass", "PASS": "Pass", "X": "Double", "XX": "Redouble", "RJ": "the red joker",
-               "BJ": "the black joker", "MIS": "Misère", "OMIS": "Open misère"}  # fmt: skip
 
 
-def spoken_action(action: str) -> str:
-    """An action as an English notice says it: ``Pass``, ``7♣``, ``10♥``, not
-    the codes ``P``, ``7C``, ``TH`` (the page words it in its own language)."""
+def spoken_action(match: Match[Any], action: str) -> str:
+    """An action as an English notice says it: the game's own label of a
+    call (``Pass``, ``7♠``, ``Nullo``: its presentation) or ``7♣``, ``10♥``
+    for a card, not the codes ``P``, ``7C``, ``TH`` (the page words it in
+    its own language)."""
+    label = match.presentation().get("labels", {}).get(action)
+    if label:
+        return str(label)
     m = _CARD_TEXT.match(action)
     if m:
-        rank = "10" if m.group(1) == "T" else m.group(1)
-        return rank + _SUIT_SYMBOLS[m.group(2)]
-    return _CALL_WORDS.get(action.upper(), action)
+        return ("10" if m.group(1) == "T" else m.group(1)) + _SUIT_SYMBOLS[m.group(2)]
+    return action
 
 
 def told_action(before: dict[str, Any], after: dict[str, Any], action: str) -> bool:
@@ -688,9 +690,9 @@ class Table:
         # the page words the action itself in its reader's language ("kind"
         # and "action"); the text is the English for any other client
         if str(before.view(None).get("phase", "")).upper() == "AUCTION":
-            text, kind = TIMEOUT_PASSED.format(who=who, call=spoken_action(action)), "call"
+            text, kind = TIMEOUT_PASSED.format(who=who, call=spoken_action(before, action)), "call"
         else:
-            text, kind = TIMEOUT_PLAYED.format(who=who, action=spoken_action(action)), "move"
+            text, kind = TIMEOUT_PLAYED.format(who=who, action=spoken_action(before, action)), "move"
         told = {**base, "text": text, "action": action, "kind": kind}
         events: dict[int | None, dict[str, Any]] = {seat: told}  # by the receiver's seat
         for conn in list(self.connections):

@@ -28,6 +28,7 @@ import pytest
 from test_catch_up import Sink
 from test_ws_games import Oracle, _allowed
 
+import trumps
 from trumps.room import dispatch
 from trumps.room.store import Store
 from trumps.room.table import CHAT_BURST, CHAT_WINDOW, MAX_REPLAY, REPLAY_PACE, Table, spoken_action
@@ -141,7 +142,11 @@ def test_a_timed_out_hidden_move_is_told_only_to_its_seat(
             continue  # coinche: this seed's first player has no meld to declare
         seat, action, hidden_cards = result
         told = _notices(sinks[seat])
-        assert len(told) == 1 and told[0]["action"] == action and spoken_action(action) in told[0]["text"]
+        assert (
+            len(told) == 1
+            and told[0]["action"] == action
+            and spoken_action(trumps.new_game(game, options=options), action) in told[0]["text"]
+        )
         for who in [*(s for i, s in sinks.items() if i != seat), spectator]:
             (notice,) = _notices(who)
             assert "action" not in notice and notice["timeout"] is True
