@@ -127,3 +127,25 @@ def play_until(page: Page, done: object, limit: int = 600) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "failure.png"))
     raise AssertionError("the game did not get there in time: " + page.inner_text("#status"))
+
+
+def start_table(
+    page: Page, server: LiveServer, game: str, preset: str | None, options: dict[str, str]
+) -> str:
+    """Ann (a new guest) makes a table of ``game`` and sits at the bottom
+    seat (S; 0 with six players); returns the table's id."""
+    page.goto(server.url + "/#join")
+    page.evaluate(
+        "() => fetch('/api/guest', {method: 'POST', headers: {'Content-Type': 'application/json'},"
+        " body: JSON.stringify({name: 'Ann'})})"
+    )
+    table = page.evaluate(
+        "a => fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'},"
+        " body: JSON.stringify(a)}).then(r => r.json())",
+        {"game": game, "preset": preset, "options": options},
+    )
+    page.goto(f"{server.url}/table/{table['id']}")
+    bottom = "0" if options.get("players", "2v2") != "2v2" else "S"
+    page.locator(f".seat[data-seat='{bottom}']").get_by_role("button", name="Sit here").click()
+    page.wait_for_selector(f"#me:has-text('You sit {bottom}')", state="attached")
+    return str(table["id"])

@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 sys.path.insert(0, str(Path(__file__).parent))
-from browser import CALL, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click
+from browser import CALL, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click, start_table
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 CASES = {
@@ -47,26 +47,6 @@ def new_page(browser: Browser, size: str) -> Page:
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors  # type: ignore[attr-defined]
     return page
-
-
-def start_table(
-    page: Page, server: LiveServer, game: str, preset: str | None, options: dict[str, str]
-) -> str:
-    page.goto(server.url + "/#join")
-    page.evaluate(
-        "() => fetch('/api/guest', {method: 'POST', headers: {'Content-Type': 'application/json'},"
-        " body: JSON.stringify({name: 'Ann'})})"
-    )
-    table = page.evaluate(
-        "a => fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'},"
-        " body: JSON.stringify(a)}).then(r => r.json())",
-        {"game": game, "preset": preset, "options": options},
-    )
-    page.goto(f"{server.url}/table/{table['id']}")
-    bottom = "0" if options.get("players", "2v2") != "2v2" else "S"
-    page.locator(f".seat[data-seat='{bottom}']").get_by_role("button", name="Sit here").click()
-    page.wait_for_selector(f"#me:has-text('You sit {bottom}')", state="attached")
-    return str(table["id"])
 
 
 def view(page: Page) -> dict[str, Any]:

@@ -34,7 +34,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 sys.path.insert(0, str(Path(__file__).parent))
-from browser import CALL, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click, free_port
+from browser import CALL, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click, free_port, start_table
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 #: the longest the page may take to draw a state, per animation setting
@@ -180,20 +180,7 @@ def _open(browser: Browser, server: LiveServer, name: str, spec: tuple[Any, ...]
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors  # type: ignore[attr-defined]
-    page.goto(server.url + "/#join")
-    page.evaluate(
-        "() => fetch('/api/guest', {method: 'POST', headers: {'Content-Type': 'application/json'},"
-        " body: JSON.stringify({name: 'Ann'})})"
-    )
-    table = page.evaluate(
-        "a => fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'},"
-        " body: JSON.stringify(a)}).then(r => r.json())",
-        {"game": game, "preset": preset, "options": options},
-    )
-    page.goto(f"{server.url}/table/{table['id']}")
-    bottom = "0" if options.get("players", "2v2") != "2v2" else "S"
-    page.locator(f".seat[data-seat='{bottom}']").get_by_role("button", name="Sit here").click()
-    page.wait_for_selector(f"#me:has-text('You sit {bottom}')", state="attached")
+    start_table(page, server, game, preset, options)
     page.get_by_role("button", name="Fill empty seats with bots").click()
     page.wait_for_function("() => state && state.table.status === 'playing'")
     return Run(name, page, setting)
