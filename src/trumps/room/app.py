@@ -37,6 +37,7 @@ from trumps.room import (
     people_routes,
     play,
     profiles,
+    rematch,
     wire,
 )
 from trumps.room.account_routes import Sessions, Who
@@ -51,7 +52,7 @@ from trumps.room.settings import PRESET_PHRASES, settings_schema
 from trumps.room.sockets import QueuedSocket, TransportAccess, admit_socket, client_messages
 from trumps.room.stopping import CloseWhenStopping, Stopping
 from trumps.room.store import Store, StoreUnavailable
-from trumps.room.table import AccessDenied, RoomError, Table, TableClosed
+from trumps.room.table import ABANDON_AFTER, AccessDenied, RoomError, Table, TableClosed
 from trumps.room.timers import Clock
 from trumps.room.validate import Line, RefuseControlCharacters
 
@@ -163,6 +164,7 @@ def create_app(
     clock: Clock | None = None,
     tune_gc: bool = False,
     keep_finished: float = KEEP_FINISHED,
+    abandon_after: float = ABANDON_AFTER,
     trusted_origins: tuple[str, ...] = (),
     cluster: bool | None = None,
     worker: str | None = None,
@@ -171,7 +173,8 @@ def create_app(
     """The card room app, storing everything in ``db_url``; ``clock``
     drives timers and scheduled starts (a fake clock in tests);
     ``keep_finished``: seconds a finished table nobody is connected to
-    stays live before its page becomes the replay.  With
+    stays live before its page becomes the replay; ``abandon_after``:
+    seconds a waiting table with no person connected stays open.  With
     ``tune_gc`` (``trumps serve``) the garbage collector is set up for a
     long-running server once the room has started (:func:`server_gc`).
     ``trusted_origins``: other origins whose pages may send requests (for a
@@ -186,7 +189,10 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         store = Store(db_url)
-        room = Room(store, bot_delay=bot_delay, grace=grace, clock=clock, keep_finished=keep_finished)
+        room = Room(
+            store, bot_delay=bot_delay, grace=grace, clock=clock, keep_finished=keep_finished,
+            abandon_after=abandon_after,
+        )  # fmt: skip
         state["store"] = store
         state["room"] = room
         state["signer"] = URLSafeSerializer(store.secret(), salt="trumps-player")
@@ -253,8 +259,12 @@ def create_app(
             if table is True:  # live, but not yet in this worker's lobby: the socket checks access
                 return FileResponse(STATIC / "table.html", headers={"Cache-Control": "no-store"})
         if table is None:
-            # every unfinished table is live, so a stored table that is not is finished
-            if await room().store.run(history_store.table_exists, room().store, tid):
+            # every unfinished table is live, so a stored table that is not is
+            # finished (its replay), or was closed before it began
+            status = await room().store.run(history_store.table_status, room().store, tid)
+            if status == "closed":
+                return await said(request, history.CLOSED_UNPLAYED, 410)
+            if status is not None:
                 return RedirectResponse(f"/replay/{tid}", status_code=303)
             return await said(request, N_("No such table"), 404)
         pid, _ = await identity(request)
@@ -326,7 +336,7 @@ def create_app(
         c = room().cluster
         assert c is not None
         status = await room().store.run(history_store.table_status, room().store, tid)
-        if status is None or status == "finished":
+        if status not in ("waiting", "playing"):
             return None
         for _ in range(20):
             if tid in c.remote or tid in room().tables:
@@ -476,6 +486,7 @@ def create_app(
         Route("/api/tables/{tid:tid}", api_table),
         *history.routes(room, identity, said),
         *competition.routes(room, identity),
+        *rematch.routes(room, identity),
         *languages.routes(room, sessions),
         WebSocketRoute("/ws/lobby", ws_lobby),
         WebSocketRoute("/ws/table/{tid:tid}", ws_table),

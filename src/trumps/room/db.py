@@ -222,6 +222,8 @@ class TableRow(Base):
     started: Mapped[float | None] = mapped_column(Float, nullable=True)
     broken_at: Mapped[float | None] = mapped_column(Float, nullable=True)  # when it was set aside
     broken_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)  # the error
+    # a finished table: the table its players went on to with Play again (trumps.room.rematch)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class SeatRow(Base):

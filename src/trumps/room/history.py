@@ -89,6 +89,7 @@ REVIEW_CACHE = 512  # deal analyses kept (finished games never change)
 REVIEW_COMMAND = [sys.executable, "-c", "from trumps.room.history import review_worker; review_worker()"]
 STILL_PLAYING = N_("the game is still being played: its replay and records are available once it is finished")
 NOT_STARTED = N_("the game has not started: there is nothing to replay yet")
+CLOSED_UNPLAYED = N_("this table was closed before its game began: nobody came for 5 minutes")
 CLOSED = N_("this table was private (or closed to spectators): only its players may replay it")
 
 
@@ -96,7 +97,9 @@ class NotFinished(Exception):
     """The table exists but its game is not over: nothing may be shown."""
 
     def __init__(self, status: str) -> None:
-        super().__init__(NOT_STARTED if status == "waiting" else STILL_PLAYING)
+        super().__init__(
+            NOT_STARTED if status == "waiting" else CLOSED_UNPLAYED if status == "closed" else STILL_PLAYING
+        )
         self.status = status
 
 

@@ -57,6 +57,7 @@ def player_games(store: Store, player: str, limit: int = 100) -> list[PlayerGame
         rows = s.scalars(
             select(TableRow)
             .where(or_(TableRow.host == player, TableRow.id.in_(seated)))
+            .where(TableRow.status != "closed")  # (nobody played there: trumps.room.abandon)
             .order_by(TableRow.created.desc(), TableRow.id)
             .limit(limit)
         ).all()

@@ -27,7 +27,7 @@ from trumps.room.accounts import PlayerInfo, find_account, player_info, player_i
 from trumps.room.db import InvitationRow, TableRow
 from trumps.room.friends import FriendError, Social, apply_change, load_social
 from trumps.room.messages import PROTOCOL_VERSION
-from trumps.room.table import Connection, RoomError, Table
+from trumps.room.table import LIVE, Connection, RoomError, Table
 
 if TYPE_CHECKING:
     from trumps.room.store import Store
@@ -163,7 +163,7 @@ class People:
     def where(self, pid: str) -> dict[str, Any] | None:
         """The live table ``pid`` sits at (None if none, or if it is invitation-only)."""
         for t in [*self.tables.values(), *self.remote.values()]:
-            if t.status != "finished" and t.seat_of(pid) is not None and not t.settings.private:
+            if t.status in LIVE and t.seat_of(pid) is not None and not t.settings.private:
                 return {"id": t.id, "game": t.game, "status": t.status, "kind": t.settings.kind}
         return None
 
@@ -290,7 +290,7 @@ class People:
         notification and may then see the table.  Returns who was invited."""
         if inviter not in access.members(table):
             raise RoomError("only the players of a table can invite to it")
-        if table.status == "finished":
+        if table.status not in LIVE:
             raise RoomError("the game is over")
         invited = await self.check_invitees(inviter, targets)
         ids = [i["player"] for i in invited]
@@ -335,7 +335,7 @@ class People:
         out = []
         for inv_id, tid, inviter in rows:
             table = self.find(tid)
-            if table is None or table.status == "finished":
+            if table is None or table.status not in LIVE:
                 continue
             out.append(await self._invitation(inv_id, table, inviter))
         return out
@@ -349,7 +349,7 @@ class People:
         await self.push(pid, await self.me_event(pid))
         table = self.find(tid)
         if accept:
-            if table is None or table.status == "finished":
+            if table is None or table.status not in LIVE:
                 raise RoomError("that table has closed")
             return tid
         await self.push(
@@ -401,9 +401,7 @@ def _pending_invitations(store: Store, pid: str) -> list[tuple[int, str, str]]:
         q = (
             select(InvitationRow.id, InvitationRow.table_id, InvitationRow.from_id)
             .join(TableRow, TableRow.id == InvitationRow.table_id)
-            .where(
-                InvitationRow.to_id == pid, InvitationRow.status == "pending", TableRow.status != "finished"
-            )
+            .where(InvitationRow.to_id == pid, InvitationRow.status == "pending", TableRow.status.in_(LIVE))
             .order_by(InvitationRow.id.desc())
             .limit(50)
         )

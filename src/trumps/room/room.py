@@ -22,7 +22,7 @@ from trumps.room.people import People
 from trumps.room.play import PlayDesk
 from trumps.room.settings import SCHEDULE_HORIZON, TableSettings
 from trumps.room.store import Store
-from trumps.room.table import Connection, RoomError, Table, TableClosed, new_invite_code
+from trumps.room.table import ABANDON_AFTER, LIVE, Connection, RoomError, Table, TableClosed, new_invite_code
 from trumps.room.timers import Clock, Timers
 
 if TYPE_CHECKING:
@@ -54,9 +54,11 @@ class Room:
         grace: float = 30.0,
         clock: Clock | None = None,
         keep_finished: float = KEEP_FINISHED,
+        abandon_after: float = ABANDON_AFTER,
     ) -> None:
         self.store = store
         self.keep_finished = keep_finished
+        self.abandon_after = abandon_after
         self.timers = Timers(clock)
         self.clock = self.timers.clock
         self.bot_delay = bot_delay
@@ -74,6 +76,8 @@ class Room:
         # lobby entries checked to encode (see _entry): table id -> what was checked
         self._sound: dict[str, tuple[Any, ...]] = {}
         self._unlisted: set[str] = set()  # tables left out of the lobby (logged once)
+        self._seated: dict[str, set[str]] = {}  # table id -> people seated there (presence told)
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def use_cluster(self, url: str, worker: str | None = None) -> None:
         """Run as one worker of a room on several processes (PostgreSQL)."""
@@ -141,9 +145,39 @@ class Room:
             timers=self.timers, on_done=self._done,
         )  # fmt: skip
         table.policy = self.people
+        table.on_abandoned = self.close_waiting
+        table.abandon_after = self.abandon_after
         if self.cluster is not None:
             table.on_fenced = self.cluster.fenced
         return table
+
+    async def close_waiting(self, table: Table, *, force: bool = False) -> None:
+        """Close a waiting table no person has been connected to for
+        :data:`~trumps.room.table.ABANDON_AFTER` seconds (``force``: whoever
+        is connected, a Play again copy not to be used): stored ``closed``
+        (never resumed nor listed again), gone from the live tables, and the
+        friends of whoever sat there told they are no longer at it.  A
+        Compete table takes its buy-ins only when it starts, so nothing is
+        refunded; a table that started meanwhile is left alone."""
+        try:
+            async with table.lock:
+                if table.status != "waiting":
+                    return
+                if not force and any(c.player is not None for c in table.connections):
+                    return
+                if not await self.store.run(self.store.close_waiting, table.id):
+                    return
+                table.status = "closed"
+                if self.cluster is None:  # (a worker's release closes it, and gives it up)
+                    await table.close()
+        except TableClosed:
+            return
+        log.info("table %s closed: nobody was at it for %.0f s", table.id, table.abandon_after)
+        await table.broadcast()  # (a nameless socket still on the page is told)
+        await self._changed(table)  # (the lobby, and the presence of whoever sat there)
+        if self.cluster is not None:
+            await self.cluster.release(table.id, moved=False)
+        self.tables.pop(table.id, None)
 
     def _done(self, table: Table) -> None:
         """A finished game nobody is connected to leaves the live tables
@@ -274,6 +308,7 @@ class Room:
         if self.cluster is not None:
             self.cluster.made(st.id)
         table.arm_start()
+        table.watch_alone()
         await self._changed(table)
         timing.record("create_table", time.perf_counter() - t0)
         return table
@@ -324,7 +359,7 @@ class Room:
         tables = sorted(every, key=lambda t: t.created, reverse=True)
         out: list[dict[str, Any]] = []
         for t in tables:
-            if t.status == "finished" or not self.people.listed(t, viewer):
+            if t.status not in LIVE or not self.people.listed(t, viewer):
                 continue
             summary = self._entry(t)
             if summary is None:
@@ -378,7 +413,27 @@ class Room:
         (at most one per :data:`LOBBY_INTERVAL`) carries all of them."""
         if self.cluster is not None:
             self.cluster.publish(_table)
+        self._presence_changed(_table)
         await self.lobby_changed()
+
+    def _presence_changed(self, table: Table) -> None:
+        """Whoever sat down at, stood up from or finished ``table`` (closed,
+        too): their online friends get a fresh friends list, whose presence
+        ("at a table of this game") would otherwise stay as it was until the
+        person went offline."""
+        now = {s.player for s in table.seats if s.player is not None} if table.status in LIVE else set()
+        before = self._seated.get(table.id, set())
+        if now == before:
+            return
+        if now:
+            self._seated[table.id] = now
+        else:
+            self._seated.pop(table.id, None)
+        for player in now ^ before:
+            if self.people.social.friends.get(player):
+                task = asyncio.get_running_loop().create_task(self.people.tell_friends(player))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
 
     async def lobby_changed(self) -> None:
         """Some table's lobby entry changed (here or on another worker)."""

@@ -72,6 +72,7 @@ class StoredTable:
     invite: str | None = None
     access: dict[str, list[str]] = field(default_factory=dict)  # "invited" / "banned" -> player ids
     started: float | None = None
+    rematch: str | None = None  # finished: the table Play again went on to
     seats: dict[int, tuple[str | None, str | None]] = field(default_factory=dict)  # seat -> (player, bot)
     actions: list[tuple[int, str, float, bool]] = field(default_factory=list)  # seat, action, at, auto
     timeouts: list[int] = field(default_factory=list)  # the seq of every action a timer played
@@ -364,6 +365,35 @@ class Store:
                 if started is not None:
                     row.started = started
 
+    def close_waiting(self, tid: str) -> bool:
+        """Close a table still ``waiting`` (abandoned: nobody came for
+        :data:`trumps.room.abandon.ABANDON_AFTER`): status ``closed``, which
+        is neither resumed nor listed.  A waiting table holds no buy-in
+        (a Compete table charges at its start, in the transaction that
+        starts it), so nothing is refunded; a table that started meanwhile
+        (on another worker) is left alone: False then."""
+        with self.sessions.begin() as s:
+            done = s.execute(
+                update(TableRow)
+                .where(TableRow.id == tid, TableRow.status == "waiting")
+                .values(status="closed")
+            )
+            return bool(getattr(done, "rowcount", 0))
+
+    def set_rematch(self, tid: str, rematch: str) -> str | None:
+        """Record that the finished table ``tid`` went on to ``rematch``
+        (Play again), unless it already names one: returns the table it
+        names now (the first one recorded wins a race between workers), or
+        None if ``tid`` is not a finished table."""
+        with self.sessions.begin() as s:
+            s.execute(
+                update(TableRow)
+                .where(TableRow.id == tid, TableRow.status == "finished", TableRow.rematch.is_(None))
+                .values(rematch=rematch)
+            )
+            row = s.get(TableRow, tid)
+            return None if row is None or row.status != "finished" else row.rematch
+
     def set_access(self, tid: str, invite: str | None, access: dict[str, list[str]]) -> None:
         """Store a table's invite code and its invited / banned players."""
         with self.sessions.begin() as s:
@@ -447,6 +477,7 @@ class Store:
             id=row.id, game=row.game, preset=row.preset, options=dict(row.options), seed=row.seed,
             host=row.host, status=row.status, created=row.created, settings=dict(row.settings or {}),
             invite=row.invite, access={k: list(v) for k, v in (row.access or {}).items()}, started=row.started,
+            rematch=row.rematch,
         )  # fmt: skip
         for seat in s.scalars(select(SeatRow).where(SeatRow.table_id == row.id)):
             t.seats[seat.seat] = (seat.player_id, seat.bot)

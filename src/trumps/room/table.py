@@ -18,7 +18,7 @@ import re
 import secrets
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -37,8 +37,10 @@ from trumps.room.thinking import think
 from trumps.room.timers import Timers
 
 __all__ = [
+    "ABANDON_AFTER",
     "CHAT_BURST",
     "CHAT_WINDOW",
+    "LIVE",
     "MAX_REPLAY",
     "REPLAY_PACE",
     "SUGGEST_SWITCHES",
@@ -64,6 +66,15 @@ TIMEOUT_PASSED = N_("{who} ran out of time: {call} was made for them")
 #: away: a bot plays it at bot pace until the player says "I'm back" (or
 #: acts), rather than every move waiting out the whole timer.
 IDLE_AFTER = 2
+#: The statuses of a table that runs (listed, resumed after a restart); after
+#: them a table is "finished" (its game was played), "closed" (abandoned
+#: before its start) or "broken" (set aside: trumps.room.room.Room.set_aside).
+LIVE = ("waiting", "playing")
+#: A waiting table that no person has been connected to for this many seconds
+#: is closed (the room's ``on_abandoned``): it left people seated at a table
+#: they had walked away from (their friends saw them still "at" it), and
+#: the lobby full of tables nobody would start.
+ABANDON_AFTER = 300.0
 TIMEOUT_DISCARD = N_("{who} ran out of time: a card was discarded automatically")
 TIMEOUT_MELDS = N_("{who} ran out of time: melds worth {points} were announced automatically")
 TIMEOUT_MOVE = N_("{who} ran out of time: a move was made automatically")
@@ -250,6 +261,10 @@ class Table:
         self.on_change = on_change
         self.on_done = on_done  # told when the game is over and nobody is connected any more
         self.on_fenced: Callable[[Table], None] | None = None  # another worker wrote to our log
+        # a waiting table nobody was connected to for ``abandon_after`` s: the room closes it
+        self.on_abandoned: Callable[[Table], Awaitable[None]] | None = None
+        self.abandon_after = ABANDON_AFTER
+        self.rematch: str | None = stored.rematch  # finished: the table Play again went on to
         self.policy: Policy | None = None  # set by the room
         self.match: Match[Any] = trumps.new_game(self.game, options=self.options, seed=self.seed)
         # the rules in words for the lobby, and the game's name (the game's own metadata)
@@ -346,6 +361,7 @@ class Table:
             "scores": self.match.scores,
             "created": self.created,
             "started": self.started,
+            "rematch": self.rematch,
         }
 
     def _seat_summary(self, i: int, s: Seat, name: str) -> dict[str, Any]:
@@ -499,6 +515,13 @@ class Table:
             self.invited.add(player)
             await self._store_access()
 
+    async def carry_access(self, invited: Iterable[str], banned: Iterable[str]) -> None:
+        """A Play again copy (:mod:`trumps.room.rematch`) keeps who was let
+        in and who was removed at the finished table."""
+        self.banned |= set(banned)
+        self.invited |= set(invited) - self.banned
+        await self._store_access()
+
     async def remove_spectator(self, conn: Connection, player: str) -> None:
         """Host only: remove a spectator, who cannot come back."""
         async with self.lock:
@@ -527,6 +550,7 @@ class Table:
             raise TableClosed("this table has moved to another server; reconnecting")
         self.check_entry(conn)
         self.connections.add(conn)
+        self.watch_alone()
         await self.catch_up(conn, since)
         seat = self.seat_of(conn.player)
         if seat is not None and seat in self.away:
@@ -598,6 +622,7 @@ class Table:
             return
         self.connections.discard(conn)
         self._check_done()
+        self.watch_alone()
         seat = self.seat_of(conn.player)
         if seat is not None and any(c.player == conn.player for c in self.connections):
             return
@@ -607,6 +632,21 @@ class Table:
         elif seat is not None:
             return
         self._spawn(self.broadcast())  # the seat is away, or one spectator fewer
+
+    def watch_alone(self) -> None:
+        """Arm the abandonment timer of a waiting table that no person is
+        connected to (from the moment the last one left, or the table was
+        made or rebuilt), cancel it when one comes; :data:`ABANDON_AFTER`."""
+        key = (self.id, "abandon")
+        alone = not any(c.player is not None for c in self.connections)
+        if self.closed or self.status != "waiting" or self.on_abandoned is None or not alone:
+            self.timers.cancel(key)
+        elif self.timers.deadline(key) is None:
+            self.timers.arm(key, self.clock.now() + self.abandon_after, self._abandoned)
+
+    async def _abandoned(self, _key: object) -> None:
+        if self.on_abandoned is not None and self.status == "waiting" and not self.closed:
+            await self.on_abandoned(self)
 
     def _check_done(self) -> None:
         """A finished table nobody is connected to is over for the room: its
@@ -812,6 +852,18 @@ class Table:
         await self.broadcast()
         self._after_change()
 
+    async def seat_bots(self, bots: dict[int, str]) -> None:
+        """Bots of the given kinds at the given empty seats (a Play again
+        copy: the bots the finished table had), starting it if that fills it."""
+        async with self.lock:
+            changes = [(i, Seat(None, None, kind)) for i, kind in sorted(bots.items()) if self.seats[i].empty]
+            for i, seat in changes:
+                assert seat.bot is not None
+                self._check_bot_level(seat.bot, i)
+            await self._seat_and_start(changes)
+        await self.broadcast()
+        self._after_change()
+
     def _check_bot_level(self, kind: str, seat: int | None = None) -> None:
         """At a Compete table every bot plays at one level (chips move only
         then: trumps.room.competition.unpaid_reason), so a bot of another
@@ -886,6 +938,7 @@ class Table:
             self.status = "playing"
             self.started = started
             self.timers.cancel((self.id, "start"))
+            self.timers.cancel((self.id, "abandon"))
             await self._enforce_access()
 
     async def resume(self) -> None:
@@ -903,6 +956,7 @@ class Table:
             except Exception:  # (it waits, as before, for a seat change or its start time)
                 log.exception("table %s could not start on resume", self.id)
         self.arm_start()
+        self.watch_alone()
         self._after_change()
         self._check_done()
 
@@ -1338,6 +1392,7 @@ class Table:
         self.closed = True
         self.timers.cancel((self.id, "move"))
         self.timers.cancel((self.id, "start"))
+        self.timers.cancel((self.id, "abandon"))
         if self._bot_task is not None:
             self._bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

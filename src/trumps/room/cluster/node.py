@@ -210,7 +210,7 @@ class Cluster:
                     table = self.room.tables.get(tid)
                     heir = None
                     # (nobody takes a finished table)
-                    if load and table is not None and table.status != "finished":
+                    if load and table is not None and table.status in ("waiting", "playing"):
                         heir = min(load, key=lambda w: (load[w], random.random()))
                         if paced and given.get(heir, 0) >= HAND_PER_HEIR:
                             break  # the batch is full: the heirs take it first
@@ -379,7 +379,7 @@ class Cluster:
         t0 = time.perf_counter()
         room = self.room
         st = await room.store.read(room.store.load_table, tid)
-        if st is None or st.status in ("finished", "broken") or tid in room.tables:
+        if st is None or st.status not in ("waiting", "playing") or tid in room.tables:
             await self.owner.release(tid)
             self._arrived_here(tid, tid in room.tables)
             if tid not in room.tables:  # (a worker handing it over need not wait for it)
@@ -694,7 +694,7 @@ class Cluster:
         entry = self.remote.get(tid)
         if (
             entry is None
-            or entry.status == "finished"
+            or entry.status not in ("waiting", "playing")
             or (entry.worker in self.beats and entry.worker not in self.leaving)
         ):
             return False  # nothing to wait for

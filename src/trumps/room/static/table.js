@@ -666,8 +666,11 @@ function renderPanel(tb, v) {
     const rep = el("a", "button primary", t("Replay the game")); rep.href = "/replay/" + tb.id;
     buttons.append(rep);
     if (tb.you) { const again = el("button", "", t("Play again")); again.id = "again"; again.type = "button"; again.onclick = playAgain; buttons.append(again); }
+    else { const next = el("a", "button", t("Watch the next game")); next.id = "watch-next"; next.hidden = !tb.rematch; buttons.append(next); }
     const back = el("a", "button", t("Back to the lobby")); back.href = "/";
     buttons.append(back);
+    const note = el("p", "again-note"); note.id = "again-note"; note.setAttribute("role", "status");
+    panel.append(note);
   } else {
     const go = el("button", "primary", t("Continue")); go.type = "button";
     go.onclick = () => { panel.hidden = true; panel.dataset.closed = String(results.length); shownResults = results.length; };
@@ -836,6 +839,8 @@ function render(ev, redraw) {
   renderAuction(v);
   renderScore(v);
   if (!redraw) renderPanel(tb, v);
+  renderAgain(tb);
+  sitOnArrival(tb);
   // the last deal's result still open when the next one wants a call or a card
   // from this player (their clock runs): it shrinks to one line at the top,
   // off the bidding box and the hand; a tap on it opens it again
@@ -929,17 +934,39 @@ document.addEventListener("keydown", e => {
   e.preventDefault();
 });
 
+// Play again: the server seats this player at the table the players go on to
+// (made by the first of them to press it: the same rules, settings and bots),
+// in their own seat; a table on another worker is sat at by the page (#sit=)
 async function playAgain() {
-  const tb = state.table;
-  // the same game again: a Play game goes back to the Play button (the
-  // matchmaker makes Play tables); another table keeps its rules and settings
-  // (timers, chat, a Compete buy-in), starting when its seats are filled
-  if (tb.settings.kind === "play") { location.href = "/#play"; return; }
-  const settings = Object.assign({}, tb.settings, { start_at: null });
-  const res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ game: tb.game, preset: tb.preset, options: tb.options, settings }) });
-  const data = await res.json();
-  if (res.ok) location.href = "/table/" + data.id; else $("error").textContent = tMsg(data.error);
+  const button = $("again"); if (button) button.disabled = true;
+  const res = await fetch("/api/tables/" + encodeURIComponent(tid) + "/again", { method: "POST",
+    headers: { "Content-Type": "application/json" }, body: "{}" });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) { if (button) button.disabled = false; $("again-note").textContent = tMsg(data.error || "the table did not answer; try again"); return; }
+  location.href = "/table/" + encodeURIComponent(data.table) + (data.seat ? "" : "#sit=" + encodeURIComponent(data.wanted || ""));
+}
+// the end panel once somebody pressed Play again: players are told the new
+// table waits for them, spectators get the way to watch it
+function renderAgain(tb) {
+  const note = $("again-note");
+  if (!note || tb.status !== "finished") return;
+  note.textContent = !tb.rematch ? "" : tb.you
+    ? t("The next game is ready: Play again takes you to your seat.")
+    : t("The players went on to the next game.");
+  const next = $("watch-next");
+  if (next) { next.hidden = !tb.rematch; if (tb.rematch) next.href = "/table/" + encodeURIComponent(tb.rematch); }
+}
+// arriving with #sit=S (Play again on another worker, an accepted invitation):
+// take seat S if it is free, else the first free seat, once
+let sitWanted = (/^#sit=?(.*)$/.exec(location.hash) || [])[1];
+function sitOnArrival(tb) {
+  if (sitWanted === undefined) return;
+  const wanted = decodeURIComponent(sitWanted); sitWanted = undefined;
+  history.replaceState(null, "", location.pathname + location.search);
+  if (tb.you || tb.status === "finished") return;
+  const free = tb.seats.filter(s => s.empty);
+  const seat = free.find(s => s.seat === wanted) || free.find(s => s.empty);
+  if (seat) send({ type: "sit", seat: seat.seat });
 }
 $("chat-form").addEventListener("submit", e => {
   e.preventDefault();
