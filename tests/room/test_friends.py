@@ -114,8 +114,15 @@ def test_invite_only_tables_and_invitations(client: TestClient) -> None:
     assert tid in lobby_ids(client, bob) and tid not in lobby_ids(client, cy)
     # nobody else can answer Bob's invitation
     assert as_(client, cy).post(f"/api/invitations/{inv['id']}", json={"answer": "accept"}).status_code == 400
+    # Ann sits E: accepting seats Bob at her partner's seat (issue 30: not as a spectator)
+    with as_(client, ann).websocket_connect(f"/ws/table/{tid}") as ws:
+        ws.send_text(json.dumps({"v": 1, "type": "sit", "seat": "E"}))
+        while (ev := json.loads(ws.receive_text()))["type"] != "state" or ev["table"]["you"] != "E":
+            pass
     r = as_(client, bob).post(f"/api/invitations/{inv['id']}", json={"answer": "accept"})
-    assert r.json() == {"table": tid}
+    assert r.json() == {"table": tid, "seat": "W"}
+    seats = as_(client, bob).get(f"/api/tables/{tid}").json()["seats"]
+    assert [s["name"] for s in seats] == [None, "Ann", None, "Bob"]
     assert as_(client, bob).get(f"/table/{tid}").status_code == 200
     # only friends can be invited by name; strangers get the link
     r = as_(client, ann).post(f"/api/tables/{tid}/invite", json={"players": ["Cyd"]})

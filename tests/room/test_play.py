@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from peers import COOKIE, new_account, new_guest
+from peers import COOKIE, create_table, new_account, new_guest, peer
 from starlette.testclient import TestClient
 
 from trumps.room.app import create_app
@@ -80,9 +80,15 @@ def test_four_people_pressing_play_together_land_at_one_table(room: TestClient) 
     assert table["status"] == "playing"
     assert sorted(s["name"] for s in table["seats"]) == ["Ann", "Bob", "Cyd (guest)", "Dee (guest)"]
     assert all(s["bot"] is None for s in table["seats"])
-    # pressing Play again while the game is on takes you back to it
+    # pressing Play again while the game is on asks first: back there, or leave it
     press(room, cookies[2], {"game": "coinche", "rules": "common"}, out, "again")
-    assert out["again"] == (200, {"table": tid})
+    assert out["again"] == (
+        409,
+        {
+            "error": "you are seated at another table",
+            "seated": {"table": tid, "game": "coinche", "status": "playing"},
+        },
+    )
 
 
 def test_a_lone_player_gets_bots_after_ten_seconds(room: TestClient, clock: FakeClock) -> None:
@@ -170,3 +176,51 @@ def test_bad_play_requests(room: TestClient) -> None:
     r = room.post("/api/play", json={"game": "500"})
     assert r.status_code == 400
     assert all(v == 0 for v in room.get("/api/play").json()["waiting"].values())
+
+
+def test_play_while_seated_elsewhere_asks_and_leaving_frees_the_seat_or_marks_it_away(
+    room: TestClient, clock: FakeClock
+) -> None:
+    ann = new_guest(room, "Ann")
+    waiting = create_table(room, ann, "coinche")["id"]
+    with peer(room, waiting, ann, "Ann") as a:
+        a.state()
+        a.send(type="sit", seat="S")
+        a.state(lambda ev: ev["table"]["you"] == "S")
+    room.cookies.clear()
+    out: dict[str, Any] = {}
+    body = {"game": "500", "rules": "australian"}
+    press(room, ann, body, out, "asked")
+    assert out["asked"] == (
+        409,
+        {
+            "error": "you are seated at another table",
+            "seated": {"table": waiting, "game": "coinche", "status": "waiting"},
+        },
+    )
+    assert room.get("/api/play").json()["waiting"]["500/australian"] == 0  # not queued
+    # leave it: the waiting table's seat is free, and Play looks for 500
+    t = pressing(room, ann, {**body, "leave": True}, out, "left")
+    wait_queued(room, "500/australian", 1)
+    seats = room.get(f"/api/tables/{waiting}", headers={"Cookie": f"{COOKIE}={ann}"}).json()["seats"]
+    assert all(s["empty"] for s in seats)
+    assert room.portal is not None
+    room.portal.call(clock.advance, 10)
+    t.join(30)
+    status, found = out["left"]
+    assert status == 200
+    playing = found["table"]
+    # at a game under way, leaving marks the seat away: a bot plays it; she may come back
+    press(room, ann, {"game": "bridge", "rules": "rubber"}, out, "bridge")
+    assert out["bridge"][0] == 409 and out["bridge"][1]["seated"]["table"] == playing
+    t = pressing(room, ann, {"game": "coinche", "rules": "common", "leave": True}, out, "coinche")
+    wait_queued(room, "coinche/common", 1)
+    seat = next(
+        s
+        for s in room.get(f"/api/tables/{playing}", headers={"Cookie": f"{COOKIE}={ann}"}).json()["seats"]
+        if s["name"] == "Ann (guest)"
+    )
+    assert seat["away"] and seat["idle"]
+    room.portal.call(clock.advance, 10)
+    t.join(30)
+    assert out["coinche"][0] == 200 and out["coinche"][1]["table"] not in (playing, waiting)

@@ -18,6 +18,7 @@ import contextlib
 import logging
 import time
 from collections import defaultdict
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
@@ -340,8 +341,9 @@ class People:
             out.append(await self._invitation(inv_id, table, inviter))
         return out
 
-    async def answer(self, pid: str, inv_id: int, accept: bool) -> str | None:
-        """Accept (returns the table id) or decline an invitation of ``pid``."""
+    async def answer(self, pid: str, inv_id: int, accept: bool) -> dict[str, Any] | None:
+        """Accept (returns ``{"table": its id, "seat": the seat taken there
+        or None}``) or decline an invitation of ``pid``."""
         row = await self.store.run(_answer_invitation, self.store, pid, inv_id, accept)
         if row is None:
             raise RoomError("no such invitation")
@@ -351,7 +353,7 @@ class People:
         if accept:
             if table is None or table.status not in LIVE:
                 raise RoomError("that table has closed")
-            return tid
+            return {"table": tid, "seat": await self._sit_invited(table, pid, inviter)}
         await self.push(
             inviter,
             {"v": PROTOCOL_VERSION, "type": "notice", "kind": "declined", "from": self.names.get(pid, "?"),
@@ -360,6 +362,32 @@ class People:
         if table is not None and table.seat_of(pid) is None:
             await self.uninvite(table, pid)
         return None
+
+    async def _sit_invited(self, table: Any, pid: str, inviter: str) -> str | None:
+        """Seat whoever accepted an invitation to a waiting table here: beside
+        the inviter's side if a seat there is free (the partner's seat),
+        else the first free seat.  The seat's name, or None (no free seat,
+        a game under way, a table on another worker: the page sits down, or
+        a refusal such as a Compete buy-in they cannot pay: the table shows it)."""
+        if table.id not in self.tables or table.status != "waiting" or table.seat_of(pid) is not None:
+            seat = table.seat_of(pid)
+            return None if seat is None else str(table.match.seat_name(seat))
+        free = [i for i, s in enumerate(table.seats) if s.empty]
+        if not free:
+            return None
+        host_seat = table.seat_of(inviter)
+        side = (
+            []
+            if host_seat is None
+            else [i for i in free if table.match.team_of(i) == table.match.team_of(host_seat)]
+        )
+        chosen = (side or free)[0]
+        name = table.match.seat_name(chosen)
+        try:
+            await table.sit(SimpleNamespace(player=pid, name=await self.learn(pid) or "?"), name)
+        except RoomError:
+            return None
+        return str(name)
 
     async def uninvite(self, table: Any, player: str) -> None:
         """``player`` declined: they may no longer see ``table``, and that is

@@ -108,10 +108,10 @@ def routes(
             return bad("no such invitation", 404)
         try:
             data = await body(request, AnswerIn)
-            tid = await room().people.answer(who.player, iid, data.answer == "accept")
+            taken = await room().people.answer(who.player, iid, data.answer == "accept")
         except (MessageError, RoomError) as exc:
             return bad(str(exc))
-        return JSONResponse({"table": tid})
+        return JSONResponse(taken or {"table": None})
 
     async def api_prefs(request: Request) -> Response:
         who = await sessions.who(request)

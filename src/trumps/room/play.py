@@ -32,7 +32,7 @@ from trumps.room.account_routes import Sessions
 from trumps.room.db import ActionRow, SeatRow
 from trumps.room.matchmaking import RULE_SETS, Group, Matchmaker, MatchmakingError, Ticket, rule_set
 from trumps.room.messages import MessageError
-from trumps.room.table import RoomError
+from trumps.room.table import LIVE, RoomError
 from trumps.room.validate import Line
 
 if TYPE_CHECKING:
@@ -132,7 +132,13 @@ class PlayDesk:
 
     async def _queue(self, pid: str, game: str, rules: str, since: float) -> str:
         for t in self.room.tables.values():
-            if t.status == "playing" and t.settings.kind == "play" and t.seat_of(pid) is not None:
+            seat = t.seat_of(pid)
+            if (
+                t.status == "playing"
+                and t.settings.kind == "play"
+                and seat is not None
+                and seat not in t.idle
+            ):
                 return t.id  # already playing: back to that table (one that never started is no game)
         store = self.room.store
         is_account = self.room.people.is_account(pid)
@@ -274,6 +280,24 @@ class PlayIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: Line = Field(min_length=1, max_length=20)
     rules: Line = Field(min_length=1, max_length=40)
+    # the player, told they sit at another table, chose to leave it (else 409)
+    leave: bool = False
+
+
+#: The refusal of Play to a player seated at another live table: the page asks
+#: whether to go back there or to leave it (``leave``) and look for a game.
+SEATED_ELSEWHERE = "you are seated at another table"
+
+
+def seated_at(room: Room, pid: str) -> Any:
+    """The live table (here or on another worker) where ``pid`` holds a
+    seat they have not left, or None.  A seat marked away (the player left
+    it for another game, or ran out of time twice) does not hold them."""
+    for t in [*room.tables.values(), *(room.cluster.remote.values() if room.cluster else ())]:
+        seat = t.seat_of(pid)
+        if t.status in LIVE and seat is not None and seat not in getattr(t, "idle", ()):
+            return t
+    return None
 
 
 def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any]) -> list[BaseRoute]:
@@ -307,6 +331,14 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any
             return JSONResponse({"cancelled": desk.cancel(who.player)})
         try:
             data = await body(request, PlayIn)
+            there = seated_at(room(), who.player)
+            if there is not None and not data.leave:
+                seated = {"table": there.id, "game": there.game, "status": there.status}
+                return JSONResponse({"error": SEATED_ELSEWHERE, "seated": seated}, status_code=409)
+            if there is not None:
+                if there.id not in room().tables:  # (its worker frees the seat: the page leaves there)
+                    return bad("leave that table from its page first", 409)
+                await room().tables[there.id].leave_seat(who.player)
             tid = await desk.press(who.player, data.game, data.rules)
         except PlayCancelled:
             return bad("cancelled", 409)

@@ -1247,6 +1247,24 @@ class Table:
         await self.broadcast()
         self._after_change()
 
+    async def leave_seat(self, player: str) -> None:
+        """``player`` goes to play elsewhere (Play pressed while seated here,
+        :mod:`trumps.room.play`): a waiting table's seat is freed; in a game
+        under way the seat is marked away, a bot plays it at bot pace (the
+        game is not stopped for them), and "I'm back" takes it again."""
+        async with self.lock:
+            seat = self.seat_of(player)
+            if seat is None or self.status not in LIVE:
+                return
+            if self.status == "waiting":
+                await self.store.write(self.store.seat_write, self.id, seat, None, None)
+                self.seats[seat] = Seat()
+                self._seated_at.pop(seat, None)
+            else:
+                self.idle.add(seat)
+        await self.broadcast()
+        self._after_change()
+
     # ----- suggestions -------------------------------------------------------------------
     async def set_suggestions(self, conn: Connection, on: bool) -> None:
         """A player switches the bot's suggestions on or off for themselves."""

@@ -160,7 +160,9 @@
     const row = mk("div", "buttons");
     const yes = mk("button", "primary small", t("Accept")), no = mk("button", "small", t("Decline"));
     let item;
-    yes.onclick = async () => { const r = await post("/api/invitations/" + inv.id, { answer: "accept" }); location.href = "/table/" + r.table; };
+    // accepted: seated at the table (beside the inviter if a seat there is free); a
+    // table on another worker is sat at by its page (#sit)
+    yes.onclick = async () => { const r = await post("/api/invitations/" + inv.id, { answer: "accept" }); location.href = "/table/" + encodeURIComponent(r.table) + (r.seat ? "" : "#sit"); };
     no.onclick = async () => { await post("/api/invitations/" + inv.id, { answer: "decline" }).catch(() => {}); item.remove(); };
     row.append(yes, no); node.append(row);
     item = toast(node);

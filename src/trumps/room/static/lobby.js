@@ -471,23 +471,43 @@ async function setupPlay() {
   cancel.addEventListener("click", async () => {
     await fetch("/api/play", { method: "DELETE" });
   });
-  document.getElementById("play-form").addEventListener("submit", async e => {
-    e.preventDefault();
+  const seated = document.getElementById("play-seated");
+  const play = async leave => {
     const me = await showMe();
     if (!me.player) { document.getElementById("name").focus(); status.textContent = t("Choose a name first (or log in)."); return; }
     const game = document.querySelector("input[name=play-game]:checked").value;
     const key = document.querySelector("input[name=play-rules]:checked").value;
     localStorage.setItem("trumps.play", JSON.stringify({ game, rules: key }));
+    seated.hidden = true;
     button.disabled = true; cancel.hidden = false;
     status.textContent = t("Looking for players… bots fill the empty seats within 10 seconds.");
     try {
-      const r = await api("/api/play", { game, rules: key });
+      const res = await fetch("/api/play", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ game, rules: key, leave }) });
+      const r = await res.json().catch(() => ({}));
+      if (res.status === 409 && r.seated) { askLeave(r.seated, game); return; }
+      if (!res.ok) throw new Error(r.error || res.statusText);
       status.textContent = t("Found a table!");
       location.href = "/table/" + r.table;
     } catch (ex) {
       status.textContent = ex.message === "cancelled" ? t("Cancelled.") : tMsg(ex.message);
     } finally { button.disabled = false; cancel.hidden = true; }
-  });
+  };
+  // seated at another table: ask, rather than send the player back there unasked
+  const askLeave = (at, game) => {
+    status.textContent = "";
+    const other = gameName(at.game), wanted = gameName(game);
+    document.getElementById("play-seated-text").textContent = at.status === "playing"
+      ? t("You are playing at a {game} table. Leave it (a bot plays your seat until you come back) and look for {wanted}?", { game: other, wanted })
+      : t("You have a seat at a {game} table. Leave it and look for {wanted}?", { game: other, wanted });
+    document.getElementById("play-leave").textContent = t("Leave it and play {wanted}", { wanted });
+    const back = document.getElementById("play-back");
+    back.href = "/table/" + encodeURIComponent(at.table);
+    seated.hidden = false;
+    document.getElementById("play-leave").focus();
+  };
+  document.getElementById("play-leave").addEventListener("click", () => play(true));
+  document.getElementById("play-form").addEventListener("submit", e => { e.preventDefault(); play(false); });
 }
 
 function renderInviteFriends(data) {
