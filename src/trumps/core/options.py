@@ -431,6 +431,44 @@ class OptionSchema:
             "variants": variants,
         }
 
+    def house_rules(self, options: Mapping[str, Any], preset: str | None = None) -> dict[str, Any]:
+        """What a table's rules are, for its Rules panel: the preset
+        (``preset``: its name, ``label``: its label as a template, or None)
+        and ``changes``, every option that applies and differs from it (from
+        the defaults of the chosen variant without a preset), in the
+        schema's order: ``name``, ``label`` and ``words`` (templates over
+        the ``terms``, so a page translates them before filling them in),
+        ``value``; ``terms``: the words of the rules being described.
+
+        Never raises: an unknown preset counts as none, a missing option
+        as its default."""
+        values = {s.name: options.get(s.name, s.default) for s in self.specs}
+        key = preset.strip().lower() if isinstance(preset, str) and preset.strip() else None
+        if key not in self.presets:
+            key = None
+        keep = {self.varies_by: values[self.varies_by]} if self.varies_by is not None and key is None else {}
+        try:
+            base: Mapping[str, Any] = self.resolve(key, keep)
+        except OptionError:
+            base = self._defaults(keep)
+        changes = [
+            {
+                "name": s.name,
+                "label": s.label or s.name,
+                "value": values[s.name],
+                "words": s.words(values[s.name]),
+            }
+            for s in self.specs
+            if s.applies(values) and not _same(values[s.name], base[s.name])
+        ]
+        info = self.preset_info.get(key, PresetInfo(key)) if key is not None else None
+        return {
+            "preset": key,
+            "label": info.label if info is not None else None,
+            "changes": changes,
+            "terms": self.terms_for(values),
+        }
+
     def summary(self, options: Mapping[str, Any], preset: str | None = None) -> str:
         """A complete option set in a few words, for a lobby: the options'
         ``summary`` pieces (led by the preset's label if ``summary_preset``),

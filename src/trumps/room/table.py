@@ -269,6 +269,8 @@ class Table:
         self.match: Match[Any] = trumps.new_game(self.game, options=self.options, seed=self.seed)
         # the rules in words for the lobby, and the game's name (the game's own metadata)
         self.rules_text = self.match.schema.summary(self.options, self.preset)
+        # the Rules panel: the preset and every rule that differs from it (templates, terms)
+        self.house_rules = self.match.schema.house_rules(self.options, self.preset)
         self.game_title = self.match.schema.title or self.game
         for seat, action, at, _auto in stored.actions:
             self.match.apply(action, seat, time=at)
@@ -417,6 +419,7 @@ class Table:
             "suggesting": conn.player in self.suggesting,
             "deadline": self.deadline() if match is None else None,
             "now": self.clock.now(),
+            "rules": self.house_rules,
         }
         if host:  # only the host sees the invitation and who is watching
             table["invite"] = self.invite

@@ -116,6 +116,46 @@ function play(card, legal, v, direct) {
   }
   calls.querySelector("button").focus();
 }
+// ----- the kitty: choose the discards, then confirm them with one button --------------
+// (a tap chooses or un-chooses a card; "Undo" clears the choice; nothing is sent
+// before "Discard"; then one card per state, each with that state's seq)
+const discard = { chosen: new Set(), queue: [] };
+function discardNeeded(v) { return Math.max(0, (v.kitty_size || 0) - (v.discards || []).length); }
+function discardable(code, v) {
+  const ok = v.legal.includes(code) && !discard.queue.length;
+  const b = Felt.cardButton(code, ok);
+  if (discard.chosen.has(code)) { b.classList.add("chosen"); b.setAttribute("aria-pressed", "true"); }
+  else b.setAttribute("aria-pressed", "false");
+  if (!ok) return b;
+  b.onclick = () => {
+    if (discard.chosen.has(code)) discard.chosen.delete(code);
+    else if (discard.chosen.size < discardNeeded(v)) discard.chosen.add(code);
+    else { announce(t("You have chosen {n} cards: tap one of them to put it back.", { n: discard.chosen.size })); return; }
+    redrawState();
+  };
+  return b;
+}
+function renderDiscardBar(v, calls) {
+  const need = discardNeeded(v), n = discard.chosen.size;
+  const kitty = Bidbox.term("kitty", t("kitty"));
+  const bar = el("div", "discard-bar");
+  bar.append(el("span", "discard-note", discard.queue.length ? t("Discarding…")
+    : t("Choose {n} cards to discard ({chosen} chosen); the cards from the {kitty} are marked.", { n: need, chosen: n, kitty })));
+  const go = el("button", "primary", tn("Discard {n} card", "Discard {n} cards", need, { n: need }));
+  go.type = "button"; go.id = "discard-go"; go.disabled = n !== need || discard.queue.length > 0;
+  go.onclick = () => { discard.queue = [...discard.chosen]; discard.chosen.clear(); sendNextDiscard(); };
+  const undo = el("button", "", t("Undo")); undo.type = "button"; undo.id = "discard-undo";
+  undo.disabled = !n || discard.queue.length > 0;
+  undo.onclick = () => { discard.chosen.clear(); redrawState(); };
+  bar.append(go, undo);
+  calls.append(bar);
+}
+function sendNextDiscard() {
+  const v = state && state.view;
+  if (!discard.queue.length || !v || v.phase !== "KITTY" || !v.legal.includes(discard.queue[0])) { discard.queue = []; redrawState(); return; }
+  send({ type: "act", action: discard.queue.shift(), seq: lastSeq });
+}
+function redrawState() { if (state) render(state, true); }
 function playable(code, legal, v, cls) {
   const ok = legalFor(code, legal, v).length > 0;
   const b = Felt.cardButton(code, ok, cls);
@@ -325,7 +365,17 @@ function renderHand(tb, v, myTurn) {
     return;
   }
   const choosing = myTurn && v.hand_to_play === bottom && CARD_PHASES.has(v.phase);
-  for (const c of Felt.sortHand(cards, v)) hand.append(choosing ? playable(c, v.legal, v) : Felt.cardFace(c));
+  const discarding = choosing && v.phase === "KITTY";
+  if (!discarding) discard.chosen.clear();
+  for (const c of Felt.sortHand(cards, v)) {
+    const card = discarding ? discardable(c, v) : choosing ? playable(c, v.legal, v) : Felt.cardFace(c);
+    // the cards picked up with the kitty, marked until the discards are made
+    if (v.phase === "KITTY" && (v.kitty || []).includes(c)) {
+      card.classList.add("from-kitty"); card.dataset.fromKitty = "1";
+      card.setAttribute("aria-label", t("{card}, from the {kitty}", { card: cardLabel(c), kitty: Bidbox.term("kitty", t("kitty")) }));
+    }
+    hand.append(card);
+  }
   if (armed) for (const b of hand.querySelectorAll(`button.card[data-card="${armed}"]`)) b.classList.add("armed");
   Felt.fitRow(hand);
 }
@@ -464,6 +514,7 @@ function renderCalls(tb, v, myTurn) {
     b.onclick = () => send({ type: "back" });
     calls.append(note, b);
   }
+  if (myTurn && v.phase === "KITTY" && v.hand_to_play === tb.you) renderDiscardBar(v, calls);
   for (const a of legal) {
     if (inAuction && Bidbox.has(a)) continue;
     const b = el("button", "", a.startsWith("MELD:") ? meldText(a) : callText(a));
@@ -838,6 +889,7 @@ function render(ev, redraw) {
   renderCalls(tb, v, myTurn);
   renderAuction(v);
   renderScore(v);
+  renderRules(tb);
   if (!redraw) renderPanel(tb, v);
   renderAgain(tb);
   sitOnArrival(tb);
@@ -860,6 +912,8 @@ function render(ev, redraw) {
   }));
   markSuggestion();
   if (redraw) return;
+  if (discard.queue.length && myTurn && v.phase === "KITTY") sendNextDiscard();
+  else if (discard.queue.length && v.phase !== "KITTY") discard.queue = [];
   announceChange(prev, v);
   $("error").textContent = "";
   if (myTurn && (!document.activeElement || document.activeElement === document.body)) {
@@ -934,6 +988,42 @@ document.addEventListener("keydown", e => {
   e.preventDefault();
 });
 
+// The Rules panel: the preset's name and every rule the table changes from it, in
+// words ("Widow size: 5 cards", "Must bid to win: no"), from the engine's option
+// metadata (templates translated first, then filled with the rules' own words)
+function fillTerms(text, terms) {
+  return String(text ?? "").replace(/\{([A-Za-z_]\w*)\}/g, (m, key) => {
+    if (key in terms) return terms[key];
+    const low = key.charAt(0).toLowerCase() + key.slice(1);
+    return low in terms ? terms[low].charAt(0).toUpperCase() + terms[low].slice(1) : m;
+  });
+}
+let rulesShown = null;
+function renderRules(tb) {
+  const r = tb.rules;
+  const key = r && JSON.stringify(r) + I18n.lang;
+  if (!r || rulesShown === key) return;
+  rulesShown = key;
+  const terms = {};
+  for (const [k, v] of Object.entries(r.terms || {})) terms[k] = t(v);
+  const body = $("rules-body");
+  body.replaceChildren();
+  body.append(el("p", "rules-preset", r.label
+    ? t("{rules}, with these changes:", { rules: fillTerms(t(r.label), terms) })
+    : t("The default rules of {game}, with these changes:", { game: words().games[tb.game] || tb.game_title })));
+  const list = el("ul", "rules-changes");
+  for (const c of r.changes) {
+    const li = el("li");
+    const [before, after] = t("{rule}: {value}", { rule: fillTerms(t(c.label), terms), value: "\u0001" }).split("\u0001");
+    li.append(before, el("b", "", fillTerms(t(c.words), terms)), after || "");
+    list.append(li);
+  }
+  if (!r.changes.length) {
+    body.lastChild.textContent = r.label ? fillTerms(t(r.label), terms) + "." : t("The default rules of {game}.", { game: words().games[tb.game] || tb.game_title });
+    list.append(el("li", "note", t("No house rules.")));
+  }
+  body.append(list);
+}
 // Play again: the server seats this player at the table the players go on to
 // (made by the first of them to press it: the same rules, settings and bots),
 // in their own seat; a table on another worker is sat at by the page (#sit=)
@@ -953,6 +1043,8 @@ function renderAgain(tb) {
   note.textContent = !tb.rematch ? "" : tb.you
     ? t("The next game is ready: Play again takes you to your seat.")
     : t("The players went on to the next game.");
+  const again = $("again");
+  if (again) again.classList.toggle("primary", !!tb.rematch);
   const next = $("watch-next");
   if (next) { next.hidden = !tb.rematch; if (tb.rematch) next.href = "/table/" + encodeURIComponent(tb.rematch); }
 }
