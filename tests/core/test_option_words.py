@@ -197,3 +197,28 @@ def test_a_schema_without_words_still_describes_itself() -> None:
     ]
     assert d["groups"] == [] and d["preset_info"] == {} and d["variants"] is None
     assert schema.summary(schema.resolve(None, {"size": 6})) == "+1 house rule"
+
+
+# ----- the Rules panel of a table: the preset and what differs from it -------------------
+def test_house_rules_name_the_preset_and_each_change_as_templates() -> None:
+    schema = trumps.game_class("500").schema
+    values = schema.resolve("american", {"kitty_size": 5, "nullo_mode": "off"}).to_dict()
+    rules = schema.house_rules(values, "american")
+    assert rules["preset"] == "american" and rules["label"] == "American rules"
+    assert [(c["name"], c["label"], c["words"]) for c in rules["changes"]] == [
+        ("kitty_size", "{Kitty} size", "5 cards"),
+        ("nullo_mode", "{Misere}", "off"),
+    ]
+    assert rules["terms"] == {"misere": "nullo", "kitty": "widow"}
+    # no preset: the changes from the chosen variation's own defaults
+    plain = schema.resolve(None, {"variation": "australian", "must_bid_to_win": False}).to_dict()
+    none = schema.house_rules(plain, None)
+    assert none["preset"] is None and none["label"] is None
+    assert [(c["name"], c["value"], c["words"]) for c in none["changes"]] == [("must_bid_to_win", False, "no")]
+    # the preset as written, an unknown preset, a stored table missing an option: never raises
+    assert schema.house_rules(schema.resolve("american").to_dict(), "american")["changes"] == []
+    assert schema.house_rules({}, "no such preset")["preset"] is None
+    for game in ("bridge", "coinche"):
+        s = trumps.game_class(game).schema
+        for preset in [None, *s.presets]:
+            assert s.house_rules(s.resolve(preset).to_dict(), preset)["changes"] == []
