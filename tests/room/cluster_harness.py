@@ -141,6 +141,11 @@ class Client:
     seat: str | None = None
     think: float = 0.02
     passive: bool = False  # sits but never acts (its move timer runs out)
+    # the loopback address it connects from (127.0.0.0/8 is all this machine):
+    # a player of its own, as on its own machine, for the room's per-person
+    # budgets, which are per address for guests (one replay per 3 s among all
+    # the guests of an address: Table.catch_up); None: the default, 127.0.0.1
+    address: str | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
     sent: list[tuple[int, str]] = field(default_factory=list)  # (seq the action should get, action)
     reconnects: int = 0
@@ -167,9 +172,10 @@ class Client:
             url = f"{base}/ws/table/{self.tid}" + (f"?{urlencode(query)}" if query else "")
             opened = False
             try:
+                local = {} if self.address is None else {"local_addr": (self.address, 0)}
                 async with websockets.connect(
                     url, additional_headers={"Cookie": f"trumps_session={self.cookie}"}, open_timeout=5,
-                    max_size=None,
+                    max_size=None, **local,
                 ) as ws:  # fmt: skip
                     opened = True
                     if self.route_to is None:  # as the page: may be told any owner again

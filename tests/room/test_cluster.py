@@ -107,13 +107,15 @@ def setup_table(workers: list[Worker], *, via: list[str] | None = None, spectato
         r = http.post("/api/tables", json={"game": "500", "preset": "australian"})
         r.raise_for_status()
         tid = r.json()["id"]
+    # each client a person of its own (its own address): guests of one address
+    # share a replay every 3 s, and the others' reconnects would skip states
     clients = []
     for i, seat in enumerate(SEATS):
         order = via or bases[i % len(bases) :] + bases[: i % len(bases)]
-        clients.append(Client(f"P{i}", cookies[i], order, tid, seat))
+        clients.append(Client(f"P{i}", cookies[i], order, tid, seat, address=f"127.0.0.{11 + i}"))
     if spectator:
         order = via or bases[1:] + bases[:1]
-        clients.append(Client("spectator", cookies[4], order, tid, None))
+        clients.append(Client("spectator", cookies[4], order, tid, None, address="127.0.0.15"))
     return tid, clients
 
 

@@ -113,3 +113,36 @@ def test_system_clock_really_waits() -> None:
         await asyncio.wait_for(done.wait(), timeout=2)
 
     run(main())
+
+
+class EarlyClock(SystemClock):
+    """The wall clock, with sleeps that wake 2 ms early by it, as uvloop's
+    timers (what ``trumps serve`` runs on) do by up to a millisecond and
+    more: their grain is a millisecond and their clock another one."""
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds - 0.002))
+
+
+def test_a_timer_never_fires_before_its_deadline_by_its_clock() -> None:
+    """A scheduled start fired by such a timer found its time not come yet
+    (``Table._may_start``), seated the bots and never started."""
+
+    async def main() -> None:
+        clock = EarlyClock()
+        timers = Timers(clock)
+        late: list[float] = []
+        done = asyncio.Event()
+
+        async def cb(key: Hashable) -> None:
+            late.append(clock.now() - deadlines[key])
+            if len(late) == len(deadlines):
+                done.set()
+
+        deadlines = {i: clock.now() + 0.01 * i for i in range(1, 11)}
+        for key, deadline in deadlines.items():
+            timers.arm(key, deadline, cb)
+        await asyncio.wait_for(done.wait(), 5)
+        assert min(late) >= 0, late
+
+    run(main())

@@ -543,18 +543,18 @@ class Table:
         await self.broadcast()
 
     # ----- connections -------------------------------------------------------------
-    async def join(self, conn: Connection, since: int | None = None) -> None:
+    async def join(self, conn: Connection, since: int | None = None, *, paced: bool = True) -> None:
         """Connect ``conn`` (or raise :class:`AccessDenied`).  With ``since``
         (the last event it saw), the events it missed are sent in order;
-        otherwise the current state.  A closed table (handed over while the
-        socket arrived) raises :class:`TableClosed`: the socket goes to the
-        table's new worker."""
+        otherwise the current state (``paced``: see :meth:`catch_up`).  A
+        closed table (handed over while the socket arrived) raises
+        :class:`TableClosed`: the socket goes to the table's new worker."""
         if self.closed:
             raise TableClosed("this table has moved to another server; reconnecting")
         self.check_entry(conn)
         self.connections.add(conn)
         self.watch_alone()
-        await self.catch_up(conn, since)
+        await self.catch_up(conn, since, paced=paced)
         seat = self.seat_of(conn.player)
         if seat is not None and seat in self.away:
             del self.away[seat]
@@ -565,7 +565,7 @@ class Table:
         if seat is not None:
             await self._send_suggestion()
 
-    async def catch_up(self, conn: Connection, since: int | None) -> None:
+    async def catch_up(self, conn: Connection, since: int | None, *, paced: bool = True) -> None:
         """Send ``conn`` every state after ``since``, in order, or only the
         current state.
 
@@ -577,7 +577,13 @@ class Table:
         own discards and cards since played, all in its present view).  It
         is bounded (:data:`MAX_REPLAY` states, the chat in the last one
         only) and paced (one per person per :data:`REPLAY_PACE` seconds):
-        anything else gets the current state, which is complete."""
+        anything else gets the current state, which is complete.
+
+        ``paced`` False: not counted against the person's pace, for a
+        worker repairing the notifications it lost itself (a relayed
+        socket's stream, :mod:`trumps.room.cluster.relay`): the person did
+        not ask, and several guests of one address relayed by that worker
+        would otherwise share one replay and skip states.  Still bounded."""
         start_seq, start = self._deal_start
         seat = self.seat_of(conn.player)
         floor = max(start_seq, self._seated_at.get(seat, 0) if seat is not None else 0)
@@ -586,7 +592,7 @@ class Table:
             or since >= self.seq
             or since < floor
             or self.seq - since > MAX_REPLAY
-            or not self._may_replay(conn)
+            or (paced and not self._may_replay(conn))
         ):
             # a fresh page also learns how to draw this game (the same for every seat)
             event = self.state_event(conn)

@@ -93,6 +93,12 @@ class Timers:
 
         async def wait() -> None:
             await self.clock.sleep(deadline - self.clock.now())
+            # the event loop's timers may wake a moment before the deadline by
+            # this clock (uvloop's, which ``trumps serve`` runs on, up to a
+            # millisecond and more: their grain is a millisecond): never fire
+            # early (a scheduled start checked the time and did not start)
+            while self.clock.now() < deadline:
+                await self.clock.sleep(deadline - self.clock.now())
             if self._deadlines.get(key) != deadline:
                 return
             del self._deadlines[key]

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 from trumps.room import access
 from trumps.room.cluster.bus import Bus, stop_tasks
 from trumps.room.cluster.ownership import Ownership
-from trumps.room.cluster.relay import Relay, RemoteConnection, routing_name
+from trumps.room.cluster.relay import Relay, RemoteConnection, Replay, routing_name
 from trumps.room.messages import PROTOCOL_VERSION, error_event
 from trumps.room.play import MatchmakerMoved, PlayCancelled
 from trumps.room.settings import TableSettings
@@ -494,16 +494,18 @@ class Cluster:
                 if relay.owner is not None:
                     self.bus.send(relay.owner, {"k": "msg", "c": cid, "raw": text})
         finally:
-            relay.closed = True
+            relay.close()
             opener.cancel()
             self.relays.pop(cid, None)
             if relay.owner is not None:
                 self.bus.send(relay.owner, {"k": "gone", "c": cid})
 
-    async def _open(self, relay: Relay) -> None:
+    async def _open(self, relay: Relay, repair: bool = False) -> None:
         """Ask the owner (everyone, if it is not known) to connect the
         socket, until one answers; a table nobody answers for within
-        :data:`OPEN_WAIT` closes the socket (the page reconnects)."""
+        :data:`OPEN_WAIT` closes the socket (the page reconnects).
+        ``repair``: opened again by this worker (a new owner, lost
+        notifications), not by the client: its replay is not paced."""
         relay.opened.clear()
         deadline = time.monotonic() + OPEN_WAIT
         while not relay.closed and not relay.opened.is_set():
@@ -511,27 +513,29 @@ class Cluster:
                 await relay.deliver(error_event("this table is not available right now; reconnecting"))
                 with contextlib.suppress(Exception):
                     await relay.conn.close(1013)
-                relay.closed = True
+                relay.close()
                 return
             c = relay.conn
             msg = {"k": "open", "c": relay.cid, "t": relay.tid, "p": c.player, "n": c.name,
-                   "pk": getattr(c, "person", None), "since": relay.last_seq, "to": relay.owner}  # fmt: skip
+                   "pk": getattr(c, "person", None), "since": relay.last_seq, "to": relay.owner,
+                   "repair": repair}  # fmt: skip
             self.bus.send(relay.owner, msg)  # None: broadcast, only the owner answers
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(OPEN_RETRY):  # (not wait_for: see _scan_loop)
                     await relay.opened.wait()
 
     def _ask_replay(self, relay: Relay, since: int) -> None:
-        """A relayed socket missed states: the owner replays them (the
-        client protocol's own ``hello``), in order on the same stream."""
+        """A relayed socket missed states: the owner replays them, in order
+        on the same stream, as a repair (``repair``: not paced; an owner of
+        an earlier version reads the client protocol's own ``hello``)."""
         if relay.owner is not None:
             hello = json.dumps({"v": PROTOCOL_VERSION, "type": "hello", "since": since})
-            self.bus.send(relay.owner, {"k": "msg", "c": relay.cid, "raw": hello})
+            self.bus.send(relay.owner, {"k": "msg", "c": relay.cid, "raw": hello, "repair": since})
 
     def _reopen(self, relay: Relay, owner: str | None) -> None:
         relay.owner = owner
         relay.opened.clear()
-        asyncio.get_running_loop().create_task(self._open(relay))
+        asyncio.get_running_loop().create_task(self._open(relay, repair=True))
 
     # ----- stand-ins (this worker runs the table) --------------------------------------------
     async def _guest_open(self, m: dict[str, Any]) -> None:
@@ -547,13 +551,16 @@ class Cluster:
         conn = RemoteConnection(self.bus, sender, cid, m.get("p"), m.get("n") or "", m.get("pk"))
         self.guests[cid] = (tid, conn)
         self.bus.send(sender, {"k": "opened", "c": cid, "t": tid})
-        conn.task = asyncio.create_task(self._guest_loop(table, conn, m.get("since")))
+        paced = m.get("repair") is not True
+        conn.task = asyncio.create_task(self._guest_loop(table, conn, m.get("since"), paced))
 
-    async def _guest_loop(self, table: Table, conn: RemoteConnection, since: int | None) -> None:
+    async def _guest_loop(
+        self, table: Table, conn: RemoteConnection, since: int | None, paced: bool = True
+    ) -> None:
         from trumps.room.dispatch import handle
 
         try:
-            await table.join(conn, since)
+            await table.join(conn, since, paced=paced)
         except AccessDenied as exc:
             await conn.send(table.error(str(exc)))
             await conn.close(4403)
@@ -568,6 +575,9 @@ class Cluster:
                 raw = await conn.inbox.get()
                 if raw is None:
                     break
+                if isinstance(raw, Replay):
+                    await table.catch_up(conn, raw.since, paced=False)
+                    continue
                 await handle(table, conn, raw)
         finally:
             table.leave(conn)  # (again: the socket may have closed while it joined)
@@ -737,6 +747,7 @@ class Cluster:
         relay = self.relays.get(m["c"])
         if relay is not None:
             relay.owner = m["from"]
+            relay.answer_next()
             relay.opened.set()
             # an action sent just before the owner changed may have been lost
             # with it: send it again (its seq makes a second copy harmless)
@@ -756,7 +767,11 @@ class Cluster:
     async def _on_msg(self, m: dict[str, Any]) -> None:
         got = self.guests.get(m["c"])
         if got is not None:
-            got[1].inbox.put_nowait(m["raw"])
+            repair = m.get("repair")  # (from the socket's worker, never from the client)
+            if isinstance(repair, int) and not isinstance(repair, bool):
+                got[1].inbox.put_nowait(Replay(repair))
+            else:
+                got[1].inbox.put_nowait(m["raw"])
 
     async def _on_gone(self, m: dict[str, Any]) -> None:
         got = self.guests.pop(m["c"], None)
@@ -777,7 +792,7 @@ class Cluster:
             self._reopen(relay, None)  # the table moved on as the stand-in came: find its new worker
             return
         if relay is not None:
-            relay.closed = True
+            relay.close()
             with contextlib.suppress(Exception):
                 await relay.conn.close(int(m.get("code", 1000)))
 

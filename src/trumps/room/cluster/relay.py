@@ -7,7 +7,9 @@ robin), but only the table's owner runs the table.  So:
   to the owner and the owner's events to the socket, remembering the last
   state's ``seq``; when the owner changes (a takeover, a handover, a gap in
   the notifications) it opens again with ``since`` = that seq and the new
-  owner replays what was missed from the stored log;
+  owner replays what was missed from the stored log (a repair: not counted
+  against the person's replay pace, ``Table.catch_up``); states lost on the
+  way are asked for again the same way (:class:`Replay`);
 - on the owner, a :class:`RemoteConnection` stands for that socket among
   the table's connections.  The table makes its events exactly as for a
   local socket (each recipient's own view, made by the owner), and the
@@ -20,6 +22,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from trumps.room import wire
@@ -28,7 +31,7 @@ if TYPE_CHECKING:
     from trumps.room.cluster.bus import Bus
     from trumps.room.table import Connection
 
-__all__ = ["REPLAY_WAIT", "ROUTING_HEADER", "Relay", "RemoteConnection", "routing_name"]
+__all__ = ["REPLAY_WAIT", "ROUTING_HEADER", "Relay", "RemoteConnection", "Replay", "routing_name"]
 
 REPLAY_WAIT = 2.0  # seconds a relayed socket waits for a replay it asked for
 
@@ -47,6 +50,14 @@ def routing_name(worker: str) -> str | None:
     return name if sep else None
 
 
+@dataclass(frozen=True)
+class Replay:
+    """In a stand-in's inbox: the socket's worker lost states on the way and
+    asks for those after ``since`` again (a repair, not the client's ask)."""
+
+    since: int
+
+
 class RemoteConnection:
     """The owner's stand-in for a socket on another worker."""
 
@@ -61,7 +72,7 @@ class RemoteConnection:
         # whose budgets the socket spends (trumps.room.limits.person_key), as
         # the socket's worker knew it (None from a worker that did not say)
         self.person: str | None = person if isinstance(person, str) else None
-        self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.inbox: asyncio.Queue[str | Replay | None] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.confirmed = True  # false after a gap in the notifications until the socket opens again
 
@@ -101,22 +112,56 @@ class Relay:
         self.unanswered: str | None = None
         self.unanswered_seq: int | None = None
         self.ask_replay: Callable[[Relay, int], None] | None = None
+        # the next state is the owner's answer to an open (its replay from the
+        # ``since`` sent, or only the present when it replays none): taken as it is
+        self.answer_due = False
+        self.held: dict[str, Any] | None = None  # the newest state held back meanwhile
+        self._release: asyncio.TimerHandle | None = None
+        self._releasing: asyncio.Task[None] | None = None
+
+    def answer_next(self) -> None:
+        """The owner opened the socket (``opened``): its first state answers
+        the open, as a replay from the ``since`` it was sent or as the present
+        alone (too far back, or another deal: the owner replays none)."""
+        self.answer_due = True
 
     async def deliver(self, event: dict[str, Any]) -> None:
         """Pass an owner's event to the socket.  After opening again, the
         owner replays from the ``since`` it was sent, and states the socket
         got meanwhile from the old stream may come again: a state older
-        than the socket's last is dropped, so the socket never steps back."""
+        than the socket's last is dropped, so the socket never steps back.
+
+        A state that skips some in the stream is held back while the owner
+        replays the missing ones (asked for once, at most :data:`REPLAY_WAIT`
+        seconds): they come in order, then the held one again.  If they do
+        not (the owner sends the present alone), the held state is passed on
+        when the wait is over, even if nothing comes after it: a socket whose
+        player is to act in it would otherwise wait for ever, and the table
+        with it."""
         if event.get("type") == "state" and isinstance(event.get("seq"), int):
             seq = event["seq"]
+            answer, self.answer_due = self.answer_due, False
             if self.last_seq is not None and seq < self.last_seq:
                 return
-            if self.last_seq is not None and seq > self.last_seq + 1 and self._may_wait(self.last_seq):
+            if (
+                not answer
+                and self.last_seq is not None
+                and seq > self.last_seq + 1
+                and self._may_wait(self.last_seq)
+            ):
                 # states were lost on the way: ask the owner to replay from
                 # the last one the socket has (the replay comes in order, on
                 # the same stream); this one comes again with it
+                self._hold(event)
                 return
+        await self._pass(event)
+
+    async def _pass(self, event: dict[str, Any]) -> None:
+        if event.get("type") == "state" and isinstance(event.get("seq"), int):
+            seq = event["seq"]
             self.last_seq = seq
+            if self.held is not None and self.held["seq"] <= seq:
+                self._drop_held()  # (it came again, or a newer one did)
             if self.unanswered_seq is not None and seq > self.unanswered_seq:
                 self.unanswered = self.unanswered_seq = (
                     None  # the table moved on: it was applied or overtaken
@@ -125,6 +170,43 @@ class Relay:
             await self.conn.send(event)
         if self.routing and event.get("type") == "state":
             await self.tell_owner()
+
+    def _hold(self, event: dict[str, Any]) -> None:
+        """Keep the newest skipping state until the replay asked for comes
+        or the wait is over (:meth:`_wait_over`)."""
+        if self.held is None or event["seq"] >= self.held["seq"]:
+            self.held = event
+        if self._release is None:
+            delay = max(0.0, self.replay_since + REPLAY_WAIT - time.monotonic())
+            self._release = asyncio.get_running_loop().call_later(delay, self._wait_over)
+
+    def _drop_held(self) -> None:
+        self.held = None
+        if self._release is not None:
+            self._release.cancel()
+            self._release = None
+
+    def _wait_over(self) -> None:
+        self._release = None
+        held, self.held = self.held, None
+        if held is None or self.closed:
+            return
+        if self.last_seq is not None and held["seq"] <= self.last_seq:
+            return  # (overtaken meanwhile)
+        if self.replay_asked == self.last_seq and time.monotonic() - self.replay_since < REPLAY_WAIT:
+            self._hold(held)  # another replay was asked meanwhile: its own wait
+            return
+        # the replay did not come (or not all of it): the socket takes the jump
+        self._releasing = asyncio.get_running_loop().create_task(self._take(held))
+
+    async def _take(self, held: dict[str, Any]) -> None:
+        if not self.closed and (self.last_seq is None or held["seq"] > self.last_seq):
+            await self._pass(held)  # (unless a newer state came first)
+
+    def close(self) -> None:
+        """The socket is gone: nothing held is passed on."""
+        self.closed = True
+        self._drop_held()
 
     async def tell_owner(self) -> None:
         """Behind a routing proxy, tell the socket which worker runs its
