@@ -214,7 +214,9 @@ def test_house_rules_name_the_preset_and_each_change_as_templates() -> None:
     plain = schema.resolve(None, {"variation": "australian", "must_bid_to_win": False}).to_dict()
     none = schema.house_rules(plain, None)
     assert none["preset"] is None and none["label"] is None
-    assert [(c["name"], c["value"], c["words"]) for c in none["changes"]] == [("must_bid_to_win", False, "no")]
+    assert [(c["name"], c["value"], c["words"]) for c in none["changes"]] == [
+        ("must_bid_to_win", False, "no")
+    ]
     # the preset as written, an unknown preset, a stored table missing an option: never raises
     assert schema.house_rules(schema.resolve("american").to_dict(), "american")["changes"] == []
     assert schema.house_rules({}, "no such preset")["preset"] is None

@@ -161,7 +161,15 @@ def test_blocks(client: TestClient) -> None:
     assert as_(client, ann).get(f"/table/{t['id']}").status_code == 403
     mine = as_(client, ann).post("/api/tables", json={"game": "500"}).json()
     r = as_(client, bob).get(f"/table/{mine['id']}")
-    assert r.status_code == 403
+    # said as it is: the table is not private (and who blocked whom is not told)
+    assert (
+        r.status_code == 403 and "<p>This table is not open to you</p>" in r.text and "private" not in r.text
+    )
+    api = as_(client, bob).get(f"/api/tables/{mine['id']}")
+    assert api.status_code == 403 and api.json() == {"error": "this table is not open to you"}
+    with as_(client, bob).websocket_connect(f"/ws/table/{mine['id']}") as wb:
+        ev = json.loads(wb.receive_text())
+        assert ev["type"] == "error" and ev["reason"] == "this table is not open to you"
     ann_table = as_(client, ann).get(f"/api/tables/{mine['id']}").json()
     assert ann_table["host"]
     # a third player's table where Ann sits: Bob may look but not sit beside her

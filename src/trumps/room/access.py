@@ -30,12 +30,28 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from trumps.i18n import N_
 from trumps.room.friends import Social
 
 if TYPE_CHECKING:
     from trumps.room.table import Table
 
-__all__ = ["may_see", "members", "sit_refusal", "uninvite"]
+__all__ = [
+    "BLOCKED",
+    "PRIVATE",
+    "REMOVED",
+    "may_see",
+    "members",
+    "not_seen_because",
+    "sit_refusal",
+    "uninvite",
+]
+
+#: Why a table is not open to someone, said as it is (a blocked person used to
+#: be told the table was private, which it was not).
+REMOVED = N_("you were removed from this table")
+BLOCKED = N_("this table is not open to you")
+PRIVATE = N_("this table is private: you need an invitation")
 
 
 def members(table: Table) -> set[str]:
@@ -49,13 +65,22 @@ def members(table: Table) -> set[str]:
 
 def may_see(table: Table, player: str | None, social: Social) -> bool:
     """Whether ``player`` (None: someone without a name yet) may open ``table``."""
+    return not_seen_because(table, player, social) is None
+
+
+def not_seen_because(table: Table, player: str | None, social: Social) -> str | None:
+    """Why ``player`` may not open ``table`` (None: they may): removed by the
+    host, a block between them and the host (said without saying who
+    blocked whom), or an invitation-only table."""
     if player is not None and player in table.banned:
-        return False
+        return REMOVED
     if social.blocked(player, table.host):
-        return False
+        return BLOCKED
     if not table.settings.private:
-        return True
-    return player is not None and (player in members(table) or player in table.invited)
+        return None
+    if player is not None and (player in members(table) or player in table.invited):
+        return None
+    return PRIVATE
 
 
 def listed(table: Table, player: str | None, social: Social) -> bool:

@@ -249,7 +249,8 @@ def create_app(
         """A page saying ``message`` (an English msgid) in the reader's language."""
         lang = await languages.language_of(request, room(), sessions)
         words = translator(lang)
-        return message_page(words, words.gettext(message), status, lang)
+        text = words.gettext(message)
+        return message_page(words, text[:1].upper() + text[1:], status, lang)
 
     async def table_page(request: Request) -> Response:
         tid = request.path_params["tid"]
@@ -268,8 +269,9 @@ def create_app(
                 return RedirectResponse(f"/replay/{tid}", status_code=303)
             return await said(request, N_("No such table"), 404)
         pid, _ = await identity(request)
-        if not room().people.may_see(table, pid):
-            return await said(request, N_("This table is private: you need an invitation"), 403)
+        why = room().people.not_seen_because(table, pid)
+        if why is not None:
+            return await said(request, why, 403)
         # never from a cache: the access check must run on every visit
         return FileResponse(STATIC / "table.html", headers={"Cache-Control": "no-store"})
 
@@ -359,8 +361,9 @@ def create_app(
                 return bad(f"table {tid} is finished: its record is /api/tables/{tid}/record", 404)
             return bad(str(exc), 404)
         pid, _ = await identity(request)
-        if not room().people.may_see(t, pid):
-            return bad("this table is private: you need an invitation", 403)
+        why = room().people.not_seen_because(t, pid)
+        if why is not None:
+            return bad(why, 403)
         return JSONResponse(with_worker(request, t.summary(), tid))
 
     # ----- WebSockets ----------------------------------------------------------------

@@ -121,6 +121,9 @@ class People:
     def may_see(self, table: Table, player: str | None) -> bool:
         return access.may_see(table, player, self.social)
 
+    def not_seen_because(self, table: Table, player: str | None) -> str | None:
+        return access.not_seen_because(table, player, self.social)
+
     def listed(self, table: Table, player: str | None) -> bool:
         return access.listed(table, player, self.social)
 

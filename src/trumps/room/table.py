@@ -34,7 +34,7 @@ from trumps.room.messages import PROTOCOL_VERSION, error_event
 from trumps.room.settings import MAX_SPECTATORS, PHRASE_OF_TEXT, PRESET_PHRASES, TableSettings, bot_level
 from trumps.room.store import Store, StoredTable, StoreUnavailable
 from trumps.room.thinking import think
-from trumps.room.timers import Timers
+from trumps.room.timers import SLACK, Timers
 
 __all__ = [
     "ABANDON_AFTER",
@@ -469,7 +469,10 @@ class Table:
         if player is not None and player in self.banned:
             raise AccessDenied("you were removed from this table")
         if not self.may_see(player):
-            raise AccessDenied("this table is private: you need an invitation")
+            why = getattr(self.policy, "not_seen_because", None)
+            raise AccessDenied(
+                (why(self, player) if why else None) or "this table is private: you need an invitation"
+            )
         if self.seat_of(player) is not None or player == self.host:
             return
         if player is not None and player in {p for p, _ in self.pending.values()}:
@@ -895,7 +898,7 @@ class Table:
         if self.status != "waiting" or any(s.empty for s in seats):
             return False
         start_at = self.settings.start_at
-        return start_at is None or self.clock.now() >= start_at
+        return start_at is None or self.clock.now() >= start_at - SLACK
 
     async def _seat_and_start(self, changes: list[tuple[int, Seat]]) -> None:
         """Store seat ``changes`` and, when they fill a waiting table that may

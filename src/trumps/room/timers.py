@@ -16,7 +16,11 @@ import time
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Protocol
 
-__all__ = ["TIME_LIMITS", "Clock", "FakeClock", "SystemClock", "Timers"]
+__all__ = ["SLACK", "TIME_LIMITS", "Clock", "FakeClock", "SystemClock", "Timers"]
+
+#: A deadline is reached this close to it (a float's rounding at today's
+#: epoch seconds is about 2e-7 s; an event loop's timer grain is 1e-3 s).
+SLACK = 1e-6
 
 #: The time limits a table may choose for calls and for cards (0 = off), in seconds.
 TIME_LIMITS = (0, 7, 15, 30, 60)
@@ -97,7 +101,9 @@ class Timers:
             # this clock (uvloop's, which ``trumps serve`` runs on, up to a
             # millisecond and more: their grain is a millisecond): never fire
             # early (a scheduled start checked the time and did not start)
-            while self.clock.now() < deadline:
+            # (within SLACK: a fake clock moved on by exactly the time left
+            # lands a rounding error short of a deadline near 1.8e9 s)
+            while self.clock.now() < deadline - SLACK:
                 await self.clock.sleep(deadline - self.clock.now())
             if self._deadlines.get(key) != deadline:
                 return

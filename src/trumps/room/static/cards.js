@@ -12,6 +12,7 @@
 //   cardMarkup(code), cardBackMarkup()        the same as a string
 //   setCardPrefs({four_colours, high_contrast}), setRankLetters({K: "R", ...}),
 //   refreshCards(root)                        switch live and redraw cards on the page
+//   seatLabel(seat), teamLabel(team)          a seat's and a side's name on screen ("NE", "N+S")
 "use strict";
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
@@ -409,3 +410,11 @@ window.addEventListener("storage", e => {
   setCardPrefs(p);
   refreshCards(document);
 });
+
+// Six players sit around a hexagon: the engine names their seats 0-5 (clockwise),
+// the page by their places, partners opposite (2v2v2: N+S, NE+SW, SE+NW) as a
+// player of Trickster sees them.  Four-player seats keep their letters.
+const SIX_SEATS = ["N", "NE", "SE", "S", "SW", "NW"];
+function seatLabel(seat) { return /^[0-5]$/.test(String(seat)) ? SIX_SEATS[Number(seat)] : seat; }
+// A side's name: "NS" with four players, "N+S" (2v2v2) or "N+SE+SW" (3v3) with six.
+function teamLabel(team) { return team.some(s => /^[0-5]$/.test(String(s))) ? team.map(seatLabel).join("+") : team.join(""); }

@@ -46,7 +46,7 @@ function rules(g) {
 
 function score(g) {
   if (!g.scores || !g.teams) return "";
-  return g.teams.map((team, i) => team.join("") + " " + num(g.scores[i])).join(", ");
+  return g.teams.map((team, i) => teamLabel(team) + " " + num(g.scores[i])).join(", ");
 }
 
 function statusText(g) {
@@ -76,8 +76,8 @@ function render(me) {
     const first = tr.insertCell();
     if (go) first.append(link(go, when(g.finished || g.created))); else first.textContent = when(g.finished || g.created);
     tr.insertCell().textContent = rules(g);
-    tr.insertCell().textContent = g.seats.map(s => s.seat + ": " + (personName(s.name) || (s.bot ? t("bot") : "—"))).join(", ");
-    tr.insertCell().textContent = g.seat ? (g.host ? t("seat {seat} (host)", { seat: g.seat }) : t("seat {seat}", { seat: g.seat })) : t("host");
+    tr.insertCell().textContent = g.seats.map(s => seatLabel(s.seat) + ": " + (personName(s.name) || (s.bot ? t("bot") : "—"))).join(", ");
+    tr.insertCell().textContent = g.seat ? (g.host ? t("seat {seat} (host)", { seat: seatLabel(g.seat) }) : t("seat {seat}", { seat: seatLabel(g.seat) })) : t("host");
     tr.insertCell().textContent = statusText(g);
     tr.insertCell().textContent = score(g);
     const links = tr.insertCell();

@@ -24,8 +24,10 @@ function botLevel(kind) {
     rules: tc("bot level", "rules"), random: tc("bot level", "random") }[kind] || kind;
 }
 
+let isAccount = false;  // (a guest cannot take a Compete seat: it is offered the way to register)
 async function showMe() {
   const me = await api("/api/me");
+  isAccount = !!me.account;
   document.getElementById("name-box").hidden = !!me.player;
   // English said "1 chips" too: both English forms are kept as they were
   text(document.getElementById("me"), !me.player ? ""
@@ -137,7 +139,7 @@ function fillTable(body, tables, empty) {
     const seats = tr.insertCell(); seats.className = "t-seats";  // a registered player's name leads to their profile
     for (const s of tb.seats) {
       const chip = el("span", "seat-chip" + (s.empty ? " open" : s.bot && !s.name ? " bot" : ""));
-      chip.append(el("b", "", s.seat), " ");
+      chip.append(el("b", "", seatLabel(s.seat)), " ");
       if (s.name && !s.name.endsWith(GUEST)) {
         const a = document.createElement("a"); a.href = "/player/" + encodeURIComponent(s.name); a.textContent = s.name;
         chip.append(a);
@@ -152,6 +154,10 @@ function fillTable(body, tables, empty) {
     a.href = "/table/" + tb.id;
     if (tb.you) {  // a seat of one's own there: the way back, whether or not others may watch
       a.textContent = t("Back to your table"); a.className = "t-go join";
+    } else if (tb.free && (tb.settings || {}).buy_in && !isAccount) {
+      // Compete seats are for accounts: a guest is offered to register, not a Join that fails
+      a.textContent = t("Register to play"); a.className = "t-go"; a.href = "#";
+      a.onclick = e => { e.preventDefault(); window.trumpsAccount.dialog("register"); };
     } else {
       a.textContent = tb.free ? t("Join") : t("Watch"); a.className = "t-go" + (tb.free ? " join" : "");
       if (!tb.free && !(tb.settings || {}).watching) a.hidden = true;

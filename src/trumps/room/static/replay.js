@@ -163,7 +163,7 @@ function renderAnalysis(step) {
     if (!tot || !tot.cards) continue;
     const tr = tbl.insertRow();
     tr.dataset.seat = seat;
-    tr.append(el("td", "", seat + " · " + occupant(seat)), el("td", "", num(tot.cards)), el("td", "", num(tot.mistakes)),
+    tr.append(el("td", "", seatLabel(seat) + " · " + occupant(seat)), el("td", "", num(tot.cards)), el("td", "", num(tot.mistakes)),
       el("td", tot.cost > 0 ? "bad" : "", tot.cost > 0 ? "−" + amount(tot.cost, r.unit) : num(0)));
   }
   box.append(tbl);
@@ -197,7 +197,7 @@ function occupant(seat) {
 // ----- one step -------------------------------------------------------------------
 function stepText(step) {
   const p = data.players.find(o => o.seat === step.seat) || {};
-  const who = !step.seat ? "" : p.name ? step.seat + " (" + personName(p.name) + ")" : p.bot ? t("{seat} (bot)", { seat: step.seat }) : step.seat;
+  const who = !step.seat ? "" : p.name ? seatLabel(step.seat) + " (" + personName(p.name) + ")" : p.bot ? t("{seat} (bot)", { seat: seatLabel(step.seat) }) : seatLabel(step.seat);
   if (step.kind === "deal") {
     const d = data.deals[step.deal - 1];
     return d && d.dealer ? t("Deal {deal} is dealt by {dealer}.", { deal: num(step.deal), dealer: d.dealer })
@@ -222,13 +222,13 @@ function stepText(step) {
 function statusText(s, step) {
   if (s.over && step.index === data.steps.length - 1) {
     const w = data.sheet.winner;
-    return w === null ? t("Game over. No winner.") : t("Game over. Team {team} wins.", { team: data.teams[w].join("") });
+    return w === null ? t("Game over. No winner.") : t("Game over. Team {team} wins.", { team: teamLabel(data.teams[w]) });
   }
-  const parts = [t("Deal {deal}", { deal: num(step.deal) }), phaseWord(s.phase), t("dealer {seat}", { seat: s.dealer })];
-  if (s.contract) parts.push(t("contract {call} by {seat}", { call: callText(s.contract.call), seat: s.contract.seat }));
+  const parts = [t("Deal {deal}", { deal: num(step.deal) }), phaseWord(s.phase), t("dealer {seat}", { seat: seatLabel(s.dealer) })];
+  if (s.contract) parts.push(t("contract {call} by {seat}", { call: callText(s.contract.call), seat: seatLabel(s.contract.seat) }));
   if (s.to_act) {
-    parts.push(s.hand_to_play && s.hand_to_play !== s.to_act ? t("{seat} to play from {hand}", { seat: s.to_act, hand: s.hand_to_play })
-      : t("{seat} to act", { seat: s.to_act }));
+    parts.push(s.hand_to_play && s.hand_to_play !== s.to_act ? t("{seat} to play from {hand}", { seat: seatLabel(s.to_act), hand: seatLabel(s.hand_to_play) })
+      : t("{seat} to act", { seat: seatLabel(s.to_act) }));
   }
   return parts.join(" · ");
 }
@@ -238,14 +238,14 @@ function cardShort(code) { const p = cardParts(code); return p.joker ? cardLabel
 function extrasText(s, deal) {
   const parts = [];
   if (s.tricks_won && s.contract) {
-    parts.push(t("tricks {sides}", { sides: data.teams.map((team, i) => team.join("") + " " + num(s.tricks_won[i])).join(", ") }));
+    parts.push(t("tricks {sides}", { sides: data.teams.map((team, i) => teamLabel(team) + " " + num(s.tricks_won[i])).join(", ") }));
   }
   if (s.vulnerable) parts.push(t("vulnerable: {sides}", { sides: vulnerableWord(s.vulnerable) }));
   if (s.trump) parts.push(t("trumps: {suit}", { suit: SUIT_SYM[s.trump] || s.trump }));
   if (deal && deal.kitty) parts.push(t("kitty as dealt: {cards}", { cards: deal.kitty.map(cardShort).join(" ") }));
   if (s.discards && s.discards.length) parts.push(t("discarded: {cards}", { cards: s.discards.map(cardShort).join(" ") }));
   if (Array.isArray(s.belote) && s.belote.length) {
-    const said = s.belote.map(b => typeof b === "string" ? announcement(b) : (b.seat || "") + " " + (b.call ? announcement(b.call) : ""));
+    const said = s.belote.map(b => typeof b === "string" ? announcement(b) : seatLabel(b.seat || "") + " " + (b.call ? announcement(b.call) : ""));
     parts.push(t("belote: {calls}", { calls: said.join(", ") }));
   }
   return parts.join(" · ");
@@ -254,7 +254,7 @@ function extrasText(s, deal) {
 function handBox(seat, s, deal, step) {
   const box = el("div", "rhand seat-" + seat.toLowerCase() + (s.hand_to_play === seat ? " turn" : ""));
   box.dataset.seat = seat;
-  box.append(el("div", "rhand-name", seat + " · " + occupant(seat)));
+  box.append(el("div", "rhand-name", seatLabel(seat) + " · " + occupant(seat)));
   const left = s.hands[seat] || [];
   const dealt = (deal && deal.hands && deal.hands[seat]) || [];
   const discards = new Set(s.discards || []);
@@ -283,7 +283,7 @@ function trickBox(s, four, step) {
   if (!cards.length && s.last_trick) {
     const last = s.last_trick;
     cards = last.cards.map((c, i) => ({ seat: last.seats ? last.seats[i] : (i ? "" : last.leader), card: c }));
-    label = t("trick {number} won by {seat}", { number: num(s.trick_count), seat: last.winner });
+    label = t("trick {number} won by {seat}", { number: num(s.trick_count), seat: seatLabel(last.winner) });
     led = last.led_suit;
   }
   for (const [i, p] of cards.entries()) {
@@ -331,7 +331,7 @@ function resultText(r) {
   const who = r.contractor || r.declarer || r.taker || "";
   if (r.contract) {
     const call = callText(r.contract);
-    const result = who ? t("{contract} by {seat}", { contract: call, seat: who }) : call;
+    const result = who ? t("{contract} by {seat}", { contract: call, seat: seatLabel(who) }) : call;
     if (r.made === true) return t("{result}, made", { result });
     if (r.made === false) return t("{result}, down", { result });
     // English said "1 tricks" too: both English forms are kept as they were
@@ -412,7 +412,7 @@ function renderDeals() {
   for (const d of data.deals) {
     const item = el("div", "deal");
     item.dataset.deal = String(d.number);
-    const words = [t("Deal {deal}", { deal: num(d.number) }), t("dealer {seat}", { seat: d.dealer })];
+    const words = [t("Deal {deal}", { deal: num(d.number) }), t("dealer {seat}", { seat: seatLabel(d.dealer) })];
     if (d.result) words.push(resultText(d.result));
     const head = el("button", "deal-head", words.join(" · "));
     head.type = "button";
@@ -420,7 +420,7 @@ function renderDeals() {
     item.append(head);
     const list = el("dl", "deal-hands");
     for (const seat of data.seats) {
-      list.append(el("dt", "", seat + " " + occupant(seat)), el("dd", "", handText((d.hands || {})[seat] || [])));
+      list.append(el("dt", "", seatLabel(seat) + " " + occupant(seat)), el("dd", "", handText((d.hands || {})[seat] || [])));
     }
     if (d.kitty) list.append(el("dt", "", t("kitty")), el("dd", "", handText(d.kitty)));
     item.append(list);
@@ -431,7 +431,7 @@ function renderDeals() {
 function renderFixed() {
   $("title").textContent = t("Replay · {game} · table {table}", { game: data.game, table: data.id });
   document.title = t("trumps — replay of {game} table {table}", { game: data.game, table: data.id });
-  $("players").replaceChildren(...data.players.map(p => el("div", "", p.seat + " · " + occupant(p.seat))));
+  $("players").replaceChildren(...data.players.map(p => el("div", "", seatLabel(p.seat) + " · " + occupant(p.seat))));
   const ex = $("exports");
   ex.replaceChildren();
   const link = (href, text) => { const a = el("a", "", text); a.href = href; a.setAttribute("download", ""); return a; };

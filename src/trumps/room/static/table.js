@@ -37,7 +37,7 @@ const MOVED_ON = "the table has moved on since your last update; try again";
 function refusesTheCopy(ev) { return ev.reason === MOVED_ON && Date.now() - resentAt < 5000; }
 function announce(s) { $("announce").textContent = s; }
 function callText(c) { return Bidbox.label(c); }
-function teamName(v, i) { return v.teams[i].join(v.players === 6 ? "+" : ""); }
+function teamName(v, i) { return teamLabel(v.teams[i]); }
 function sideOf(v, seat) { return v.teams.findIndex(team => team.includes(seat)); }
 
 // ----- words of the game that arrive as data, translated where shown -------------------------
@@ -202,7 +202,7 @@ function plate(tb, v, seat) {
   if (s.name) who.append(personLink(s.name));
   else if (s.bot) who.append(el("span", "bot", t("Bot")), " ", el("span", "level", word("levels", s.bot)));
   else who.append(el("span", "empty", t("Empty seat")));
-  p.append(who, el("span", "seat-code", seat));
+  p.append(who, el("span", "seat-code", seatLabel(seat)));
   const contract = v.contract;
   if (contract && contract.seat === seat) {
     const tag = el("span", "tag holder" + suitClassOf(contract.call), callText(contract.call));
@@ -235,18 +235,18 @@ function plate(tb, v, seat) {
 function seatControls(tb, s) {
   const box = el("div", "seat-actions");
   if (s.bot && tb.is_host && tb.status !== "finished" && !(tb.settings.buy_in && tb.status === "playing")) {
-    const b = el("button", "small remove", "✕"); b.setAttribute("aria-label", t("Remove the bot from {seat}", { seat: s.seat })); b.title = t("Remove the bot (the seat becomes free)");
+    const b = el("button", "small remove", "✕"); b.setAttribute("aria-label", t("Remove the bot from {seat}", { seat: seatLabel(s.seat) })); b.title = t("Remove the bot (the seat becomes free)");
     b.onclick = () => send({ type: "bot", seat: s.seat, kind: null }); box.append(b);
   }
   if (s.bot && !tb.you && tb.status === "playing" && !tb.settings.buy_in) {
-    const b = el("button", "small", t("Take over next deal")); b.setAttribute("aria-label", t("Take over {seat} from the bot at the next deal", { seat: s.seat }));
+    const b = el("button", "small", t("Take over next deal")); b.setAttribute("aria-label", t("Take over {seat} from the bot at the next deal", { seat: seatLabel(s.seat) }));
     b.onclick = () => send({ type: "sit", seat: s.seat }); box.append(b);
   }
   if (s.empty && !tb.you) {
     const b = el("button", "small primary", t("Sit here")); b.onclick = () => send({ type: "sit", seat: s.seat }); box.append(b);
   }
   if (s.empty && tb.is_host) {
-    const b = el("button", "small", t("Bot")); b.setAttribute("aria-label", t("Bot at {seat}", { seat: s.seat }));
+    const b = el("button", "small", t("Bot")); b.setAttribute("aria-label", t("Bot at {seat}", { seat: seatLabel(s.seat) }));
     b.onclick = () => send({ type: "bot", seat: s.seat, kind: botLevel }); box.append(b);
   }
   return box.childElementCount ? box : null;
@@ -260,7 +260,7 @@ function exposedHand(tb, v, seat, pos, choosing) {
   const groups = Felt.bySuit(v.hands[seat], v);
   const box = el("div", "exposed " + (pos === "top" ? "columns" : "rows"));
   box.setAttribute("role", "group");
-  box.setAttribute("aria-label", t("{seat}'s cards, face up", { seat }));
+  box.setAttribute("aria-label", t("{seat}'s cards, face up", { seat: seatLabel(seat) }));
   for (const g of groups) {
     const line = el("div", "suit-line");
     for (const c of g.cards) line.append(choosing ? playable(c, legal, v, "mini") : Felt.cardFace(c, "mini"));
@@ -273,7 +273,8 @@ function backs(n) {
   const fan = el("div", "backs");
   fan.setAttribute("aria-label", tn("{n} cards", "{n} cards", n, { n }));
   for (let i = 0; i < n; i++) fan.append(Felt.cardBack("mini"));
-  fan.append(el("span", "count", String(n)));
+  if (n) fan.append(el("span", "count", String(n)));  // (an empty hand shows no "0" badge)
+  else fan.classList.add("none");
   return fan;
 }
 
@@ -289,7 +290,7 @@ function renderSeats(tb, v, myTurn) {
     const box = el("div", "seat other pos-" + pos[seat] + (v.to_act === seat && tb.status === "playing" ? " turn" : ""));
     box.dataset.seat = seat;
     box.setAttribute("role", "group");
-    box.setAttribute("aria-label", t("Seat {seat}", { seat }));
+    box.setAttribute("aria-label", t("Seat {seat}", { seat: seatLabel(seat) }));
     box.append(plate(tb, v, seat), el("div", "timer"));
     if (v.hands[seat]) box.append(exposedHand(tb, v, seat, pos[seat], choosing(seat)));
     else if (tb.status !== "waiting" && !(v.sitting_out || []).includes(seat)) box.append(backs(v.hand_sizes[seat] || 0));
@@ -393,7 +394,7 @@ function trickCard(code, seat, pos, shown) {
   d.dataset.card = code;
   d.dataset.seat = seat;
   if (shown && shown !== code) d.dataset.calls = shown.split(":")[1];
-  d.setAttribute("aria-label", t("{seat}: {card}", { seat, card: cardLabel(shown || code) }));
+  d.setAttribute("aria-label", t("{seat}: {card}", { seat: seatLabel(seat), card: cardLabel(shown || code) }));
   return d;
 }
 function completedTrick(box, v, tr, pos) {
@@ -415,7 +416,7 @@ function renderTrick(tb, v) {
   if (showingLast && done) {
     const last = v.tricks[done - 1];
     completedTrick(box, v, last, pos);
-    box.append(el("div", "trick-label", t("Last trick, won by {seat}", { seat: last.winner })));
+    box.append(el("div", "trick-label", t("Last trick, won by {seat}", { seat: seatLabel(last.winner) })));
     return;
   }
   if (v.trick.length) {
@@ -434,7 +435,7 @@ function renderTrick(tb, v) {
     if (elapsed >= pause + slide) { gathered = done; return; }
     const last = v.tricks[done - 1];
     completedTrick(box, v, last, pos);
-    const label = el("div", "trick-label", t("{seat} wins the trick", { seat: last.winner }));
+    const label = el("div", "trick-label", t("{seat} wins the trick", { seat: seatLabel(last.winner) }));
     box.append(label);
     const finish = () => { gathered = done; box.className = "trick"; box.replaceChildren(); };
     const slideAway = () => {
@@ -450,10 +451,17 @@ function renderTrick(tb, v) {
 // ----- the auction: in the middle while it lasts, in full at the side --------------------
 function auctionTable(v, box) {
   const n = v.seats.length, step = v.direction === "anticlockwise" ? n - 1 : 1;
-  const start = v.auction.length ? v.seats.indexOf(v.auction[0].seat) : (v.seats.indexOf(v.dealer) + step) % n;
+  // the dealer's column first, from the first state on (it used to start at the
+  // first caller before the first call and move when it came); a game whose
+  // dealer does not call first (500) leaves the dealer's first cell empty
+  const start = Math.max(0, v.seats.indexOf(v.dealer));
   const cols = Array.from({ length: n }, (_, k) => v.seats[(start + k * step) % n]);
   box.style.setProperty("--n", n);
-  for (const s of cols) box.append(el("strong", "", s));
+  for (const s of cols) {
+    const head = el("strong", s === v.dealer ? "dealer-col" : "", seatLabel(s));
+    if (s === v.dealer) head.title = t("Dealer");
+    box.append(head);
+  }
   let col = -1;
   for (const c of v.auction) {
     const target = cols.indexOf(c.seat);
@@ -566,14 +574,14 @@ function progressText(v) {
       : t("{team} {n} of {need} card points · {other} {points}", p);
   }
   const have = (v.tricks_won || [])[side] || 0;
-  if (g.misere) return t("{misere}: {seat} must take no trick · {n} taken", { misere: Bidbox.term("misere", t("Misère")), seat: c.seat, n: have });
+  if (g.misere) return t("{misere}: {seat} must take no trick · {n} taken", { misere: Bidbox.term("misere", t("Misère")), seat: seatLabel(c.seat), n: have });
   const others = v.teams.map((_, i) => i).filter(i => i !== side).map(i => teamName(v, i) + " " + ((v.tricks_won || [])[i] || 0));
   return [t("{team} {n} of {need} tricks", { team: mine, n: have, need: g.need }), ...others].join(" · ");
 }
 function inkles(v) {
   const ink = v.auction.filter(c => c.call.startsWith("i"));
   // "i6S" is the inkle of "6S": shown as the bid's own label
-  return ink.length ? ink.map(c => c.seat + " " + callText(c.call.slice(1))).join(", ") : null;
+  return ink.length ? ink.map(c => seatLabel(c.seat) + " " + callText(c.call.slice(1))).join(", ") : null;
 }
 function renderStrip(tb, v) {
   const box = $("strip");
@@ -581,10 +589,13 @@ function renderStrip(tb, v) {
   if (tb.status === "waiting") {
     box.append(chip(t("Table"), t("waiting for players")));
     const s = tb.settings;
-    if (s.start_at) {  // a scheduled table: when (empty seats then get bots)
-      const minutes = Math.max(0, Math.round((s.start_at - tb.now) / 60));
+    if (s.start_at) {  // a scheduled table: when (empty seats then get bots), counting down live
       const at = I18n.date(new Date(s.start_at * 1000), { hour: "2-digit", minute: "2-digit" });
-      box.append(chip(t("Starts"), tn("{time} (in {n} min)", "{time} (in {n} min)", minutes, { time: at })));
+      const c = chip(t("Starts"), at);
+      const left = el("span", "v countdown"); left.id = "countdown"; left.setAttribute("aria-live", "off");
+      c.append(left);
+      box.append(c);
+      tickCountdown();
     }
     if (s.buy_in) box.append(chip(t("Buy-in"), tn("{n} chip", "{n} chips", s.buy_in)));
     return;
@@ -593,11 +604,11 @@ function renderStrip(tb, v) {
   const ct = contractText(v);
   if (ct) {
     const c = chip(t("Contract"), ct, "contract" + suitClassOf(v.contract.call));
-    const p = { contract: Bidbox.name(v.contract.call.replace(/X+$/, "")), seat: v.contract.seat };
+    const p = { contract: Bidbox.name(v.contract.call.replace(/X+$/, "")), seat: seatLabel(v.contract.seat) };
     c.querySelector(".v").setAttribute("aria-label", /XX$/.test(v.contract.call) ? t("{contract} redoubled by {seat}", p)
       : /X$/.test(v.contract.call) ? t("{contract} doubled by {seat}", p) : t("{contract} by {seat}", p));
     box.append(c);
-  } else if (v.phase === "AUCTION") box.append(chip(t("Auction"), t("dealer {seat}", { seat: v.dealer })));
+  } else if (v.phase === "AUCTION") box.append(chip(t("Auction"), t("dealer {seat}", { seat: seatLabel(v.dealer) })));
   const ink = inkles(v);
   if (ink) box.append(chip(t("Inkles"), ink));
   // TRANSLATORS: "Vul" is short for vulnerability (bridge), a small heading above "none", "both", "NS" or "EW"
@@ -627,7 +638,7 @@ function resultLine(v, r) {
   const who = r.contractor || r.declarer || r.taker || "";
   let made = r.made;
   if (made === undefined && r.sheet) made = !r.sheet.items.some(i => i.what === "undertricks");
-  const p = { contract: callText(r.contract), seat: who };
+  const p = { contract: callText(r.contract), seat: seatLabel(who) };
   // bridge: by how much, in words ("4♠ by S, made with an overtrick", "down 2")
   const level = /^[1-7]/.test(r.contract) ? Number(r.contract[0]) : null;
   if (r.declarer && level && typeof r.tricks === "number") {
@@ -736,7 +747,7 @@ function renderPanel(tb, v) {
 function renderRubber(v, box) {
   const tbl = el("table", "rubber");
   const head = tbl.insertRow();
-  v.teams.forEach(team => head.append(el("th", "", team.join(""))));
+  v.teams.forEach((_, i) => head.append(el("th", "", teamName(v, i))));
   const above = v.teams.map(() => []), below = v.teams.map(() => []);
   for (const r of v.results || []) {
     if (!r.sheet) continue;
@@ -783,11 +794,11 @@ function renderScore(v) {
   const tbl = el("table");
   const head = tbl.insertRow();
   head.append(el("th", "", t("Deal")));
-  v.teams.forEach(team => head.append(el("th", "", team.join(""))));
+  v.teams.forEach((_, i) => head.append(el("th", "", teamName(v, i))));
   for (const r of v.results || []) {
     const row = tbl.insertRow();
     const who = r.contractor || r.declarer || r.taker || "";
-    const p = { contract: r.contract ? callText(r.contract) : "", seat: who };
+    const p = { contract: r.contract ? callText(r.contract) : "", seat: seatLabel(who) };
     let what = r.contract ? p.contract + " " + who : (r.thrown_in || r.passed_out ? t("passed out") : "—");
     if (r.contract && r.made !== undefined) what = r.made ? t("{contract} {seat} made", p) : t("{contract} {seat} down", p);
     else if (r.contract && typeof r.tricks === "number") what = tn("{contract} {seat} · {n} tricks", "{contract} {seat} · {n} tricks", r.tricks, { ...p, n: r.tricks });
@@ -815,12 +826,12 @@ function statusText(tb, v) {
   const parts = [t("Deal {n}", { n: v.deal_number }), phase === undefined ? v.phase.toLowerCase() : phase];
   const lead = v.trick && v.trick.length ? calledCard(v, v.trick[0].card, v.led_suit, true) : "";
   if (lead.includes(":")) { const s = lead.split(":")[1]; parts.push(t("Joker led, calling {suit}", { suit: SUIT_SYM[s] + " " + suitWord(s) })); }
-  if (v.to_act) parts.push(v.to_act === tb.you ? t("your turn") : v.phase === "PLAY" ? t("{seat} to play", { seat: v.to_act }) : t("{seat} to call", { seat: v.to_act }));
+  if (v.to_act) parts.push(v.to_act === tb.you ? t("your turn") : v.phase === "PLAY" ? t("{seat} to play", { seat: seatLabel(v.to_act) }) : t("{seat} to call", { seat: seatLabel(v.to_act) }));
   if (v.phase === "KITTY" || v.phase === "DISCARD") {
     const kitty = Bidbox.term("kitty", t("kitty"));
     const n = v.kitty_size || "";
     parts.push(v.to_act === tb.you ? tn("discard {n} cards face down (the {kitty} is in your hand)", "discard {n} cards face down (the {kitty} is in your hand)", Number(n) || 0, { n, kitty })
-      : t("{seat} takes the {kitty}", { seat: v.contract ? v.contract.seat : "", kitty }));
+      : t("{seat} takes the {kitty}", { seat: v.contract ? seatLabel(v.contract.seat) : "", kitty }));
   }
   return parts.join(" · ");
 }
@@ -842,13 +853,13 @@ function renderWaiting(tb) {
 function announceChange(prev, v) {
   if (!prev) return;
   if (v.auction.length > prev.auction.length) {
-    const c = v.auction[v.auction.length - 1]; announce(t("{seat} calls {call}", { seat: c.seat, call: Bidbox.name(c.call) }));
+    const c = v.auction[v.auction.length - 1]; announce(t("{seat} calls {call}", { seat: seatLabel(c.seat), call: Bidbox.name(c.call) }));
   } else if (v.trick.length > prev.trick.length) {
     const p = v.trick[v.trick.length - 1];
-    announce(t("{seat} plays {card}", { seat: p.seat, card: cardLabel(calledCard(v, p.card, v.led_suit, v.trick.length === 1)) }));
+    announce(t("{seat} plays {card}", { seat: seatLabel(p.seat), card: cardLabel(calledCard(v, p.card, v.led_suit, v.trick.length === 1)) }));
   } else if (v.tricks.length > prev.tricks.length) {
     const tr = v.tricks[v.tricks.length - 1];
-    announce(t("{seat} plays {card}; trick won by {winner}", { seat: tr.winner, card: cardLabel(tr.cards[tr.cards.length - 1]), winner: tr.winner }));
+    announce(t("{seat} plays {card}; trick won by {winner}", { seat: seatLabel(tr.winner), card: cardLabel(tr.cards[tr.cards.length - 1]), winner: seatLabel(tr.winner) }));
   }
 }
 
@@ -866,7 +877,7 @@ function render(ev, redraw) {
   const tb = ev.table, v = ev.view;
   if (!redraw) { trackAnnouncements(v); if (armed && !(v.hands[tb.you] || []).includes(armed)) armed = null; }
   $("title").textContent = t("{game} · table {id}", { game: words().games[v.game] || v.game, id: tb.id });
-  $("me").textContent = tb.you ? t("You sit {seat}", { seat: tb.you }) : t("Watching");
+  $("me").textContent = tb.you ? t("You sit {seat}", { seat: seatLabel(tb.you) }) : t("Watching");
   const myTurn = !!tb.you && v.to_act === tb.you && tb.status === "playing";
   document.body.classList.toggle("my-turn", myTurn);
   document.body.classList.toggle("playing", tb.status === "playing");
@@ -1086,14 +1097,24 @@ fetch("/api/me").then(r => r.json()).then(me => {
   .finally(connect);
 
 // ----- move clock: the server keeps the deadline; this only shows it ---------------------
+// "in 4:05" beside a scheduled table's start time, every tick until it starts
+function tickCountdown() {
+  const box = $("countdown"), tb = state && state.table;
+  if (!box || !tb || tb.status !== "waiting" || !tb.settings.start_at) return;
+  const left = Math.max(0, Math.round(tb.settings.start_at - (Date.now() / 1000 + clockOffset)));
+  const h = Math.floor(left / 3600), m = Math.floor(left / 60) % 60, sec = left % 60;
+  const clock = (h ? h + ":" + String(m).padStart(2, "0") : String(m)) + ":" + String(sec).padStart(2, "0");
+  box.textContent = left ? " " + t("in {time}", { time: clock }) : " " + t("now");
+}
 function tickClock() {
+  tickCountdown();
   const box = $("clock");
   const tb = state && state.table, v = state && state.view;
   for (const bar of document.querySelectorAll(".timer")) bar.style.removeProperty("--left");
   if (!tb || !tb.deadline || tb.status !== "playing" || !v.to_act) { box.textContent = ""; return; }
   const left = Math.max(0, tb.deadline - (Date.now() / 1000 + clockOffset));
   const secs = Math.ceil(left);
-  box.textContent = v.to_act === tb.you ? t("Your time: {n} s", { n: secs }) : t("{seat}'s time: {n} s", { seat: v.to_act, n: secs });
+  box.textContent = v.to_act === tb.you ? t("Your time: {n} s", { n: secs }) : t("{seat}'s time: {n} s", { seat: seatLabel(v.to_act), n: secs });
   box.classList.toggle("low", secs <= 5);
   const cardTurn = CARD_PHASES.has(v.phase) && (v.legal.length === 0 || v.legal.some(a => isCardAction(v, a)));
   const total = (cardTurn ? tb.settings.play_time : tb.settings.bid_time) || tb.settings.play_time || tb.settings.bid_time || 30;
