@@ -86,10 +86,14 @@ def enter(page: Page, server: LiveServer, name: str) -> None:
 
 
 # ----- the table page's parts (table.html, felt.js, bidbox.js) ----------------------------
-#: a card you may play now, in your hand or an exposed hand you play (dummy, a misère partner)
-PLAYABLE_CARD = "#felt button.card.legal"
-#: a call you may make now: on the bidding box, or beside it (melds, a joker's suit)
-CALL = "#bidbox button.call:not([disabled]), #calls button"
+#: a card you may play now, in your hand or an exposed hand you play (dummy, a misère partner),
+#: or a card you may choose to discard from the 500 kitty (not one chosen already)
+PLAYABLE_CARD = "#felt button.card.legal:not(.chosen)"
+#: a move offered beside the bidding box: a meld, a joker's suit, the kitty's "Discard"
+#: once enough cards are chosen ("Undo" takes the choice back: never a move)
+OFFERED = "#calls button:not([disabled]):not(#discard-undo)"
+#: a call you may make now: on the bidding box, or beside it
+CALL = "#bidbox button.call:not([disabled]), " + OFFERED
 
 
 def click(target: Locator) -> None:
@@ -115,7 +119,7 @@ def play_until(page: Page, done: object, limit: int = 600) -> None:
     for _ in range(limit):
         if done():  # type: ignore[operator]
             return
-        target = page.locator("#calls button").first
+        target = page.locator(OFFERED).first
         if not target.count():
             target = page.locator(PLAYABLE_CARD).first
         if not target.count():
@@ -147,5 +151,6 @@ def start_table(
     page.goto(f"{server.url}/table/{table['id']}")
     bottom = "0" if options.get("players", "2v2") != "2v2" else "S"
     page.locator(f".seat[data-seat='{bottom}']").get_by_role("button", name="Sit here").click()
-    page.wait_for_selector(f"#me:has-text('You sit {bottom}')", state="attached")
+    shown = "N" if bottom == "0" else bottom  # six seats are named by their places (seat 0: N)
+    page.wait_for_selector(f"#me:has-text('You sit {shown}')", state="attached")
     return str(table["id"])

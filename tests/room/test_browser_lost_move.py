@@ -18,7 +18,7 @@ from typing import Any
 from playwright.sync_api import Browser, WebSocketRoute
 
 sys.path.insert(0, str(Path(__file__).parent))
-from browser import PLAYABLE_CARD, LiveServer
+from browser import OFFERED, PLAYABLE_CARD, LiveServer
 from test_browser_table import new_page, start_table, view
 
 
@@ -52,7 +52,7 @@ def test_a_move_lost_with_its_socket_is_sent_again(browser: Browser, server: Liv
     page.wait_for_function("() => state && state.table.status === 'playing'")
     page.wait_for_function("() => state.view.to_act === state.table.you", timeout=30_000)
     before = view(page)["seq"]
-    target = page.locator("#calls button").first
+    target = page.locator(OFFERED).first
     if not target.count():
         target = page.locator("#bidbox button.call.pass:not([disabled])").first
     if not target.count():

@@ -30,7 +30,7 @@ from trumps.room.store import Store, StoredTable
 from trumps.room.timers import FakeClock
 
 sys.path.insert(0, str(Path(__file__).parent))
-from browser import CALL, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click, free_port
+from browser import CALL, OFFERED, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click, free_port
 from test_ws_games import CARD, Oracle, _allowed
 
 SEATS = "NESW"
@@ -130,12 +130,8 @@ def act_once(page: Page, prefer: str | None = None) -> bool:
         target = page.locator(CALL).first
     with contextlib.suppress(Exception):  # several ways to play one card: the first
         click(target)
-        if (
-            seq(page) == before
-            and page.locator("#calls button").count()
-            and target.get_attribute("data-card")
-        ):
-            page.locator("#calls button").first.click(timeout=5000)
+        if seq(page) == before and page.locator(OFFERED).count() and target.get_attribute("data-card"):
+            page.locator(OFFERED).first.click(timeout=5000)
     with contextlib.suppress(Exception):
         page.wait_for_function("s => state.seq > s", arg=before, timeout=10_000)
     return True

@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 sys.path.insert(0, str(Path(__file__).parent))
-from browser import CALL, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click, start_table
+from browser import CALL, OFFERED, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click, start_table
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 CASES = {
@@ -182,7 +182,7 @@ def play_one_deal(page: Page, name: str, size: str, players: int) -> dict[str, A
                 check_bidding_box(page, size)
                 checked_box += 1
             before = v["seq"]
-            target = page.locator("#calls button").first
+            target = page.locator(OFFERED).first
             if not target.count():
                 target = page.locator(PLAYABLE_CARD).first
             if not target.count():  # the auction: bid once (so there is play), then pass

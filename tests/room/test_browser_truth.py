@@ -34,7 +34,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 sys.path.insert(0, str(Path(__file__).parent))
-from browser import CALL, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click, free_port, start_table
+from browser import CALL, OFFERED, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click, free_port, start_table
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 #: the longest the page may take to draw a state, per animation setting
@@ -199,7 +199,7 @@ def _look(run: Run) -> dict[str, Any]:
 
 def _act(run: Run) -> None:
     page = run.page
-    target = page.locator("#calls button").first
+    target = page.locator(OFFERED).first
     if not target.count():
         target = page.locator(PLAYABLE_CARD).first
     if not target.count():  # the auction: bid once (so there is play), then pass

@@ -202,6 +202,9 @@ def test_finished_game_replay_and_record(client: TestClient, game: str, options:
     assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
     data = r.json()
     assert data == client.get(f"/api/tables/{tid}/replay", headers={"Accept-Encoding": "identity"}).json()
+    # the calls' labels, for the page to show "Pass" (in the reader's language), not "P"
+    assert data["presentation"] == trumps.new_game(game, options=options).presentation()
+    assert data["presentation"]["labels"]["P"] == "Pass"
     assert data["id"] == tid and data["game"] == game
     assert data["sheet"] == {
         "teams": data["teams"],

@@ -256,6 +256,9 @@ def build_replay(stored: StoredTable, names: dict[str, str]) -> dict[str, Any]:
         "players": _occupants(stored, names, players),
         "seats": [match.seat_name(s) for s in range(players)],
         "teams": teams,
+        # the game's labels and names of its calls ("Pass", not "P"), which the
+        # page shows in the reader's language, as the table does
+        "presentation": match.presentation(),
         "deals": deals,
         "steps": steps,
         "sheet": {

@@ -256,12 +256,12 @@ function showMissing(name) {
   $("profile").hidden = true;
   $("missing").hidden = false;
   $("missing-text").textContent = name ? t("There is no account called “{name}”.", { name }) : t("There is no account with that name.");
-  document.title = t("trumps — no such player");
+  document.title = t("{page} — trumps", { page: t("No such player") });
 }
 
 function render(p) {
   current = p;
-  document.title = t("trumps — {name}", { name: p.name });
+  document.title = t("{page} — trumps", { page: p.name });
   $("name-text").textContent = p.name;
   const online = p.online || p.you;  // you are here, whether or not your live channel is up yet
   $("dot").classList.toggle("online", !!online);

@@ -876,7 +876,9 @@ function render(ev, redraw) {
   state = ev; lastSeq = ev.seq;
   const tb = ev.table, v = ev.view;
   if (!redraw) { trackAnnouncements(v); if (armed && !(v.hands[tb.you] || []).includes(armed)) armed = null; }
-  $("title").textContent = t("{game} · table {id}", { game: words().games[v.game] || v.game, id: tb.id });
+  // the game as players name it ("Belote Coinche", "500"), in the tab's title too
+  $("title").textContent = t("{game} · table {id}", { game: tb.game_title ? t(tb.game_title) : v.game, id: tb.id });
+  document.title = t("{page} — trumps", { page: $("title").textContent });
   $("me").textContent = tb.you ? t("You sit {seat}", { seat: seatLabel(tb.you) }) : t("Watching");
   const myTurn = !!tb.you && v.to_act === tb.you && tb.status === "playing";
   document.body.classList.toggle("my-turn", myTurn);
@@ -1187,7 +1189,7 @@ function markSuggestion() {
   const a = suggestion.action;
   const card = a.split(/[:+]/)[0];
   for (const b of document.querySelectorAll("#felt button.card")) {
-    if (b.dataset.card === card) { b.classList.add("suggested"); b.setAttribute("aria-description", t("suggested")); }
+    if (b.dataset.card === card) { b.classList.add("suggested"); b.dataset.suggestedLabel = t("suggested"); b.setAttribute("aria-description", t("suggested")); }
   }
   for (const b of document.querySelectorAll("#bidbox button.call, #calls button")) {
     if (b.dataset.call === a) b.classList.add("suggested");
