@@ -96,6 +96,12 @@ OFFERED = "#calls button:not([disabled]):not(#discard-undo)"
 CALL = "#bidbox button.call:not([disabled]), " + OFFERED
 
 
+def choosing_discards(page: Page) -> bool:
+    """Whether the page is in the middle of choosing the 500 kitty's discards
+    (a card chosen, none sent): a click there makes no new state."""
+    return bool(page.locator("#hand button.card.chosen").count())
+
+
 def click(target: Locator) -> None:
     """Click a card or a call.  Cards in a hand overlap: only their top-left
     corner (the index) is sure to be uncovered, so that is where a player

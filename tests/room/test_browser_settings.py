@@ -30,7 +30,7 @@ from trumps.room.store import Store, StoredTable
 from trumps.room.timers import FakeClock
 
 sys.path.insert(0, str(Path(__file__).parent))
-from browser import CALL, OFFERED, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click, free_port
+from browser import CALL, OFFERED, PLAYABLE_CARD, SCREENSHOTS, LiveServer, choosing_discards, click, free_port
 from test_ws_games import CARD, Oracle, _allowed
 
 SEATS = "NESW"
@@ -132,6 +132,8 @@ def act_once(page: Page, prefer: str | None = None) -> bool:
         click(target)
         if seq(page) == before and page.locator(OFFERED).count() and target.get_attribute("data-card"):
             page.locator(OFFERED).first.click(timeout=5000)
+    if choosing_discards(page):
+        return True  # (one card of the kitty's discards chosen: no new state yet)
     with contextlib.suppress(Exception):
         page.wait_for_function("s => state.seq > s", arg=before, timeout=10_000)
     return True

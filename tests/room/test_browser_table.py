@@ -25,7 +25,16 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 sys.path.insert(0, str(Path(__file__).parent))
-from browser import CALL, OFFERED, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click, start_table
+from browser import (
+    CALL,
+    OFFERED,
+    PLAYABLE_CARD,
+    SCREENSHOTS,
+    LiveServer,
+    choosing_discards,
+    click,
+    start_table,
+)
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 CASES = {
@@ -199,8 +208,9 @@ def play_one_deal(page: Page, name: str, size: str, players: int) -> dict[str, A
             if target.count():
                 with contextlib.suppress(Exception):  # the table moved on
                     click(target)
-                with contextlib.suppress(Exception):
-                    page.wait_for_function("s => state.seq > s", arg=before, timeout=5000)
+                if not choosing_discards(page):  # (a discard chosen makes no new state)
+                    with contextlib.suppress(Exception):
+                        page.wait_for_function("s => state.seq > s", arg=before, timeout=5000)
         else:
             if v.get("phase") == "PLAY" and page.locator("#trick .card").count() >= 2 and "trick" not in seen:
                 seen.add("trick")

@@ -64,6 +64,11 @@ function sparkline(history) {
   if (n > 1) {
     chart.append(svg("polygon", { class: "area", points: `${x(0)},${H} ${points.join(" ")} ${x(n - 1)},${H}` }));
     chart.append(svg("polyline", { class: "line", points: points.join(" ") }));
+  } else {
+    // one rated game: its point (a round cap that the stretched chart does not
+    // turn into an ellipse) on a dashed level line, not an empty box
+    chart.append(svg("line", { class: "level", x1: PAD, y1: H / 2, x2: W - PAD, y2: H / 2 }));
+    chart.append(svg("polyline", { class: "point", points: `${W / 2},${H / 2} ${W / 2},${H / 2}` }));
   }
   const box = el("div", "spark-box");
   box.append(chart);
@@ -256,7 +261,8 @@ function showMissing(name) {
   $("profile").hidden = true;
   $("missing").hidden = false;
   $("missing-text").textContent = name ? t("There is no account called “{name}”.", { name }) : t("There is no account with that name.");
-  document.title = t("{page} — trumps", { page: t("No such player") });
+  const page = t("No such player");
+  document.title = t("{page} — trumps", { page });
 }
 
 function render(p) {

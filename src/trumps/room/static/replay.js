@@ -432,7 +432,8 @@ function renderDeals() {
 
 function renderFixed() {
   $("title").textContent = t("Replay · {game} · table {table}", { game: data.game, table: data.id });
-  document.title = t("{page} — trumps", { page: t("Replay of {game} table {table}", { game: gameTitle(data.game), table: data.id }) });
+  const page = t("Replay of {game} table {table}", { game: gameTitle(data.game), table: data.id });
+  document.title = t("{page} — trumps", { page });
   $("players").replaceChildren(...data.players.map(p => el("div", "", seatLabel(p.seat) + " · " + occupant(p.seat))));
   const ex = $("exports");
   ex.replaceChildren();

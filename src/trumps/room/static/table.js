@@ -239,7 +239,9 @@ function seatControls(tb, s) {
     b.onclick = () => send({ type: "bot", seat: s.seat, kind: null }); box.append(b);
   }
   if (s.bot && !tb.you && tb.status === "playing" && !tb.settings.buy_in) {
-    const b = el("button", "small", t("Take over next deal")); b.setAttribute("aria-label", t("Take over {seat} from the bot at the next deal", { seat: seatLabel(s.seat) }));
+    // (short on the button, which a phone's side seat must hold; the timing in its title and name)
+    const b = el("button", "small take-over", t("Take over")); b.setAttribute("aria-label", t("Take over {seat} from the bot at the next deal", { seat: seatLabel(s.seat) }));
+    b.title = t("Take over next deal");
     b.onclick = () => send({ type: "sit", seat: s.seat }); box.append(b);
   }
   if (s.empty && !tb.you) {
@@ -621,6 +623,13 @@ function renderStrip(tb, v) {
   if (games) score = t("{score} (games {games})", { score, games: games.join("–") });
   if (target && target.text) score += " → " + targetText(target);
   box.append(chip(t("Score"), score, "score"));
+  if (v.tricks && v.tricks.length && !v.over) {
+    // on a phone the side panel (and its Last trick button) is below the felt: this one is at hand
+    const last = el("button", "chip last-chip phone-only", showingLast ? t("Back to the trick") : t("Last trick"));
+    last.type = "button"; last.setAttribute("aria-pressed", String(showingLast));
+    last.onclick = () => $("show-last").click();
+    box.append(last);
+  }
 }
 
 // The match target in words: coinche's "1000 points" is its number of points; the
@@ -1084,6 +1093,7 @@ $("show-last").addEventListener("click", () => {
   showingLast = !showingLast;
   $("show-last").setAttribute("aria-pressed", String(showingLast));
   renderTrick(state.table, v);
+  renderStrip(state.table, v);
 });
 fetch("/api/me").then(r => r.json()).then(me => {
   if (!me.player) {
