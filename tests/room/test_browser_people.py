@@ -81,7 +81,8 @@ def test_befriend_invite_accept_play_and_a_stranger_sees_nothing(
     shot(bob, "people-invitation.png")
     toast.get_by_role("button", name="Accept").click()
     bob.wait_for_url(f"**/table/{tid}")
-    sit(bob, "N")
+    # accepting seated him (the first free seat: Ann, the host, had not sat down yet)
+    bob.wait_for_selector("#me:has-text('You sit N')", state="attached")
     sit(ann, "S")
     fill(ann)
     for _ in range(6):  # a few moves each, so both have really played

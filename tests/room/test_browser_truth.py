@@ -140,7 +140,7 @@ LAST_TRICK = """() => {
     if (op < 0.99 || r.width < 4 || r.bottom <= 0 || r.top >= innerHeight) problems.push(`"Last trick" ${e.dataset.card} is not seen`);
   }
   const label = document.querySelector("#trick .trick-label");
-  if (!label || !label.textContent.includes(last.winner)) problems.push(`"Last trick" does not name the winner ${last.winner}`);
+  if (!label || !label.textContent.includes(seatLabel(last.winner))) problems.push(`"Last trick" does not name the winner ${seatLabel(last.winner)}`);
   return problems;
 }"""
 

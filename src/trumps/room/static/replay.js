@@ -291,7 +291,7 @@ function trickBox(s, four, step) {
   for (const [i, p] of cards.entries()) {
     const d = el("div", "played seat-" + String(p.seat).toLowerCase());
     const code = called(s, p.card, led, i === 0);
-    d.append(cardFace(code, "", rowFor(step.deal, bare(p.card), step)), el("div", "", p.seat || ""));
+    d.append(cardFace(code, "", rowFor(step.deal, bare(p.card), step)), el("div", "", seatLabel(p.seat || "")));
     box.append(d);
   }
   box.append(el("div", "rtrick-label", label || (cards.length ? "" : t("no cards on the table"))));

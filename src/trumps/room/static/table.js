@@ -132,6 +132,9 @@ function discardable(code, v) {
     else if (discard.chosen.size < discardNeeded(v)) discard.chosen.add(code);
     else { announce(t("You have chosen {n} cards: tap one of them to put it back.", { n: discard.chosen.size })); return; }
     redrawState();
+    // the hand was drawn again: the keyboard's focus stays on this card
+    const again = document.querySelector(`#hand button.card[data-card="${code}"]`);
+    if (again) again.focus({ preventScroll: true });
   };
   return b;
 }
@@ -1002,7 +1005,7 @@ document.addEventListener("keydown", e => {
   if (document.activeElement && ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName)) return;
   // (only what is on screen: 500's closed Misère menu holds calls too, and
   // stepping onto one hid the focus, so Left never left the first call)
-  const items = [...document.querySelectorAll(playableSelector)].filter(b => b.getClientRects().length > 0);
+  const items = [...document.querySelectorAll(playableSelector)].filter(b => !b.disabled && b.getClientRects().length > 0);
   if (!items.length) return;
   const i = items.indexOf(document.activeElement);
   const step = e.key === "ArrowLeft" || e.key === "ArrowUp" ? -1 : 1;
