@@ -226,3 +226,22 @@ def test_an_abandoned_compete_table_closes_and_costs_nothing(
     page = ann.goto(f"{server.url}/table/{tid}")
     assert page is not None and page.status == 410
     assert "closed before its game began" in ann.inner_text("body")
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "fr-FR"])
+def test_the_friends_box_keeps_its_field_readable(browser: Browser, server: LiveServer, locale: str) -> None:
+    """ "Freund hinzufügen" squeezed the German username field to 50 px."""
+    for viewport in (DESKTOP, PHONE):
+        ctx = browser.new_context(viewport=viewport, locale=locale)
+        page = ctx.new_page()
+        page.goto(server.url + "/")
+        name = f"Zoe{locale[:2]}{viewport['width']}"
+        assert post(page, "/api/register", {"username": name, "password": "correct horse 1"})["status"] == 201
+        page.reload()
+        field = page.locator("#friends .add-friend input")
+        field.wait_for(timeout=LONG)
+        box = field.bounding_box()
+        assert box is not None and box["width"] >= 140, (locale, viewport, box)
+        button = page.locator("#friends .add-friend button").bounding_box()
+        assert button is not None and button["x"] + button["width"] <= viewport["width"]
+        ctx.close()
