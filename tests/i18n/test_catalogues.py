@@ -81,6 +81,7 @@ RERAISES = {
     ("room/play.py", 'answer["error"]'),
     ("room/table.py", "str(exc)"),
     ("room/table.py", "refusal"),
+    ("room/table.py", "reason or NOT_INVITED"),  # access.not_seen_because's N_ messages, or table.NOT_INVITED
     ("room/table.py", "self.match.explain_illegal(parsed, legal)"),
     ("room/play.py", "str(exc)"),
     ("room/room.py", "str(exc)"),

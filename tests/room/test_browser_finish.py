@@ -238,10 +238,36 @@ def test_the_friends_box_keeps_its_field_readable(browser: Browser, server: Live
         name = f"Zoe{locale[:2]}{viewport['width']}"
         assert post(page, "/api/register", {"username": name, "password": "correct horse 1"})["status"] == 201
         page.reload()
-        field = page.locator("#friends .add-friend input")
-        field.wait_for(timeout=LONG)
-        box = field.bounding_box()
-        assert box is not None and box["width"] >= 140, (locale, viewport, box)
-        button = page.locator("#friends .add-friend button").bounding_box()
-        assert button is not None and button["x"] + button["width"] <= viewport["width"]
+        page.locator("#friends .add-friend input").wait_for(timeout=LONG)
+        # (read in one go: the box is drawn again when the friends list comes)
+        field, button = page.evaluate(
+            "() => ['input', 'button'].map(t => {"
+            " const r = document.querySelector('#friends .add-friend ' + t).getBoundingClientRect();"
+            " return [r.width, r.right]; })"
+        )
+        assert field[0] >= 140, (locale, viewport, field)
+        assert button[1] <= viewport["width"], (locale, viewport, button)
         ctx.close()
+
+
+def test_a_guest_is_offered_to_register_not_to_join_a_compete_table(
+    browser: Browser, server: LiveServer
+) -> None:
+    ann = person(browser, server, "Ann", account=True)
+    tid = post(ann, "/api/tables", {"game": "coinche", "settings": {"buy_in": 30}})["body"]["id"]
+    guest = person(browser, server, "Gus")
+    guest.goto(server.url + "/#compete")
+    guest.reload()  # (a new hash alone does not switch the tab)
+    row = guest.locator(f"#compete-tables tr:has(a[href='/table/{tid}'])")
+    row.wait_for(timeout=LONG)
+    link = row.locator("a.t-go")
+    assert link.inner_text() == "Register to play"
+    link.click()
+    guest.wait_for_selector("dialog[open], .account-dialog:not([hidden])", timeout=LONG)
+    ann.goto(server.url + "/#compete")  # an account is offered the seat
+    ann.reload()  # (the page was loaded before she registered)
+    ann.locator(f"#compete-tables a.t-go[href='/table/{tid}']").wait_for(timeout=LONG)
+    assert ann.locator(f"#compete-tables a.t-go[href='/table/{tid}']").inner_text() in (
+        "Join",
+        "Back to your table",
+    )

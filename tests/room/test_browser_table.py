@@ -87,7 +87,13 @@ def check_layout(page: Page, size: str, players: int) -> None:
     """Where things are, whatever the phase."""
     page.evaluate("() => window.scrollTo(0, 0)")
     vw, vh = SIZES[size]
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= vw, "horizontal scroll"
+    wide = page.evaluate(
+        """vw => document.documentElement.scrollWidth <= vw ? [] : [...document.querySelectorAll('body *')]
+             .filter(e => e.getBoundingClientRect().right > vw + 1 && getComputedStyle(e).visibility !== 'hidden')
+             .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 8)""",
+        vw,
+    )
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= vw, f"horizontal scroll: {wide}"
     outside = page.evaluate(
         """vw => [...document.querySelectorAll('#felt *, .strip *')].filter(e => {
              const r = e.getBoundingClientRect();
@@ -98,6 +104,12 @@ def check_layout(page: Page, size: str, players: int) -> None:
     assert not outside, f"outside the viewport: {outside[:5]}"
     hand = box(page, "#mine")
     assert hand is not None
+    # a dummy (an exposed hand at the top) is large enough to read, on a phone too
+    small = page.evaluate(
+        "() => [...document.querySelectorAll('.seat.pos-top .exposed .card')]"
+        ".filter(c => c.getBoundingClientRect().width < 36).length"
+    )
+    assert not small, f"{small} cards of the hand at the top are too small to read"
     if players == 4:
         top, left, right = (
             box(page, ".seat.pos-top"),
@@ -168,6 +180,14 @@ def check_bidding_box(page: Page, size: str) -> None:
     assert b is not None
     if size == "phone":
         assert b["y"] >= 0 and b["y"] + b["height"] <= SIZES["phone"][1], "the bidding box fits on screen"
+    # the box (wider than the middle on a phone) leaves every other seat's name plate in view
+    covered = page.evaluate(
+        """() => [...document.querySelectorAll('.seat.other .plate')].filter(p => {
+             const r = p.getBoundingClientRect(), e = document.elementFromPoint(r.left + 8, r.top + r.height / 2);
+             return !e || !!e.closest('#bidbox-wrap');
+           }).map(p => p.closest('.seat').dataset.seat)"""
+    )
+    assert not covered, f"the bidding box covers the name plates of {covered}"
 
 
 def play_one_deal(page: Page, name: str, size: str, players: int) -> dict[str, Any]:

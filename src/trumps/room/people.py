@@ -372,6 +372,8 @@ class People:
         else the first free seat.  The seat's name, or None (no free seat,
         a game under way, a table on another worker: the page sits down, or
         a refusal such as a Compete buy-in they cannot pay: the table shows it)."""
+        if not self.may_see(table, pid):  # (a declined invitation answered again lets nobody in)
+            return None
         if table.id not in self.tables or table.status != "waiting" or table.seat_of(pid) is not None:
             seat = table.seat_of(pid)
             return None if seat is None else str(table.match.seat_name(seat))

@@ -77,6 +77,7 @@ LIVE = ("waiting", "playing")
 ABANDON_AFTER = 300.0
 TIMEOUT_DISCARD = N_("{who} ran out of time: a card was discarded automatically")
 TIMEOUT_MELDS = N_("{who} ran out of time: melds worth {points} were announced automatically")
+NOT_INVITED = N_("this table is private: you need an invitation")
 TIMEOUT_MOVE = N_("{who} ran out of time: a move was made automatically")
 # A ``since`` replay sends only states of the current deal (a reconnect mostly
 # misses part of one deal), at most this many; further behind, or asking again
@@ -115,6 +116,7 @@ def _cards_played(view: dict[str, Any]) -> list[str]:
 
 _CARD_TEXT = re.compile(r"^(10|[2-9TJQKA])([SHDC])$")
 _SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+_JOKERS = {"RJ": "the joker", "BJ": "the black joker"}
 
 
 def spoken_action(match: Match[Any], action: str) -> str:
@@ -128,6 +130,9 @@ def spoken_action(match: Match[Any], action: str) -> str:
     m = _CARD_TEXT.match(action)
     if m:
         return ("10" if m.group(1) == "T" else m.group(1)) + _SUIT_SYMBOLS[m.group(2)]
+    card, _, called = action.partition(":")  # a joker, maybe led calling a suit ("RJ:H")
+    if card in _JOKERS:
+        return _JOKERS[card] + (f" ({_SUIT_SYMBOLS[called]})" if called in _SUIT_SYMBOLS else "")
     return action
 
 
@@ -470,9 +475,8 @@ class Table:
             raise AccessDenied("you were removed from this table")
         if not self.may_see(player):
             why = getattr(self.policy, "not_seen_because", None)
-            raise AccessDenied(
-                (why(self, player) if why else None) or "this table is private: you need an invitation"
-            )
+            reason = why(self, player) if why is not None else None
+            raise AccessDenied(reason or NOT_INVITED)
         if self.seat_of(player) is not None or player == self.host:
             return
         if player is not None and player in {p for p, _ in self.pending.values()}:

@@ -109,10 +109,10 @@ def test_a_blocked_pair_pressing_play_together_never_share_a_table(
     for cookie, tid, name in ((ann, ta, "Ann"), (bob, tb, "Bob")):
         seats = seats_of(client, cookie, tid)
         assert [s["name"] for s in seats if s["bot"] is None] == [name]
-    # pressing again goes back to one's own live game
+    # pressing again asks about one's own live game (issue 30), never the other's table
     again: dict[str, Any] = {}
     press(client, ann, {"game": "500", "rules": "american"}, again, "ann")
-    assert again["ann"] == (200, {"table": ta})
+    assert again["ann"][0] == 409 and again["ann"][1]["seated"]["table"] == ta
 
 
 def test_a_play_table_that_could_not_be_made_captures_nobody(

@@ -156,7 +156,7 @@ function fillTable(body, tables, empty) {
       a.textContent = t("Back to your table"); a.className = "t-go join";
     } else if (tb.free && (tb.settings || {}).buy_in && !isAccount) {
       // Compete seats are for accounts: a guest is offered to register, not a Join that fails
-      a.textContent = t("Register to play"); a.className = "t-go"; a.href = "#";
+      a.textContent = t("Register to play"); a.className = "t-go";
       a.onclick = e => { e.preventDefault(); window.trumpsAccount.dialog("register"); };
     } else {
       a.textContent = tb.free ? t("Join") : t("Watch"); a.className = "t-go" + (tb.free ? " join" : "");
