@@ -116,6 +116,19 @@ def click(target: Locator) -> None:
         target.click(timeout=2000, position={"x": 7, "y": 7})
 
 
+def act(page: Page) -> None:
+    """Click what a player would now: a move offered beside the box, else a
+    legal card, else the first call (nothing when it is not their turn)."""
+    target = page.locator(OFFERED).first
+    if not target.count():
+        target = page.locator(PLAYABLE_CARD).first
+    if not target.count():
+        target = page.locator(CALL).first
+    if target.count():
+        with contextlib.suppress(Exception):  # the table moved on between our look and our click
+            click(target)
+
+
 def play_until(page: Page, done: object, limit: int = 600) -> None:
     """Click a legal card, else the first offered call, until ``done()``.
 
@@ -125,14 +138,7 @@ def play_until(page: Page, done: object, limit: int = 600) -> None:
     for _ in range(limit):
         if done():  # type: ignore[operator]
             return
-        target = page.locator(OFFERED).first
-        if not target.count():
-            target = page.locator(PLAYABLE_CARD).first
-        if not target.count():
-            target = page.locator(CALL).first
-        if target.count():
-            with contextlib.suppress(Exception):  # the table moved on between our look and our click
-                click(target)
+        act(page)
         page.wait_for_timeout(30)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "failure.png"))

@@ -22,7 +22,7 @@ from trumps.room.table import ABANDON_AFTER
 from trumps.room.timers import FakeClock
 
 sys.path.insert(0, str(Path(__file__).parent))
-from browser import CALL, OFFERED, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click, free_port
+from browser import SCREENSHOTS, LiveServer, act, click, free_port
 
 LONG = 60_000  # ms: generous, for two busy cores
 PHONE = {"width": 390, "height": 844}
@@ -93,14 +93,7 @@ def play_both(pages: list[Page], limit: int = 2000) -> None:
         if all(p.locator("#again").count() for p in pages):
             return
         for page in pages:
-            target = page.locator(OFFERED).first
-            if not target.count():
-                target = page.locator(PLAYABLE_CARD).first
-            if not target.count():
-                target = page.locator(CALL).first
-            if target.count():
-                with contextlib.suppress(Exception):
-                    click(target)
+            act(page)
         pages[0].wait_for_timeout(30)
     raise AssertionError("the game did not end: " + pages[0].inner_text("#status"))
 

@@ -249,6 +249,7 @@ def build_replay(stored: StoredTable, names: dict[str, str]) -> dict[str, Any]:
     return {
         "id": stored.id,
         "game": stored.game,
+        "game_title": match.schema.title or stored.game,
         "preset": stored.preset,
         "options": match.options.to_dict(),
         "created": stored.created,

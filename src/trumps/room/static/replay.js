@@ -10,8 +10,6 @@ let data = null, at = 0;
 let analysis = false;
 const reviews = new Map();
 
-// The game as players name it, in the reader's language.
-function gameTitle(game) { return { "500": "500", bridge: t("Contract Bridge"), coinche: t("Belote Coinche") }[game] || game; }
 function el(tag, cls, txt) { const e = document.createElement(tag); if (cls) e.className = cls; if (txt !== undefined) e.textContent = txt; return e; }
 function prettyCall(c) { return c.replace(/^(i?\d+)(S|H|D|C)(X{0,2})$/, (m, n, s, x) => n + SUIT_SYM[s] + x); }
 // A call as people read it: the presentation's label when the replay carries one
@@ -432,7 +430,7 @@ function renderDeals() {
 
 function renderFixed() {
   $("title").textContent = t("Replay · {game} · table {table}", { game: data.game, table: data.id });
-  const page = t("Replay of {game} table {table}", { game: gameTitle(data.game), table: data.id });
+  const page = t("Replay of {game} table {table}", { game: data.game_title ? t(data.game_title) : data.game, table: data.id });
   document.title = t("{page} — trumps", { page });
   $("players").replaceChildren(...data.players.map(p => el("div", "", seatLabel(p.seat) + " · " + occupant(p.seat))));
   const ex = $("exports");
