@@ -129,3 +129,9 @@ def peer(client: TestClient, tid: str, cookie: str | None, name: str = "peer") -
 def my_turn(ev: dict[str, Any]) -> bool:
     t, v = ev["table"], ev["view"]
     return t["status"] == "playing" and t["you"] is not None and v["to_act"] == t["you"]
+
+
+def advance(client: TestClient, clock: Any, seconds: float) -> None:
+    """Move a fake clock (trumps.room.timers.FakeClock) on, in the app's loop."""
+    assert client.portal is not None
+    client.portal.call(clock.advance, seconds)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from peers import Peer, as_guest, create_table, new_account, new_guest, peer
+from peers import Peer, advance, as_guest, create_table, new_account, new_guest, peer
 from starlette.testclient import TestClient
 
 from trumps.room.app import create_app
@@ -33,11 +33,6 @@ def clock() -> FakeClock:
 def room(db_url: str, clock: FakeClock) -> Iterator[TestClient]:
     with TestClient(create_app(db_url, bot_delay=0, clock=clock)) as c:
         yield c
-
-
-def advance(client: TestClient, clock: FakeClock, seconds: float) -> None:
-    assert client.portal is not None
-    client.portal.call(clock.advance, seconds)
 
 
 def closed(client: TestClient, tid: str) -> bool:
