@@ -136,7 +136,7 @@ def test_deal_k_is_the_same_at_both_tables() -> None:
         def __init__(self, table: int) -> None:
             self.table = table
 
-        def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+        def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
             key = (int(view["deal_number"]), str(view["seat"]))
             hands[self.table].setdefault(key, sorted(view["hands"][view["seat"]]))
             return RandomBot().choose(view, legal, rng)

@@ -84,4 +84,6 @@ POPULAR = [
     {"key": "chicago", "label": "Chicago (four deals)", "preset": None, "options": {"scoring": "chicago"}},
 ]
 
-SCHEMA = OptionSchema(_SPECS, {}, None, _validate, popular=POPULAR, title="Contract Bridge", groups=GROUPS)
+SCHEMA = OptionSchema(
+    _SPECS, {}, None, _validate, popular=POPULAR, title="Contract Bridge", groups=GROUPS, game="bridge"
+)

@@ -276,6 +276,7 @@ SCHEMA = CoincheSchema(
     groups=GROUPS,
     preset_info=PRESET_INFO,
     summary_preset=True,
+    game="coinche",
 )
 
 

@@ -191,6 +191,7 @@ SCHEMA = OptionSchema(
     validate=_validate,
     popular=POPULAR,
     title="500",
+    game="500",
     groups=GROUPS,
     preset_info={
         "american": PresetInfo(
