@@ -127,7 +127,8 @@ def pick_board(records: list[PbnRecord], path: str, board: int | None, *, same: 
     for r in chosen:
         if r.defects:
             more = f" (and {len(r.defects) - 1} more)" if len(r.defects) > 1 else ""
-            raise UsageError(f"{label}: {r.defects[0]}{more}")
+            first_defect = re.sub(r"^record \d+: ", "", r.defects[0])
+            raise UsageError(f"{label}: {first_defect}{more}")
     if first.hands is None:
         raise UsageError(f"{label}: no deal")
     keys = {_deal_key(r) if same == "deal" else _result_key(r) for r in chosen}
