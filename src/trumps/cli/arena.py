@@ -172,9 +172,7 @@ def check_colver(game: str, kinds: tuple[str, ...], options: dict[str, Any]) -> 
     wanted = trumps.new_game(game, preset=COLVER_PRESET, seed=0).options
     here = trumps.new_game(game, preset=preset, options=given or None, seed=0).options
     groups = {o["name"]: o["group"] for o in cls.schema.describe()["options"]}
-    differ = [
-        f"{k}={here[k]!s}" for k, g in groups.items() if g in COLVER_GROUPS and here[k] != wanted[k]
-    ]
+    differ = [f"{k}={here[k]!s}" for k, g in groups.items() if g in COLVER_GROUPS and here[k] != wanted[k]]
     if differ:
         shown = ", ".join(differ[:4]) + (", ..." if len(differ) > 4 else "")
         raise UsageError(

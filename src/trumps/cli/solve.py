@@ -117,7 +117,9 @@ FILE_GAME = "bridge"
 
 def _run(argv: list[str]) -> int:
     a = _parser().parse_args(argv)
-    sources = [name for name, v in (("--deal", a.deal), ("--seed", a.seed), ("--pbn", a.file)) if v is not None]
+    sources = [
+        name for name, v in (("--deal", a.deal), ("--seed", a.seed), ("--pbn", a.file)) if v is not None
+    ]
     if len(sources) > 1:
         raise UsageError(f"give one of --deal, --seed and --pbn, not {' and '.join(sources)}")
     if a.board is not None and a.file is None:
