@@ -217,10 +217,10 @@ def test_cli_progress(capsys: pytest.CaptureFixture[str]) -> None:
         (["500", "--games", "2", "--deals", "3"], "--games and --deals cannot be combined"),
         (["500", "--games", "2", "--a", "nope"], "unknown bot kind 'nope'"),
         (["500", "--games", "2", "-o", "nonsense=1"], "unknown option 'nonsense'"),
-        (["500", "--games", "0"], "at least one game"),
+        (["500", "--games", "0"], "at least 1, not 0"),
         (["bridge", "--games", "1", "-o", "scoring=duplicate"], "a bridge match is a rubber"),
         (["500", "--deals", "2", "--max-deals", "5"], "--max-deals only applies with --games"),
-        (["500", "--games", "x"], "invalid int value"),
+        (["500", "--games", "x"], "expected a whole number, not 'x'"),
     ],
 )
 def test_cli_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

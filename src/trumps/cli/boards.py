@@ -82,11 +82,17 @@ def read_boards(path: str) -> list[PbnRecord]:
     suffix = Path(path).suffix.lower()
     lin = suffix == ".lin" or (suffix != ".pbn" and bool(_LIN.match(text)) and "[" not in text[:200])
     records = read_lin(text, strict=False) if lin else read_pbn(text, strict=False)
-    records = [r for r in records if r.hands is not None or r.defects]
-    if not records:
+    if not any(r.hands is not None for r in records):
         kind = "LIN" if lin else "PBN"
-        raise UsageError(f"{path} holds no board (read as {kind})")
-    return records
+        defects = [d for r in records for d in r.defects]
+        why = ": " + _plain(defects[0]) if defects else ""
+        raise UsageError(f"{path} holds no board (read as {kind}){why}")
+    return [r for r in records if r.hands is not None or r.defects]
+
+
+def _plain(defect: str) -> str:
+    """A defect without its ``record N:`` (the command names the board)."""
+    return re.sub(r"^record \d+: ", "", defect)
 
 
 def _numbers(records: list[PbnRecord]) -> list[int]:
@@ -127,8 +133,7 @@ def pick_board(records: list[PbnRecord], path: str, board: int | None, *, same: 
     for r in chosen:
         if r.defects:
             more = f" (and {len(r.defects) - 1} more)" if len(r.defects) > 1 else ""
-            first_defect = re.sub(r"^record \d+: ", "", r.defects[0])
-            raise UsageError(f"{label}: {first_defect}{more}")
+            raise UsageError(f"{label}: {_plain(r.defects[0])}{more}")
     if first.hands is None:
         raise UsageError(f"{label}: no deal")
     keys = {_deal_key(r) if same == "deal" else _result_key(r) for r in chosen}
