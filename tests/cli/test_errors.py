@@ -17,7 +17,9 @@ from trumps.cli.common import fail
 from trumps.cli.main import main
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "cli"
-CASES: list[dict[str, Any]] = json.loads((DATA / "bad_command_lines.json").read_text(encoding="utf-8"))["cases"]
+CASES: list[dict[str, Any]] = json.loads((DATA / "bad_command_lines.json").read_text(encoding="utf-8"))[
+    "cases"
+]
 
 
 def _argv(case: dict[str, Any], tmp: Path) -> list[str]:
@@ -72,7 +74,9 @@ def test_an_error_line_never_carries_control_characters(capsys: pytest.CaptureFi
     assert err == "trumps: error: bad\\x00name\\x1b[31m second line\n"
 
 
-def test_a_file_that_is_not_utf8_is_read_not_crashed_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_that_is_not_utf8_is_read_not_crashed_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "noise.pbn"
     path.write_bytes(bytes(range(256)) * 4)
     code = main(["dd", str(path)])
