@@ -55,7 +55,7 @@ def test_check_port_accepts_a_free_port_and_refuses_a_busy_one(busy_port: int) -
         again.bind(("127.0.0.1", free))
     with pytest.raises(UsageError, match="already in use"):
         check_port("127.0.0.1", busy_port)
-    with pytest.raises(UsageError, match="--host 'no.such.host.invalid'"):
+    with pytest.raises(UsageError, match=r"--host 'no\.such\.host\.invalid'"):
         check_port("no.such.host.invalid", free)
 
 
