@@ -92,3 +92,12 @@ def test_an_unreadable_path_is_one_line(tmp_path: Path, capsys: pytest.CaptureFi
     out, err = capsys.readouterr()
     _one_error_line(code, out, err, "cannot read")
     assert "Not a directory" in err
+
+
+def test_admin_without_the_room_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "sqlalchemy", None)  # as in an installation without [room]
+    code = main(["admin", "broken"])
+    out, err = capsys.readouterr()
+    _one_error_line(code, out, err, "pip install 'trumps[room]'")
