@@ -105,3 +105,15 @@ def test_the_score_help_of_each_game_speaks_its_own_notation(capsys: pytest.Capt
         seen[game] = capsys.readouterr().out
     assert "MIS" not in seen["bridge"] and "MIS" not in seen["coinche"]
     assert "4HX" in seen["bridge"] and "100H" in seen["coinche"] and "MIS" in seen["500"]
+
+
+@pytest.mark.parametrize(
+    ("game", "own", "foreign"),
+    [("bridge", "1C, 7NT, P, X, XX", "MIS"), ("coinche", "80S", "MIS"), ("500", "6S, 10NT, MIS", "80S")],
+)
+def test_play_game_help_shows_that_games_notation(
+    game: str, own: str, foreign: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["play", game, "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert own in out and foreign not in out

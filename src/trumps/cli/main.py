@@ -7,6 +7,7 @@
     trumps play 500 [--seat S] ...     play a game against bots in the terminal
     trumps selfplay 500 --games N ...  bots play each other; a summary, JSONL records
     trumps score 500 8H --tricks 9     one deal's score (the game's own calculator)
+    trumps dd "N:..." | FILE.pbn       bridge double-dummy table (--par), of a deal or a file's board
     trumps solve 500 --deal ...        double-dummy value of each card from a position
     trumps arena 500 --a easy --b normal --deals N   duplicate match between two bots
     trumps arena 500 --a easy --b normal --games N   the same over whole games: games won
@@ -68,7 +69,9 @@ def port_number(text: str) -> int:
     return n
 
 
-def build_parser() -> CliParser:
+def build_parser(play_game: str | None = None) -> CliParser:
+    """The parser of the whole command line; with ``play_game`` (``trumps
+    play GAME --help``) the help of ``play`` shows that game's notation."""
     from trumps import __version__
 
     parser = CliParser(
@@ -95,7 +98,7 @@ def build_parser() -> CliParser:
     p = command("options", _("list a game's options and presets"))
     p.add_argument("game")
 
-    p = command("play", _("play a game against bots in the terminal"))
+    p = command("play", _("play a game against bots in the terminal"), epilog=_play_epilog(play_game))
     p.add_argument("game")
     add_option_arguments(p)
     p.add_argument("--seed", type=int, help=_("seed of the shuffles (a replayable game)"))
@@ -187,6 +190,20 @@ def build_parser() -> CliParser:
     return parser
 
 
+def _play_epilog(game: str | None) -> str | None:
+    """``trumps play GAME --help``: how that game's calls and cards are typed."""
+    if game is None:
+        return None
+    import trumps
+    from trumps.cli.play import notation_examples
+
+    try:
+        match = trumps.new_game(game, seed=0)
+    except ValueError:
+        return None  # an unknown game: the command itself will say so
+    return _("{game}: type {examples}", game=match.game, examples=notation_examples(match, 0))
+
+
 def _game_package(game: str) -> tuple[str, str]:
     """(canonical name, package) of a game: ``"500"`` -> ``trumps.five_hundred``."""
     import trumps
@@ -243,6 +260,8 @@ def _run(argv: list[str]) -> int:
         return game_command("bridge", "dd")(argv[1:])
     if argv[0] == "score":
         return _score(argv[1:])
+    if argv[0] == "play" and len(argv) > 1 and not argv[1].startswith("-") and {"-h", "--help"} & set(argv):
+        parser = build_parser(play_game=argv[1])
     args = parser.parse_args(argv)
     command = args.command
     if command == "games":

@@ -143,7 +143,7 @@ def _run(argv: list[str]) -> int:
                 why = "was passed out" if rec.passed_out else "has no contract"
                 raise UsageError(f"{where} {why}: give --contract")
             contract = str(rec.contract)
-        if declarer is None and rec.declarer is not None and a.contract is None:
+        if declarer is None and rec.declarer is not None:
             declarer = "NESW"[rec.declarer]
     elif game is None:
         raise UsageError("give the game: trumps solve GAME ... (or --pbn FILE for a bridge board)")
