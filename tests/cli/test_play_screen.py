@@ -4,6 +4,7 @@ at each turn only the parts of the table that changed are drawn again."""
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterator
 
@@ -113,11 +114,9 @@ def test_the_screen_draws_what_changed() -> None:
     from rich.console import Console
 
     def shown(renderable: object) -> str:
-        console = Console(width=100, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+        console = Console(width=100, record=True, file=io.StringIO())
         console.print(renderable)
-        text = console.export_text()
-        console.file.close()
-        return text
+        return console.export_text()
 
     first = shown(screen.update(view))
     assert "Team" in first and "Your hand" in first and "Trick 1:" in first

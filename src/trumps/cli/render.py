@@ -3,6 +3,9 @@ every game shares (``hands``, ``trick``, ``auction``, ``contract``,
 ``scores``, ``tricks_won``, ``legal``, ``phase``, ``to_act``, ``dealer``,
 ``exposed``, ``results``), so a new game's views render without changes.
 
+:class:`Screen` remembers what the player last saw, so that at each turn
+only the parts that changed are drawn again (``trumps play``).
+
 Everything is worded in the CLI's language (:mod:`trumps.cli.lang`); in
 German and French the cards show the players' letters (``D♥`` is the queen
 of hearts, :mod:`trumps.cli.localized`).
