@@ -9,7 +9,6 @@ import socket
 import threading
 import time
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 import uvicorn
