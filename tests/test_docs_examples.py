@@ -1,4 +1,4 @@
-"""The examples in README.md and docs/*.md run as written, so a broken
+"""The examples in README.md and docs/**/*.md run as written, so a broken
 example fails the suite instead of a reader.
 
 What runs (docs/testing.md, "Examples in the documentation"):
@@ -36,7 +36,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 SHELLS = frozenset({"sh", "bash", "shell"})
 COMMAND_TIMEOUT = 90.0  # s: a doc command should take seconds; this only stops a hang
 FENCE = re.compile(r"^(?P<indent>\s*)(?P<ticks>`{3,})(?P<lang>[\w+-]*)\s*$")
