@@ -1,4 +1,4 @@
-"""The options of bridge (bridge.md §9).  Bridge has no presets: the
+"""The options of bridge (docs/rules/bridge.md §9).  Bridge has no presets: the
 ``scoring`` option selects the form of the game.
 
 ``duplicate`` is accepted as the plain name of single-board duplicate scoring
