@@ -49,9 +49,9 @@ def test_the_note_is_logged_once(without_dds: None, caplog: pytest.LogCaptureFix
     assert "\n" not in dd._NOTE and "trumps[dds]" in dd._NOTE
 
 
-def test_par_says_it_needs_dds(without_dds: None) -> None:
-    with pytest.raises(dd.SolverMissing, match=r"trumps\[dds\]"):
-        dd.par(SEQUENCES, vulnerable="None", dealer="N")
+def test_par_without_dds(without_dds: None) -> None:
+    par = dd.par(SEQUENCES, vulnerable="None", dealer="N")
+    assert (par.score, par.contracts) == (80, (("1S", "N", 0), ("1S", "S", 0)))  # as DDS says
 
 
 def test_a_claim_is_verified_without_dds(without_dds: None) -> None:
