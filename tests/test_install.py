@@ -138,9 +138,11 @@ def test_bare_install_cli(bare: Path) -> None:
 
 def test_bridge_double_dummy_without_dds(bare: Path) -> None:
     deal = "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"
-    run = _run([str(bare.parent / "trumps"), "dd", deal, "--json"])
+    run = _run([str(bare.parent / "trumps"), "dd", deal, "--par", "--json"])
     assert run.returncode == 0, run.stdout + run.stderr
-    assert json.loads(run.stdout)["tricks"]["NT"] == {"N": 5, "E": 5, "S": 5, "W": 5}
+    out = json.loads(run.stdout)
+    assert out["tricks"]["NT"] == {"N": 5, "E": 5, "S": 5, "W": 5}
+    assert out["par"]["score"] == 80  # 1S by North or South, as DDS has it
     notes = [line for line in run.stderr.splitlines() if "own solver" in line]
     assert len(notes) == 1 and "trumps[dds]" in notes[0]
 
