@@ -148,7 +148,8 @@ typedef struct {
 #include "_dd_search.h"
 #undef DD_FAST
 
-#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+/* -DDD_NO_BMI2_COPY builds what arm64 and other targets get: the generic copy only */
+#if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__)) && !defined(DD_NO_BMI2_COPY)
 #define DD_HAVE_BMI2_COPY 1
 #include <immintrin.h>
 #if defined(__clang__)
