@@ -3,7 +3,8 @@
 #   - Debian's chromium (the browser tests drive it with Playwright),
 #     postgresql (the storage and cluster tests start a throw-away server)
 #     and nginx (the shipped proxy configuration is tested), if missing;
-#   - the project with its test extras;
+#   - the project with its test extras and every optional part (room, dds, rl,
+#     openspiel, arena);
 # then pytest with any arguments given.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,5 +21,5 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-python3 -m pip install --quiet -e '.[test,rl,openspiel,arena]'
+python3 -m pip install --quiet -e '.[test,room,dds,rl,openspiel,arena]'
 python3 -m pytest "$@"

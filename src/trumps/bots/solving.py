@@ -73,6 +73,7 @@ def _endplay_ok() -> bool:
     from trumps.bridge import dd
 
     if not dd.available():
+        dd.note_own_solver()  # bridge runs on trumps' own solver: said once
         return False
     import trumps
 

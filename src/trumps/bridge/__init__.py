@@ -12,8 +12,9 @@ Public API:
 * :func:`matchpoints`, :func:`cross_imps`, :func:`butler_imps`,
   :func:`team_imps`, :func:`session_summary`;
 * :func:`read_pbn`, :func:`write_pbn`, :func:`read_lin`, :func:`write_lin`;
-* :mod:`trumps.bridge.dd` (``dd_table``, ``par``, ``lead_analysis``; needs
-  ``endplay``, imported only when called).
+* :mod:`trumps.bridge.dd` (``dd_table``, ``par``, ``lead_analysis``: DDS
+  through ``endplay`` where the ``dds`` extra is installed, imported only when
+  called; else trumps' own solver and :mod:`trumps.bridge.par`).
 
 >>> import trumps.bridge as b
 >>> b.score("3NTX", vulnerable=False, tricks=9), b.imps(750)

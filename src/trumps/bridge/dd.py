@@ -1,9 +1,13 @@
-"""Double-dummy analysis through DDS, behind a small adapter.
+"""Double-dummy analysis of bridge deals, behind a small adapter.
 
-The solver is Bo Haglund's DDS as packaged by ``endplay`` (an optional
-dependency, imported only when a function here is called), so the rest of
-the engine never depends on it and the solver can be swapped by rewriting
-this one module.  Tables are indexed ``[strain][seat]`` with strains
+The solver is Bo Haglund's DDS as packaged by ``endplay`` (the ``dds`` extra:
+``pip install 'trumps[dds]'``, imported only when a function here is
+called), so the rest of the engine never depends on it and the solver can be
+swapped by rewriting this one module.  Without endplay, the tables, the lead
+analysis and the claim check are answered by trumps' own solver
+(:mod:`trumps.solver`): the same numbers, slower (seconds for a table instead
+of a fraction of one), with a one-line note logged once; the par comes from
+the table (:mod:`trumps.bridge.par`).  Tables are indexed ``[strain][seat]`` with strains
 C D H S NT (the auction order) and seats N E S W.
 
 DDS is not safe to call from several threads at once as ``endplay`` calls
@@ -24,6 +28,7 @@ dedicated solver thread and a process pool (figures in docs/benchmarks.md).
 from __future__ import annotations
 
 import ctypes
+import logging
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -38,6 +43,7 @@ from trumps.core.seats import SEAT_NAMES_4, parse_seat
 
 if TYPE_CHECKING:
     from trumps.bridge.deal import BridgeDeal
+    from trumps.solver.position import Position
 
 __all__ = [
     "DDTable",
@@ -47,6 +53,7 @@ __all__ = [
     "calc_all_tables",
     "calc_dd_table",
     "dd_table",
+    "dd_tables",
     "dds_par",
     "lead_analysis",
     "max_tricks_from",
@@ -59,12 +66,25 @@ _DENOM_OF_STRAIN = (3, 2, 1, 0, 4)
 _VUL = {"None": 0, "Both": 1, "NS": 2, "EW": 3}
 
 
+#: DDS's suit numbers of the strains C D H S NT, as the bridge deal numbers suits (-1: no trumps)
+_TRUMP_SUIT = (3, 2, 1, 0, -1)
+#: DDS's CalcAllTables takes at most 40 deals with all five strains ("Too many DD tables requested")
+TABLES_PER_CALL = 32
+_log = logging.getLogger(__name__)
+_NOTE = (
+    "bridge double dummy: DDS (endplay) is not installed, trumps' own solver answers (slower); "
+    "pip install 'trumps[dds]' for DDS"
+)
+_noted = threading.Event()
+
+
 class SolverMissing(TrumpsError):
-    """The double-dummy solver (``pip install endplay``) is not installed."""
+    """DDS (endplay, the ``dds`` extra) is needed here and is not installed."""
 
 
 def available() -> bool:
-    """Whether the solver can be imported here."""
+    """Whether DDS (endplay) can be imported here; without it the functions
+    of this module use trumps' own solver."""
     try:
         _endplay()
     except SolverMissing:
@@ -77,8 +97,67 @@ def _endplay() -> Any:
         import endplay.dds as dds
         import endplay.types as types
     except ImportError:  # pragma: no cover - depends on the installation
-        raise SolverMissing("double-dummy analysis needs the endplay package: pip install endplay") from None
+        raise SolverMissing(
+            "double-dummy analysis with DDS needs the endplay package: pip install 'trumps[dds]'"
+        ) from None
     return dds, types
+
+
+def note_own_solver() -> None:
+    """Say once per process (a logged warning: one line on stderr unless
+    logging is configured otherwise) that bridge double dummy runs on trumps'
+    own solver because DDS is not installed."""
+    if not _noted.is_set():
+        _noted.set()
+        _log.warning(_NOTE)
+
+
+def _own_position(
+    hands: Sequence[Sequence[Card]],
+    strain: int,
+    declarer: int,
+    *,
+    trick: Sequence[Card] = (),
+    trick_seats: Sequence[int] = (),
+    leader: int | None = None,
+    tricks_left: int = 13,
+) -> Position:
+    """A bridge position for trumps' own solver: ``hands`` without the cards
+    of the current trick, ``leader`` the seat that led it (default: declarer's
+    left-hand opponent, the opening lead); the declaring side's total counts
+    from here (nothing won yet)."""
+    from trumps.solver.position import Position
+
+    side = declarer & 1
+    first = trick_seats[0] if trick else (declarer + 1) % 4 if leader is None else leader
+    return Position(
+        game="bridge",
+        rules=_TRUMP_SUIT[strain],
+        options=None,
+        n_seats=4,
+        active=[0, 1, 2, 3],
+        nxt=[1, 2, 3, 0],
+        declaring=[s & 1 == side for s in range(4)],
+        minimise=False,
+        unit="tricks",
+        hands=[list(h) for h in hands],
+        trick=list(trick),
+        trick_seats=list(trick_seats),
+        led=trick[0].index // 16 if trick else -1,  # the bridge deck numbers suits by sixteens
+        joker_led=False,
+        to_play=(first + len(trick)) % 4,
+        won=0,
+        tricks_left=tricks_left,
+        shown_void=[set() for _ in range(4)],
+    )
+
+
+def _own_table(hands: Sequence[Sequence[Card]]) -> DDTable:
+    """The 20-cell table by trumps' own solver (20 searches from the first lead)."""
+    note_own_solver()
+    from trumps.solver import value
+
+    return DDTable(tuple(tuple(value(_own_position(hands, s, p)) for p in range(4)) for s in range(5)))
 
 
 class _Gate:
@@ -223,8 +302,15 @@ class DDTable:
         return "\n".join(lines)
 
 
+def _hands(hands: str | Sequence[Sequence[Card]]) -> list[list[Card]]:
+    return [list(h) for h in (parse_deal(hands) if isinstance(hands, str) else hands)]
+
+
 def dd_table(hands: str | Sequence[Sequence[Card]]) -> DDTable:
-    """The 20-cell double-dummy table of a deal (PBN deal string or hands)."""
+    """The 20-cell double-dummy table of a deal (PBN deal string or hands):
+    by DDS where endplay is installed, else by trumps' own solver."""
+    if not available():
+        return _own_table(_hands(hands))
     _, types = _endplay()
     raw = calc_dd_table(_deal(hands))
     return DDTable(
@@ -237,9 +323,17 @@ def dd_table(hands: str | Sequence[Sequence[Card]]) -> DDTable:
 
 
 def dd_tables(deals: Sequence[str | Sequence[Sequence[Card]]]) -> list[DDTable]:
-    """Tables of many deals at once (DDS's batch call, which uses threads)."""
+    """Tables of many deals at once (DDS's batch call, which uses threads,
+    in batches of :data:`TABLES_PER_CALL`; one after the other by trumps' own
+    solver without endplay)."""
+    if not available():
+        return [_own_table(_hands(h)) for h in deals]
     _, types = _endplay()
-    raws = calc_all_tables([_deal(h) for h in deals])
+    raws = [
+        raw
+        for i in range(0, len(deals), TABLES_PER_CALL)
+        for raw in calc_all_tables([_deal(h) for h in deals[i : i + TABLES_PER_CALL]])
+    ]
     return [
         DDTable(
             tuple(
@@ -273,14 +367,19 @@ class Par:
 
 def par(hands: str | Sequence[Sequence[Card]] | DDTable, *, vulnerable: str, dealer: str | int) -> Par:
     """Par score (NS view) and contracts of a deal for a vulnerability
-    (``None``/``NS``/``EW``/``Both``) and dealer."""
-    _, types = _endplay()
+    (``None``/``NS``/``EW``/``Both``) and dealer: DDS's par where endplay is
+    installed, else :func:`trumps.bridge.par.par_of_table` on the table (the
+    same score and contracts on 3,840 compared cases)."""
     if vulnerable not in _VUL:
         raise TrumpsError(f"vulnerability must be None, NS, EW or Both, not {vulnerable!r}")
-    table = hands if isinstance(hands, DDTable) and hands.raw is not None else None
-    raw = table.raw if table is not None else _deal(hands) if not isinstance(hands, DDTable) else None
-    if raw is None:
-        raise TrumpsError("par needs the deal or a table computed by dd_table")
+    if not available() or (isinstance(hands, DDTable) and hands.raw is None):
+        from trumps.bridge.par import par_of_table
+
+        table = hands if isinstance(hands, DDTable) else dd_table(hands)
+        score, contracts = par_of_table(table.tricks, vulnerable=vulnerable, dealer=parse_seat(dealer))
+        return Par(score, contracts)
+    _, types = _endplay()
+    raw = hands.raw if isinstance(hands, DDTable) else _deal(hands)
     plist = dds_par(raw, types.Vul(_VUL[vulnerable]), types.Player(parse_seat(dealer)))
     out = []
     for c in plist:
@@ -293,13 +392,28 @@ def par(hands: str | Sequence[Sequence[Card]] | DDTable, *, vulnerable: str, dea
 def lead_analysis(hands: str | Sequence[Sequence[Card]], declarer: str | int, strain: str) -> dict[str, int]:
     """For each opening lead of the defender on declarer's left, the tricks
     declarer's side then takes double dummy."""
+    if not available():
+        return _own_leads(_hands(hands), parse_seat(declarer), _strain_index(strain))
     _, types = _endplay()
     d = _deal(hands)
     decl = parse_seat(declarer)
     d.first = types.Player((decl + 1) % 4)
-    d.trump = types.Denom(_DENOM_OF_STRAIN[STRAINS.index(strain.upper().replace("N", "NT")[:2])])
+    d.trump = types.Denom(_DENOM_OF_STRAIN[_strain_index(strain)])
     solved = solve_board(d)
     return {_card_text(card): 13 - int(tricks) for card, tricks in solved}
+
+
+def _strain_index(strain: str) -> int:
+    return STRAINS.index(strain.upper().replace("N", "NT")[:2])
+
+
+def _own_leads(hands: list[list[Card]], declarer: int, strain: int) -> dict[str, int]:
+    """:func:`lead_analysis` by trumps' own solver: every card of the leader."""
+    from trumps.solver import solve
+
+    note_own_solver()
+    pos = _own_position(hands, strain, declarer)
+    return {card: int(v) for card, v in solve(pos).values.items()}
 
 
 def _card_text(card: Any) -> str:
@@ -311,8 +425,10 @@ def _card_text(card: Any) -> str:
 def max_tricks_from(deal: BridgeDeal, side: int) -> int:
     """Double-dummy tricks ``side`` (0 NS, 1 EW) can still win from the
     current position of a deal in play, the current trick included."""
-    _, types = _endplay()
     assert deal.contract is not None
+    if not available():
+        return _own_max_tricks(deal, side)
+    _, types = _endplay()
     hands = [list(h) for h in deal.hands]
     for seat, card in zip(deal.trick_seats, deal.trick, strict=True):
         hands[seat].append(card)
@@ -330,3 +446,25 @@ def max_tricks_from(deal: BridgeDeal, side: int) -> int:
     to_play = deal.hand_to_play
     assert to_play is not None
     return best if (to_play & 1) == side else remaining - best
+
+
+def _own_max_tricks(deal: BridgeDeal, side: int) -> int:
+    """:func:`max_tricks_from` by trumps' own solver."""
+    assert deal.contract is not None and deal.declarer is not None
+    note_own_solver()
+    decl_side = deal.declarer & 1
+    leader = deal.trick_seats[0] if deal.trick else deal.hand_to_play
+    from trumps.solver import value
+
+    remaining = 13 - len(deal.tricks)
+    pos = _own_position(
+        deal.hands,
+        deal.contract.strain,
+        deal.declarer,
+        trick=deal.trick,
+        trick_seats=deal.trick_seats,
+        leader=leader,
+        tricks_left=remaining,
+    )
+    total = value(pos)  # the declaring side's tricks from here, the current trick included
+    return total if side == decl_side else remaining - total

@@ -52,11 +52,6 @@ class Bridge(Match[BridgeDeal]):
         declarer: int | str | None = None,
         _deals: list[Mapping[str, Any]] | None = None,
     ) -> None:
-        if options.claims == "verify":
-            from trumps.bridge.dd import available
-
-            if not available():
-                raise OptionError("claims=verify needs the double-dummy solver: pip install endplay")
         self.form = "duplicate" if options.scoring in DUPLICATE_FORMS else str(options.scoring)
         if isinstance(deal, Mapping) and deal.get("dealer") is not None:
             # a deal given as a record mapping names its dealer: never ignore it silently
@@ -363,7 +358,7 @@ class Bridge(Match[BridgeDeal]):
 
 def _dd_verify(deal: BridgeDeal, side: int, n: int) -> bool:
     """Claim check (§3.1 ``verify``): can ``side`` win ``n`` more tricks
-    against any defence?  Needs the optional double-dummy solver."""
+    against any defence?  By DDS where installed, else trumps' own solver."""
     from trumps.bridge.dd import max_tricks_from
 
     return max_tricks_from(deal, side) >= n

@@ -323,6 +323,25 @@ def _score(argv: list[str]) -> int:
     return game_command(argv[0], "score")(argv[1:])
 
 
+#: The packages of the ``room`` extra (pyproject.toml): ``trumps serve`` needs
+#: them (``trumps admin`` checks its own), the rest of the CLI does not.
+ROOM_PACKAGES = frozenset(
+    {"starlette", "uvicorn", "sqlalchemy", "alembic", "pydantic", "itsdangerous", "psycopg", "argon2",
+     "openskill", "orjson"}
+)  # fmt: skip
+
+
+def _room_import(module: str) -> Any:
+    """Import a module of the card room; without the ``room`` extra, the one
+    line that says how to get it (a bare ``pip install trumps`` has no web
+    server or database driver)."""
+    import importlib.util
+
+    if any(importlib.util.find_spec(name) is None for name in sorted(ROOM_PACKAGES)):
+        raise UsageError("the card room needs the room extra: pip install 'trumps[room]'")
+    return importlib.import_module(module)
+
+
 def _tool(command: str) -> Callable[[list[str]], int]:
     """``trumps.cli.<command>:main``: commands that take their own arguments."""
     module = importlib.import_module(f"trumps.cli.{command}")
@@ -331,8 +350,7 @@ def _tool(command: str) -> Callable[[list[str]], int]:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from trumps.room.server import serve
-
+    serve = _room_import("trumps.room.server").serve
     if not args.bot_delay >= 0:  # also NaN
         raise UsageError("--bot-delay must not be negative")
     check_port(args.host, args.port)

@@ -10,3 +10,7 @@ def value(problem: bytes, limit: int = 0, /) -> tuple[int | None, int]:
 
 def solvers() -> int:
     """How many searches run at once (one table each): one per processor, at most 8."""
+
+def variant() -> str:
+    """The copy of the search in use: ``"bmi2"`` (chosen at import where the
+    CPU has it) or ``"generic"`` (elsewhere, or with ``TRUMPS_DD_GENERIC=1``)."""

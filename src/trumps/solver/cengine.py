@@ -21,7 +21,7 @@ from trumps.core.cards import Card, Suit
 from trumps.five_hundred.play import JokerLead
 from trumps.solver.position import Position, SearchLimit, SolverError, check_limit
 
-__all__ = ["available", "solve_c", "value_c"]
+__all__ = ["available", "solve_c", "value_c", "variant"]
 
 _dd: ModuleType | None
 try:
@@ -35,8 +35,17 @@ _CARDS = 42
 
 
 def available() -> bool:
-    """Whether the compiled module was built and imports."""
+    """Whether the compiled module was built and imports (the build skips it
+    where there is no C compiler; the Python search answers then)."""
     return _dd is not None
+
+
+def variant() -> str | None:
+    """Which copy of the C search runs here: ``"bmi2"`` (chosen at import
+    where the CPU has BMI2), ``"generic"``, or ``None`` when the module is
+    not built.  Both give identical results; ``TRUMPS_DD_GENERIC=1`` forces
+    the generic copy."""
+    return None if _dd is None else str(_dd.variant())
 
 
 def _card_facts(pos: Position, card: Card) -> tuple[int, int, int]:

@@ -1,6 +1,7 @@
-"""Cross-checks against DDS (``endplay``): the same position solved by DDS,
-for the tests (``tests/solver/test_dds.py``) and the agreement benchmark
-(``benchmarks/solver_agreement.py``).
+"""Cross-checks against DDS (``endplay``, the ``dds`` extra): the same
+position solved by DDS, for the tests (``tests/solver/test_dds.py``) and the
+agreement benchmark (``benchmarks/solver_agreement.py``).  Being a comparison
+with DDS, it needs DDS: :class:`trumps.bridge.dd.SolverMissing` without it.
 
 A 500 suit contract is a bridge deal once each effective suit is re-ranked
 into 13 slots (:func:`rerank_500`: joker, right bower, left bower on top of
@@ -42,9 +43,9 @@ def dds_tricks(hands: list[list[str]], first: int, trump: int, trick: list[str])
     """DDS tricks for the side to play after each of its cards (the current
     trick included); cards in bridge text, trick cards already out of hands,
     ``trump`` -1 for no trumps."""
-    from endplay import types
+    from trumps.bridge.dd import _endplay, solve_board
 
-    from trumps.bridge.dd import solve_board
+    _, types = _endplay()
 
     full = [list(h) for h in hands]
     for i, card in enumerate(trick):
