@@ -15,6 +15,8 @@ FOLDERS = ("src", "tests", "docs", "scripts", "deploy", "benchmarks", "examples"
 TEXT = frozenset({".py", ".md", ".json", ".toml", ".cfg", ".txt", ".html", ".js", ".css", ".po", ".pot",
                   ".sh", ".conf", ".service", ".ini", ".yml", ".yaml", ".pyi", ".c", ".h"})  # fmt: skip
 OUTSIDE = re.compile(r"\.\./shared\b|/work/(?:shared|main|wt)\b")
+# a test asserting that an output does NOT name such a path points nowhere
+ABSENCE = re.compile(r"^\s*assert\b.*[\"'] not in ")
 
 
 def text_files() -> list[Path]:
@@ -29,7 +31,7 @@ def test_no_file_points_outside_the_repository() -> None:
         f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
         for path in text_files()
         for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
-        if OUTSIDE.search(line)
+        if OUTSIDE.search(line) and not ABSENCE.search(line)
     ]
     assert not hits, "paths outside the repository:\n" + "\n".join(hits)
 
