@@ -1,0 +1,50 @@
+"""Contract Bridge as the registry sees it (:class:`~trumps.core.spec.GameSpec`).
+
+Cheap to import: the code it names is loaded on first use."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trumps.core.cards import Card
+from trumps.core.decks import deck_bridge
+from trumps.core.spec import GameSpec
+
+__all__ = ["SPEC", "arena_gains", "deck"]
+
+
+def deck(options: Any) -> list[Card]:
+    """The 52 cards (every option set deals them all)."""
+    return deck_bridge()
+
+
+def arena_gains(results: list[dict[str, Any]]) -> dict[str, float]:
+    """One board at two tables, seats swapped (A is North-South at the first,
+    East-West at the second): A's gain in IMPs."""
+    from trumps.bridge.duplicate import team_imps
+
+    t1, t2 = results
+    return {"imps": float(team_imps(int(t1["points"][0]), int(t2["points"][0])))}
+
+
+SPEC = GameSpec(
+    name="bridge",
+    title="Bridge",
+    noun="bridge",
+    match="trumps.bridge.game:Bridge",
+    deck="trumps.bridge.spec:deck",
+    notation="trumps.bridge.calls:Call.parse",
+    view="trumps.bridge.view:view",
+    presentation="trumps.bridge.presentation:presentation",
+    solver="trumps.solver.position:read_bridge",
+    sampling="trumps.bots.sampling",
+    rule_bot="trumps.bots.bridge:BridgeRuleBot",
+    cli="trumps.cli.games.bridge",
+    pbn="trumps.bridge.pbn",
+    arena_gains="trumps.bridge.spec:arena_gains",
+    has_dummy=True,
+    double_dummy_via_dds=True,
+    arena_measures=("imps",),
+    max_game_length=52 + 319 + 52,
+    reward_scales={"score": 7600.0, "imps": 24.0, "tricks": 13.0},
+)

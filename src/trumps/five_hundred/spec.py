@@ -1,0 +1,41 @@
+"""500 as the registry sees it (:class:`~trumps.core.spec.GameSpec`).
+
+Cheap to import: the code it names is loaded on first use."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trumps.core.cards import Card
+from trumps.core.decks import deck_500
+from trumps.core.spec import GameSpec
+
+__all__ = ["SPEC", "deck"]
+
+
+def deck(options: Any) -> list[Card]:
+    """Every card of a 500 deal under ``options`` (43 to 66 cards)."""
+    players = 4 if options.players == "2v2" else 6
+    return deck_500(players, int(options.kitty_size))
+
+
+SPEC = GameSpec(
+    name="500",
+    aliases=("five_hundred", "fivehundred"),
+    title="500",
+    noun="500",
+    match="trumps.five_hundred.game:FiveHundred",
+    deck="trumps.five_hundred.spec:deck",
+    notation="trumps.five_hundred.calls:Call.parse",
+    view="trumps.five_hundred.view:view",
+    presentation="trumps.five_hundred.presentation:presentation",
+    solver="trumps.solver.position:read_five_hundred",
+    sampling="trumps.bots.sampling",
+    rule_bot="trumps.bots.five_hundred:FiveHundredRuleBot",
+    cli="trumps.cli.games.five_hundred",
+    seat_counts=(4, 6),
+    deals_kitty=True,
+    arena_measures=("points",),
+    max_game_length=66 + 400 + 6 + 66,
+    reward_scales={"score": 1500.0, "tricks": 13.0},
+)
