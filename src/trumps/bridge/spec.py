@@ -8,9 +8,10 @@ from typing import Any
 
 from trumps.core.cards import Card
 from trumps.core.decks import deck_bridge
+from trumps.core.errors import OptionError
 from trumps.core.spec import GameSpec
 
-__all__ = ["SPEC", "arena_gains", "deck"]
+__all__ = ["SPEC", "arena_gains", "deck", "match_format", "match_options"]
 
 
 def deck(options: Any) -> list[Card]:
@@ -25,6 +26,23 @@ def arena_gains(results: list[dict[str, Any]]) -> dict[str, float]:
 
     t1, t2 = results
     return {"imps": float(team_imps(int(t1["points"][0]), int(t2["points"][0])))}
+
+
+def match_options(options: dict[str, Any]) -> dict[str, Any]:
+    """A whole bridge match is a rubber unless ``scoring`` says Chicago; a
+    duplicate board is one deal, not a match."""
+    opts = dict(options)
+    opts.setdefault("scoring", "rubber")
+    if str(opts["scoring"]).strip().lower() not in ("rubber", "chicago"):
+        raise OptionError(
+            f"a bridge match is a rubber or a Chicago round, not scoring={opts['scoring']} "
+            "(a duplicate board is one deal: use --deals)"
+        )
+    return opts
+
+
+def match_format(options: Any) -> str:
+    return "Chicago (four deals)" if options.scoring == "chicago" else "rubber"
 
 
 SPEC = GameSpec(
@@ -42,6 +60,8 @@ SPEC = GameSpec(
     cli="trumps.cli.games.bridge",
     pbn="trumps.bridge.pbn",
     arena_gains="trumps.bridge.spec:arena_gains",
+    match_options="trumps.bridge.spec:match_options",
+    match_format="trumps.bridge.spec:match_format",
     has_dummy=True,
     double_dummy_via_dds=True,
     arena_measures=("imps",),

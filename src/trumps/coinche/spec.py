@@ -10,7 +10,7 @@ from trumps.core.cards import Card
 from trumps.core.decks import deck_coinche
 from trumps.core.spec import GameSpec
 
-__all__ = ["SPEC", "arena_gains", "deck"]
+__all__ = ["SPEC", "arena_gains", "deck", "match_format"]
 
 
 def deck(options: Any) -> list[Card]:
@@ -31,6 +31,10 @@ def arena_gains(results: list[dict[str, Any]]) -> dict[str, float]:
     return {"deal_score": diff("points"), "card_points": diff("card_points")}
 
 
+def match_format(options: Any) -> str:
+    return f"to {int(options.target_score)} points ({options.target_rule})"
+
+
 SPEC = GameSpec(
     name="coinche",
     aliases=("belote",),
@@ -45,6 +49,9 @@ SPEC = GameSpec(
     sampling="trumps.bots.sampling",
     rule_bot="trumps.bots.coinche:CoincheRuleBot",
     cli="trumps.cli.games.coinche",
+    match_format="trumps.coinche.spec:match_format",
+    rl_actions="trumps.envs.encoding:coinche_actions",
+    view_names_led_suit=False,
     solver_unit="points",
     arena_gains="trumps.coinche.spec:arena_gains",
     arena_measures=("deal_score", "card_points"),

@@ -111,6 +111,17 @@ class GameSpec:
     #: played at two tables with the seats swapped (default: the difference in
     #: ``points`` of the two teams, averaged over the two tables).
     arena_gains: str | None = None
+    #: ``match_options(options) -> options``: the options a whole match in the
+    #: arena is played with (bridge: a rubber unless Chicago); may raise
+    #: :class:`OptionError` for a format that is not a match.
+    match_options: str | None = None
+    #: ``match_format(resolved options) -> str``: the match's end in words
+    #: ("to 1000 points"); default: the presentation's target, else "one match".
+    match_format: str | None = None
+    #: ``rl_actions(options, deck) -> (calls, extras)``: the RL action space's
+    #: actions beyond the bidding box and the cards (a breach call, a joker
+    #: with its suit, a card with an announcement, meld declarations).
+    rl_actions: str | None = None
 
     # ----- game-neutral facts ------------------------------------------------------
     #: seats the game can have (the largest is the RL encodings' player count).
@@ -121,6 +132,8 @@ class GameSpec:
     deals_kitty: bool = False
     #: the double-dummy search may hand a whole-deal table to DDS (endplay).
     double_dummy_via_dds: bool = False
+    #: the view names the suit led to the current trick (``"led"``).
+    view_names_led_suit: bool = True
     #: what a card-play value counts ("tricks", "points").
     solver_unit: str = "tricks"
     #: the arena's measures, in the order ``arena_gains`` returns them.

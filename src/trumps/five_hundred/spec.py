@@ -10,13 +10,18 @@ from trumps.core.cards import Card
 from trumps.core.decks import deck_500
 from trumps.core.spec import GameSpec
 
-__all__ = ["SPEC", "deck"]
+__all__ = ["SPEC", "deck", "match_format"]
 
 
 def deck(options: Any) -> list[Card]:
     """Every card of a 500 deal under ``options`` (43 to 66 cards)."""
     players = 4 if options.players == "2v2" else 6
     return deck_500(players, int(options.kitty_size))
+
+
+def match_format(options: Any) -> str:
+    op = ">=" if options.win_threshold_inclusive else ">"
+    return f"to 500 points (out at {op} 500 or {'<=' if op == '>=' else '<'} -500)"
 
 
 SPEC = GameSpec(
@@ -33,6 +38,8 @@ SPEC = GameSpec(
     sampling="trumps.bots.sampling",
     rule_bot="trumps.bots.five_hundred:FiveHundredRuleBot",
     cli="trumps.cli.games.five_hundred",
+    match_format="trumps.five_hundred.spec:match_format",
+    rl_actions="trumps.envs.encoding:five_hundred_actions",
     seat_counts=(4, 6),
     deals_kitty=True,
     arena_measures=("points",),
