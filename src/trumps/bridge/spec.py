@@ -65,6 +65,7 @@ SPEC = GameSpec(
     has_dummy=True,
     double_dummy_via_dds=True,
     arena_measures=("imps",),
+    sample_contracts=("1S", "2H", "3D", "4C", "3NT"),
     max_game_length=52 + 319 + 52,
     reward_scales={"score": 7600.0, "imps": 24.0, "tricks": 13.0},
 )

@@ -55,6 +55,18 @@ SPEC = GameSpec(
     solver_unit="points",
     arena_gains="trumps.coinche.spec:arena_gains",
     arena_measures=("deal_score", "card_points"),
+    capot_objective=True,
+    sample_contracts=("80S", "90H", "100D", "110C", "90NT", "100AT"),
+    sample_options=(
+        {},
+        {"partner_exempt_on_trump_lead": True},
+        {"must_undertrump": False},
+        {"partner_master_exemption": False},
+        {"partner_master_trump_must_overtrump": True},
+        {"partner_master_exemption": False, "must_undertrump": False},
+        {"direction": "clockwise"},
+        {"nt_values": "plain", "at_values": "plain"},
+    ),
     max_game_length=32 + 400 + 4 + 32,
     reward_scales={"score": 10000.0, "tricks": 8.0, "card_points": 1000.0},
 )

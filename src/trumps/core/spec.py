@@ -134,10 +134,17 @@ class GameSpec:
     double_dummy_via_dds: bool = False
     #: the view names the suit led to the current trick (``"led"``).
     view_names_led_suit: bool = True
+    #: a deal may be played for every trick at a fixed value (the solver's
+    #: capot objective, ``options.capot_points``).
+    capot_objective: bool = False
     #: what a card-play value counts ("tricks", "points").
     solver_unit: str = "tricks"
     #: the arena's measures, in the order ``arena_gains`` returns them.
     arena_measures: tuple[str, ...] = ("points",)
+    #: contracts and option sets that start play-phase deals for the solver's
+    #: property tests and benchmarks (``trumps.solver.randpos``).
+    sample_contracts: tuple[str, ...] = ()
+    sample_options: tuple[Mapping[str, Any], ...] = ({},)
     #: the longest game in actions (OpenSpiel's ``max_game_length``).
     max_game_length: int = 1000
     #: reward name -> the largest magnitude of that reward (OpenSpiel's utility bounds).

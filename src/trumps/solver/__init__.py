@@ -133,8 +133,10 @@ def can_capot(match_or_deal: Any, *, engine: str = "auto") -> bool:
 
 
 def _capot_position(pos: Position) -> Position:
-    if pos.game != "coinche":
-        raise SolverError("the capot objective scores coinche deals (use can_capot for a slam)")
+    from trumps.core.registry import spec
+
+    if not spec(pos.game).capot_objective:
+        raise SolverError(f"{pos.game} has no capot objective (use can_capot for a slam)")
     out = pos.copy()
     out.capot = int(pos.options.capot_points)
     return out

@@ -16,9 +16,16 @@ from typing import Any
 from trumps.core.cards import Card
 from trumps.core.errors import TrumpsError
 
-__all__ = ["GAMES", "Position", "SearchLimit", "SolverError", "check_limit", "position_of"]
-
-GAMES = ("500", "bridge", "coinche")
+__all__ = [
+    "Position",
+    "SearchLimit",
+    "SolverError",
+    "check_limit",
+    "position_of",
+    "read_bridge",
+    "read_coinche",
+    "read_five_hundred",
+]
 
 
 class SolverError(TrumpsError):
@@ -96,34 +103,34 @@ class Position:
         return out
 
 
-def _game_name(match: Any) -> str:
-    module = type(match).__module__
-    if module.startswith("trumps.five_hundred"):
-        return "500"
-    if module.startswith("trumps.bridge"):
-        return "bridge"
-    if module.startswith("trumps.coinche"):
-        return "coinche"
-    raise SolverError(f"the solver does not know the game of {type(match).__name__}")
+def _reader(match: Any) -> Any:
+    """The game's solver adapter (its spec's ``solver``: ``read(match, deal) -> Position``)."""
+    from trumps.core.registry import spec
+
+    try:
+        game = spec(str(getattr(match, "game", "")))
+    except TrumpsError:
+        raise SolverError(f"the solver does not know the game of {type(match).__name__}") from None
+    if not game.has("solver"):
+        raise SolverError(f"the solver cannot read a {game.title} deal (its spec names no solver adapter)")
+    return game.load("solver")
 
 
 def position_of(match: Any) -> Position:
     """Read the current trick-play position of an engine ``Match``."""
     if isinstance(match, Position):
         return match.copy()
-    game = _game_name(match)
+    read = _reader(match)
     deal = getattr(match, "deal", None)
     if deal is None or match.is_over or deal.phase != "PLAY":
         phase = "over" if deal is None or match.is_over else deal.phase
         raise SolverError(f"the solver needs a deal in trick play, not in phase {phase}")
-    if game == "500":
-        return _five_hundred(match, deal)
-    if game == "bridge":
-        return _bridge(match, deal)
-    return _coinche(match, deal)
+    position: Position = read(match, deal)
+    return position
 
 
-def _five_hundred(match: Any, d: Any) -> Position:
+def read_five_hundred(match: Any, d: Any) -> Position:
+    """A 500 deal in trick play (jokers, misère, a partner sitting out)."""
     c = d.contract
     if c is None or d.contractor is None or d.bidding_team is None:
         raise SolverError("this 500 deal has no contract (no declaring side to solve for)")
@@ -160,7 +167,8 @@ def _five_hundred(match: Any, d: Any) -> Position:
     )
 
 
-def _bridge(match: Any, d: Any) -> Position:
+def read_bridge(match: Any, d: Any) -> Position:
+    """A bridge deal in trick play (the dummy played by declarer)."""
     if d.declarer is None:
         raise SolverError("this bridge deal has no contract")
     side = d.declarer & 1
@@ -188,7 +196,8 @@ def _bridge(match: Any, d: Any) -> Position:
     )
 
 
-def _coinche(match: Any, d: Any) -> Position:
+def read_coinche(match: Any, d: Any) -> Position:
+    """A coinche deal in trick play (card points, belote, the capot objective)."""
     if d.taker is None or d.rules is None:
         raise SolverError("this coinche deal has no contract")
     side = d.taker % 2
