@@ -31,6 +31,7 @@ LEVEL_BOTS = {
     "strong": "trumps.bots.levels:StrongBot",
 }
 
+
 def canonical_game(game: str) -> str:
     """The registry name of ``game`` (``"five_hundred"`` -> ``"500"``);
     raises :class:`~trumps.core.errors.OptionError` for an unknown game."""

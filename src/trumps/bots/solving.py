@@ -24,6 +24,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import trumps
 from trumps.core.errors import TrumpsError
 from trumps.core.protocol import Match
 
@@ -74,8 +75,6 @@ def _endplay_ok() -> bool:
 
     if not dd.available():
         return False
-    import trumps
-
     warm = trumps.new_game("bridge", seed=1, contract="3NT", declarer=0)
     _bridge_dds(warm)
     return True
@@ -87,8 +86,6 @@ def _fast_project_solver() -> bool:
     solver = _project_solver()
     if solver is None:
         return False
-    import trumps
-
     m = trumps.new_game("coinche", seed=1, contract="80H", declarer=0)
     try:
         solver.solve(m, engine="c")
@@ -100,7 +97,7 @@ def _fast_project_solver() -> bool:
 def solver_name(game: str) -> str:
     """Which solver answers for ``game``: ``"dds"``, ``"c"``, ``"reference"``
     or ``"fallback"``."""
-    if game == "bridge" and _endplay_ok():
+    if trumps.game_spec(game).double_dummy_via_dds and _endplay_ok():
         return "dds"
     if _project_solver() is not None:
         return "c" if _fast_project_solver() else "reference"
@@ -204,13 +201,13 @@ def _equal_value(card: str, solved: dict[str, int], legal: list[str]) -> int:
 
 # ----- the private fallback: alpha-beta over the engine ------------------------
 def _declaring_total(match: Match[Any], team: int) -> float:
+    """The declaring side's total of the finished deal in the solver's unit:
+    its card points, or its tricks (per team, or the declarer's alone)."""
     r = match.results[-1]
-    game = match.game
-    if game == "bridge":
-        return float(r["tricks"])
-    if game == "coinche":
+    if trumps.game_spec(match.game).solver_unit == "points":
         return float(r["card_points"][team])
-    return float(r["tricks"][team])
+    tricks = r["tricks"]
+    return float(tricks[team]) if isinstance(tricks, list) else float(tricks)
 
 
 def _fallback(match: Match[Any]) -> Values:
@@ -219,8 +216,9 @@ def _fallback(match: Match[Any]) -> Values:
     d: Any = getattr(match, "deal", None)
     team = _declaring_team(match)
     teams = _team_of(match)
-    misere = match.game == "500" and bool(getattr(d.contract, "is_misere", False))
-    unit = "points" if match.game == "coinche" else "tricks"
+    # a misère contract (500) wants as few tricks as it can
+    misere = bool(getattr(d.contract, "is_misere", False))
+    unit = trumps.game_spec(match.game).solver_unit
     n_results = len(match.results)
 
     def wants_max(m: Match[Any]) -> bool:

@@ -107,6 +107,12 @@ def _load() -> dict[str, GameSpec]:
             except Exception as exc:  # any error in a plugin: skip it, keep the others
                 warnings.warn(f"trumps: game entry point {ep.value!r} failed to load: {exc}", stacklevel=2)
                 continue
+            if isinstance(loaded, GameSpec) and loaded.name != ep.name.strip().lower():
+                warnings.warn(
+                    f"trumps: game entry point {ep.name!r} names a game called {loaded.name!r}; skipped",
+                    stacklevel=2,
+                )
+                continue
             _add(table, loaded, f"entry point {ep.name} = {ep.value}")
         _specs = table
         return table

@@ -8,7 +8,7 @@ ask a spec what they need instead of comparing a game's name, so a new game
 is one package and one entry-point line.
 
 A spec must be cheap to import: the fields that name code are ``"module:attr"``
-references resolved on first use (:meth:`GameSpec.load`).  That also keeps
+(or ``"module"``) references resolved on first use (:meth:`GameSpec.load`).  That also keeps
 the layering: a game package names its rule bot (``trumps.bots.*``) or its
 CLI calculator (``trumps.cli.games.*``) without importing either.
 
@@ -42,19 +42,20 @@ class SpecError(OptionError):
 
 def resolve_ref(ref: str) -> Any:
     """The object a ``"package.module:attr"`` reference names (``attr`` may be
-    dotted: ``"module:Class.method"``).  Raises :class:`SpecError` when the
-    module is absent or has no such attribute; an import error *inside* the
-    module propagates, so a broken module is not mistaken for a missing one."""
+    dotted: ``"module:Class.method"``), or the module ``"package.module"``
+    itself.  Raises :class:`SpecError` when the module is absent or has no
+    such attribute; an import error *inside* the module propagates, so a
+    broken module is not mistaken for a missing one."""
     module_name, sep, attr = ref.partition(":")
-    if not sep or not module_name or not attr:
-        raise SpecError(f"a reference is 'package.module:attr', not {ref!r}")
+    if not module_name or (sep and not attr) or " " in ref:
+        raise SpecError(f"a reference is 'package.module' or 'package.module:attr', not {ref!r}")
     try:
         obj: Any = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name is not None and (module_name == exc.name or module_name.startswith(exc.name + ".")):
             raise SpecError(f"no module {module_name!r} (for {ref!r})") from None
         raise
-    for part in attr.split("."):
+    for part in attr.split(".") if attr else ():
         try:
             obj = getattr(obj, part)
         except AttributeError:
@@ -103,6 +104,10 @@ class GameSpec:
     sampling: str | None = None
     #: the rule-based bot class (the ``easy`` level).
     rule_bot: str | None = None
+    #: a bidding system's bot class that bids for every bot level (bridge's SAYC),
+    #: and ``explain(view, legal) -> (call, rule)``, the rule it bid by.
+    system_bidder: str | None = None
+    system_explainer: str | None = None
     #: the module of the game's CLI sub-commands (``score_command``, ``dd_command``).
     cli: str | None = None
     #: the module with ``records_from_game`` and ``write_pbn`` (PBN export), if any.
@@ -137,6 +142,13 @@ class GameSpec:
     #: a deal may be played for every trick at a fixed value (the solver's
     #: capot objective, ``options.capot_points``).
     capot_objective: bool = False
+    #: the bot levels can bid by simulating deals (``trumps.bots.bidsim``);
+    #: ``bid_budget`` names the level budget's field of deals per bid, and
+    #: ``suggest_ranked_bid`` makes a suggestion in the auction the
+    #: simulation's first-ranked call (else the level's own choice).
+    bid_simulation: bool = False
+    bid_budget: str = "bid_samples"
+    suggest_ranked_bid: bool = False
     #: what a card-play value counts ("tricks", "points").
     solver_unit: str = "tricks"
     #: the arena's measures, in the order ``arena_gains`` returns them.

@@ -36,7 +36,7 @@ def _deck(m: Match[Any]) -> list[Card]:
 
 
 def _presentation_calls(m: Match[Any]) -> list[str]:
-    box = m.presentation().get("box", {})
+    box = m.presentation().get("box") or {}  # a game without an auction has no bidding box
     out: list[str] = []
     for side in box.get("side", []):
         out.append(str(side["call"]))

@@ -76,7 +76,9 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         probe = trumps.new_game(game, preset=preset, options=self.game_options, seed=0)
         offered = trumps.game_spec(probe.game).reward_scales
         if reward != "score" and reward not in offered:
-            raise ValueError(f"reward {reward!r} is not offered by {probe.game} (it offers {', '.join(offered)})")
+            raise ValueError(
+                f"reward {reward!r} is not offered by {probe.game} (it offers {', '.join(offered)})"
+            )
         self.spec = Spec(probe)
         self._tracker = ObservationTracker(self.spec, check=check_observations)
         self.possible_agents = list(self.spec.seat_names)

@@ -183,7 +183,8 @@ class ObservationTracker:
         d = m.deal
         phase = m.phase
         owner = d.hand_to_play
-        calls = len(d.auction.calls)
+        auction = getattr(d, "auction", None)  # a game without an auction has none
+        calls = len(auction.calls) if auction is not None else 0
         tricks = len(d.tricks)
         exposed = len(getattr(d, "exposed", ()))
         m.apply(action)

@@ -19,6 +19,7 @@ from trumps.solver.reference import legal_moves
 
 __all__ = ["random_match", "random_position_match"]
 
+
 def _families() -> dict[str, tuple[tuple[str, ...], tuple[dict[str, Any], ...]]]:
     """Game -> (contracts, option sets) to start sample positions from: every
     registered game whose spec has a solver adapter and sample contracts."""
