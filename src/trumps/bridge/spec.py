@@ -65,6 +65,7 @@ SPEC = GameSpec(
     match_options="trumps.bridge.spec:match_options",
     match_format="trumps.bridge.spec:match_format",
     has_dummy=True,
+    deal_notation=True,
     double_dummy_via_dds=True,
     arena_measures=("imps",),
     sample_contracts=("1S", "2H", "3D", "4C", "3NT"),

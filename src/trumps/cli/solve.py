@@ -54,7 +54,7 @@ def parse_deal_text(game: str, text: str) -> Any:
             raise DealError("--deal: a JSON deal is an object of seats to cards")
         return data
     if "=" not in t:
-        if game == "bridge":
+        if trumps.game_spec(game).deal_notation:  # the game reads its own deal text (bridge: PBN)
             return t
         raise DealError("--deal: write SEAT=CARDS groups separated by ';' (e.g. N=AS KS ...;E=...)")
     out: dict[str, str] = {}
@@ -111,9 +111,7 @@ def _run(argv: list[str]) -> int:
         match.apply(action)
     pos = position_of(match)
     if a.leader is not None:
-        started = pos.trick or (pos.game == "bridge" and pos.tricks_left < 13)
-        started = started or (pos.game == "500" and pos.tricks_left < 10)
-        started = started or (pos.game == "coinche" and pos.tricks_left < 8)
+        started = bool(pos.trick) or bool(match.view(None).get("tricks"))
         if started:
             raise UsageError("--leader only applies before the first card is played")
         seat = parse_seat(a.leader, match.players)

@@ -55,6 +55,7 @@ SPEC = GameSpec(
     rl_actions="trumps.envs.encoding:coinche_actions",
     view_names_led_suit=False,
     solver_unit="points",
+    outside_engines=("colver",),
     arena_gains="trumps.coinche.spec:arena_gains",
     arena_measures=("deal_score", "card_points"),
     capot_objective=True,

@@ -129,6 +129,10 @@ class GameSpec:
     rl_actions: str | None = None
 
     # ----- game-neutral facts ------------------------------------------------------
+    #: ``new_game``'s ``deal`` may be one string in the game's own notation (bridge: PBN).
+    deal_notation: bool = False
+    #: outside engines whose bots play this game (``colver``: ``colver:<agent>`` bots).
+    outside_engines: tuple[str, ...] = ()
     #: seats the game can have (the largest is the RL encodings' player count).
     seat_counts: tuple[int, ...] = (4,)
     #: one hand is laid face up after the opening lead and played by its partner.

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from trumps.bridge.calls import Contract
 from trumps.bridge.rubber import RubberSheet, score_rubber
 from trumps.bridge.scoring import deal_score
+from trumps.bridge.spec import SPEC
 from trumps.cli.common import CliParser, add_lang_argument, in_language
 from trumps.cli.lang import _, lang, translate_error
 from trumps.cli.localized import LOCALIZED, contract_label, denom_label
@@ -41,7 +42,7 @@ def score_command(argv: list[str]) -> int:
 
 def _score(argv: list[str]) -> int:
     args = list(argv)
-    if args and args[0].lower() == "bridge":
+    if args and args[0].strip().lower() in (SPEC.name, *SPEC.aliases):
         args = args[1:]
     p = _Parser(prog="trumps score bridge", description=_("Score a bridge contract or a rubber."))
     p.add_argument("contract", nargs="?", help=_("e.g. 4HX, 3NT, 7SXX"))
