@@ -47,6 +47,7 @@ REFERENCES = (
     "match_options",
     "match_format",
     "rl_actions",
+    "bid_simulation",
 )
 
 

@@ -120,7 +120,7 @@ class PimcBot(Bot):
             samples = self.bid_samples(game)
             self._bidders[game] = (
                 self.simulation_bidder(game, samples)
-                if samples > 0 and spec.bid_simulation and not spec.has("system_bidder")
+                if samples > 0 and spec.has("bid_simulation") and not spec.has("system_bidder")
                 else _bidder(game, self.rules(game))
             )
         return self._bidders[game]
@@ -129,7 +129,7 @@ class PimcBot(Bot):
         """Deals this level simulates per bid in ``game`` (0: it bids by rule);
         the game's spec names the budget's field (``bid_budget``)."""
         spec = trumps.game_spec(game)
-        return int(getattr(self.budget, spec.bid_budget)) if spec.bid_simulation else 0
+        return int(getattr(self.budget, spec.bid_budget)) if spec.has("bid_simulation") else 0
 
     def simulation_bidder(self, game: str, samples: int) -> SimulationBidder:
         """A bidder by simulation of ``samples`` deals under this level's

@@ -83,7 +83,7 @@ def explain(
     if explainer is not None and phase == "AUCTION":
         chosen, rule = explainer(view, legal)
         return [{"action": chosen, "value": None, "samples": 0, "unit": None, "reason": rule}]
-    if spec.bid_simulation and phase == "AUCTION":
+    if spec.has("bid_simulation") and phase == "AUCTION":
         # the level's own sample count for this game
         samples = bot.bid_samples(name) or EXPLAIN_BID_SAMPLES
         rows: list[dict[str, Any]] = bot.simulation_bidder(name, samples).explain(view, legal, rng)

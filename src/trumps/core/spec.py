@@ -146,11 +146,11 @@ class GameSpec:
     #: a deal may be played for every trick at a fixed value (the solver's
     #: capot objective, ``options.capot_points``).
     capot_objective: bool = False
-    #: the bot levels can bid by simulating deals (``trumps.bots.bidsim``);
+    #: how the bot levels bid by simulating deals (a ``trumps.bots.bidsim.BidStrategy``);
     #: ``bid_budget`` names the level budget's field of deals per bid, and
     #: ``suggest_ranked_bid`` makes a suggestion in the auction the
     #: simulation's first-ranked call (else the level's own choice).
-    bid_simulation: bool = False
+    bid_simulation: str | None = None
     bid_budget: str = "bid_samples"
     suggest_ranked_bid: bool = False
     #: what a card-play value counts ("tricks", "points").

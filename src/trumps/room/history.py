@@ -295,7 +295,7 @@ def _pbn_module(game: str) -> ModuleType | None:
     spec = trumps.game_spec(game)
     if not spec.has("pbn"):
         return None
-    module = spec.load("pbn")
+    module: ModuleType = spec.load("pbn")
     if not (hasattr(module, "records_from_game") and hasattr(module, "write_pbn")):
         return None
     return module
