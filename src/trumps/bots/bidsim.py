@@ -176,7 +176,8 @@ class SimulationBidder(Bot):
         :class:`trumps.solver.SearchLimit` for a search past ``limit``."""
         self._deadline = None if self.cap is None else time.perf_counter() + self.cap
         try:
-            return self.strategy.options(self, view, legal, rng)
+            found: list[BidOption] = self.strategy.options(self, view, legal, rng)
+            return found
         finally:
             self._deadline = None
 

@@ -422,6 +422,6 @@ def colver_bot(game: str, agent: str) -> ColverBot:
     if "colver" not in spec.outside_engines:
         from trumps.core.registry import specs
 
-        plays = [s.title for s in specs() if "colver" in s.outside_engines]
-        raise ColverError(f"colver plays {', '.join(plays) or 'no game here'}, not {spec.title}")
+        plays = [s.noun for s in specs() if "colver" in s.outside_engines]
+        raise ColverError(f"colver plays {', '.join(plays) or 'no game here'}, not {spec.noun}")
     return ColverBot(agent)

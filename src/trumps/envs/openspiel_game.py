@@ -168,7 +168,7 @@ class _Config:
 class TrumpsGame(pyspiel.Game):  # type: ignore[misc]
     """One deal of a trumps game under a preset and options."""
 
-    def __init__(self, params: dict[str, Any] | None = None, *, game: str = "bridge") -> None:
+    def __init__(self, params: dict[str, Any] | None = None, *, game: str) -> None:
         p = {**_PARAMS, **(params or {})}
         preset: str | None = str(p["preset"]) or None
         options = parse_options(str(p["options"]))

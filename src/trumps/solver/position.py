@@ -143,7 +143,7 @@ def read_five_hundred(match: Any, d: Any) -> Position:
     active = list(d.active)
     hands = [list(d.hands[s]) if s in active else [] for s in range(n)]
     return Position(
-        game="500",
+        game=match.game,
         rules=d.rules,
         options=d.o,
         n_seats=n,
@@ -174,7 +174,7 @@ def read_bridge(match: Any, d: Any) -> Position:
     side = d.declarer & 1
     declaring = [s & 1 == side for s in range(4)]
     return Position(
-        game="bridge",
+        game=match.game,
         rules=d.trump,
         options=match.options,
         n_seats=4,
@@ -203,7 +203,7 @@ def read_coinche(match: Any, d: Any) -> Position:
     side = d.taker % 2
     declaring = [s % 2 == side for s in range(4)]
     return Position(
-        game="coinche",
+        game=match.game,
         rules=d.rules,
         options=d.o,
         n_seats=4,
