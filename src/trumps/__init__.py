@@ -30,6 +30,7 @@ from trumps.core.errors import (
     WrongSeat,
 )
 from trumps.core.protocol import Match
+from trumps.core.registry import BUILTIN as _BUILTIN_GAMES
 from trumps.core.spec import GameSpec
 
 __version__ = "0.1.0"
@@ -57,17 +58,13 @@ __all__ = [
     "parse_hand",
 ]
 
-# Subpackages imported on first attribute access (``trumps.bridge``...).
-_SUBPACKAGES = (
-    "bots",
-    "bridge",
-    "cli",
-    "coinche",
-    "core",
-    "envs",
-    "five_hundred",
-    "room",
-    "solver",
+# Subpackages imported on first attribute access (``trumps.bridge``...): the
+# layers, and the package of each built-in game (named by the registry).
+_SUBPACKAGES = tuple(
+    sorted(
+        {"bots", "cli", "core", "envs", "room", "solver"}
+        | {ref.split(":")[0].split(".")[1] for ref in _BUILTIN_GAMES}
+    )
 )
 
 

@@ -40,7 +40,7 @@ log = logging.getLogger("trumps.room")
 def game_catalogue() -> list[dict[str, Any]]:
     """Every installed game with its option metadata (forms are built from it)
     and its names for people: ``short_title`` ("Bridge", a heading) and
-    ``noun`` ("a bridge table", inside a sentence), so no page names a game."""
+    ``noun`` (inside a sentence: "a … table"), so no page names a game."""
     out = []
     for spec in game_registry.specs():
         out.append(

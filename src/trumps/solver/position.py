@@ -17,6 +17,9 @@ from trumps.core.cards import Card
 from trumps.core.errors import TrumpsError
 
 __all__ = [
+    "DUTIES",
+    "JOKERS",
+    "PLAIN",
     "Position",
     "SearchLimit",
     "SolverError",
@@ -26,6 +29,16 @@ __all__ = [
     "read_coinche",
     "read_five_hundred",
 ]
+
+
+#: The rule families both searches know, named by what they model (a game's
+#: solver reader picks one; a new game with the same trick rules reuses it):
+#: PLAIN: follow suit, the highest trump or card of the suit led wins, a trick
+#: counts one (bridge); JOKERS: effective suits and powers from the rules
+#: (bowers; jokers, led with a named suit in no trumps), partners may sit out
+#: (500); DUTIES: the duty to trump and overtrump with partner exemptions, card
+#: points and the last trick's bonus (coinche).
+PLAIN, JOKERS, DUTIES = "plain", "jokers", "duties"
 
 
 class SolverError(TrumpsError):
@@ -71,7 +84,8 @@ class Position:
     (``capot_points``) instead of its card points."""
 
     game: str
-    rules: Any  # 500 / coinche TrickRules; bridge: the trump suit number (-1 NT)
+    family: str  # PLAIN, JOKERS or DUTIES: which rules the searches apply
+    rules: Any  # JOKERS / DUTIES: the engine's TrickRules; PLAIN: the trump suit number (-1 NT)
     options: Any
     n_seats: int
     active: list[int]
@@ -144,6 +158,7 @@ def read_five_hundred(match: Any, d: Any) -> Position:
     hands = [list(d.hands[s]) if s in active else [] for s in range(n)]
     return Position(
         game=match.game,
+        family=JOKERS,
         rules=d.rules,
         options=d.o,
         n_seats=n,
@@ -175,6 +190,7 @@ def read_bridge(match: Any, d: Any) -> Position:
     declaring = [s & 1 == side for s in range(4)]
     return Position(
         game=match.game,
+        family=PLAIN,
         rules=d.trump,
         options=match.options,
         n_seats=4,
@@ -204,6 +220,7 @@ def read_coinche(match: Any, d: Any) -> Position:
     declaring = [s % 2 == side for s in range(4)]
     return Position(
         game=match.game,
+        family=DUTIES,
         rules=d.rules,
         options=d.o,
         n_seats=4,
