@@ -27,6 +27,7 @@ from typing import Any
 import trumps
 from trumps.core.errors import TrumpsError
 from trumps.core.protocol import Match
+from trumps.core.registry import specs
 
 __all__ = [
     "FALLBACK_CARDS",
@@ -75,8 +76,9 @@ def _endplay_ok() -> bool:
 
     if not dd.available():
         return False
-    warm = trumps.new_game("bridge", seed=1, contract="3NT", declarer=0)
-    _bridge_dds(warm)
+    for spec in specs():
+        if spec.double_dummy_via_dds and spec.sample_contracts:
+            _bridge_dds(spec.new(seed=1, contract=spec.sample_contracts[-1], declarer=0))
     return True
 
 
@@ -86,9 +88,9 @@ def _fast_project_solver() -> bool:
     solver = _project_solver()
     if solver is None:
         return False
-    m = trumps.new_game("coinche", seed=1, contract="80H", declarer=0)
-    try:
-        solver.solve(m, engine="c")
+    try:  # a deal of the first game the solver reads
+        spec = next(s for s in specs() if s.has("solver") and s.sample_contracts)
+        solver.solve(spec.new(seed=1, contract=spec.sample_contracts[0], declarer=0), engine="c")
     except Exception:
         return False
     return bool(getattr(solver, "c_available", lambda: True)())
