@@ -64,7 +64,6 @@ SPEC = GameSpec(
     arena_gains="trumps.bridge.spec:arena_gains",
     match_options="trumps.bridge.spec:match_options",
     match_format="trumps.bridge.spec:match_format",
-    has_dummy=True,
     deal_notation=True,
     double_dummy_via_dds=True,
     arena_measures=("imps",),

@@ -98,9 +98,10 @@ class GameSpec:
     presentation: str | None = None
 
     # ----- the layers above (references resolved lazily; never imported here) -
-    #: ``read(match) -> Position``: the solver's reading of a trick-play position.
+    #: ``read(match, deal) -> Position``: the solver's reading of a trick-play position.
     solver: str | None = None
-    #: the PIMC bots' sampling hooks (a module or object; see ``trumps.bots.sampling``).
+    #: the PIMC sampler's inferences (a ``trumps.bots.inference.Inference``;
+    #: none: sampled as a plain trick game).
     sampling: str | None = None
     #: the rule-based bot class (the ``easy`` level).
     rule_bot: str | None = None
@@ -121,7 +122,7 @@ class GameSpec:
     #: :class:`OptionError` for a format that is not a match.
     match_options: str | None = None
     #: ``match_format(resolved options) -> str``: the match's end in words
-    #: ("to 1000 points"); default: the presentation's target, else "one match".
+    #: ("to 1000 points"); default "one game".
     match_format: str | None = None
     #: ``rl_actions(options, deck) -> (calls, extras)``: the RL action space's
     #: actions beyond the bidding box and the cards (a breach call, a joker
@@ -135,10 +136,6 @@ class GameSpec:
     outside_engines: tuple[str, ...] = ()
     #: seats the game can have (the largest is the RL encodings' player count).
     seat_counts: tuple[int, ...] = (4,)
-    #: one hand is laid face up after the opening lead and played by its partner.
-    has_dummy: bool = False
-    #: some cards are dealt to a kitty (widow) that a player may take.
-    deals_kitty: bool = False
     #: the double-dummy search may hand a whole-deal table to DDS (endplay).
     double_dummy_via_dds: bool = False
     #: the view names the suit led to the current trick (``"led"``).

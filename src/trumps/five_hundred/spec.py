@@ -43,7 +43,6 @@ SPEC = GameSpec(
     match_format="trumps.five_hundred.spec:match_format",
     rl_actions="trumps.envs.encoding:five_hundred_actions",
     seat_counts=(4, 6),
-    deals_kitty=True,
     arena_measures=("points",),
     sample_contracts=("6S", "7H", "8D", "9C", "10S", "6NT", "8NT", "MIS", "OMIS"),
     sample_options=(
