@@ -294,3 +294,62 @@ def test_the_toy_game_in_the_card_room(installed: Path, tmp_path: Path) -> None:
         record = client.get(f"/api/tables/{table['id']}/record").json()
         replayed = trumps.load_game(record)
         assert replayed.is_over and replayed.scores == ev["view"]["scores"]
+
+
+# ----- nothing outside a game's package names it ---------------------------------------
+
+SRC = Path(trumps.__file__).resolve().parent
+GAME_PACKAGES = {ref.split(":")[0].split(".")[1] for ref in registry.BUILTIN}
+
+
+def _game_words() -> set[str]:
+    """The games' names (not their aliases: "belote" is also a card announcement's word)."""
+    return {s.name for s in registry.specs()}
+
+
+def _outside_the_games() -> list[Path]:
+    return sorted(p for p in SRC.rglob("*.py") if p.relative_to(SRC).parts[0] not in GAME_PACKAGES)
+
+
+def test_no_layer_compares_a_game_name() -> None:
+    """The layers ask the registry: no ``game == "bridge"``, no
+    ``name in ("500", ...)``, no map keyed by game names, outside the games'
+    own packages."""
+    import ast
+
+    words = _game_words()
+
+    def names_a_game(node: ast.AST) -> bool:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value.lower() in words
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return any(names_a_game(e) for e in node.elts)
+        return False
+
+    found = []
+    for path in _outside_the_games():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare) and any(names_a_game(n) for n in (node.left, *node.comparators)):
+                found.append(f"{path.relative_to(SRC)}:{node.lineno}")
+            # a map keyed by game names (a word map of the CLI, where "coinche" is a call's name, is not)
+            if isinstance(node, ast.Dict) and sum(names_a_game(k) for k in node.keys if k is not None) >= 2:
+                found.append(f"{path.relative_to(SRC)}:{node.lineno} (a map keyed by games)")
+    assert not found, found
+
+
+def test_no_page_names_a_game() -> None:
+    """The pages get the games' names from /api/games: no script or page
+    holds a map or a list of game names."""
+    import re
+
+    names = "|".join(re.escape(w) for w in _game_words())
+    key = re.compile(rf"""(?:["']?\b(?:{names})\b["']?\s*:)|(?:value=["'](?:{names})["'])""")
+    found = []
+    for path in sorted((SRC / "room" / "static").glob("*.*")):
+        if path.suffix not in (".js", ".html"):
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("//", 1)[0]
+            if key.search(code):
+                found.append(f"{path.name}:{n}: {line.strip()[:80]}")
+    assert not found, found
