@@ -37,6 +37,7 @@ REFERENCES = (
     "view",
     "presentation",
     "solver",
+    "dds_solver",
     "sampling",
     "rule_bot",
     "system_bidder",

@@ -33,6 +33,7 @@ __all__ = [
     "FALLBACK_CARDS",
     "SolveError",
     "Values",
+    "bridge_dds",
     "exact_limit",
     "solve_value",
     "solve_values",
@@ -78,7 +79,7 @@ def _endplay_ok() -> bool:
         return False
     for spec in specs():
         if spec.double_dummy_via_dds and spec.sample_contracts:
-            _bridge_dds(spec.new(seed=1, contract=spec.sample_contracts[-1], declarer=0))
+            spec.load("dds_solver")(spec.new(seed=1, contract=spec.sample_contracts[-1], declarer=0))
     return True
 
 
@@ -134,7 +135,8 @@ def solve_values(match: Match[Any], limit: int | None = None) -> Values:
     game = match.game
     name = solver_name(game)
     if name == "dds":
-        return _bridge_dds(match)
+        values: Values = trumps.game_spec(game).load("dds_solver")(match)
+        return values
     if name in ("c", "reference"):
         solver = _project_solver()
         sol = solver.solve(match, limit=limit)
@@ -158,7 +160,8 @@ def solve_value(match: Match[Any], limit: int | None = None) -> float:
 
 
 # ----- bridge: DDS through endplay -------------------------------------------
-def _bridge_dds(match: Match[Any]) -> Values:
+def bridge_dds(match: Match[Any]) -> Values:
+    """A bridge position's card values from DDS (bridge's spec names it as its ``dds_solver``)."""
     from trumps.bridge.dd import _DENOM_OF_STRAIN, _card_text, _endplay, solve_board
     from trumps.bridge.hands import format_deal
 

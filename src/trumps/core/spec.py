@@ -100,6 +100,9 @@ class GameSpec:
     # ----- the layers above (references resolved lazily; never imported here) -
     #: ``read(match, deal) -> Position``: the solver's reading of a trick-play position.
     solver: str | None = None
+    #: ``values(match) -> Values``: double-dummy values through DDS (endplay),
+    #: used instead of the project's solver when endplay is installed.
+    dds_solver: str | None = None
     #: the PIMC sampler's inferences (a ``trumps.bots.inference.Inference``;
     #: none: sampled as a plain trick game).
     sampling: str | None = None
@@ -136,8 +139,6 @@ class GameSpec:
     outside_engines: tuple[str, ...] = ()
     #: seats the game can have (the largest is the RL encodings' player count).
     seat_counts: tuple[int, ...] = (4,)
-    #: the double-dummy search may hand a whole-deal table to DDS (endplay).
-    double_dummy_via_dds: bool = False
     #: the view names the suit led to the current trick (``"led"``).
     view_names_led_suit: bool = True
     #: a deal may be played for every trick at a fixed value (the solver's
@@ -199,6 +200,11 @@ class GameSpec:
     @property
     def presets(self) -> tuple[str, ...]:
         return tuple(self.schema.presets)
+
+    @property
+    def double_dummy_via_dds(self) -> bool:
+        """Whether the game's double dummy may go through DDS (it names a ``dds_solver``)."""
+        return self.has("dds_solver")
 
     @property
     def max_players(self) -> int:
