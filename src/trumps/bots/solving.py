@@ -135,8 +135,8 @@ def solve_values(match: Match[Any], limit: int | None = None) -> Values:
     game = match.game
     name = solver_name(game)
     if name == "dds":
-        values: Values = trumps.game_spec(game).load("dds_solver")(match)
-        return values
+        by_dds: Values = trumps.game_spec(game).load("dds_solver")(match)
+        return by_dds
     if name in ("c", "reference"):
         solver = _project_solver()
         sol = solver.solve(match, limit=limit)
