@@ -35,7 +35,7 @@ class Timed(Bot):
         self.inner = inner
         self.sink = sink
 
-    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         start, cpu = time.perf_counter(), time.process_time()
         out = self.inner.choose(view, legal, rng)
         if len(legal) > 1:

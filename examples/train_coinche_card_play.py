@@ -215,7 +215,7 @@ class PolicyBot(Bot):
     def load(cls, path: Path) -> PolicyBot:
         return cls(Policy.load(path))
 
-    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         if view.get("phase") == "PLAY" and legal and all(c in INDEX for c in legal):
             return card_choice(self.policy, view, legal, rng, greedy=True)[0]
         return self.rules.choose(view, legal, rng)

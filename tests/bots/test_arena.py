@@ -51,7 +51,7 @@ def test_seats_are_swapped() -> None:
         def __init__(self, tag: str) -> None:
             self.tag = tag
 
-        def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+        def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
             seen.append((["N", "E", "S", "W"].index(view["seat"]), self.tag))
             return RandomBot().choose(view, legal, rng)
 

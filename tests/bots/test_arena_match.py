@@ -136,7 +136,7 @@ def test_deal_k_is_the_same_at_both_tables() -> None:
         def __init__(self, table: int) -> None:
             self.table = table
 
-        def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+        def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
             key = (int(view["deal_number"]), str(view["seat"]))
             hands[self.table].setdefault(key, sorted(view["hands"][view["seat"]]))
             return RandomBot().choose(view, legal, rng)
@@ -217,10 +217,10 @@ def test_cli_progress(capsys: pytest.CaptureFixture[str]) -> None:
         (["500", "--games", "2", "--deals", "3"], "--games and --deals cannot be combined"),
         (["500", "--games", "2", "--a", "nope"], "unknown bot kind 'nope'"),
         (["500", "--games", "2", "-o", "nonsense=1"], "unknown option 'nonsense'"),
-        (["500", "--games", "0"], "at least one game"),
+        (["500", "--games", "0"], "at least 1, not 0"),
         (["bridge", "--games", "1", "-o", "scoring=duplicate"], "a bridge match is a rubber"),
         (["500", "--deals", "2", "--max-deals", "5"], "--max-deals only applies with --games"),
-        (["500", "--games", "x"], "invalid int value"),
+        (["500", "--games", "x"], "expected a whole number, not 'x'"),
     ],
 )
 def test_cli_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

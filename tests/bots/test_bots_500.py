@@ -24,7 +24,7 @@ class Spy(Bot):
         self.inner = inner
         self.calls: list[tuple[dict[str, Any], list[str], str]] = []
 
-    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         assert isinstance(view, dict)
         json.dumps(view)  # plain JSON data: no way back to the game object
         answer = self.inner.choose(view, legal, rng)
@@ -91,9 +91,9 @@ def test_random_bot_needs_no_view() -> None:
     views: list[dict[str, Any]] = []
 
     class Watched(RandomBot):
-        def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+        def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
             views.append(view)
-            return super().choose(view, legal, rng)
+            return super().decide(view, legal, rng)
 
     match = trumps.new_game("500", seed=2)
     play_game(match, [Watched()] * 4, random.Random(0))
@@ -102,7 +102,7 @@ def test_random_bot_needs_no_view() -> None:
 
 def test_an_illegal_answer_is_refused() -> None:
     class Cheat(Bot):
-        def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+        def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
             return "10NT!"
 
     match = trumps.new_game("500", seed=1)

@@ -48,6 +48,7 @@ def test_card_actions_leave_out_claims() -> None:
     assert card_actions(["AS", "CLAIM3", "ACCEPT", "REJECT", "2H"]) == ["AS", "2H"]
 
 
+@pytest.mark.slow  # tens of seconds: not in the fast tier (docs/testing.md)
 @pytest.mark.parametrize("game", ["500", "bridge", "coinche"])
 def test_strong_plays_a_whole_deal_legally(game: str) -> None:
     from trumps.bots.selfplay import step

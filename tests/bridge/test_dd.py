@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -11,12 +10,8 @@ import pytest
 
 from trumps.bridge import dd
 
-CORPUS = Path("/work/shared/corpus/bridge")
-pytestmark = [
-    pytest.mark.skipif(not dd.available(), reason="endplay (DDS) not installed"),
-    pytest.mark.skipif(not CORPUS.is_dir(), reason="bridge corpus not present"),
-]
-SLOW = os.environ.get("TRUMPS_SLOW") == "1"
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "bridge" / "corpus"
+pytestmark = pytest.mark.skipif(not dd.available(), reason="endplay (DDS) not installed")
 
 
 def _dds_list(name: str) -> list[tuple[int, str, str, list[int], int]]:
@@ -46,7 +41,7 @@ def test_dds_list10_tables_and_par() -> None:
     _check_list(rows)
 
 
-@pytest.mark.skipif(not SLOW, reason="set TRUMPS_SLOW=1 (about 30 s)")
+@pytest.mark.slow  # about 30 s
 def test_dds_list100_tables_and_par() -> None:
     rows = _dds_list("dds_list100.txt")
     assert len(rows) == 100

@@ -85,6 +85,7 @@ def _run(threads: int, rounds: int) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # tens of seconds: not in the fast tier (docs/testing.md)
 def test_many_threads_get_the_single_threaded_answers() -> None:
     out = _run(threads=8, rounds=25)
     assert out.returncode == 0, f"exit {out.returncode}: {out.stdout[-500:]} {out.stderr[-1500:]}"

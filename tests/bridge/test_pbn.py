@@ -1,5 +1,5 @@
 """PBN 2.1 and LIN reading and writing, and the real-world corpus
-(/work/shared/corpus/bridge, see its README for the expected figures)."""
+(tests/data/bridge/corpus, see its README for the expected figures)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from trumps.bridge.calls import Contract
 from trumps.bridge.lin import read_lin, write_lin
 from trumps.bridge.pbn import PbnError, PbnRecord, read_pbn, read_pbn_file, records_from_game, write_pbn
 
-CORPUS = Path("/work/shared/corpus/bridge")
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "bridge" / "corpus"
 
 
 @functools.cache
@@ -20,8 +20,6 @@ def _corpus(name: str) -> list[PbnRecord]:
     """Each corpus file read once (lenient) for all the tests below."""
     return read_pbn_file(CORPUS / name, strict=False)
 
-
-needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="bridge corpus not present")
 
 DEAL = "N:AKQJ.AKQ.AK2.432 T98765.J.QJ.T987 2.T98765.T98.AKQ 43.432.76543.J65"
 
@@ -167,7 +165,6 @@ _PBN_FILES = {
 }
 
 
-@needs_corpus
 @pytest.mark.parametrize("name,count", sorted(_PBN_FILES.items()))
 def test_every_corpus_file_loads(name: str, count: int) -> None:
     recs = _corpus(name)
@@ -179,7 +176,6 @@ def test_every_corpus_file_loads(name: str, count: int) -> None:
     ]
 
 
-@needs_corpus
 @pytest.mark.parametrize(
     "name", ["endplay_example1_eyc1998.pbn", "endplay_example2_realbridge2021.pbn", "endplay_sample.pbn"]
 )
@@ -187,7 +183,6 @@ def test_clean_files_pass_strict_mode(name: str) -> None:
     read_pbn_file(CORPUS / name, strict=True)
 
 
-@needs_corpus
 def test_realbridge_scores_and_replays() -> None:
     recs = read_pbn_file(CORPUS / "endplay_example2_realbridge2021.pbn")
     scored = [r for r in recs if r.score is not None]
@@ -205,14 +200,12 @@ def test_realbridge_scores_and_replays() -> None:
     assert sum(len(r.alerts) for r in recs) > 100
 
 
-@needs_corpus
 def test_eyc_and_sample_scores() -> None:
     for name, n in (("endplay_example1_eyc1998.pbn", 2), ("endplay_sample.pbn", 1)):
         scored = [r for r in read_pbn_file(CORPUS / name) if r.score is not None and not r.passed_out]
         assert len(scored) == n and all(r.computed_score() == r.score for r in scored)
 
 
-@needs_corpus
 def test_messy_ben_file_defects_reported_in_strict_mode() -> None:
     with pytest.raises(PbnError) as err:
         read_pbn_file(CORPUS / "ben_CTC050620-BEN3_messy.pbn")
@@ -223,7 +216,6 @@ def test_messy_ben_file_defects_reported_in_strict_mode() -> None:
     assert all(r.contract is not None or r.passed_out for r in recs)
 
 
-@needs_corpus
 def test_wc2012_source_errors_are_reported() -> None:
     recs = _corpus("endplay_example3_wc2012_rpbridge.pbn")
     defects = [d for r in recs for d in r.defects]  # what strict mode would raise
@@ -236,14 +228,12 @@ def test_wc2012_source_errors_are_reported() -> None:
     assert sum(1 for r in recs if "Deal" not in r.tags or r.hands is None) == 0
 
 
-@needs_corpus
 def test_comments_file() -> None:
     r = read_pbn_file(CORPUS / "endplay_example4_comments.pbn", strict=False)[0]
     assert r.tags["VisitTeam"] == "Sweden" and len(r.comments) >= 3
     assert str(r.contract) == "5C" and r.declarer == 1
 
 
-@needs_corpus
 def test_lin_corpus() -> None:
     recs = read_lin((CORPUS / "endplay_example1_bbo.lin").read_text(encoding="utf-8"))
     assert len(recs) == 8 and [r.board for r in recs] == list(range(1, 9))
@@ -275,7 +265,6 @@ def test_rubber_game_exports_every_deal() -> None:
             assert rec.replay() == res["tricks"] == rec.result
 
 
-@needs_corpus
 def test_tables_and_hex_double_dummy_in_sample() -> None:
     r = _corpus("endplay_sample.pbn")[0]
     columns, rows = r.table("OptimumResultTable")

@@ -8,6 +8,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -63,6 +64,7 @@ def _check_views(g: trumps.Match[Any]) -> None:
 
 
 @settings(max_examples=40, deadline=None)
+@pytest.mark.slow  # tens of seconds: not in the fast tier (docs/testing.md)
 @given(
     seed=st.integers(0, 2**32 - 1), form=st.sampled_from(FORMS), claims=st.sampled_from(["off", "consent"])
 )

@@ -27,7 +27,7 @@ from trumps.bridge.pbn import PbnError, read_pbn, write_pbn
 from trumps.bridge.rubber import ChicagoSheet, RubberSheet, back_score_units, score_rubber
 from trumps.core.errors import IllegalAction, OptionError, TrumpsError, WrongSeat
 
-CORPUS = Path("/work/shared/corpus/bridge")
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "bridge" / "corpus"
 DEAL = "N:AKQJ.AKQ.AK2.432 T98765.J.QJ.T987 2.T98765.T98.AKQ 43.432.76543.J65"
 STRAINS = ("C", "D", "H", "S", "NT")
 
@@ -780,7 +780,6 @@ def test_lin_export_uses_bbo_spellings_and_round_trips() -> None:
     assert r.computed_score() == bridge.score("3NTXX", vulnerable=True, tricks=11)
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="bridge corpus not present")
 def test_lin_corpus_round_trip_through_lin_and_pbn() -> None:
     recs = read_lin((CORPUS / "endplay_example1_bbo.lin").read_text(encoding="utf-8"))
     key = [(r.hands, r.dealer, r.vulnerable, r.board, r.auction, r.alerts, r.play, r.result) for r in recs]

@@ -76,6 +76,7 @@ def test_bad_rubber_records() -> None:
             score_rubber(bad)
 
 
+@pytest.mark.slow  # tens of seconds: not in the fast tier (docs/testing.md)
 def test_rubber_match_runs_until_rubber_ends() -> None:
     rng = random.Random(5)
     g = trumps.new_game("bridge", options={"scoring": "rubber"}, seed=11, dealer="N")

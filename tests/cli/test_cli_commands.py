@@ -357,7 +357,12 @@ def test_play_tells_a_hidden_discard_as_hidden(
     ["postgresql+psycopg://trumps:S3cret-pw@127.0.0.1:1/trumps", "bogus://trumps:S3cret-pw@h/x"],
 )
 def test_serve_never_prints_the_database_password(capsys: pytest.CaptureFixture[str], url: str) -> None:
-    code, out, err = run(capsys, "serve", "--db", url, "--port", "1")
+    import socket
+
+    with socket.socket() as probe:  # a free port: the port is checked before the database
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code, out, err = run(capsys, "serve", "--db", url, "--port", str(port))
     assert code != 0 and len(err) == 1 and "cannot open database" in err[0]
     assert "S3cret-pw" not in "\n".join(out + err) and "trumps:***@" in err[0]
 

@@ -932,4 +932,4 @@ def test_score_command_rejects_inconsistent_input(
     from trumps.cli.games.coinche import score_command
 
     assert score_command(argv) == 2
-    assert "trumps score coinche:" in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith("trumps: error: ")

@@ -8,6 +8,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,6 +69,7 @@ def check_view(g: Any, seat: int | None) -> None:
         assert seat is not None and seat in d.declared
 
 
+@pytest.mark.slow  # tens of seconds: not in the fast tier (docs/testing.md)
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32), preset=st.sampled_from(PRESETS), announce=st.booleans())
 def test_views_never_leak(seed: int, preset: str, announce: bool) -> None:

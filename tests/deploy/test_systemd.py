@@ -83,6 +83,7 @@ def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
     assert r.returncode == 0 and "trumps@" not in r.stderr, r.stderr
 
 
+@pytest.mark.postgres
 def test_the_command_serves_and_stops_on_sigterm() -> None:
     with postgres_server() as url:
         port = free_port()

@@ -9,12 +9,15 @@ import socket
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import uvicorn
-from playwright.sync_api import Locator, Page
 
 from trumps.room.app import create_app
 from trumps.room.timers import Clock
+
+if TYPE_CHECKING:  # Playwright is imported only by the browser tests themselves
+    from playwright.sync_api import Locator, Page
 
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

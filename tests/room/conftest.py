@@ -7,9 +7,9 @@ import secrets
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
 from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 
@@ -18,6 +18,9 @@ from trumps.room.app import create_app
 sys.path.insert(0, str(Path(__file__).parent))
 from browser import CHROMIUM_ARGS, LiveServer, chromium_path, free_port
 from pg import postgres_server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 
 @pytest.fixture(scope="session")
@@ -57,7 +60,10 @@ def client(db_url: str) -> Iterator[TestClient]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Debian's Chromium under Playwright, one per test module."""
+    """Debian's Chromium under Playwright, one per test module (imported here:
+    only the browser tests need Playwright installed)."""
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         yield b

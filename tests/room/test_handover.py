@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -20,6 +21,9 @@ from trumps.room.cluster.relay import Relay, RemoteConnection
 from trumps.room.dispatch import handle
 from trumps.room.store import Store
 from trumps.room.table import Table, TableClosed
+
+sys.path.insert(0, str(Path(__file__).parent))
+from waiting import until
 
 
 class Sink:
@@ -195,14 +199,14 @@ def test_a_closed_table_starts_no_bot_and_arms_no_timer(tmp_path: Path) -> None:
         assert stored is not None
         table = Table(stored, store, {}, bot_delay=0.01)
         table._after_change()  # the bots play
-        await asyncio.sleep(0.3)
+        await until(lambda: table.seq > 0, what="the bots' first moves")
         await table.lock.acquire()
         await table.close()
         table.lock.release()
         seq = table.seq
         table._after_change()  # (what an action that just finished does)
         table._schedule_bot()  # (what a player's grace running out does)
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # (time for a bot 30 times over: that none moves is the test)
         assert table._bot_task is None or table._bot_task.done()
         assert table.timers.deadline((tid, "move")) is None
         return seq, table.seq

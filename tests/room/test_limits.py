@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +22,10 @@ from trumps.room.limits import (
     SocketCount,
     person_key,
 )
-from trumps.room.sockets import SLOW_READER, QueuedSocket, SocketGone
+from trumps.room.sockets import CLOSE_WAIT, SLOW_READER, QueuedSocket, SocketGone
+
+sys.path.insert(0, str(Path(__file__).parent))
+from waiting import until
 
 
 class Clock:
@@ -134,15 +139,16 @@ def test_a_queue_over_its_bound_drops_the_socket_and_never_waits() -> None:
         conn.on_drop = lambda: dropped.append(True)
         for i in range(5):
             await asyncio.wait_for(conn.send({"n": i}), 0.1)  # never waits for the client
-        await asyncio.sleep(0.01)
+        await until(lambda: conn.backlog[0] == 4, what="the writer to take the first message")
         await conn.send({"n": 5})  # one is being written (stuck), five wait: still in bounds
         with pytest.raises(SocketGone):
             await conn.send({"n": 6})
         assert dropped == [True] and conn.gone
         with pytest.raises(SocketGone):
             await conn.send({"n": 7})
-        await asyncio.sleep(2.2)  # the close cannot be written: the connection is cut off
-        assert ws.aborted and ws.closed is None
+        # the close cannot be written: the connection is cut off after CLOSE_WAIT
+        await until(lambda: ws.aborted, timeout=CLOSE_WAIT + 5, what="the connection to be cut off")
+        assert ws.closed is None
 
     asyncio.run(run())
 
@@ -169,7 +175,7 @@ def test_hashing_is_bounded() -> None:
         gate = threading.Event()
         first = asyncio.ensure_future(hashing.run(gate.wait, 5))
         second = asyncio.ensure_future(hashing.run(gate.wait, 5))
-        await asyncio.sleep(0.05)
+        await until(lambda: hashing.pending == 2, what="one hash running and one queued")
         with pytest.raises(Busy):
             await hashing.run(gate.wait, 5)
         gate.set()

@@ -30,6 +30,7 @@ from trumps.solver import solve
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_history import be, create, finished_game, guest, play_out, refused
+from waiting import wait_until
 
 #: the keys :func:`review` gives; the route adds ``by`` and ``analysed``
 REVIEW_KEYS = ("index", "deal", "seat", "card", "cost", "value", "best", "unit")
@@ -307,7 +308,7 @@ def test_one_analysis_per_deal_and_the_loop_keeps_serving(
     threads = [threading.Thread(target=ask) for _ in range(2)]
     for t in threads:
         t.start()
-    time.sleep(0.5)
+    wait_until(runs.exists, timeout=30, what="the analysis worker to start")
     # while the deal is being analysed the server answers other requests at once
     start = time.monotonic()
     assert lite.get(f"/api/tables/{tid}/replay").status_code == 200

@@ -320,14 +320,20 @@ def test_a_request_that_fails_closes_its_connection(tmp_path: Path, monkeypatch:
 
 
 def test_a_player_who_leaves_on_their_turn_is_played_by_a_bot(db_url: str) -> None:
-    import time
+    from waiting import wait_until
 
     with TestClient(create_app(db_url, bot_delay=0, grace=0.2)) as c:
         guest(c, "Ann")
         t = create(c)
         with c.websocket_connect(f"/ws/table/{t['id']}") as ws:
             ev = _sit_and_fill(ws)
-        time.sleep(1.0)
+        before = c.get(f"/api/tables/{t['id']}").json()["scores"]
+
+        def deal_scored() -> bool:  # a deal cannot be scored without S's cards: the bot played them
+            info = c.get(f"/api/tables/{t['id']}").json()
+            return bool(info["scores"] != before or info["status"] == "finished")
+
+        wait_until(deal_scored, timeout=30, what="a deal played to its end with S away")
         info = c.get(f"/api/tables/{t['id']}").json()
         assert next(s for s in info["seats"] if s["seat"] == "S")["away"] is True
         with c.websocket_connect(f"/ws/table/{t['id']}") as ws:

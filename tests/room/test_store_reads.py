@@ -5,10 +5,15 @@ behind the group commits), on the one database thread on SQLite."""
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 import time
+from pathlib import Path
 
 from trumps.room.store import READ_THREADS, Store
+
+sys.path.insert(0, str(Path(__file__).parent))
+from waiting import until
 
 
 def thread_name() -> str:
@@ -24,8 +29,14 @@ def test_reads_run_beside_the_database_thread_on_postgresql_only(db_url: str) ->
             writer = await store.run(thread_name)
             reader = await store.read(thread_name)
             # the database thread busy for 0.6 s: does a read wait for it?
-            busy = asyncio.ensure_future(store.run(time.sleep, 0.6))
-            await asyncio.sleep(0.05)
+            began = threading.Event()
+
+            def hold() -> None:
+                began.set()
+                time.sleep(0.6)
+
+            busy = asyncio.ensure_future(store.run(hold))
+            await until(began.is_set, what="the database thread to be busy")
             t0 = time.perf_counter()
             await store.read(thread_name)
             waited = time.perf_counter() - t0

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
+from pathlib import Path
 
 from trumps.room import thinking
+
+sys.path.insert(0, str(Path(__file__).parent))
+from waiting import until
 
 
 def test_which_kinds_are_quick() -> None:
@@ -16,8 +21,10 @@ def test_which_kinds_are_quick() -> None:
 
 def test_a_rule_bot_moves_while_every_search_thread_is_busy() -> None:
     release = threading.Event()
+    started: list[str] = []
 
     def long_search() -> str:
+        started.append(threading.current_thread().name)
         release.wait(30)
         return threading.current_thread().name
 
@@ -26,7 +33,7 @@ def test_a_rule_bot_moves_while_every_search_thread_is_busy() -> None:
             asyncio.ensure_future(thinking.think("strong", long_search))
             for _ in range(thinking.SEARCH_THREADS + 2)
         ]
-        await asyncio.sleep(0.2)
+        await until(lambda: len(started) == thinking.SEARCH_THREADS, what="every search thread to be busy")
         # every search thread is taken and two more wait: a rule bot does not
         name = await asyncio.wait_for(thinking.think("rules", lambda: threading.current_thread().name), 5)
         assert name.startswith("trumps-quick")

@@ -75,6 +75,7 @@ def test_c_equals_python_no_trump_joker_regressions(seed: int, cards: int, index
     assert solve(match, engine="c").values == solve(match, engine="python").values
 
 
+@pytest.mark.slow  # tens of seconds: not in the fast tier (docs/testing.md)
 @needs_c
 def test_c_equals_python_500_no_trumps_with_the_joker() -> None:
     """No-trump positions with the joker still in a hand: the later-trick

@@ -124,7 +124,7 @@ class SimulationBidder(Bot):
         self._cache: _Sim | None = None
 
     # ----- the Bot interface ------------------------------------------------
-    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         if str(view.get("phase", "")).upper() != "AUCTION" or len(legal) == 1:
             return self.rules.choose(view, legal, rng)
         try:

@@ -59,7 +59,7 @@ class BridgeRuleBot(Bot):
 
     name = "rules"
 
-    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         if not legal:
             raise ValueError("no legal action to choose from")
         if view.get("phase") == "AUCTION":

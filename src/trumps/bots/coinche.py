@@ -79,7 +79,7 @@ class CoincheRuleBot(Bot):
 
     name = "rules"
 
-    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         if len(legal) == 1:
             return legal[0]
         seat = view["seat"]

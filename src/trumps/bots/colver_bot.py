@@ -299,7 +299,7 @@ class ColverBot(Bot):
             raise ColverError("colver and trumps disagree on who is to act")
         return env, agent
 
-    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         if not legal:
             raise ColverError("no legal action to choose from")
         if len(legal) == 1:

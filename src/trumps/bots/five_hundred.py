@@ -312,7 +312,7 @@ class FiveHundredRuleBot(Bot):
     lead_partners_suit = True
     avoid_ruffs = True
 
-    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         if len(legal) == 1:
             return legal[0]
         phase = view.get("phase")

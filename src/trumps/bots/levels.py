@@ -139,7 +139,7 @@ class PimcBot(Bot):
         b = self.budget
         return SimulationBidder(game, samples, self.rules(game), limit=b.limit, cap=b.bid_cap)
 
-    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         game = str(view.get("game"))
         if len(legal) == 1:
             return legal[0]

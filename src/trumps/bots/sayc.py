@@ -650,7 +650,7 @@ class SaycBot(Bot):
 
         self._play = BridgeRuleBot()
 
-    def choose(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
         if str(view.get("phase", "")).upper() == "AUCTION":
             return choose_call(view, legal)[0]
         return self._play.choose(view, legal, rng)

@@ -16,7 +16,7 @@ The card room calls these; they take plain data, never a live game:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import trumps
@@ -24,7 +24,7 @@ from trumps.bots.base import BotError
 from trumps.bots.levels import PimcBot, card_actions
 from trumps.bots.registry import bot_for
 from trumps.bots.sampling import SamplingError
-from trumps.core.protocol import read_record
+from trumps.core.protocol import Match, read_record
 from trumps.solver import SearchLimit
 
 __all__ = ["EXPLAIN_BID_SAMPLES", "explain", "review", "suggest"]
@@ -39,14 +39,39 @@ def _level_bot(game: str, level: str) -> PimcBot:
     return bot
 
 
+def _decision(
+    game: str | Match[Any], view: dict[str, Any] | None, legal: Sequence[object] | None
+) -> tuple[str, dict[str, Any], list[str]]:
+    """The game's name, the view and the legal notations of one decision.
+
+    ``game`` is a game's name or a live game; with a live game, ``view`` and
+    ``legal`` default to the seat to act's (so ``suggest(game)`` works), and
+    ``legal`` may hold the engine's action objects or their notations."""
+    if isinstance(game, Match):
+        name = game.game
+        if view is None:
+            view = game.view(game.deal.to_act if not game.is_over else None)
+        if legal is None:
+            legal = game.legal_actions()
+    else:
+        name = trumps.game_class(game).game
+    if view is None or legal is None:
+        raise BotError("give the view and the legal actions, or a live game")
+    return name, view, [a if type(a) is str else str(a) for a in legal]
+
+
 def explain(
-    game: str,
-    view: dict[str, Any],
-    legal: list[str],
+    game: str | Match[Any],
+    view: dict[str, Any] | None = None,
+    legal: Sequence[object] | None = None,
     level: str = "normal",
     rng: random.Random | None = None,
 ) -> list[dict[str, Any]]:
     """The candidates of this decision, best first.
+
+    ``game`` is a game's name (then ``view`` and ``legal`` say the decision)
+    or a live game (then they default to the seat to act's); ``legal`` may
+    be action objects or notations, and the rows name actions by notation.
 
     Card play: ``[{"action", "value", "samples", "unit"}]`` with ``value``
     the mean final total of the declaring side (``unit`` "tricks" or
@@ -59,9 +84,9 @@ def explain(
     :mod:`trumps.bots.bidsim`; only the candidates the simulation finds
     sound are listed, the pass always).  Raises :class:`BotError` with no legal action.
     """
+    name, view, legal = _decision(game, view, legal)
     if not legal:
         raise BotError("no legal action to explain")
-    name = trumps.game_class(game).game
     rng = rng if rng is not None else random.Random(0)
     bot = _level_bot(name, level)
     phase = str(view.get("phase", "")).upper()
@@ -93,14 +118,30 @@ def explain(
 
 
 def suggest(
-    game: str,
-    view: dict[str, Any],
-    legal: list[str],
+    game: str | Match[Any],
+    view: dict[str, Any] | None = None,
+    legal: Sequence[object] | None = None,
     level: str = "normal",
     rng: random.Random | None = None,
 ) -> dict[str, Any]:
     """``{"action", "reasons"}``: the level's choice from this view, with
-    :func:`explain`'s ranking as its reasons (same seed, same answer)."""
+    :func:`explain`'s ranking as its reasons (same seed, same answer).
+    Takes what :func:`explain` takes; ``action`` is of the kind ``legal``
+    holds (an action object when given objects or a live game, else a
+    notation)."""
+    if isinstance(game, Match) and legal is None:
+        legal = game.legal_actions()
+    given = list(legal) if legal is not None else None
+    name, view, notations = _decision(game, view, given)
+    found = _suggest(name, view, notations, level, rng)
+    if given is not None and any(type(a) is not str for a in given):
+        found["action"] = given[notations.index(found["action"])]
+    return found
+
+
+def _suggest(
+    game: str, view: dict[str, Any], legal: list[str], level: str, rng: random.Random | None
+) -> dict[str, Any]:
     seed = (rng if rng is not None else random.Random(0)).getrandbits(64)
     reasons = explain(game, view, legal, level, random.Random(seed))
     # 500's simulation keeps the rule call unless another is clearly better,

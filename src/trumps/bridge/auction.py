@@ -1,4 +1,4 @@
-"""The bridge auction (bridge.md §2): sufficiency, double and redouble
+"""The bridge auction (docs/rules/bridge.md §2): sufficiency, double and redouble
 legality, the end of the auction, the contract and its declarer.
 
 Legal-call lists depend only on (last bid, may double, may redouble), so they

@@ -1,4 +1,4 @@
-"""Bridge calls and contracts (bridge.md §2): ``P``, ``X``, ``XX``, bids
+"""Bridge calls and contracts (docs/rules/bridge.md §2): ``P``, ``X``, ``XX``, bids
 ``1C``..``7NT``, and contract strings such as ``4HX`` or ``3NT``.
 
 Calls are interned flyweights so the auction compares them by identity and

@@ -1,4 +1,4 @@
-"""Claim and concession actions (bridge.md §3.1): ``CLAIM<n>`` (the
+"""Claim and concession actions (docs/rules/bridge.md §3.1): ``CLAIM<n>`` (the
 claimer's side wins ``n`` of the remaining tricks; ``CLAIM0`` concedes the
 rest), answered ``ACCEPT`` or ``REJECT`` by the opponents (and, for a
 defender's claim, by the claimer's partner)."""

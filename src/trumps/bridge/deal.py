@@ -1,4 +1,4 @@
-"""One deal of bridge as a state machine (bridge.md §2, §3): the auction,
+"""One deal of bridge as a state machine (docs/rules/bridge.md §2, §3): the auction,
 the opening lead from declarer's left, dummy exposed after the lead and
 played by declarer, thirteen tricks, and optional claims (§3.1).
 

@@ -1,4 +1,4 @@
-"""Comparing duplicate results across tables (bridge.md §7.3, §7.4):
+"""Comparing duplicate results across tables (docs/rules/bridge.md §7.3, §7.4):
 matchpoints with ties and percentages, Neuberg factoring, team IMPs,
 cross-IMPs and Butler datum IMPs, and a session summary over many boards.
 

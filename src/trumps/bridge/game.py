@@ -1,5 +1,5 @@
 """The game of bridge behind the common protocol: one duplicate board, a
-rubber, or a Chicago round of four deals (bridge.md §6–§8).
+rubber, or a Chicago round of four deals (docs/rules/bridge.md §6–§8).
 
 The deal state machine is :mod:`.deal`; the per-form score sheets are
 :mod:`.scoring` and :mod:`.rubber`.  This module owns dealing, dealer

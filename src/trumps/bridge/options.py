@@ -1,4 +1,4 @@
-"""The options of bridge (bridge.md §9).  Bridge has no presets: the
+"""The options of bridge (docs/rules/bridge.md §9).  Bridge has no presets: the
 ``scoring`` option selects the form of the game.
 
 ``duplicate`` is accepted as the plain name of single-board duplicate scoring
@@ -84,4 +84,6 @@ POPULAR = [
     {"key": "chicago", "label": "Chicago (four deals)", "preset": None, "options": {"scoring": "chicago"}},
 ]
 
-SCHEMA = OptionSchema(_SPECS, {}, None, _validate, popular=POPULAR, title="Contract Bridge", groups=GROUPS)
+SCHEMA = OptionSchema(
+    _SPECS, {}, None, _validate, popular=POPULAR, title="Contract Bridge", groups=GROUPS, game="bridge"
+)

@@ -1,4 +1,4 @@
-"""Rubber bridge and Chicago score sheets (bridge.md §6, §8).
+"""Rubber bridge and Chicago score sheets (docs/rules/bridge.md §6, §8).
 
 A sheet is fed one deal at a time (:meth:`RubberSheet.record`) and keeps the
 We/They columns above and below the line, games, vulnerability and bonuses,

@@ -1,4 +1,4 @@
-"""Score building blocks shared by every scoring form (bridge.md §4, §5,
+"""Score building blocks shared by every scoring form (docs/rules/bridge.md §4, §5,
 §7.2, §7.4): trick points, overtricks, undertricks, the duplicate deal
 score, honours, board dealer/vulnerability and the WBF IMP scale.
 

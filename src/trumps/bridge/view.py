@@ -1,5 +1,5 @@
 """The one view function of bridge: everything a seat (or a spectator) may
-see (bridge.md §3 rule 2).
+see (docs/rules/bridge.md §3 rule 2).
 
 Hidden: other players' hands, except dummy's once the opening lead is
 faced (dummy itself then sees nothing more than anyone else plus its own

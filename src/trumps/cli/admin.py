@@ -20,9 +20,6 @@ import argparse
 import datetime
 from pathlib import Path
 
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
-
 from trumps.cli.common import CliParser, UsageError, add_lang_argument, guarded, in_language
 from trumps.cli.lang import _
 
@@ -57,9 +54,23 @@ def _main(argv: list[str]) -> int:
     return guarded(lambda: _broken(build_parser().parse_args(argv)))
 
 
+def _require_room() -> None:
+    """The room's database layer is an optional part of the installation:
+    without it the command says how to install it, in one line."""
+    try:
+        import sqlalchemy  # noqa: F401
+    except ModuleNotFoundError:
+        raise UsageError(
+            "trumps admin looks after the card room's database: pip install 'trumps[room]'"
+        ) from None
+
+
 def _existing(url: str) -> str:
     """``url`` if it names a database that can be there: an admin command
     never creates an empty SQLite file for a mistyped path."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
     try:
         parsed = make_url(url)
     except ArgumentError:
@@ -72,6 +83,9 @@ def _existing(url: str) -> str:
 
 
 def _broken(args: argparse.Namespace) -> int:
+    _require_room()
+    from sqlalchemy.exc import SQLAlchemyError
+
     from trumps.room.store import Store
 
     url = _existing(args.db)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TYPE_CHECKING, Any
 
 from trumps.cli.common import (
@@ -28,19 +27,26 @@ from trumps.cli.common import (
     UsageError,
     add_lang_argument,
     add_option_arguments,
-    guarded,
+    bot_kinds_text,
     in_language,
     parse_options,
+    positive_int,
 )
 from trumps.cli.lang import N_, _, message, ngettext, number, pgettext
+from trumps.cli.progress import Bar, add_progress_argument
 
 if TYPE_CHECKING:
     from trumps.bots.arena import ArenaResult, Interval
     from trumps.bots.arena_match import MatchResult
 
-__all__ = ["format_deals", "format_games", "main"]
+__all__ = ["COLVER_PRESET", "check_colver", "format_deals", "format_games", "main"]
 
 DEFAULT_DEALS = 100
+
+#: The coinche preset whose rules colver plays (docs/coinche-presets.md).
+COLVER_PRESET = "contree_exact"
+#: The option groups whose rules decide what is legal: the ones colver must share.
+COLVER_GROUPS = ("bidding", "play")
 
 #: The match formats the arena reports (``trumps.bots.arena_match.match_format``).
 MATCH_FORMATS = (
@@ -77,30 +83,32 @@ def build_parser() -> CliParser:
         epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("game", help=_("500, bridge or coinche"))
+    import trumps
+
+    p.add_argument("game", help=" ".join(trumps.games()))
     p.add_argument(
         "--a",
         default="normal",
-        help=_(
-            "bot A: easy, normal, strong, rules, random, module:Class, or for coinche colver:AGENT "
-            "(heuristic, ismcts, smart_ismcts, random: needs pip install trumps[arena]) (default normal)"
-        ),
+        help=_("bot A: {kinds} (default normal)", kinds=bot_kinds_text(colver_preset=COLVER_PRESET)),
     )
     p.add_argument("--b", default="easy", help=_("bot B (default easy)"))
     p.add_argument(
         "--deals",
-        type=int,
+        type=positive_int,
         default=None,
         help=_("duplicate deals (default {n} without --games)", n=DEFAULT_DEALS),
     )
     p.add_argument(
-        "--games", type=int, default=None, help=_("duplicate games in the match format (each played twice)")
+        "--games",
+        type=positive_int,
+        default=None,
+        help=_("duplicate games in the match format (each played twice)"),
     )
     p.add_argument("--seed", type=int, default=1, help=_("seed of the first deal or game (default 1)"))
-    p.add_argument("--jobs", type=int, default=1, help=_("worker processes (default 1)"))
+    p.add_argument("--jobs", type=positive_int, default=1, help=_("worker processes (default 1)"))
     p.add_argument(
         "--max-deals",
-        type=int,
+        type=positive_int,
         default=None,
         help=_(
             "--games: a game still going after this many deals is an error; a bridge rubber is "
@@ -115,10 +123,11 @@ def build_parser() -> CliParser:
     )
     p.add_argument(
         "--every",
-        type=int,
+        type=positive_int,
         default=None,
         help=_("deals (or games) between --progress lines (default 50 deals, 5 games)"),
     )
+    add_progress_argument(p)
     add_option_arguments(p)
     add_lang_argument(p)
     return p
@@ -130,50 +139,78 @@ def main(argv: list[str]) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    def run() -> int:
-        args = build_parser().parse_args(argv)
-        options = parse_options(args.option)
-        if args.preset:
-            options["preset"] = args.preset
-        if args.games is not None:
-            if args.deals is not None:
-                raise UsageError(
-                    "--games and --deals cannot be combined: --deals plays single deals, --games whole games"
-                )
-            return _games(args, options)
-        if args.max_deals is not None:
-            raise UsageError("--max-deals only applies with --games")
-        return _deals(args, options)
+    args = build_parser().parse_args(argv)
+    options = parse_options(args.option)
+    if args.preset:
+        options["preset"] = args.preset
+    check_colver(args.game, (args.a, args.b), options)
+    if args.games is not None:
+        if args.deals is not None:
+            raise UsageError(
+                "--games and --deals cannot be combined: --deals plays single deals, --games whole games"
+            )
+        return _games(args, options)
+    if args.max_deals is not None:
+        raise UsageError("--max-deals only applies with --games")
+    return _deals(args, options)
 
-    return guarded(run)
+
+def check_colver(game: str, kinds: tuple[str, ...], options: dict[str, Any]) -> None:
+    """A ``colver:`` bot plays the rules of one preset only: refuse, before
+    the first deal, a match whose bidding or play rules differ from it,
+    naming the preset to use (else the match would stop at the first call
+    colver does not know, such as a no-trump bid)."""
+    if not any(str(k).strip().lower().startswith("colver:") for k in kinds):
+        return
+    import trumps
+
+    cls = trumps.game_class(game)
+    if COLVER_PRESET not in cls.schema.presets:
+        return  # not coinche: the bot itself says that colver plays coinche only
+    given = dict(options)
+    preset = given.pop("preset", None)
+    wanted = trumps.new_game(game, preset=COLVER_PRESET, seed=0).options
+    here = trumps.new_game(game, preset=preset, options=given or None, seed=0).options
+    groups = {o["name"]: o["group"] for o in cls.schema.describe()["options"]}
+    differ = [f"{k}={here[k]!s}" for k, g in groups.items() if g in COLVER_GROUPS and here[k] != wanted[k]]
+    if differ:
+        shown = ", ".join(differ[:4]) + (", ..." if len(differ) > 4 else "")
+        raise UsageError(
+            f"the colver bots play the rules of the {COLVER_PRESET} preset; this match's "
+            f"bidding or play rules differ ({shown}): use --preset {COLVER_PRESET}"
+        )
 
 
 def _deals(args: argparse.Namespace, options: dict[str, Any]) -> int:
     from trumps.bots.arena import DealOutcome, duplicate_match, interval
 
-    every = max(1, args.every or 50)
+    every = args.every or 50
     seen: list[DealOutcome] = []
+    deals = DEFAULT_DEALS if args.deals is None else args.deals
 
-    def progress(done: int, outcome: DealOutcome) -> None:
-        seen.append(outcome)
-        if args.progress and done % every == 0:
-            parts = [
-                f"{_measure(m)} {_interval(interval([d.gains[m] for d in seen]))}"
-                for m in sorted(outcome.gains)
-            ]
-            head = ngettext("{n} deals:", "{n} deals:", done)  # English says "1 deals" too
-            print(f"  {head} " + ", ".join(parts), file=sys.stderr, flush=True)
+    with Bar(deals, pgettext("progress", "deals"), enabled=args.bar) as bar:
 
-    result = duplicate_match(
-        args.game,
-        args.a,
-        args.b,
-        deals=DEFAULT_DEALS if args.deals is None else args.deals,
-        seed=args.seed,
-        options=options,
-        jobs=max(1, args.jobs),
-        progress=progress,
-    )
+        def progress(done: int, outcome: DealOutcome) -> None:
+            seen.append(outcome)
+            bar.update(done)
+            if args.progress and done % every == 0:
+                parts = [
+                    f"{_measure(m)} {_interval(interval([d.gains[m] for d in seen]))}"
+                    for m in sorted(outcome.gains)
+                ]
+                head = ngettext("{n} deals:", "{n} deals:", done)  # English says "1 deals" too
+                bar.line(f"  {head} " + ", ".join(parts))
+
+        result = duplicate_match(
+            args.game,
+            args.a,
+            args.b,
+            deals=deals,
+            seed=args.seed,
+            options=options,
+            jobs=args.jobs,
+            progress=progress,
+        )
     print(json.dumps(result.to_dict(), indent=2) if args.json else format_deals(result))
     return 0
 
@@ -181,11 +218,13 @@ def _deals(args: argparse.Namespace, options: dict[str, Any]) -> int:
 def _games(args: argparse.Namespace, options: dict[str, Any]) -> int:
     from trumps.bots.arena_match import MAX_DEALS, MatchResult, PairOutcome, duplicate_games
 
-    every = max(1, args.every or 5)
+    every = args.every or 5
     running = MatchResult(args.game, args.a, args.b, args.seed, "")
+    bar = Bar(args.games, pgettext("progress", "duplicate games"), enabled=args.bar)
 
     def progress(done: int, outcome: PairOutcome) -> None:
         running.per_pair.append(outcome)
+        bar.update(done)
         if args.progress and done % every == 0:
             rate, margin = running.win_rate(), running.margin()
             text = ngettext(
@@ -198,19 +237,20 @@ def _games(args: argparse.Namespace, options: dict[str, Any]) -> int:
                 rate=_interval(rate, 3, signed=False),
                 margin=_interval(margin, 1),
             )
-            print("  " + text, file=sys.stderr, flush=True)
+            bar.line("  " + text)
 
-    result = duplicate_games(
-        args.game,
-        args.a,
-        args.b,
-        games=args.games,
-        seed=args.seed,
-        options=options,
-        jobs=max(1, args.jobs),
-        max_deals=MAX_DEALS if args.max_deals is None else args.max_deals,
-        progress=progress,
-    )
+    with bar:
+        result = duplicate_games(
+            args.game,
+            args.a,
+            args.b,
+            games=args.games,
+            seed=args.seed,
+            options=options,
+            jobs=args.jobs,
+            max_deals=MAX_DEALS if args.max_deals is None else args.max_deals,
+            progress=progress,
+        )
     print(json.dumps(result.to_dict(), indent=2) if args.json else format_games(result))
     return 0
 

@@ -18,7 +18,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
 
 from trumps.cli.lang import _, add_lang_argument, session, translate_error
-from trumps.core.errors import TrumpsError
 
 __all__ = [
     "EXIT_USAGE",
@@ -26,10 +25,13 @@ __all__ = [
     "UsageError",
     "add_lang_argument",
     "add_option_arguments",
+    "bot_kinds_text",
     "fail",
     "guarded",
     "int_list",
+    "os_error",
     "parse_options",
+    "positive_int",
     "split_negative_values",
 ]
 
@@ -84,37 +86,59 @@ class CliParser(argparse.ArgumentParser):
 
 
 def fail(message: str, stream: TextIO | None = None) -> int:
-    """Print the one-line error and return the usage exit status."""
+    """Print the one-line error and return the usage exit status.  A
+    message of several lines (a file's list of defects) is joined into one;
+    control characters a user typed (a NUL byte, an escape) are shown
+    escaped, so an error line never drives the terminal."""
     text = " ".join(translate_error(str(message)).split())
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
     print(_("trumps: error: {message}", message=text), file=stream if stream is not None else sys.stderr)
     return EXIT_USAGE
 
 
-def in_language(argv: Sequence[str], run: Callable[[list[str]], int], *, prog: str | None = None) -> int:
+def in_language(argv: Sequence[str], run: Callable[[list[str]], int]) -> int:
     """Run a command in its ``--lang`` (else the enclosing command's, else the
-    environment's language) on the rest of ``argv``.  An unknown ``--lang``
-    is one line in the language the command would otherwise speak: ``trumps:
-    error: ...``, or ``PROG: ...`` for the calculators that name themselves."""
+    environment's language) on the rest of ``argv``, every error of it
+    turned into the one ``trumps: error:`` line (:func:`guarded`).  An
+    unknown ``--lang`` is that line in the language the command would
+    otherwise speak."""
     try:
         with session(list(argv)) as rest:
-            return run(rest)
+            return guarded(lambda: run(rest))
     except UsageError as exc:
         with session([]):
-            if prog is None:
-                return fail(str(exc))
-            print(f"{prog}: {translate_error(str(exc))}", file=sys.stderr)
-            return EXIT_USAGE
+            return fail(str(exc))
 
 
 def guarded(run: Callable[[], int]) -> int:
-    """Run a command, turning usage and engine errors into the one-line exit."""
+    """Run a command, turning every error a user can cause into the one-line
+    exit: a bad command line (:class:`UsageError`), the engine's refusals
+    (:class:`~trumps.core.errors.TrumpsError` and any other ``ValueError``
+    of the library: a bad number, text that is not UTF-8, a NUL byte in a
+    path) and the operating system's (a file that is missing, a directory,
+    no permission).  A broken pipe is left to the caller (output piped into
+    ``head`` is not an error); anything else is a bug and keeps its
+    traceback."""
     try:
         return run()
-    except (UsageError, TrumpsError) as exc:
-        return fail(str(exc))
+    except (UsageError, ValueError) as exc:
+        return fail(str(exc) or type(exc).__name__)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        return fail(os_error(exc))
     except SystemExit as exc:  # --help / --version
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else fail(str(code)))
+
+
+def os_error(exc: OSError) -> str:
+    """An operating-system error in words: ``cannot read x.pbn: No such file
+    or directory`` (the file named, the system's reason, no errno)."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.filename is not None:
+        return f"{exc.filename}: {reason}"
+    return reason
 
 
 def add_option_arguments(parser: argparse.ArgumentParser) -> None:
@@ -168,3 +192,34 @@ def int_list(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(
             f"expected whole numbers separated by commas, not {text!r}"
         ) from None
+
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1 (an argparse ``type``): a count of
+    games, deals or workers."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {n}")
+    return n
+
+
+def bot_kinds_text(*, colver_preset: str | None = None) -> str:
+    """The bot kinds a command accepts, from the bots' registry (so a new
+    level appears in every ``--help`` without an edit here); with
+    ``colver_preset`` the outside engine's agents too, and the preset
+    whose rules they play."""
+    from trumps.bots.registry import KINDS
+
+    text = ", ".join(KINDS) + ", " + _("or module:Class")
+    if colver_preset is not None:
+        from trumps.bots.colver_bot import AGENTS
+
+        text += "; " + _(
+            "for coinche colver:AGENT ({agents}; needs pip install trumps[arena]; --preset {preset})",
+            agents=", ".join(AGENTS),
+            preset=colver_preset,
+        )
+    return text

@@ -7,15 +7,18 @@
     trumps play 500 [--seat S] ...     play a game against bots in the terminal
     trumps selfplay 500 --games N ...  bots play each other; a summary, JSONL records
     trumps score 500 8H --tricks 9     one deal's score (the game's own calculator)
+    trumps dd "N:..." | FILE.pbn       bridge double-dummy table (--par), of a deal or a file's board
     trumps solve 500 --deal ...        double-dummy value of each card from a position
     trumps arena 500 --a easy --b normal --deals N   duplicate match between two bots
     trumps arena 500 --a easy --b normal --games N   the same over whole games: games won
     trumps admin broken [--db URL]     the room's tables set aside as broken (--clear ID)
 
 Game-specific commands live with their game: ``trumps score GAME ...`` runs
-``score_command(argv)`` from ``trumps.<game package>.cli``, so adding a game
-needs no change here.  Every bad command line exits with status 2 and one
-``trumps: error: ...`` line on stderr.
+``score_command(argv)`` from ``trumps.cli.games.<game package>``, so adding
+a game needs no change here.  Every error (a bad command line, the engine's
+refusal, a missing or unreadable file) exits with status 2 and one
+``trumps: error: ...`` line on stderr; ``--help`` at every level helps.
+The whole command line is described in docs/cli.md.
 
 ``--lang en|de|fr`` (anywhere on the command line), else the environment
 (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), sets the language of
@@ -38,26 +41,37 @@ from trumps.cli.common import (
     UsageError,
     add_lang_argument,
     add_option_arguments,
+    bot_kinds_text,
     guarded,
     in_language,
     parse_options,
+    positive_int,
 )
 from trumps.cli.lang import N_, _, message, ngettext, number
+from trumps.cli.progress import Bar, add_progress_argument
 
-__all__ = ["build_parser", "game_command", "main"]
+__all__ = ["build_parser", "game_command", "main", "port_number", "score_parser"]
+
+#: The highest TCP port.
+MAX_PORT = 65535
 
 
-def _positive(text: str) -> int:
+def port_number(text: str) -> int:
+    """``--port``: a TCP port, 1 to 65535 (an argparse ``type``).  0 is
+    refused too: it would let the system pick a random port, and the room's
+    address would not be the one asked for."""
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {n}")
+        raise argparse.ArgumentTypeError(f"expected a port number, not {text!r}") from None
+    if not 1 <= n <= MAX_PORT:
+        raise argparse.ArgumentTypeError(f"a port is a number from 1 to {MAX_PORT}, not {n}")
     return n
 
 
-def build_parser() -> CliParser:
+def build_parser(play_game: str | None = None) -> CliParser:
+    """The parser of the whole command line; with ``play_game`` (``trumps
+    play GAME --help``) the help of ``play`` shows that game's notation."""
     from trumps import __version__
 
     parser = CliParser(
@@ -84,27 +98,35 @@ def build_parser() -> CliParser:
     p = command("options", _("list a game's options and presets"))
     p.add_argument("game")
 
-    p = command("play", _("play a game against bots in the terminal"))
+    p = command("play", _("play a game against bots in the terminal"), epilog=_play_epilog(play_game))
     p.add_argument("game")
     add_option_arguments(p)
     p.add_argument("--seed", type=int, help=_("seed of the shuffles (a replayable game)"))
     p.add_argument("--seat", help=_("your seat (default S, or 0 at six)"))
-    p.add_argument("--bots", default="rules", help=_("the other players: rules (default) or random"))
+    p.add_argument(
+        "--bots",
+        default="rules",
+        help=_("the other players: {kinds} (default rules)", kinds=bot_kinds_text()),
+    )
 
     p = command("selfplay", _("bots play each other"))
     p.add_argument("game")
-    p.add_argument("--games", "-n", type=_positive, default=100, help=_("number of games (default 100)"))
+    p.add_argument("--games", "-n", type=positive_int, default=100, help=_("number of games (default 100)"))
     p.add_argument("--seed", type=int, help=_("seed of the first game (game i uses seed + i)"))
     add_option_arguments(p)
     p.add_argument(
         "--bots",
         default="rules",
-        help=_("bot kinds: one for all, one per team or one per seat, comma separated (e.g. rules,random)"),
+        help=_(
+            "bot kinds: one for all, one per team or one per seat, comma separated "
+            "(e.g. rules,random); a kind is {kinds}",
+            kinds=bot_kinds_text(),
+        ),
     )
     p.add_argument("--records", metavar="FILE.jsonl", help=_("write each game's record as one JSON line"))
+    add_progress_argument(p)
 
     p = command("score", _("score one deal with the game's calculator"), add_help=False)
-    p.add_argument("game")
     p.add_argument("args", nargs=argparse.REMAINDER)
 
     p = command("dd", _("bridge double-dummy table (and par) of a PBN deal"), add_help=False)
@@ -125,7 +147,7 @@ def build_parser() -> CliParser:
 
     p = command("serve", _("run the card room (open it in a browser)"))
     p.add_argument("--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1)"))
-    p.add_argument("--port", type=_positive, default=8000, help=_("port (default 8000)"))
+    p.add_argument("--port", type=port_number, default=8000, help=_("port, 1 to 65535 (default 8000)"))
     p.add_argument(
         "--db",
         default="sqlite:///trumps.db",
@@ -138,7 +160,7 @@ def build_parser() -> CliParser:
     )
     p.add_argument(
         "--workers",
-        type=_positive,
+        type=positive_int,
         default=1,
         help=_("worker processes sharing the port (default 1; more need a PostgreSQL --db)"),
     )
@@ -166,6 +188,20 @@ def build_parser() -> CliParser:
         help=_("client addresses not held to the per-address budgets (a load test's machine; default none)"),
     )
     return parser
+
+
+def _play_epilog(game: str | None) -> str | None:
+    """``trumps play GAME --help``: how that game's calls and cards are typed."""
+    if game is None:
+        return None
+    import trumps
+    from trumps.cli.play import notation_examples
+
+    try:
+        match = trumps.new_game(game, seed=0)
+    except ValueError:
+        return None  # an unknown game: the command itself will say so
+    return _("{game}: type {examples}", game=match.game, examples=notation_examples(match, 0))
 
 
 def game_command(game: str, command: str) -> Callable[[list[str]], int]:
@@ -225,14 +261,16 @@ def _run(argv: list[str]) -> int:
         return _tool(argv[0])(argv[1:])
     if argv[0] == "dd":
         return game_command(_dd_game(), "dd")(argv[1:])
+    if argv[0] == "score":
+        return _score(argv[1:])
+    if argv[0] == "play" and len(argv) > 1 and not argv[1].startswith("-") and {"-h", "--help"} & set(argv):
+        parser = build_parser(play_game=argv[1])
     args = parser.parse_args(argv)
     command = args.command
     if command == "games":
         return _games()
     if command == "options":
         return _options(args.game)
-    if command == "score":
-        return game_command(args.game, "score")(list(args.args))
     if command == "dd":
         return game_command(_dd_game(), "dd")(list(args.args))
     if command in ("solve", "arena", "admin"):
@@ -247,6 +285,47 @@ def _run(argv: list[str]) -> int:
     return 2  # pragma: no cover
 
 
+def score_parser() -> CliParser:
+    """``trumps score GAME ...``: only its help; the game's calculator parses
+    the rest (``trumps score GAME --help``)."""
+    import trumps
+
+    games = [g for g in trumps.games() if _has_command(g, "score")]
+    p = CliParser(
+        prog="trumps score",
+        usage="trumps score GAME ARGS... | trumps score GAME --help",
+        description=_(
+            "Score one deal with a game's own calculator.  Each game takes its own arguments: "
+            "'trumps score GAME --help' lists them."
+        ),
+        epilog=_("games: {games}", games=", ".join(games))
+        + "\n"
+        + _("examples:")
+        + "\n  trumps score 500 8H --tricks 9\n  trumps score bridge 4HX --vul --tricks 9\n"
+        "  trumps score bridge --pbn FILE.pbn --board 3\n  trumps score coinche 100H --points 112 --belote taker",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("game", help=_("the game: {games}", games=", ".join(games)))
+    add_lang_argument(p)
+    return p
+
+
+def _has_command(game: str, command: str) -> bool:
+    try:
+        game_command(game, command)
+    except UsageError:
+        return False
+    return True
+
+
+def _score(argv: list[str]) -> int:
+    """``trumps score``: its own help, else the game's calculator."""
+    if not argv or argv[0].startswith("-"):
+        score_parser().parse_args(argv[:1] or [])  # --help prints; anything else is an error
+        raise UsageError("give the game first: trumps score GAME ... (see trumps score --help)")
+    return game_command(argv[0], "score")(argv[1:])
+
+
 def _tool(command: str) -> Callable[[list[str]], int]:
     """``trumps.cli.<command>:main``: commands that take their own arguments."""
     module = importlib.import_module(f"trumps.cli.{command}")
@@ -257,8 +336,9 @@ def _tool(command: str) -> Callable[[list[str]], int]:
 def _serve(args: argparse.Namespace) -> int:
     from trumps.room.server import serve
 
-    if args.bot_delay < 0:
+    if not args.bot_delay >= 0:  # also NaN
         raise UsageError("--bot-delay must not be negative")
+    check_port(args.host, args.port)
     serve(
         host=args.host,
         port=args.port,
@@ -270,6 +350,32 @@ def _serve(args: argparse.Namespace) -> int:
         unmetered=_addresses(args.unmetered),
     )
     return 0
+
+
+def check_port(host: str, port: int) -> None:
+    """Refuse a port the room could not listen on (another server holds it,
+    a port below 1024 without the right, an address that is not this
+    machine's) before the room starts, so that no address is printed for a
+    room that is not there.  Bound as uvicorn binds (``SO_REUSEADDR``, the
+    family from the address), then released at once."""
+    import errno
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+    except socket.gaierror as exc:
+        raise UsageError(f"--host {host!r}: {exc.strerror or exc}") from None
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise UsageError(
+                f"port {port} on {host} is already in use (another server?): choose another with --port"
+            ) from None
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    except (OverflowError, ValueError) as exc:
+        raise UsageError(f"cannot listen on {host!r}:{port}: {exc}") from None
 
 
 def _addresses(text: str) -> tuple[str, ...]:
@@ -446,20 +552,24 @@ def _selfplay(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise UsageError(f"cannot write {args.records}: {exc.strerror or exc}") from None
 
+    bar = Bar(args.games, _("games"), enabled=args.bar)
+
     def write(match: Any) -> None:
+        bar.advance()
         if out is not None:
             out.write(json.dumps(match.to_json(), separators=(",", ":")) + "\n")
 
     try:
-        result = selfplay(
-            probe.game,
-            seated,
-            args.games,
-            seed=args.seed,
-            preset=args.preset,
-            options=options,
-            on_game=write,
-        )
+        with bar:
+            result = selfplay(
+                probe.game,
+                seated,
+                args.games,
+                seed=args.seed,
+                preset=args.preset,
+                options=options,
+                on_game=write,
+            )
     finally:
         if out is not None:
             out.close()

@@ -27,6 +27,7 @@ from trumps.bots.selfplay import step
 from trumps.cli.lang import _, lang, message, ngettext, styled
 from trumps.cli.localized import EXAMPLES, to_neutral
 from trumps.cli.render import (
+    Screen,
     action_text,
     call_text,
     card_text,
@@ -34,22 +35,52 @@ from trumps.cli.render import (
     game_over_text,
     hand_text,
     phase_word,
-    render_view,
 )
 from trumps.core.errors import ParseError, TrumpsError
 from trumps.core.protocol import Match
 
-__all__ = ["EXIT_INTERRUPTED", "Narrator", "help_text", "play_session", "read_action"]
+__all__ = ["EXIT_INTERRUPTED", "Narrator", "help_text", "notation_examples", "play_session", "read_action"]
 
 EXIT_INTERRUPTED = 130
 
 
-def help_text() -> str:
-    """How to answer a prompt (with the localized forms in German and French)."""
-    text = _(
-        "Type the number of a choice or its notation (7H, P, MIS, AS, 10D, RJ:C). "
-        "'?' shows the table again, 'h' your hand, 'q' quits."
-    )
+def notation_examples(match: Match[Any], seat: int | None = None) -> str:
+    """A few calls and cards in the notation of ``match``'s own game and
+    options: calls from its bidding box (the lowest and the highest bid,
+    the other calls beside the grid: pass, double, misère...), cards from
+    ``seat``'s hand.  Nothing is hard-coded, so bridge shows ``1C, 7NT, P,
+    X, XX`` and coinche ``80S, CAPOT-C, P, X, XX`` rather than 500's calls."""
+    box = (match.presentation() or {}).get("box") or {}
+    calls: list[str] = []
+    rows = [list(r.get("calls") or []) for r in box.get("rows") or []]
+    rows = [r for r in rows if r]
+    if rows:
+        calls += [rows[0][0], rows[-1][-1]]
+    calls += [str(c) for c in (box.get("popup") or {}).get("calls") or []][:2]
+    calls += [str(c.get("call")) for c in box.get("side") or [] if c.get("call")]
+    if not calls:  # a game without a bidding box: whatever is legal now
+        calls = [str(a) for a in match.legal_actions()[:3]]
+    hand = (match.view(seat).get("hands") or {}).get(match.seat_name(seat)) if seat is not None else None
+    cards = [str(c) for c in (hand or [])][:3]
+    text = ", ".join(dict.fromkeys(calls))
+    if cards:
+        text = _("{calls}; cards {cards}", calls=text, cards=", ".join(cards))
+    return text
+
+
+def help_text(examples: str = "") -> str:
+    """How to answer a prompt: ``examples`` in the game's own notation
+    (:func:`notation_examples`), and the localized forms in German and French."""
+    if examples:
+        text = _(
+            "Type the number of a choice or its notation ({examples}). "
+            "'?' shows the table again, 'h' your hand, 'q' quits.",
+            examples=examples,
+        )
+    else:
+        text = _(
+            "Type the number of a choice or its notation. '?' shows the table again, 'h' your hand, 'q' quits."
+        )
     if lang() in EXAMPLES:
         text += " " + _(
             "You may also write cards and calls as you say them: {examples}.", examples=EXAMPLES[lang()]
@@ -100,15 +131,28 @@ class Narrator:
             return styled(_("You play {card}"), card=card_text(card))
         return styled(_("{seat} plays {card}"), seat=str(seat), card=card_text(card))
 
-    def tell(self, before: dict[str, Any], after: dict[str, Any], actor: str, action: str) -> list[Text]:
+    def tell(
+        self,
+        before: dict[str, Any],
+        after: dict[str, Any],
+        actor: str,
+        action: str,
+        closing: dict[str, Any] | None = None,
+    ) -> list[Text]:
+        """The lines that tell what happened from ``before`` to ``after``.
+        When the action ended a deal, ``closing`` is the seat's view of the
+        finished deal before the next one replaced it: its last card and
+        the winner of its last trick are told from it, then the result."""
         lines: list[Text] = []
         who = self.who(actor)
         deal_over = after.get("deal_number") != before.get("deal_number") or (
             bool(after.get("over")) and not before.get("over")
         )
         if deal_over:
-            # the last action of a deal is always public (a card, or the last pass)
-            lines.append(self._action_line(before, actor, action))
+            if closing is not None:
+                lines += self.tell(before, closing, actor, action)
+            else:  # the last action of a deal is always public (a card, or the last pass)
+                lines.append(self._action_line(before, actor, action))
             results = after.get("results") or []
             if len(results) > len(before.get("results") or []):
                 lines.append(deal_summary(results[-1], after))
@@ -201,7 +245,9 @@ def play_session(
     """Play ``match`` to its end; returns the exit status."""
     me = match.seat_name(human)
     narrator = Narrator(me)
+    screen = Screen()
     view = match.view(human)
+    examples = notation_examples(match, human)
     teams = [t for t in match.teams if human in t]
     partners = [match.seat_name(s) for s in (teams[0] if teams else []) if s != human]
     if partners:
@@ -214,22 +260,24 @@ def play_session(
         )
     else:
         intro = _("You are {seat}.", seat=me)
-    console.print(Text(intro + " " + help_text()))
+    console.print(Text(intro + " " + help_text(examples)))
     try:
         while not match.is_over:
             seat = match.to_act
             assert seat is not None
             if seat != human:
                 bot = bots[seat]
+                shadow = match.clone()
                 _actor, action = step(match, bot, rng)
                 after = match.view(human)
-                for line in narrator.tell(view, after, match.seat_name(seat), action):
+                closing = _closing_view(match, shadow, human, view, after)
+                for line in narrator.tell(view, after, match.seat_name(seat), action, closing):
                     console.print(line)
                 view = after
                 continue
             view = match.view(human)
             console.print()
-            console.print(render_view(view))
+            console.print(screen.update(view))
             legal = list(view.get("legal") or [])
             while True:
                 text = read(f"{me}> ")
@@ -240,8 +288,8 @@ def play_session(
                 if cmd == "":
                     continue
                 if cmd in ("?", "help"):
-                    console.print(help_text(), markup=False)
-                    console.print(render_view(view))
+                    console.print(help_text(examples), markup=False)
+                    console.print(screen.full(view))
                     continue
                 if cmd in ("h", "hand"):
                     hand = (view.get("hands") or {}).get(me) or []
@@ -249,6 +297,7 @@ def play_session(
                     continue
                 try:
                     choice = read_action(match, _pick(text, legal))
+                    shadow = match.clone()
                     match.apply(choice, human)
                 except TrumpsError as exc:
                     console.print(Text(_("Not accepted: {reason}", reason=message(str(exc))), style="red"))
@@ -260,7 +309,8 @@ def play_session(
                 break
             after = match.view(human)
             done = match.log[-1][1] if match.log else choice
-            for line in narrator.tell(view, after, me, str(done)):
+            closing = _closing_view(match, shadow, human, view, after)
+            for line in narrator.tell(view, after, me, str(done), closing):
                 console.print(line)
             view = after
         console.print()
@@ -274,6 +324,24 @@ def play_session(
         console.print()
         console.print(_("Interrupted: game abandoned."))
         return EXIT_INTERRUPTED
+
+
+def _closing_view(
+    match: Match[Any], shadow: Match[Any], human: int, before: dict[str, Any], after: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The human's view of a deal the last action finished, as it stood
+    with every card played, before the match scored it and dealt the next
+    (``shadow`` is the match copied just before that action; the action is
+    replayed on its deal alone).  ``None`` when the deal goes on."""
+    if after.get("deal_number") == before.get("deal_number") and not (
+        after.get("over") and not before.get("over")
+    ):
+        return None
+    if not match.log:
+        return None
+    shadow.deal.apply_legal(match.log[-1][1])
+    closing: dict[str, Any] = shadow.view(human)
+    return closing
 
 
 def make_bots(game: str, kind: str, match: Match[Any], human: int) -> tuple[dict[int, Bot], str | None]:

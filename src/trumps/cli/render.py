@@ -3,6 +3,9 @@ every game shares (``hands``, ``trick``, ``auction``, ``contract``,
 ``scores``, ``tricks_won``, ``legal``, ``phase``, ``to_act``, ``dealer``,
 ``exposed``, ``results``), so a new game's views render without changes.
 
+:class:`Screen` remembers what the player last saw, so that at each turn
+only the parts that changed are drawn again (``trumps play``).
+
 Everything is worded in the CLI's language (:mod:`trumps.cli.lang`); in
 German and French the cards show the players' letters (``D♥`` is the queen
 of hearts, :mod:`trumps.cli.localized`).
@@ -25,6 +28,7 @@ from trumps.cli.lang import _, lang, ngettext, pgettext, styled
 from trumps.cli.localized import denom_label, joker_label, rank_label
 
 __all__ = [
+    "Screen",
     "action_text",
     "call_text",
     "card_text",
@@ -244,6 +248,11 @@ def _trick_line(view: dict[str, Any]) -> Text | None:
             out.append("  ")
         out.append(f"{entry.get('seat')} ")
         out.append_text(card_text(str(entry.get("card"))))
+    won = view.get("tricks_won")
+    names = team_names(view)
+    if isinstance(won, list) and any(won) and len(won) == len(names):
+        shown = ", ".join(f"{n} {w}" for n, w in zip(names, won, strict=True))
+        out.append("   " + _("tricks won: {values}", values=shown), style="dim")
     return out
 
 
@@ -281,39 +290,45 @@ def phase_word(phase: str) -> str:
     return words.get(key, key)
 
 
-def render_view(view: dict[str, Any]) -> RenderableType:
-    """Everything the seat sees, for its turn to act."""
-    parts: list[RenderableType] = []
+def _parts(view: dict[str, Any]) -> list[tuple[str, RenderableType | None, object]]:
+    """Everything the seat sees, part by part: ``(name, renderable, key)``;
+    a part whose key is the same as when it was last drawn has not changed
+    (:class:`Screen`).  The choices have no key: they are the prompt."""
+    parts: list[tuple[str, RenderableType | None, object]] = []
     seat = view.get("seat")
+    deal_number = view.get("deal_number")
     head = Text()
-    if view.get("deal_number") is not None:
-        head.append(_("Deal {n}", n=view["deal_number"]), style="bold")
+    if deal_number is not None:
+        head.append(_("Deal {n}", n=deal_number), style="bold")
         head.append(" · ")
     head.append(_("dealer {seat}", seat=view.get("dealer")) + " · " + phase_word(str(view.get("phase", ""))))
+    head_key = head.plain
     if view.get("to_act"):
         head.append(" · " + _("{seat} to act", seat=view["to_act"]))
-    parts.append(head)
-    parts.append(_score_table(view))
-    auction = _auction_table(view)
-    if auction is not None:
-        parts.append(auction)
+    parts.append(("head", head, head_key))
+    parts.append(("scores", _score_table(view), (deal_number, repr(view.get("scores")))))
+    # while the auction runs each call is told as it is made: the table is
+    # drawn when the deal is first seen and once more when the auction ends
+    live = str(view.get("phase")) == "AUCTION"
+    auction_key = (deal_number, "live" if live else repr(view.get("auction")))
+    parts.append(("auction", _auction_table(view), auction_key))
     contract = _contract_line(view)
     if contract is not None:
-        parts.append(contract)
+        parts.append(("contract", contract, contract.plain))
     trick = _trick_line(view)
     if trick is not None:
-        parts.append(trick)
+        parts.append(("trick", trick, (deal_number, trick.plain)))
     hands = view.get("hands") or {}
     acting = view.get("hand_to_play") or seat
     for other in view.get("exposed") or []:
         if other != seat and hands.get(other) is not None:
             line = Text(_("{seat} (exposed):", seat=other) + " ", style="yellow")
             line.append_text(hand_text(hands[other]))
-            parts.append(line)
+            parts.append((f"exposed {other}", line, line.plain))
     if seat is not None and hands.get(seat) is not None:
         line = Text(_("Your hand ({seat}):", seat=seat) + " ", style="bold")
         line.append_text(hand_text(hands[seat]))
-        parts.append(line)
+        parts.append(("hand", line, line.plain))
     if view.get("kitty"):
         line = Text(_("Kitty taken:") + " ")
         line.append_text(hand_text(view["kitty"]))
@@ -326,16 +341,47 @@ def render_view(view: dict[str, Any]) -> RenderableType:
                 ),
                 style="bold",
             )
-        parts.append(line)
+        parts.append(("kitty", line, line.plain))
     legal = view.get("legal") or []
     if legal:
         title = Text(
             _("Your choices") if acting == seat else _("Your choices (playing {seat}'s hand)", seat=acting),
             style="bold",
         )
-        parts.append(title)
-        parts.append(legal_text(legal))
-    return Group(*parts)
+        choices = Group(title, legal_text(legal))
+        parts.append(("choices", choices, None))
+    return parts
+
+
+def render_view(view: dict[str, Any]) -> RenderableType:
+    """Everything the seat sees, for its turn to act."""
+    return Group(*(part for _name, part, _key in _parts(view) if part is not None))
+
+
+class Screen:
+    """The table as the player last saw it: :meth:`update` draws only the
+    parts that changed since (a new card in the trick, the hand after a
+    play, the scores after a deal) and the choices, instead of the whole
+    table at every turn; :meth:`full` draws everything (the first turn, or
+    ``?``)."""
+
+    def __init__(self) -> None:
+        self._shown: dict[str, object] = {}
+
+    def full(self, view: dict[str, Any]) -> RenderableType:
+        parts = _parts(view)
+        self._shown = {name: key for name, _part, key in parts}
+        return Group(*(part for _name, part, _key in parts if part is not None))
+
+    def update(self, view: dict[str, Any]) -> RenderableType:
+        parts = _parts(view)
+        changed = [
+            part
+            for name, part, key in parts
+            if part is not None and (key is None or name not in self._shown or self._shown[name] != key)
+        ]
+        self._shown = {name: key for name, _part, key in parts}
+        return Group(*changed)
 
 
 def deal_summary(result: dict[str, Any], view: dict[str, Any]) -> Text:

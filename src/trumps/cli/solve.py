@@ -3,6 +3,7 @@
     trumps solve bridge --deal "N:AKQ.. ... ... ..." --contract 3NT --declarer S
     trumps solve 500 --deal "N=JS AS ...;E=...;S=...;W=..." --contract 7NT --declarer N --json
     trumps solve coinche --seed 4 --contract 100H --declarer E --play "AH 7H"
+    trumps solve --pbn boards.pbn --board 3          (bridge: the board's deal and contract)
 
 The deal is bridge PBN (``N:`` then four hands ``S.H.D.C``), or for any game
 ``SEAT=CARDS`` groups separated by ``;`` (cards as the engine writes them,
@@ -12,6 +13,9 @@ of the same; without ``--deal`` a seeded random deal (``--seed``).  The deal
 starts at its first lead under ``--contract``/``--declarer``; ``--play``
 applies cards (500 joker leads in no trumps as ``RJ:C``) to reach a later
 position; ``--leader`` makes another seat lead the first trick.
+``--pbn FILE`` (or ``--lin FILE``) takes a bridge board of a PBN or LIN file
+(``--board N`` in a file of several), with its contract and declarer unless
+``--contract``/``--declarer`` say otherwise.
 
 The report is in the CLI's language; in German and French the cards show
 the players' letters with the engine's notation beside them (``D♥ [QH]``).
@@ -23,12 +27,12 @@ import json
 from typing import Any
 
 import trumps
+from trumps.cli.boards import board_number, read_board
 from trumps.cli.common import (
     CliParser,
     UsageError,
     add_lang_argument,
     add_option_arguments,
-    guarded,
     in_language,
     parse_options,
 )
@@ -72,11 +76,27 @@ def _parser() -> CliParser:
     p = CliParser(
         prog="trumps solve", description=_("Double-dummy value of each legal card from a position.")
     )
-    p.add_argument("game", help=_("500, bridge or coinche"))
-    p.add_argument("--deal", help=_("the hands (see 'trumps solve --help' for the forms)"))
+    p.add_argument(
+        "game", nargs="?", help=_("{games} (default bridge with --pbn)", games=", ".join(trumps.games()))
+    )
+    p.add_argument(
+        "--deal",
+        help=_(
+            "the hands: a bridge PBN deal 'N:S.H.D.C ...', or SEAT=CARDS groups separated by ';', "
+            "or a JSON object of seats to cards"
+        ),
+    )
+    p.add_argument(
+        "--pbn",
+        "--lin",
+        dest="file",
+        metavar="FILE",
+        help=_("a bridge board of a PBN or LIN file (its deal, contract and declarer)"),
+    )
+    p.add_argument("--board", type=board_number, metavar="N", help=_("the board of a file of several"))
     p.add_argument("--seed", type=int, help=_("a seeded random deal instead of --deal"))
-    p.add_argument("--contract", required=True, help=_("e.g. 7NT, MIS (500), 3NT (bridge), 100H (coinche)"))
-    p.add_argument("--declarer", default="0", help=_("the declaring (contracting) seat (default N / 0)"))
+    p.add_argument("--contract", help=_("e.g. 7NT, MIS (500), 3NT (bridge), 100H (coinche)"))
+    p.add_argument("--declarer", help=_("the declaring (contracting) seat (default N / 0)"))
     p.add_argument("--leader", help=_("the seat to lead the first trick (default: the game's rule)"))
     p.add_argument("--play", default="", help=_("cards already played, in order (e.g. 'AS 2S RJ:C')"))
     p.add_argument("--engine", default="auto", choices=ENGINES, help=_("auto (C if built), c or python"))
@@ -88,22 +108,64 @@ def _parser() -> CliParser:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``trumps solve``."""
-    return in_language(argv, lambda rest: guarded(lambda: _run(rest)))
+    return in_language(argv, _run)
+
+
+def _file_game() -> str:
+    """The game of the boards of PBN and LIN files: the one whose spec names a PBN module."""
+    from trumps.core.registry import specs
+
+    for spec in specs():
+        if spec.has("pbn"):
+            return spec.name
+    raise UsageError("no game of this installation reads PBN or LIN files")
 
 
 def _run(argv: list[str]) -> int:
     a = _parser().parse_args(argv)
-    if a.deal is not None and a.seed is not None:
-        raise UsageError("give --deal or --seed, not both")
-    deal = parse_deal_text(a.game, a.deal) if a.deal is not None else None
+    sources = [
+        name for name, v in (("--deal", a.deal), ("--seed", a.seed), ("--pbn", a.file)) if v is not None
+    ]
+    if len(sources) > 1:
+        raise UsageError(f"give one of --deal, --seed and --pbn, not {' and '.join(sources)}")
+    if a.board is not None and a.file is None:
+        raise UsageError("--board picks a board of a PBN or LIN file: give --pbn FILE")
+    contract, declarer = a.contract, a.declarer
+    deal: Any = None
+    game = a.game
+    if a.file is not None:
+        file_game = _file_game()
+        if game is None:
+            game = file_game
+        if trumps.game_class(game) is not trumps.game_class(file_game):
+            raise UsageError(f"a PBN or LIN file holds {file_game} boards, not {game} deals")
+        from trumps.bridge.hands import format_deal
+
+        rec = read_board(a.file, a.board)
+        assert rec.hands is not None  # read_board checks
+        deal = format_deal(rec.hands)
+        where = f"{a.file}, board {rec.board if rec.board is not None else a.board or 1}"
+        if contract is None:
+            if rec.contract is None:
+                why = "was passed out" if rec.passed_out else "has no contract"
+                raise UsageError(f"{where} {why}: give --contract")
+            contract = str(rec.contract)
+        if declarer is None and rec.declarer is not None:
+            declarer = "NESW"[rec.declarer]
+    elif game is None:
+        raise UsageError("give the game: trumps solve GAME ... (or --pbn FILE for a bridge board)")
+    if contract is None:
+        raise UsageError("give the contract: --contract (e.g. 3NT)")
+    if a.deal is not None:
+        deal = parse_deal_text(game, a.deal)
     match = trumps.new_game(
-        a.game,
+        game,
         preset=a.preset,
         options=parse_options(a.option),
         seed=a.seed if a.seed is not None else (None if deal is not None else 0),
         deal=deal,
-        contract=a.contract,
-        declarer=a.declarer,
+        contract=contract,
+        declarer=declarer if declarer is not None else "0",
     )
     for action in a.play.replace(",", " ").split():
         if match.is_over or match.deal.phase != "PLAY":
@@ -120,9 +182,9 @@ def _run(argv: list[str]) -> int:
         pos.to_play = seat
     sol = solve(pos, engine=a.engine)
     if a.json:
-        print(json.dumps(_json(match, pos.game, a.contract, sol)))
+        print(json.dumps(_json(match, pos.game, contract, sol)))
     else:
-        print(_text(match, a.contract, sol))
+        print(_text(match, contract, sol))
     return 0
 
 

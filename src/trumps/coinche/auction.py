@@ -1,4 +1,4 @@
-"""The coinche auction (coinche.md §4): bids by tens, capot and générale,
+"""The coinche auction (docs/rules/coinche.md §4): bids by tens, capot and générale,
 coinche / surcoinche with the closing and timing options, rebidding after a
 pass, the three-pass and four-pass endings.
 

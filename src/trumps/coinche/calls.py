@@ -1,4 +1,4 @@
-"""Auction calls of coinche and the contract record (coinche.md §4).
+"""Auction calls of coinche and the contract record (docs/rules/coinche.md §4).
 
 Denominations are small integers so the play tables can index by them:
 0-3 are the suits S H D C (as :class:`~trumps.core.cards.Suit`), 4 is

@@ -1,4 +1,4 @@
-"""One deal of coinche as a state machine (coinche.md §17): auction, then
+"""One deal of coinche as a state machine (docs/rules/coinche.md §17): auction, then
 eight tricks with the trick-1 meld declarations and the belote
 announcements.  Scoring lives in :mod:`.scoring`, the match in :mod:`.game`.
 

@@ -1,4 +1,4 @@
-"""Melds (*annonces*, coinche.md §7): finding them, the declarations a
+"""Melds (*annonces*, docs/rules/coinche.md §7): finding them, the declarations a
 player may commit, the "How high?" announcements and the comparison.
 
 A meld is written as its cards' ranks then the suit for a sequence

@@ -1,7 +1,7 @@
-"""The options and the five named presets of Belote Coinche (coinche.md §15, §20).
+"""The options and the five named presets of Belote Coinche (docs/rules/coinche.md §15, §20).
 
 Every rule on which clubs disagree is one flat option; a preset is a plain
-dict derived from another one, exactly as the spec writes it, so that
+dict derived from another one, exactly as docs/rules/coinche.md §15.1 and §20 write it, so that
 changing one preset can never silently change another.  The boolean alias
 ``belote_kept_on_failure`` (§6) is accepted on input and normalised to
 ``belote_on_failure``; it is never stored, so records replay unchanged.
@@ -276,6 +276,7 @@ SCHEMA = CoincheSchema(
     groups=GROUPS,
     preset_info=PRESET_INFO,
     summary_preset=True,
+    game="coinche",
 )
 
 

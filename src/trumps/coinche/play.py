@@ -1,4 +1,4 @@
-"""Card order, card points, trick winner and legal cards (coinche.md §2, §5).
+"""Card order, card points, trick winner and legal cards (docs/rules/coinche.md §2, §5).
 
 A :class:`TrickRules` is built once per contract (and cached per contract
 type and values option): every per-card fact is a list indexed by

@@ -1,10 +1,10 @@
-"""Scoring a coinche deal (coinche.md §8–§14) as pure functions of numbers,
+"""Scoring a coinche deal (docs/rules/coinche.md §8–§14) as pure functions of numbers,
 so the engine, the ``trumps score coinche`` calculator and the tests share
 one implementation.
 
 The contract test (§11) uses each side's *total* (cards, plus belote and won
 melds as the options say); the deal score uses §12 (``scoring = seed``) or
-§13 (``scoring = common``).  Every constant the spec names "160" in a
+§13 (``scoring = common``).  Every constant the rules name "160" in a
 formula stays 160 whatever the deal total (§2.2).
 
 >>> from trumps.coinche.options import resolve_options

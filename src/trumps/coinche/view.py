@@ -1,5 +1,5 @@
 """The one view function of coinche: everything a seat (or a spectator) may
-see (coinche.md §17 information model).
+see (docs/rules/coinche.md §17 information model).
 
 Hidden: other players' hands, the melds a player committed (until the
 winning side's melds are shown at trick 2 — each player sees their own).

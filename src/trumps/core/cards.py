@@ -1,4 +1,4 @@
-"""Cards, suits, ranks and jokers, with the text forms of the rules README.
+"""Cards, suits, ranks and jokers, with the text forms of docs/rules/README.md §1.
 
 A card is written rank first, suit last (``AS``, ``TD``, ``13H``); the jokers
 are the whole tokens ``RJ`` and ``BJ``.  ``10`` is accepted for ``T`` on input

@@ -1,4 +1,4 @@
-"""The decks of the three games, in canonical order (rules README §1.3).
+"""The decks of the three games, in canonical order (docs/rules/README.md §1.3).
 
 Canonical order is suits S, H, D, C, each high to low, then ``BJ``, ``RJ``.
 A seeded shuffle of this order gives a reproducible deal.
@@ -25,7 +25,7 @@ def make_deck(ranks: dict[Suit, list[int]], jokers: tuple[str, ...] = ()) -> lis
 
 def deck_500(players: int, kitty_size: int) -> list[Card]:
     """The 500 deck for 4 or 6 players and a kitty of 3, 5 or 6 cards
-    (43/45/46 or 63/65/66 cards; five_hundred.md §2)."""
+    (43/45/46 or 63/65/66 cards; docs/rules/five_hundred.md §2)."""
     return list(_deck_500(players, kitty_size))
 
 

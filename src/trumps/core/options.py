@@ -228,13 +228,22 @@ class PresetInfo:
 
 class Options(Mapping[str, Any]):
     """A complete, validated, immutable option set with attribute access:
-    ``opts.kitty_size`` or ``opts["kitty_size"]``."""
+    ``opts.kitty_size`` or ``opts["kitty_size"]``.  ``game`` names the game
+    whose schema resolved it, so its repr says which game's rules these are
+    (equality compares the values only, as for any mapping)."""
 
-    __slots__ = ("_values",)
+    __slots__ = ("_game", "_values")
     _values: dict[str, Any]
+    _game: str
 
-    def __init__(self, values: Mapping[str, Any]) -> None:
+    def __init__(self, values: Mapping[str, Any], game: str = "") -> None:
         object.__setattr__(self, "_values", dict(values))
+        object.__setattr__(self, "_game", game)
+
+    @property
+    def game(self) -> str:
+        """The game these options belong to (``""``: not said)."""
+        return self._game
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -254,7 +263,14 @@ class Options(Mapping[str, Any]):
     def __len__(self) -> int:
         return len(self._values)
 
+    def __reduce__(self) -> tuple[type[Options], tuple[dict[str, Any], str]]:
+        """Copies and pickles rebuild through ``__init__`` (the slots are
+        read-only, so the default slot-by-slot restore cannot set them)."""
+        return (Options, (self._values, self._game))
+
     def __repr__(self) -> str:
+        if self._game:
+            return f"Options({self._values!r}, game={self._game!r})"
         return f"Options({self._values!r})"
 
     def to_dict(self) -> dict[str, Any]:
@@ -292,6 +308,8 @@ class OptionSchema:
     varies_by: str | None = None
     terms: dict[str, dict[str, str]] = field(default_factory=dict)
     summary_preset: bool = False
+    #: The game's registry name (``"500"``): resolved options carry it.
+    game: str = ""
 
     def __post_init__(self) -> None:
         self._by_name = {s.name: s for s in self.specs}
@@ -339,7 +357,7 @@ class OptionSchema:
                 raise OptionError(f"options must be a mapping of names to values, not {options!r}")
             for name, value in options.items():
                 chosen[name] = self.spec(str(name)).coerce(value)
-        full = Options({**self._defaults(chosen), **chosen})
+        full = Options({**self._defaults(chosen), **chosen}, game=self.game)
         if self.validate is not None:
             self.validate(full)
         return full

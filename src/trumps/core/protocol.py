@@ -137,6 +137,21 @@ class Match(ABC, Generic[D]):
         """The shuffle of deal ``number`` is a pure function of the seed."""
         return random.Random(f"{self.seed}/{number}")
 
+    def __repr__(self) -> str:
+        """The game, the options that differ from its defaults, the seed and
+        where it stands: enough to tell two games apart in a debugger or a
+        log, and to rebuild the start with :func:`trumps.new_game`."""
+        defaults = self.schema.resolve(None, {})
+        changed = {k: v for k, v in self.options.items() if defaults.get(k) != v}
+        options = f" options={changed!r}" if changed else ""
+        if self._over:
+            where = f"over, scores {self.totals}, winner {self._winner}"
+        else:
+            actor = self.deal.to_act
+            who = "nobody" if actor is None else self.seat_name(actor)
+            where = f"deal {self.deal_number + 1} {self.phase}, {who} to act, scores {self.totals}"
+        return f"<{type(self).__name__} {self.game!r}{options} seed={self.seed}: {where}>"
+
     # ----- the protocol --------------------------------------------------
     @property
     def to_act(self) -> int | None:

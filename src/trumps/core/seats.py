@@ -1,5 +1,5 @@
 """Seats: integers clockwise from 0, named N E S W at a four-player table
-and ``0``-``5`` at a six-player table (rules README §2)."""
+and ``0``-``5`` at a six-player table (docs/rules/README.md §2)."""
 
 from __future__ import annotations
 

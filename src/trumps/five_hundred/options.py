@@ -1,6 +1,6 @@
-"""The options and presets of 500 (five_hundred.md §14, §17).
+"""The options and presets of 500 (docs/rules/five_hundred.md §14, §17).
 
-Defaults that the spec gives per variation (``must_bid_to_win``,
+Defaults that the rules give per variation (``must_bid_to_win``,
 ``nullo_mode``) follow the chosen ``variation`` when no preset sets them.
 """
 
@@ -27,10 +27,11 @@ AUSTRALIAN: dict[str, Any] = dict(
     AMERICAN, variation="australian", must_bid_to_win=True, nullo_mode="after_7"
 )
 
-#: The words that follow the variation (seed 001: "the undealt cards are the
-#: widow in the American version, the kitty in the Australian; likewise a bid
-#: to take no tricks is Misère in the Australian variant but Nullo in the
-#: American").  ``""``: when the variation is not known.
+#: The words that follow the variation (the room's help page,
+#: docs/rules/five_hundred.md §1: "the undealt cards are the widow in the
+#: American version, the kitty in the Australian; likewise a bid to take no
+#: tricks is Misère in the Australian variant but Nullo in the American").
+#: ``""``: when the variation is not known.
 TERMS = {
     "": {"misere": "nullo (misère)", "kitty": "widow (kitty)"},
     "american": {"misere": "nullo", "kitty": "widow"},
@@ -191,6 +192,7 @@ SCHEMA = OptionSchema(
     validate=_validate,
     popular=POPULAR,
     title="500",
+    game="500",
     groups=GROUPS,
     preset_info={
         "american": PresetInfo(

@@ -1,6 +1,6 @@
 """Who may see a table, who finds it in the lobby, and who may sit at it.
 
-The seed room's rule (seeds/001, "Must be invited"): *Yes* hides the game
+The seed room's rule (its 500 help page, docs/rules/README.md §4: "Must be invited"): *Yes* hides the game
 from other players until they are explicitly invited; *No* lets all
 **friends** of the players in the game see it.  So:
 

@@ -7,7 +7,7 @@ bridge and coinche.
 >>> sol = solve(g)
 >>> sol.unit, sol.maximising, len(sol.values) == len(g.legal_actions())
 ('tricks', False, True)
->>> sol.values == solve(g, engine="python").values if False else True
+>>> sorted(sol.values) == sorted(str(card) for card in g.legal_actions())
 True
 
 ``solve(match)`` returns, for each legal card of the seat to play, the final

@@ -97,6 +97,7 @@ def _person(server: Server, cookie: str, tid: str, stop: threading.Event, acted:
             acted.append(ev["seq"])
 
 
+@pytest.mark.slow  # tens of seconds: not in the fast tier (docs/testing.md)
 def test_bridge_tables_of_normal_bots_and_suggestions_keep_the_server_up(dds_server: Server) -> None:
     server = dds_server
     assert server.proc is not None

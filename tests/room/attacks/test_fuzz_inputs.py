@@ -229,6 +229,7 @@ def reads_still_work(client: TestClient, cookie: str, username: str) -> None:
     assert client.get(f"/api/players/{username}").status_code == 200
 
 
+@pytest.mark.slow  # tens of seconds: not in the fast tier (docs/testing.md)
 @pytest.mark.timeout(600)
 def test_fuzz_every_rest_route(client: TestClient) -> None:
     password = "a long password"

@@ -206,6 +206,7 @@ def start_server(db_url: str) -> Any:
         s.proc.wait(timeout=10)
 
 
+@pytest.mark.slow  # tens of seconds: not in the fast tier (docs/testing.md)
 def test_kill_9_at_the_start_never_leaves_a_full_waiting_table(start_server: Server) -> None:
     server = start_server
     for attempt in range(TRIES):

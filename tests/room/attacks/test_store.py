@@ -37,9 +37,10 @@ from trumps.room.db import GONE, UNREACHABLE
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from browser import free_port
 from cluster_harness import Worker, new_guest
-from conftest import fresh_database
 from test_kill import _state
 from test_room import _sit_and_fill, create, guest
+
+from conftest import fresh_database
 
 
 def act(ev: dict[str, Any]) -> str:

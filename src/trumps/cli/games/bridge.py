@@ -1,26 +1,29 @@
 """Command-line entry points for bridge, dispatched by the main CLI:
 
 * ``trumps score bridge 4HX --vul --tricks 9`` → :func:`score_command`
-  (and ``trumps score bridge --rubber RECORD`` for a whole rubber);
-* ``trumps dd "N:..." [--par --vul NS --dealer E] [--json]`` → :func:`dd_command`.
+  (``--pbn FILE [--board N]`` scores a board of a PBN or LIN file, and
+  ``trumps score bridge --rubber RECORD`` a whole rubber);
+* ``trumps dd "N:..." [--par --vul NS --dealer E] [--json]`` → :func:`dd_command`
+  (or ``trumps dd FILE.pbn [--board N]``: a board of a PBN or LIN file).
 
 Both take the arguments after the sub-command and return an exit status
-(0 ok, 2 bad input, 3 solver missing), and speak the CLI's language.
+(0 ok, 2 bad input, with one ``trumps: error:`` line), and speak the CLI's
+language.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 from trumps.bridge.calls import Contract
 from trumps.bridge.rubber import RubberSheet, score_rubber
-from trumps.bridge.scoring import deal_score
+from trumps.bridge.scoring import deal_score, vulnerable_sides
 from trumps.bridge.spec import SPEC
-from trumps.cli.common import CliParser, add_lang_argument, in_language
-from trumps.cli.lang import _, lang, translate_error
+from trumps.cli.boards import board_number, is_deal_text, read_board
+from trumps.cli.common import CliParser, UsageError, add_lang_argument, in_language
+from trumps.cli.lang import _, lang
 from trumps.cli.localized import LOCALIZED, contract_label, denom_label
 from trumps.core.errors import TrumpsError
 
@@ -29,25 +32,31 @@ if TYPE_CHECKING:
 
 __all__ = ["dd_command", "score_command"]
 
-
-class _Parser(CliParser):
-    def error(self, message: str) -> NoReturn:
-        raise TrumpsError(message)
+#: The longest text ``--rubber`` reads as a record rather than a file name.
+_RECORD_LIMIT = 4096
 
 
 def score_command(argv: list[str]) -> int:
-    """Score one contract result (duplicate) or a whole rubber."""
-    return in_language(argv, _score, prog="trumps score bridge")
+    """Score one contract result (duplicate), a board of a file, or a whole rubber."""
+    return in_language(argv, _score)
 
 
-def _score(argv: list[str]) -> int:
-    args = list(argv)
-    if args and args[0].strip().lower() in (SPEC.name, *SPEC.aliases):
-        args = args[1:]
-    p = _Parser(prog="trumps score bridge", description=_("Score a bridge contract or a rubber."))
+def _score_parser() -> CliParser:
+    p = CliParser(
+        prog="trumps score bridge",
+        description=_("Score a bridge contract, a board of a PBN or LIN file, or a rubber."),
+    )
     p.add_argument("contract", nargs="?", help=_("e.g. 4HX, 3NT, 7SXX"))
     p.add_argument("--vul", "--vulnerable", dest="vul", action="store_true", help=_("declarer is vulnerable"))
     p.add_argument("--tricks", type=int, help=_("tricks won by declarer's side (0-13)"))
+    p.add_argument(
+        "--pbn",
+        "--lin",
+        dest="file",
+        metavar="FILE",
+        help=_("score a board of a PBN or LIN file (its contract, declarer, vulnerability and result)"),
+    )
+    p.add_argument("--board", type=board_number, metavar="N", help=_("the board of a file of several"))
     p.add_argument(
         "--rubber",
         metavar="RECORD",
@@ -57,32 +66,57 @@ def _score(argv: list[str]) -> int:
     )
     p.add_argument("--json", action="store_true", help=_("machine-readable output"))
     add_lang_argument(p)
-    try:
-        a = p.parse_args(args)
-        if a.rubber is not None:
-            text = a.rubber
-            path = Path(text)
-            if "\n" not in text and len(text) < 4096 and path.is_file():
-                text = path.read_text(encoding="utf-8")
-            sheet = _sheet_from_json(text) if text.lstrip().startswith("{") else score_rubber(text)
-            print(json.dumps(_rubber_json(sheet)) if a.json else _rubber_text(sheet))
-            return 0
+    return p
+
+
+def _score(argv: list[str]) -> int:
+    args = list(argv)
+    if args and args[0].strip().lower() in (SPEC.name, *SPEC.aliases):
+        args = args[1:]
+    a = _score_parser().parse_args(args)
+    if a.board is not None and a.file is None:
+        raise UsageError("--board picks a board of a PBN or LIN file: give --pbn FILE")
+    if a.rubber is not None:
+        if a.file is not None or a.contract is not None:
+            raise UsageError("--rubber scores a whole rubber: give no contract and no --pbn")
+        text = a.rubber
+        if "\0" in text:
+            raise UsageError("--rubber: the record holds a NUL byte")
+        path = Path(text)
+        if "\n" not in text and len(text) < _RECORD_LIMIT and path.is_file():
+            text = path.read_text(encoding="utf-8")
+        sheet = _sheet_from_json(text) if text.lstrip().startswith("{") else score_rubber(text)
+        print(json.dumps(_rubber_json(sheet)) if a.json else _rubber_text(sheet))
+        return 0
+    if a.file is not None:
+        if a.contract is not None:
+            raise UsageError("give a contract or --pbn FILE, not both")
+        rec = read_board(a.file, a.board, same="result")
+        where = f"{a.file}, board {rec.board if rec.board is not None else a.board or 1}"
+        if rec.passed_out:
+            raise UsageError(f"{where} was passed out: there is nothing to score")
+        if rec.contract is None or rec.declarer is None:
+            raise UsageError(f"{where} has no contract and declarer")
+        c = rec.contract
+        vul = a.vul or vulnerable_sides(rec.vulnerable or "None")[rec.declarer & 1]
+        tricks = a.tricks if a.tricks is not None else rec.result
+        if tricks is None:
+            raise UsageError(f"{where} has no result: give --tricks N")
+    else:
         if a.contract is None or a.tricks is None:
-            raise TrumpsError("give a contract and --tricks N (or --rubber RECORD)")
+            raise UsageError("give a contract and --tricks N (or --pbn FILE, or --rubber RECORD)")
         c = Contract.parse(a.contract)
-        score = deal_score(c, a.vul, a.tricks)
-    except TrumpsError as exc:
-        print(f"trumps score bridge: {translate_error(str(exc))}", file=sys.stderr)
-        return 2
+        vul, tricks = a.vul, a.tricks
+    score = deal_score(c, vul, tricks)
     if a.json:
         need = c.level + 6
         print(
             json.dumps(
                 {
                     "contract": str(c),
-                    "vulnerable": a.vul,
-                    "tricks": a.tricks,
-                    "result": a.tricks - need,
+                    "vulnerable": vul,
+                    "tricks": tricks,
+                    "result": tricks - need,
                     "score": score,
                 }
             )
@@ -187,38 +221,63 @@ def _par_text(par: Par) -> str:
 
 def dd_command(argv: list[str]) -> int:
     """Print the double-dummy table of a deal, optionally with par."""
-    return in_language(argv, _dd, prog="trumps dd")
+    return in_language(argv, _dd)
+
+
+_VUL_WORDS = {"NONE": "None", "-": "None", "NS": "NS", "EW": "EW", "BOTH": "Both", "ALL": "Both"}
 
 
 def _dd(argv: list[str]) -> int:
     from trumps.bridge import dd
+    from trumps.bridge.hands import format_deal
 
-    p = _Parser(prog="trumps dd", description=_("Double-dummy table (and par) of a PBN deal."))
-    p.add_argument("deal", help=_('PBN deal, e.g. "N:AKQ.. ... ... ..."'))
+    p = CliParser(
+        prog="trumps dd",
+        description=_("Double-dummy table (and par) of a deal: a PBN deal, or a board of a PBN or LIN file."),
+    )
+    p.add_argument(
+        "deal", help=_('a PBN deal, e.g. "N:AKQ.. ... ... ...", or a PBN or LIN file (FILE.pbn, FILE.lin)')
+    )
+    p.add_argument("--board", type=board_number, metavar="N", help=_("the board of a file of several"))
     p.add_argument("--par", action="store_true", help=_("also the par score and contracts"))
-    p.add_argument("--vul", default="None", help=_("None, NS, EW or Both (for --par)"))
-    p.add_argument("--dealer", default="N", help=_("N, E, S or W (for --par)"))
+    p.add_argument(
+        "--vul", default=None, help=_("None, NS, EW or Both (for --par; default the file's, else None)")
+    )
+    p.add_argument("--dealer", default=None, help=_("N, E, S or W (for --par; default the file's, else N)"))
     p.add_argument("--json", action="store_true", help=_("machine-readable output"))
     add_lang_argument(p)
-    try:
-        a = p.parse_args(argv)
-        vul = {"NONE": "None", "-": "None", "NS": "NS", "EW": "EW", "BOTH": "Both", "ALL": "Both"}.get(
-            a.vul.strip().upper()
-        )
-        if vul is None:
-            raise TrumpsError(f"--vul must be None, NS, EW or Both, not {a.vul!r}")
-        table = dd.dd_table(a.deal)
-        par = dd.par(table, vulnerable=vul, dealer=a.dealer) if a.par else None
-    except dd.SolverMissing as exc:
-        print(f"trumps dd: {translate_error(str(exc))}", file=sys.stderr)
-        return 3
-    except TrumpsError as exc:
-        print(f"trumps dd: {translate_error(str(exc))}", file=sys.stderr)
-        return 2
+    a = p.parse_args(argv)
+    if not a.deal.strip():
+        raise UsageError("the deal is empty: give a PBN deal (N:S.H.D.C ...) or a PBN or LIN file")
+    vul_text, dealer = a.vul, a.dealer
+    board: int | None = None
+    if is_deal_text(a.deal):
+        if a.board is not None:
+            raise UsageError("--board picks a board of a PBN or LIN file, not of a deal")
+        deal = a.deal
+    else:
+        rec = read_board(a.deal, a.board)
+        assert rec.hands is not None  # read_board checks
+        deal = format_deal(rec.hands)
+        board = rec.board if rec.board is not None else a.board
+        if vul_text is None and rec.vulnerable is not None:
+            vul_text = rec.vulnerable
+        if dealer is None and rec.dealer is not None:
+            dealer = "NESW"[rec.dealer]
+    vul = _VUL_WORDS.get((vul_text or "None").strip().upper())
+    if vul is None:
+        raise UsageError(f"--vul must be None, NS, EW or Both, not {vul_text!r}")
+    dealer = (dealer or "N").strip().upper()
+    if dealer not in ("N", "E", "S", "W"):
+        raise UsageError(f"--dealer must be N, E, S or W, not {a.dealer!r}")
+    table = dd.dd_table(deal)
+    par = dd.par(table, vulnerable=vul, dealer=dealer) if a.par else None
     if a.json:
-        out: dict[str, Any] = {"deal": a.deal, "tricks": table.to_dict()}
+        out: dict[str, Any] = {"deal": deal, "tricks": table.to_dict()}
+        if board is not None:
+            out["board"] = board
         if par is not None:
-            out["par"] = {**par.to_dict(), "vulnerable": vul, "dealer": a.dealer.upper()}
+            out["par"] = {**par.to_dict(), "vulnerable": vul, "dealer": dealer}
         print(json.dumps(out))
     else:
         print(_dd_text(table))

@@ -1,5 +1,5 @@
 """``trumps score coinche ...``: the one-deal score calculator a club player
-reaches for when the table disagrees (coinche.md §11–§13, §20).
+reaches for when the table disagrees (the scoring rules: docs/rules/).
 
     trumps score coinche 100H --points 112 --belote taker
     trumps score coinche 90DX --points 95 --belote taker --preset common
@@ -19,13 +19,12 @@ import json
 import sys
 from collections.abc import Sequence
 
-from trumps.cli.common import CliParser, UsageError, add_lang_argument, in_language
-from trumps.cli.lang import _, message, translate_error
+from trumps.cli.common import CliParser, UsageError, add_lang_argument, in_language, parse_options
+from trumps.cli.lang import _
 from trumps.coinche.calls import Contract
 from trumps.coinche.options import PRESETS, resolve_options
 from trumps.coinche.play import rules_for
 from trumps.coinche.scoring import score
-from trumps.core.errors import TrumpsError
 
 __all__ = ["build_parser", "score_command"]
 
@@ -60,45 +59,31 @@ def build_parser() -> CliParser:
 
 
 def score_command(argv: Sequence[str] | None = None) -> int:
-    """Run the calculator; 0 on success, 2 on bad input (one line on stderr)."""
-    return in_language(sys.argv[1:] if argv is None else argv, _score, prog="trumps score coinche")
+    """Run the calculator; 0 on success, 2 on bad input (one ``trumps: error:``
+    line on stderr)."""
+    return in_language(sys.argv[1:] if argv is None else argv, _score)
 
 
 def _score(argv: list[str]) -> int:
-    try:
-        a = build_parser().parse_args(argv)
-    except SystemExit as exc:  # --help
-        return int(exc.code or 0)
-    except UsageError as exc:
-        print(f"trumps score coinche: {translate_error(str(exc))}", file=sys.stderr)
-        return 2
-    try:
-        options: dict[str, str] = {}
-        for item in a.option:
-            key, sep, value = item.partition("=")
-            if not sep:
-                raise TrumpsError(f"--option takes KEY=VALUE, not {item!r}")
-            options[key.strip()] = value.strip()
-        if (a.capot or a.generale) and a.defence_capot:
-            raise TrumpsError("--capot / --generale and --defence-capot exclude each other")
-        tricks = 8 if (a.capot or a.generale) else 0 if a.defence_capot else None
-        points = a.points
-        if points is None:
-            if tricks is None:
-                raise TrumpsError("give --points (or --capot / --defence-capot / --generale)")
-            contract = Contract.parse(a.contract)
-            total = rules_for(contract.denom, resolve_options(a.preset, options or None)).total
-            points = total if tricks == 8 else 0
-        bt = a.belote_taker if a.belote_taker is not None else (20 if a.belote == "taker" else 0)
-        bd = a.belote_defence if a.belote_defence is not None else (20 if a.belote == "defence" else 0)
-        result = score(
-            a.contract, points, preset=a.preset, options=options or None,
-            defence_points=a.defence_points, taker_tricks=tricks, alone=a.generale,
-            belote_taker=bt, belote_defence=bd, melds_taker=a.melds_taker, melds_defence=a.melds_defence,
-        )  # fmt: skip
-    except TrumpsError as exc:
-        print(f"trumps score coinche: {message(str(exc))}", file=sys.stderr)
-        return 2
+    a = build_parser().parse_args(argv)
+    options = parse_options(a.option)
+    if (a.capot or a.generale) and a.defence_capot:
+        raise UsageError("--capot / --generale and --defence-capot exclude each other")
+    tricks = 8 if (a.capot or a.generale) else 0 if a.defence_capot else None
+    points = a.points
+    if points is None:
+        if tricks is None:
+            raise UsageError("give --points (or --capot / --defence-capot / --generale)")
+        contract = Contract.parse(a.contract)
+        total = rules_for(contract.denom, resolve_options(a.preset, options or None)).total
+        points = total if tricks == 8 else 0
+    bt = a.belote_taker if a.belote_taker is not None else (20 if a.belote == "taker" else 0)
+    bd = a.belote_defence if a.belote_defence is not None else (20 if a.belote == "defence" else 0)
+    result = score(
+        a.contract, points, preset=a.preset, options=options or None,
+        defence_points=a.defence_points, taker_tricks=tricks, alone=a.generale,
+        belote_taker=bt, belote_defence=bd, melds_taker=a.melds_taker, melds_defence=a.melds_defence,
+    )  # fmt: skip
     if a.json:
         print(json.dumps({"preset": a.preset, **result}, sort_keys=True))
         return 0

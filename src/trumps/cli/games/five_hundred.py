@@ -13,7 +13,6 @@ from trumps.cli.common import (
     CliParser,
     add_lang_argument,
     add_option_arguments,
-    guarded,
     in_language,
     int_list,
     parse_options,
@@ -27,7 +26,7 @@ __all__ = ["score_command"]
 def _parser() -> CliParser:
     p = CliParser(
         prog="trumps score 500",
-        description=_("Each team's points for one deal of 500 (five_hundred.md §9)."),
+        description=_("Each team's points for one deal of 500."),
     )
     p.add_argument("contract", help=_("the contract: 6S .. 10NT, MIS, OMIS"))
     p.add_argument("--tricks", "-t", type=int, required=True, help=_("tricks the bidding team took (0-10)"))
@@ -50,7 +49,7 @@ def _parser() -> CliParser:
 
 def score_command(argv: list[str]) -> int:
     """``trumps score 500 CONTRACT --tricks N [...]``: prints the points."""
-    return in_language(argv, lambda rest: guarded(lambda: _score(rest)))
+    return in_language(argv, _score)
 
 
 def _score(argv: list[str]) -> int:
