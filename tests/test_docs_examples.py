@@ -168,8 +168,11 @@ def test_shell_example_runs(block: Block, tmp_path: Path) -> None:
     for command in commands_of(block):
         r = run_command(command.text, tmp_path)
         where = f"{block.name}: `{command.text}`"
-        assert r.returncode == 0, f"{where} exited {r.returncode}\n{r.stdout}{r.stderr}"
-        missing = missing_lines(command.expected, r.stdout)
+        # a doc showing the CLI's error line documents a refusal: exit 2, said on stderr
+        refused = any(line.strip().startswith("trumps: error:") for line in command.expected)
+        wanted = 2 if refused else 0
+        assert r.returncode == wanted, f"{where} exited {r.returncode}\n{r.stdout}{r.stderr}"
+        missing = missing_lines(command.expected, r.stdout + r.stderr if refused else r.stdout)
         assert not missing, (
             f"{where}: the doc shows lines the run did not print: {missing}\n--- got:\n{r.stdout}"
         )

@@ -30,6 +30,8 @@ from trumps.core.errors import (
     WrongSeat,
 )
 from trumps.core.protocol import Match
+from trumps.core.registry import BUILTIN as _BUILTIN_GAMES
+from trumps.core.spec import GameSpec
 
 __version__ = "0.1.0"
 
@@ -37,6 +39,7 @@ __all__ = [
     "Card",
     "DealError",
     "GameOver",
+    "GameSpec",
     "IllegalAction",
     "Match",
     "OptionError",
@@ -47,6 +50,7 @@ __all__ = [
     "WrongSeat",
     "format_hand",
     "game_class",
+    "game_spec",
     "games",
     "load_game",
     "new_game",
@@ -54,17 +58,13 @@ __all__ = [
     "parse_hand",
 ]
 
-# Subpackages imported on first attribute access (``trumps.bridge``...).
-_SUBPACKAGES = (
-    "bots",
-    "bridge",
-    "cli",
-    "coinche",
-    "core",
-    "envs",
-    "five_hundred",
-    "room",
-    "solver",
+# Subpackages imported on first attribute access (``trumps.bridge``...): the
+# layers, and the package of each built-in game (named by the registry).
+_SUBPACKAGES = tuple(
+    sorted(
+        {"bots", "cli", "core", "envs", "room", "solver"}
+        | {ref.split(":")[0].split(".")[1] for ref in _BUILTIN_GAMES}
+    )
 )
 
 
@@ -83,39 +83,26 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_SUBPACKAGES))
 
 
-# Game name -> "module:Class".  A game is one subpackage plus one line here.
-_REGISTRY = {
-    "500": "trumps.five_hundred.game:FiveHundred",
-    "bridge": "trumps.bridge.game:Bridge",
-    "coinche": "trumps.coinche.game:Coinche",
-}
-_ALIASES = {"five_hundred": "500", "fivehundred": "500", "belote": "coinche"}
-
-
 def games() -> list[str]:
-    """The names of the games this installation plays."""
-    import importlib.util
+    """The names of the games this installation plays (the built-ins, then
+    every game of the entry-point group ``trumps.games``)."""
+    from trumps.core.registry import games as _games
 
-    def installed(target: str) -> bool:
-        try:
-            return importlib.util.find_spec(target.split(":")[0]) is not None
-        except ModuleNotFoundError:
-            return False
+    return _games()
 
-    return [g for g, target in _REGISTRY.items() if installed(target)]
+
+def game_spec(game: str) -> GameSpec:
+    """The :class:`~trumps.core.spec.GameSpec` of a game name or alias."""
+    from trumps.core.registry import spec
+
+    return spec(game)
 
 
 def game_class(game: str) -> type[Match[Any]]:
-    """The :class:`Match` class of a game name (``"500"``, ``"bridge"``, ``"coinche"``)."""
-    import importlib
+    """The :class:`Match` class of a game name (``"500"``, ``"bridge"``, ``"coinche"``) or alias."""
+    from trumps.core.registry import game_class as _game_class
 
-    key = str(game).strip().lower()
-    key = _ALIASES.get(key, key)
-    if key not in games():
-        raise OptionError(f"unknown game {game!r} (known: {', '.join(games())})")
-    module, _, name = _REGISTRY[key].partition(":")
-    cls: type[Match[Any]] = getattr(importlib.import_module(module), name)
-    return cls
+    return _game_class(game)
 
 
 def new_game(
@@ -138,22 +125,22 @@ def new_game(
     any kitty exchange) and the game ends after its scoring.  Bad input
     raises a :class:`TrumpsError` (a ``ValueError``).
     """
-    cls = game_class(game)
-    opts = cls.schema.resolve(preset, options)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise OptionError(f"seed must be an integer, not {seed!r}")
-    return cls(opts, seed=seed, deal=deal, dealer=dealer, contract=contract, declarer=declarer)
+    from trumps.core.registry import new_game as _new_game
+
+    return _new_game(
+        game,
+        preset=preset,
+        options=options,
+        seed=seed,
+        deal=deal,
+        dealer=dealer,
+        contract=contract,
+        declarer=declarer,
+    )
 
 
 def load_game(record: Mapping[str, Any] | str) -> Match[Any]:
     """Rebuild any game from its JSON record (a dict or a JSON string)."""
-    from trumps.core.protocol import read_record
+    from trumps.core.registry import load_game as _load_game
 
-    data = read_record(record)
-    try:
-        cls = game_class(str(data.get("game")))
-    except OptionError:
-        raise RecordError(
-            f"record of an unknown game {data.get('game')!r} (known: {', '.join(games())})"
-        ) from None
-    return cls.from_json(data)
+    return _load_game(record)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any
@@ -153,12 +154,20 @@ def test_registry_kinds() -> None:
         bot_for("whist", "rules")
 
 
-def test_registry_missing_rule_bot(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(registry_mod.RULE_BOTS, "500", "trumps.bots.not_written_yet:SomeBot")
-    with pytest.raises(BotError, match="no rule bot for 500"):
-        bot_for("500", "rules")
-    assert isinstance(bot_for("500", "rules", fallback=True), RandomBot)
-    assert not registry_mod.has_rule_bot("500")
+def test_registry_missing_rule_bot() -> None:
+    from trumps.core import registry as games
+
+    spec = games.spec("500")
+    games.unregister("500")
+    games.register(dataclasses.replace(spec, rule_bot="trumps.bots.not_written_yet:SomeBot"))
+    try:
+        with pytest.raises(BotError, match="no rule bot for 500"):
+            bot_for("500", "rules")
+        assert isinstance(bot_for("500", "rules", fallback=True), RandomBot)
+        assert not registry_mod.has_rule_bot("500")
+    finally:
+        games.reload()
+    assert registry_mod.has_rule_bot("500")
 
 
 def test_bots_per_team_and_per_seat() -> None:

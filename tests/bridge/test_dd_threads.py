@@ -36,7 +36,7 @@ for seed in range(1, 9):
 deals = [trumps.new_game("bridge", seed=s, contract="1NT", declarer=0).deal.hands for s in (11, 12)]
 
 def board(i):
-    return solving._bridge_dds(positions[i]).values
+    return solving.bridge_dds(positions[i]).values
 
 def tricks(i):
     return dd.max_tricks_from(positions[i].deal, i % 2)

@@ -12,12 +12,11 @@
 """
 
 from trumps.bots.base import Bot, BotError, RandomBot
-from trumps.bots.registry import KINDS, RULE_BOTS, bot_for, has_rule_bot
+from trumps.bots.registry import KINDS, bot_for, has_rule_bot
 from trumps.bots.selfplay import SelfPlayResult, bots_for_seats, play_game, play_games, selfplay, step
 
 __all__ = [
     "KINDS",
-    "RULE_BOTS",
     "Bot",
     "BotError",
     "RandomBot",

@@ -141,11 +141,8 @@ class ArenaResult:
 
 
 def _measures(game: str) -> tuple[str, ...]:
-    return {
-        "500": ("points",),
-        "bridge": ("imps",),
-        "coinche": ("deal_score", "card_points"),
-    }[game]
+    """What the arena compares in ``game`` (its spec's ``arena_measures``)."""
+    return trumps.game_spec(game).arena_measures
 
 
 def _play_one_deal(match: Match[Any], bots: Sequence[Bot], rng: random.Random) -> dict[str, Any]:
@@ -195,23 +192,17 @@ def duplicate_deal(
 
 
 def _gains(game: str, results: list[dict[str, Any]]) -> dict[str, float]:
+    """Side A's gain on one deal played at two tables with the seats swapped:
+    the game's own comparison (its spec's ``arena_gains``: IMPs in bridge),
+    else the difference in ``points`` of the two teams averaged over the tables."""
+    gains = trumps.game_spec(game).hook("arena_gains")
+    if gains is not None:
+        out: dict[str, float] = gains(results)
+        return out
     t1, t2 = results
-    if game == "bridge":
-        from trumps.bridge.duplicate import team_imps
-
-        # A is North-South at table 1, East-West at table 2
-        return {"imps": float(team_imps(int(t1["points"][0]), int(t2["points"][0])))}
-
-    def diff(key: str) -> float:
-        # a thrown-in deal (everyone passed) has no card points: zero each
-        p1, p2 = t1.get(key) or (0, 0), t2.get(key) or (0, 0)
-        a1 = p1[0] - p1[1]  # A is team 0 at table 1
-        a2 = p2[1] - p2[0]  # and team 1 at table 2
-        return (a1 + a2) / 2
-
-    if game == "500":
-        return {"points": diff("points")}
-    return {"deal_score": diff("points"), "card_points": diff("card_points")}
+    p1, p2 = t1.get("points") or (0, 0), t2.get("points") or (0, 0)
+    # A is team 0 at table 1 and team 1 at table 2; a thrown-in deal scores zero each
+    return {"points": ((p1[0] - p1[1]) + (p2[1] - p2[0])) / 2}
 
 
 def uncapped(bot: Bot) -> Bot:

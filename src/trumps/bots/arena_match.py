@@ -48,6 +48,7 @@ import trumps
 from trumps.bots.arena import MAX_ACTIONS, Interval, _factory, _new_match, interval
 from trumps.bots.base import Bot, BotError
 from trumps.bots.selfplay import step
+from trumps.core.errors import OptionError
 from trumps.core.protocol import Match
 
 __all__ = [
@@ -84,16 +85,15 @@ def match_options(game: str, options: Mapping[str, Any] | None) -> dict[str, Any
     """The options a match of ``game`` is played with: bridge plays a rubber
     unless ``scoring`` says Chicago; a duplicate board is refused (one deal
     is not a match: use the deal mode)."""
-    name = trumps.game_class(game).game
+    hook = trumps.game_spec(game).hook("match_options")
     opts = dict(options or {})
-    if name == "bridge":
-        opts.setdefault("scoring", "rubber")
-        if str(opts["scoring"]).strip().lower() not in ("rubber", "chicago"):
-            raise BotError(
-                f"a bridge match is a rubber or a Chicago round, not scoring={opts['scoring']} "
-                "(a duplicate board is one deal: use --deals)"
-            )
-    return opts
+    if hook is None:
+        return opts
+    try:
+        out: dict[str, Any] = hook(opts)
+    except OptionError as exc:
+        raise BotError(str(exc)) from None
+    return out
 
 
 def _resolved(game: str, options: Mapping[str, Any]) -> Any:
@@ -104,14 +104,10 @@ def _resolved(game: str, options: Mapping[str, Any]) -> Any:
 
 def match_format(game: str, options: Mapping[str, Any] | None = None) -> str:
     """A short description of the match format, e.g. ``"to 1000 points"``."""
-    name = trumps.game_class(game).game
-    o = _resolved(name, match_options(name, options))
-    if name == "500":
-        op = ">=" if o.win_threshold_inclusive else ">"
-        return f"to 500 points (out at {op} 500 or {'<=' if op == '>=' else '<'} -500)"
-    if name == "coinche":
-        return f"to {int(o.target_score)} points ({o.target_rule})"
-    return "Chicago (four deals)" if o.scoring == "chicago" else "rubber"
+    spec = trumps.game_spec(game)
+    o = _resolved(spec.name, match_options(spec.name, options))
+    hook = spec.hook("match_format")
+    return str(hook(o)) if hook is not None else "one game"
 
 
 def play_game(

@@ -43,7 +43,7 @@ from trumps.bots.base import Bot
 from trumps.core.cards import Card, Suit
 from trumps.core.errors import TrumpsError
 
-__all__ = ["BidOption", "BidTimeout", "SimulationBidder"]
+__all__ = ["COINCHE", "FIVE_HUNDRED", "BidOption", "BidStrategy", "BidTimeout", "SimulationBidder"]
 
 SUITS = "SHDC"
 
@@ -96,6 +96,8 @@ class SimulationBidder(Bot):
         cap: float | None = None,
     ) -> None:
         self.game = game
+        #: the game's way of simulating its auction (its spec's ``bid_simulation``)
+        self.strategy: BidStrategy = trumps.game_spec(game).load("bid_simulation")
         #: nodes one double-dummy search may take, and seconds one decision
         #: may take (None: no bound); past either the decision is the rule
         #: bot's, so a room's bot never holds the solver for minutes
@@ -104,17 +106,17 @@ class SimulationBidder(Bot):
         self._deadline: float | None = None
         self.samples = samples
         self.rules = rules
-        five = game == "500"
+        s = self.strategy
         #: the risk rule: a contract of ours is considered only if it makes
         #: (after the handicap) in this fraction of the samples
-        self.min_make = (0.5 if five else 0.6) if min_make is None else min_make
+        self.min_make = s.min_make if min_make is None else min_make
         #: coinche: points a bid must beat passing by; 500: points by which
         #: a call must beat the rule bot's call to replace it
-        self.margin = (30.0 if five else 10.0) if margin is None else margin
+        self.margin = s.margin if margin is None else margin
         #: taken off every double-dummy total of the declaring side before
         #: scoring (500: tricks; coinche: card points of ours): declarers do
         #: worse at the table than with all cards open
-        self.handicap = (0.5 if five else 10.0) if handicap is None else handicap
+        self.handicap = s.handicap if handicap is None else handicap
         #: 500: standard errors by which a call must beat the rule bot's
         self.z = 2.0 if z is None else z
         #: 500: tricks taken off a no-trump declarer on top of the handicap
@@ -131,8 +133,8 @@ class SimulationBidder(Bot):
             options = []
         if not options:
             return self.rules.choose(view, legal, rng)
-        if self.game == "500":
-            call, _why = _decide_500(self, options, self.rules.choose(view, legal, rng))
+        if self.strategy.decide is not None:
+            call, _why = self.strategy.decide(self, options, self.rules.choose(view, legal, rng))
             return call if call in legal else self.rules.choose(view, legal, rng)
         best = max(options, key=lambda o: o.ev)
         return best.action if best.action in legal else self.rules.choose(view, legal, rng)
@@ -148,8 +150,8 @@ class SimulationBidder(Bot):
             options = []
         samples = self._cache.samples if self._cache is not None else 0
         chosen, why = None, ""
-        if self.game == "500" and options:
-            chosen, why = _decide_500(self, options, self.rules.choose(view, legal, rng))
+        if self.strategy.decide is not None and options:
+            chosen, why = self.strategy.decide(self, options, self.rules.choose(view, legal, rng))
         rows = [
             {
                 "action": o.action,
@@ -174,9 +176,8 @@ class SimulationBidder(Bot):
         :class:`trumps.solver.SearchLimit` for a search past ``limit``."""
         self._deadline = None if self.cap is None else time.perf_counter() + self.cap
         try:
-            if self.game == "coinche":
-                return _coinche_options(self, view, legal, rng)
-            return _five_hundred_options(self, view, legal, rng)
+            found: list[BidOption] = self.strategy.options(self, view, legal, rng)
+            return found
         finally:
             self._deadline = None
 
@@ -238,17 +239,20 @@ def _deal_sample(view: Mapping[str, Any], rng: random.Random) -> dict[str, list[
             out[s] = pool[i : i + size]
             i += size
         out["kitty"] = pool[i:]
-        if all(_fits(out[s], suits, game) for s, suits in bid.items() if s != me and s in out):
+        if all(_fits(out[s], suits, view) for s, suits in bid.items() if s != me and s in out):
             break
     return out
 
 
-def _fits(hand: list[str], suits: set[str], game: str) -> bool:
+def _fits(hand: list[str], suits: set[str], view: Mapping[str, Any]) -> bool:
+    """Whether ``hand`` keeps what bidding ``suits`` promised in the view's
+    game: three cards of each (and what the game's strategy adds)."""
+    needs = trumps.game_spec(str(view["game"])).load("bid_simulation").suit_needs
     for s in suits:
         held = [c for c in hand if c[-1] == s]
         if len(held) < 3:
             return False
-        if game == "coinche" and not any(c[0] in "J9" for c in held):
+        if needs and not any(c[0] in needs for c in held):
             return False
     return True
 
@@ -318,7 +322,8 @@ def _samples_500(bidder: SimulationBidder, view: Mapping[str, Any], rng: random.
     opts = dict(view.get("options") or {})
     dealer = str(view["dealer"])
     # the legal calls before each call of the auction (they do not depend on the cards)
-    probe = trumps.new_game("500", options=opts, dealer=dealer, seed=0)
+    game = str(view["game"])
+    probe = trumps.new_game(game, options=opts, dealer=dealer, seed=0)
     before: list[list[str]] = []
     for _s, call in auction:
         before.append([str(a) for a in probe.legal_actions()])
@@ -327,7 +332,7 @@ def _samples_500(bidder: SimulationBidder, view: Mapping[str, Any], rng: random.
         raise TrumpsError("the auction in the view does not lead to this seat's turn")
     for _ in range(bidder.samples):
         hands = _deal_sample_500(bidder, view, auction, before, sub)
-        base = trumps.new_game("500", options=opts, deal=hands, dealer=dealer)
+        base = trumps.new_game(game, options=opts, deal=hands, dealer=dealer)
         for _s, call in auction:
             base.apply(call)
         sim.samples500.append(_Sample(hands, base))
@@ -356,7 +361,7 @@ def _deal_sample_500(
     me = str(view["seat"])
     seats: list[str] = list(view["seats"])
     mine = [str(c) for c in view["hands"][me]]
-    pool = [c for c in _deck("500", _options_key(view)) if c not in set(mine)]
+    pool = [c for c in _deck(str(view["game"]), _options_key(view)) if c not in set(mine)]
     size = len(mine)
     teams = _teams(view)
     callers = [s for s in seats if s != me and any(a == s for a, _c in auction)]
@@ -369,7 +374,7 @@ def _deal_sample_500(
             hits = 0
             for i in mine_idx:
                 v = {
-                    "game": "500",
+                    "game": view["game"],
                     "phase": "AUCTION",
                     "seat": s,
                     "players": len(seats),
@@ -386,8 +391,8 @@ def _deal_sample_500(
                 or hits > best[0]
                 or (
                     hits == best[0]
-                    and _fits(hand, _bid_suits(view).get(s, set()), "500")
-                    and not _fits(best[1], _bid_suits(view).get(s, set()), "500")
+                    and _fits(hand, _bid_suits(view).get(s, set()), view)
+                    and not _fits(best[1], _bid_suits(view).get(s, set()), view)
                 )
             ):
                 best = (hits, hand)
@@ -417,7 +422,7 @@ def _exchange_by_rule(
     keep = list(hand)
     discards: list[str] = []
     fake: dict[str, Any] = {
-        "game": "500",
+        "game": view["game"],
         "phase": "KITTY",
         "seat": seat,
         "hand_to_play": seat,
@@ -456,7 +461,12 @@ def _tricks(
     opts = dict(view.get("options") or {})
     opts["end_hand_when_decided"] = False
     match = trumps.new_game(
-        "500", options=opts, deal=hands, dealer=str(view["dealer"]), contract=contract, declarer=seat
+        str(view["game"]),
+        options=opts,
+        deal=hands,
+        dealer=str(view["dealer"]),
+        contract=contract,
+        declarer=seat,
     )
     bidder.check_time()
     total = solve_value(match, bidder.limit)
@@ -685,7 +695,7 @@ def _coinche_options(
     if not denoms:
         return []
     sim = bidder.simulation(view, denoms, rng)
-    opts = trumps.game_class("coinche").schema.resolve(None, dict(view.get("options") or {}))
+    opts = trumps.game_class(str(view["game"])).schema.resolve(None, dict(view.get("options") or {}))
     me = str(view["seat"])
     us = _team_of(view, me)
 
@@ -747,3 +757,27 @@ def _current_coinche(view: Mapping[str, Any]) -> tuple[str, str, str] | None:
             denom = call[-2:] if call.endswith(("NT", "AT")) else call[-1]
             return call, denom, str(entry["seat"])
     return None
+
+
+# ----- the games' strategies ----------------------------------------------------------------
+@dataclass(frozen=True)
+class BidStrategy:
+    """How one game's auction is simulated (named by its spec's ``bid_simulation``).
+
+    ``options(bidder, view, legal, rng)`` values every call it covers;
+    ``decide(bidder, options, rule call) -> (call, why)`` picks one (``None``:
+    the best expected score); ``min_make``, ``margin`` and ``handicap`` are
+    the bidder's defaults (see :class:`SimulationBidder`); ``suit_needs``:
+    a suit bid promises three cards of the suit, one of them of these ranks
+    ("J9" in coinche; "" for any three)."""
+
+    options: Any
+    decide: Any
+    min_make: float
+    margin: float
+    handicap: float
+    suit_needs: str = ""
+
+
+FIVE_HUNDRED = BidStrategy(_five_hundred_options, _decide_500, min_make=0.5, margin=30.0, handicap=0.5)
+COINCHE = BidStrategy(_coinche_options, None, min_make=0.6, margin=10.0, handicap=10.0, suit_needs="J9")

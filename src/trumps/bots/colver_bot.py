@@ -418,6 +418,10 @@ def colver_bot(game: str, agent: str) -> ColverBot:
     """The bot for ``colver:<agent>`` (coinche only)."""
     import trumps
 
-    if trumps.game_class(game).game != "coinche":
-        raise ColverError(f"colver plays coinche (Belote Contrée), not {game}")
+    spec = trumps.game_spec(game)
+    if "colver" not in spec.outside_engines:
+        from trumps.core.registry import specs
+
+        plays = [s.noun for s in specs() if "colver" in s.outside_engines]
+        raise ColverError(f"colver plays {', '.join(plays) or 'no game here'}, not {spec.noun}")
     return ColverBot(agent)

@@ -22,6 +22,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import trumps
 from trumps.bots.base import Bot
 from trumps.bots.pimc import Evaluation, evaluate
 from trumps.bots.solving import exact_limit
@@ -115,14 +116,20 @@ class PimcBot(Bot):
     def bidder(self, game: str) -> Bot:
         """Who makes this level's non-card decisions in ``game``."""
         if game not in self._bidders:
-            b = self.budget
-            samples = b.bid_samples_500 if game == "500" else b.bid_samples
+            spec = trumps.game_spec(game)
+            samples = self.bid_samples(game)
             self._bidders[game] = (
                 self.simulation_bidder(game, samples)
-                if samples > 0 and game != "bridge"
+                if samples > 0 and spec.has("bid_simulation") and not spec.has("system_bidder")
                 else _bidder(game, self.rules(game))
             )
         return self._bidders[game]
+
+    def bid_samples(self, game: str) -> int:
+        """Deals this level simulates per bid in ``game`` (0: it bids by rule);
+        the game's spec names the budget's field (``bid_budget``)."""
+        spec = trumps.game_spec(game)
+        return int(getattr(self.budget, spec.bid_budget)) if spec.has("bid_simulation") else 0
 
     def simulation_bidder(self, game: str, samples: int) -> SimulationBidder:
         """A bidder by simulation of ``samples`` deals under this level's
@@ -159,17 +166,20 @@ class PimcBot(Bot):
     def evaluate(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> Evaluation:
         """This level's PIMC evaluation of a card decision."""
         b = self.budget
-        samples = b.bridge_samples if view.get("game") == "bridge" else b.samples
+        # DDS reports no node counts: there the sample count alone bounds the work
+        samples = (
+            b.bridge_samples if trumps.game_spec(str(view.get("game"))).double_dummy_via_dds else b.samples
+        )
         return evaluate(view, legal, rng, samples=samples, nodes=b.nodes, budget=b.cap, limit=b.limit)
 
 
 def _bidder(game: str, rules: Bot) -> Bot:
-    """The bidder of a level that does not simulate: bridge's natural
-    system, else the rule bot."""
-    if game == "bridge":
-        from trumps.bots.sayc import SaycBot
-
-        return SaycBot()
+    """The bidder of a level that does not simulate: the game's bidding
+    system (bridge's natural system), else the rule bot."""
+    system = trumps.game_spec(game).hook("system_bidder")
+    if system is not None:
+        bot: Bot = system()
+        return bot
     return rules
 
 

@@ -63,21 +63,11 @@ class Evaluation:
         return [{"action": a, "value": round(v, 3), "samples": self.samples} for a, v in order]
 
 
-def _contract_args(view: Mapping[str, Any]) -> tuple[str, str]:
-    c = view["contract"]
-    game = view["game"]
-    if game == "bridge":
-        return str(c["call"]), str(c["declarer"])
-    if game == "coinche":
-        return str(c["bid"]) + "X" * int(c.get("level") or 0), str(c["seat"])
-    return str(c["call"]), str(c["seat"])
-
-
 def world(view: Mapping[str, Any], hands: Mapping[int, list[str]]) -> Match[Any]:
     """The engine match of a sampled deal (``hands``: current hands, plus
     :data:`~trumps.bots.sampling.PILE`), with the play so far replayed.
     Raises :class:`SamplingError` if a past card is illegal in it."""
-    from trumps.bots.sampling import play_sequence
+    from trumps.bots.sampling import inference_of, play_sequence
 
     seats: list[str] = list(view["seats"])
     played = play_sequence(view)
@@ -85,9 +75,10 @@ def world(view: Mapping[str, Any], hands: Mapping[int, list[str]]) -> Match[Any]
     for seat, card, _ in played:
         start[seats[seat]].append(card)
     deal: dict[str, Any] = dict(start)
-    if view["game"] == "500":
-        deal["kitty"] = list(hands.get(PILE, []))
-    contract, declarer = _contract_args(view)
+    rules = inference_of(view)
+    if rules.pile_key is not None:
+        deal[rules.pile_key] = list(hands.get(PILE, []))
+    contract, declarer = rules.contract_args(view)
     try:
         match = trumps.new_game(
             str(view["game"]),

@@ -1,8 +1,8 @@
 """Which bot plays which game: ``bot_for("500", "rules")``.
 
 Kinds: ``"random"`` (every game), ``"rules"`` (a game's rule-based bot,
-imported lazily from the path below, so a game's bot module is only loaded
-when asked for), and the levels ``"easy"`` (the rule bot), ``"normal"`` and
+named by its :class:`~trumps.core.spec.GameSpec` (``rule_bot``) and imported
+lazily, so a game's bot module is only loaded when asked for), and the levels ``"easy"`` (the rule bot), ``"normal"`` and
 ``"strong"`` (PIMC card play, :mod:`trumps.bots.levels`), and for coinche
 ``"colver:<agent>"``, a bot of the outside engine colver
 (:mod:`trumps.bots.colver_bot`, needs ``pip install trumps[arena]``).  A kind written ``"package.module:Class"`` loads any other
@@ -21,7 +21,7 @@ from typing import Any
 
 from trumps.bots.base import Bot, BotError, RandomBot
 
-__all__ = ["KINDS", "LEVEL_BOTS", "RULE_BOTS", "bot_for", "canonical_game", "has_rule_bot"]
+__all__ = ["KINDS", "LEVEL_BOTS", "bot_for", "canonical_game", "has_rule_bot"]
 
 KINDS = ("random", "rules", "easy", "normal", "strong")
 
@@ -31,20 +31,13 @@ LEVEL_BOTS = {
     "strong": "trumps.bots.levels:StrongBot",
 }
 
-#: Game name -> "module:Class" of its rule-based bot.
-RULE_BOTS = {
-    "500": "trumps.bots.five_hundred:FiveHundredRuleBot",
-    "bridge": "trumps.bots.bridge:BridgeRuleBot",
-    "coinche": "trumps.bots.coinche:CoincheRuleBot",
-}
-
 
 def canonical_game(game: str) -> str:
     """The registry name of ``game`` (``"five_hundred"`` -> ``"500"``);
     raises :class:`~trumps.core.errors.OptionError` for an unknown game."""
-    import trumps
+    from trumps.core.registry import spec
 
-    return trumps.game_class(game).game
+    return spec(game).name
 
 
 def _load(path: str) -> Any:
@@ -93,8 +86,10 @@ def bot_for(game: str, kind: str = "rules", *, fallback: bool = False) -> Bot:
         canonical_game(game)  # an unknown game is an error here too
         cls = _load(LEVEL_BOTS[k.lower()])
     elif k.lower() in ("rules", "rule", "easy"):
+        from trumps.core.registry import spec
+
         name = canonical_game(game)
-        path = RULE_BOTS.get(name)
+        path = spec(name).rule_bot
         try:
             if path is None:
                 raise BotError("none is registered")

@@ -23,7 +23,6 @@ gives the same worlds.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -31,12 +30,11 @@ from functools import lru_cache
 from typing import Any
 
 import trumps
+from trumps.bots.inference import PILE, PLAIN, Inference
 from trumps.core.cards import Card, Suit
 from trumps.core.errors import TrumpsError
 
-__all__ = ["Knowledge", "SamplingError", "knowledge", "play_sequence"]
-
-PILE = -1  # "seat" of the cards outside every hand (500 kitty / discards)
+__all__ = ["PILE", "Knowledge", "SamplingError", "inference_of", "knowledge", "play_sequence"]
 
 
 class SamplingError(TrumpsError):
@@ -45,32 +43,23 @@ class SamplingError(TrumpsError):
 
 @lru_cache(maxsize=64)
 def _deck(game: str, options_key: tuple[tuple[str, Any], ...]) -> tuple[str, ...]:
-    """Every card of the game under these options (from a throw-away deal)."""
-    m = trumps.new_game(game, options=dict(options_key), seed=0)
-    deal: Any = getattr(m, "deal", None)
-    cards: list[Card] = [c for h in deal.hands for c in h]
-    cards += list(getattr(deal, "kitty", []) or [])
+    """Every card of the game under these options (the spec's ``deck``)."""
+    spec = trumps.game_spec(game)
+    options = spec.schema.resolve(None, dict(options_key))
+    cards: list[Card] = list(spec.load("deck")(options))
     return tuple(sorted({str(c) for c in cards}))
+
+
+def inference_of(view: Mapping[str, Any]) -> Inference:
+    """The game's :class:`~trumps.bots.inference.Inference` (its spec's
+    ``sampling``; a plain trick game's when it names none)."""
+    spec = trumps.game_spec(str(view.get("game")))
+    found: Inference = spec.load("sampling") if spec.has("sampling") else PLAIN
+    return found
 
 
 def _options_key(view: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted((str(k), v) for k, v in dict(view.get("options") or {}).items()))
-
-
-def _eff_suit(view: Mapping[str, Any]) -> Callable[[str], int]:
-    """The effective suit (0-3, 4 for a 500 joker in no trumps) of a card."""
-    if view.get("game") == "500":
-        from trumps.five_hundred.play import TrickRules
-
-        trump = view.get("trump")
-        rules = TrickRules(Suit.parse(trump) if trump and trump in "SHDC" else None)
-        return lambda text: rules.eff_suit(Card(text))
-
-    def plain(text: str) -> int:
-        card = Card(text)
-        return 4 if card.suit is None else int(card.suit)
-
-    return plain
 
 
 def play_sequence(view: Mapping[str, Any]) -> list[tuple[int, str, int | None]]:
@@ -80,7 +69,7 @@ def play_sequence(view: Mapping[str, Any]) -> list[tuple[int, str, int | None]]:
     n = len(seats)
     sitting = {seats.index(s) for s in view.get("sitting_out") or []}
     step = -1 if view.get("direction") == "anticlockwise" else 1
-    eff = _eff_suit(view)
+    eff = inference_of(view).eff_suit(view)
     out: list[tuple[int, str, int | None]] = []
 
     def led_of(cards: list[str], led_code: Any) -> int | None:
@@ -126,9 +115,9 @@ class Knowledge:
     promises: list[tuple[int, Callable[[list[str]], bool]]] = field(default_factory=list)
     #: seat -> some of the cards it holds, shown but not its whole hand (coinche's melds from trick 2)
     pinned: dict[int, list[str]] = field(default_factory=dict)
-    #: coinche meld announcements not shown yet: (seat, value, top rank or None) -- the seat holds
-    #: (or held) a meld of that value; each world gives it one
-    announced: list[tuple[int, int, str | None]] = field(default_factory=list)
+    #: meld announcements not shown yet (coinche): (seat, the melds it may hold) -- the seat
+    #: holds (or held) one of them; each world gives it one
+    announced: list[tuple[int, list[tuple[str, ...]]]] = field(default_factory=list)
     #: seat -> unseen cards it cannot hold: its plays showed it had none of them (coinche's duty
     #: to trump and to overtrump, beyond the voids of not following suit)
     excluded: dict[int, set[str]] = field(default_factory=dict)
@@ -187,11 +176,11 @@ class Knowledge:
         that the seat can hold in this world: its unseen cards, drawn at random."""
         free = set(self.pool)
         out: dict[int, list[str]] = {}
-        for seat, value, rank in self.announced:
+        for seat, candidates in self.announced:
             mine = set(played_by.get(seat, []))
             room = need.get(seat, 0) - len(out.get(seat, []))
             fits = []
-            for cards in _melds_of(value, rank):
+            for cards in candidates:
                 unseen = [c for c in cards if c not in mine]
                 if len(unseen) <= room and all(c in free and self._may_hold(seat, c) for c in unseen):
                     fits.append(unseen)
@@ -233,136 +222,32 @@ def knowledge(view: Mapping[str, Any]) -> Knowledge:
         if cards is not None:
             known[seats.index(name)] = [str(c) for c in cards]
     sizes = [int(view["hand_sizes"][s]) for s in seats]
+    rules = inference_of(view)
     played = play_sequence(view)
-    eff = _eff_suit(view)
+    eff = rules.eff_suit(view)
     voids: list[set[int]] = [set() for _ in range(n)]
     for seat, card, led in played:
         if led is not None and eff(card) != led:
             voids[seat].add(led)
     seen = {c for cards in known.values() for c in cards} | {c for _, c, _ in played}
-    pile_known = [str(c) for c in view.get("discards") or []] if game == "500" else []
+    pile_known = rules.pile_known(view)
     seen |= set(pile_known)
-    pinned = _shown_melds(view, game, seats, me, known, played)
-    announced = _announced_melds(view, game, seats, me, known, pinned)
+    pinned = rules.pinned(view, seats, me, known, played)
+    announced = rules.announced(view, seats, me, known, pinned)
     seen |= {c for cards in pinned.values() for c in cards}
     pool = [c for c in deck if c not in seen]
-    excluded = _coinche_duties(view, played, pool) if game == "coinche" else {}
+    excluded = rules.excluded(view, played, pool)
     # whatever is in no hand and not played lies in the pile (500's kitty)
     pile_size = len(deck) - sum(sizes) - len(played) - len(pile_known)
     promises = [
         (s, test)
-        for s, test in _promises(view)
+        for s, test in rules.promises(view)
         if s != me and s not in known and _still_possible(test, s, played, pool, voids, eff)
     ]
     return Knowledge(
         game, me, n, known, sizes, played, voids, pool, pile_size, pile_known, eff, promises, pinned, announced,
         excluded,
     )  # fmt: skip
-
-
-def _coinche_duties(
-    view: Mapping[str, Any], played: list[tuple[int, str, int | None]], pool: list[str]
-) -> dict[int, set[str]]:
-    """What coinche's duties (follow, trump, overtrump; the partner
-    exemptions of the options) say a seat did not hold: an unseen card is
-    ruled out for a seat when holding it beside the card the seat played
-    would have made that card illegal.  (The duties are "play one of these
-    if you have one", so one card at a time decides.)"""
-    from trumps.coinche.calls import AT, NT
-    from trumps.coinche.play import rules_for
-
-    denom_text = str((view.get("contract") or {}).get("denom") or "")
-    if not denom_text:
-        return {}
-    denom = NT if denom_text == "NT" else AT if denom_text == "AT" else int(Suit.parse(denom_text))
-    options = trumps.game_class("coinche").schema.resolve(None, dict(view.get("options") or {}))
-    rules = rules_for(denom, options)
-    n = len(view["seats"])
-    unseen = [Card(c) for c in pool]
-    out: dict[int, set[str]] = {}
-    for start in range(0, len(played), n):
-        trick = played[start : start + n]
-        for k in range(1, len(trick)):
-            seat, text, _led = trick[k]
-            before = [Card(c) for _, c, _ in trick[:k]]
-            first = before[0].suit
-            led = int(first) if first is not None else 0
-            best = max(range(k), key=lambda i: rules.strength(before[i], led))
-            partner_winning = trick[best][0] % 2 == seat % 2
-            card = Card(text)
-            for x in unseen:
-                if card not in rules.legal([card, x], before, best, partner_winning):
-                    out.setdefault(seat, set()).add(str(x))
-    return out
-
-
-def _announced_melds(
-    view: Mapping[str, Any],
-    game: str,
-    seats: list[str],
-    me: int,
-    known: dict[int, list[str]],
-    pinned: dict[int, list[str]],
-) -> list[tuple[int, int, str | None]]:
-    """Coinche: the value (and, after a "How high?", the top rank) of each
-    other seat's best meld, as announced at trick 1, unless already shown."""
-    info = (view.get("melds") or {}) if game == "coinche" else {}
-    if info.get("shown"):
-        return []  # from trick 2 the winning side's melds are shown: pinned
-    best: dict[int, tuple[int, str | None]] = {}
-    for a in info.get("announcements") or []:
-        seat = seats.index(a["seat"])
-        rank = (a.get("how_high") or {}).get(a["seat"])
-        best[seat] = (int(a["value"]), str(rank) if rank else None)
-    return [(s, v, r) for s, (v, r) in best.items() if s != me and s not in known and s not in pinned]
-
-
-@functools.cache
-def _meld_table() -> dict[int, list[tuple[str | None, tuple[str, ...]]]]:
-    """Every meld of the 32-card deck by value: (top rank, its cards)."""
-    from trumps.coinche.melds import CARRE_VALUES, NATURAL, SEQ_VALUES
-
-    out: dict[int, list[tuple[str | None, tuple[str, ...]]]] = {}
-    for suit in "SHDC":
-        for length in range(3, 9):
-            for top in range(len(NATURAL) - length + 1):
-                ranks = NATURAL[top : top + length]
-                value = SEQ_VALUES.get(length, 100)
-                out.setdefault(value, []).append((ranks[0], tuple(r + suit for r in ranks)))
-    for rank, value in CARRE_VALUES.items():
-        out.setdefault(value, []).append((rank, tuple(rank + suit for suit in "SHDC")))
-    return out
-
-
-def _melds_of(value: int, rank: str | None) -> list[tuple[str, ...]]:
-    return [cards for top, cards in _meld_table().get(value, []) if rank is None or top == rank]
-
-
-def _shown_melds(
-    view: Mapping[str, Any],
-    game: str,
-    seats: list[str],
-    me: int,
-    known: dict[int, list[str]],
-    played: list[tuple[int, str, int | None]],
-) -> dict[int, list[str]]:
-    """Coinche: the winning side's melds are shown from the second trick;
-    their cards not played yet are in their owners' hands, in every world."""
-    shown = (view.get("melds") or {}).get("shown") or {} if game == "coinche" else {}
-    if not shown:
-        return {}
-    from trumps.coinche.melds import Meld
-
-    gone = {c for _, c, _ in played}
-    out: dict[int, list[str]] = {}
-    for name, melds in shown.items():
-        seat = seats.index(name)
-        if seat == me or seat in known:
-            continue
-        cards = {str(c) for text in melds for c in Meld.parse(str(text)).cards} - gone
-        if cards:
-            out[seat] = sorted(cards)
-    return out
 
 
 def _still_possible(
@@ -385,33 +270,5 @@ def _still_possible(
 
 
 def _promises(view: Mapping[str, Any]) -> list[tuple[int, Callable[[list[str]], bool]]]:
-    """Simple auction inferences, as tests of a seat's hand as dealt: in 500
-    a suit bid promises three cards of the suit (bowers and joker
-    counted), in coinche three with its jack or nine.  (Bridge bids are
-    partly artificial; the bridge sampler uses none.)"""
-    game = view.get("game")
-    if game not in ("500", "coinche"):
-        return []
-    seats: list[str] = list(view["seats"])
-    out: list[tuple[int, Callable[[list[str]], bool]]] = []
-    for entry in view.get("auction") or []:
-        call = str(entry["call"]).lstrip("i")
-        if not call[:1].isdigit() or call.endswith(("NT", "AT")) or call[-1] not in "SHDC":
-            continue
-        out.append((seats.index(str(entry["seat"])), _suit_test(str(game), call[-1])))
-    return out
-
-
-def _suit_test(game: str, suit: str) -> Callable[[list[str]], bool]:
-    if game == "500":
-        from trumps.five_hundred.play import TrickRules
-
-        rules = TrickRules(Suit.parse(suit))
-        code = int(Suit.parse(suit))
-        return lambda hand: sum(1 for c in hand if rules.eff_suit(Card(c)) == code) >= 3
-
-    def coinche(hand: list[str]) -> bool:
-        held = [c for c in hand if c[-1] == suit]
-        return len(held) >= 3 and any(c[0] in "J9" for c in held)
-
-    return coinche
+    """What the auction promised about each seat's hand (the game's :class:`~trumps.bots.inference.Inference`)."""
+    return inference_of(view).promises(view)

@@ -24,13 +24,16 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import trumps
 from trumps.core.errors import TrumpsError
 from trumps.core.protocol import Match
+from trumps.core.registry import specs
 
 __all__ = [
     "FALLBACK_CARDS",
     "SolveError",
     "Values",
+    "bridge_dds",
     "exact_limit",
     "solve_value",
     "solve_values",
@@ -75,10 +78,9 @@ def _endplay_ok() -> bool:
     if not dd.available():
         dd.note_own_solver()  # bridge runs on trumps' own solver: said once
         return False
-    import trumps
-
-    warm = trumps.new_game("bridge", seed=1, contract="3NT", declarer=0)
-    _bridge_dds(warm)
+    for spec in specs():
+        if spec.double_dummy_via_dds and spec.sample_contracts:
+            spec.load("dds_solver")(spec.new(seed=1, contract=spec.sample_contracts[-1], declarer=0))
     return True
 
 
@@ -88,11 +90,9 @@ def _fast_project_solver() -> bool:
     solver = _project_solver()
     if solver is None:
         return False
-    import trumps
-
-    m = trumps.new_game("coinche", seed=1, contract="80H", declarer=0)
-    try:
-        solver.solve(m, engine="c")
+    try:  # a deal of the first game the solver reads
+        spec = next(s for s in specs() if s.has("solver") and s.sample_contracts)
+        solver.solve(spec.new(seed=1, contract=spec.sample_contracts[0], declarer=0), engine="c")
     except Exception:
         return False
     return bool(getattr(solver, "c_available", lambda: True)())
@@ -101,7 +101,7 @@ def _fast_project_solver() -> bool:
 def solver_name(game: str) -> str:
     """Which solver answers for ``game``: ``"dds"``, ``"c"``, ``"reference"``
     or ``"fallback"``."""
-    if game == "bridge" and _endplay_ok():
+    if trumps.game_spec(game).double_dummy_via_dds and _endplay_ok():
         return "dds"
     if _project_solver() is not None:
         return "c" if _fast_project_solver() else "reference"
@@ -136,7 +136,8 @@ def solve_values(match: Match[Any], limit: int | None = None) -> Values:
     game = match.game
     name = solver_name(game)
     if name == "dds":
-        return _bridge_dds(match)
+        by_dds: Values = trumps.game_spec(game).load("dds_solver")(match)
+        return by_dds
     if name in ("c", "reference"):
         solver = _project_solver()
         sol = solver.solve(match, limit=limit)
@@ -160,7 +161,8 @@ def solve_value(match: Match[Any], limit: int | None = None) -> float:
 
 
 # ----- bridge: DDS through endplay -------------------------------------------
-def _bridge_dds(match: Match[Any]) -> Values:
+def bridge_dds(match: Match[Any]) -> Values:
+    """A bridge position's card values from DDS (bridge's spec names it as its ``dds_solver``)."""
     from trumps.bridge.dd import _DENOM_OF_STRAIN, _card_text, _endplay, solve_board
     from trumps.bridge.hands import format_deal
 
@@ -205,13 +207,13 @@ def _equal_value(card: str, solved: dict[str, int], legal: list[str]) -> int:
 
 # ----- the private fallback: alpha-beta over the engine ------------------------
 def _declaring_total(match: Match[Any], team: int) -> float:
+    """The declaring side's total of the finished deal in the solver's unit:
+    its card points, or its tricks (per team, or the declarer's alone)."""
     r = match.results[-1]
-    game = match.game
-    if game == "bridge":
-        return float(r["tricks"])
-    if game == "coinche":
+    if trumps.game_spec(match.game).solver_unit == "points":
         return float(r["card_points"][team])
-    return float(r["tricks"][team])
+    tricks = r["tricks"]
+    return float(tricks[team]) if isinstance(tricks, list) else float(tricks)
 
 
 def _fallback(match: Match[Any]) -> Values:
@@ -220,8 +222,9 @@ def _fallback(match: Match[Any]) -> Values:
     d: Any = getattr(match, "deal", None)
     team = _declaring_team(match)
     teams = _team_of(match)
-    misere = match.game == "500" and bool(getattr(d.contract, "is_misere", False))
-    unit = "points" if match.game == "coinche" else "tricks"
+    # a misère contract (500) wants as few tricks as it can
+    misere = bool(getattr(d.contract, "is_misere", False))
+    unit = trumps.game_spec(match.game).solver_unit
     n_results = len(match.results)
 
     def wants_max(m: Match[Any]) -> bool:

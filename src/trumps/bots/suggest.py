@@ -103,15 +103,14 @@ def explain(
             row["unit"] = ev.unit
             row["maximising"] = ev.maximising
         return out
-    if name == "bridge" and phase == "AUCTION":
-        from trumps.bots.sayc import choose_call
-
-        chosen, rule = choose_call(view, legal)
+    spec = trumps.game_spec(name)
+    explainer = spec.hook("system_explainer")
+    if explainer is not None and phase == "AUCTION":
+        chosen, rule = explainer(view, legal)
         return [{"action": chosen, "value": None, "samples": 0, "unit": None, "reason": rule}]
-    if name in ("500", "coinche") and phase == "AUCTION":
-        # the level's own sample count for this game (500 has its own)
-        b = bot.budget
-        samples = (b.bid_samples_500 if name == "500" else b.bid_samples) or EXPLAIN_BID_SAMPLES
+    if spec.has("bid_simulation") and phase == "AUCTION":
+        # the level's own sample count for this game
+        samples = bot.bid_samples(name) or EXPLAIN_BID_SAMPLES
         rows: list[dict[str, Any]] = bot.simulation_bidder(name, samples).explain(view, legal, rng)
         return rows
     chosen = bot.bidder(name).choose(view, legal, rng)
@@ -147,7 +146,7 @@ def _suggest(
     reasons = explain(game, view, legal, level, random.Random(seed))
     # 500's simulation keeps the rule call unless another is clearly better,
     # so there the level's own choice is asked for, not the ranking's first
-    simulated = trumps.game_class(game).game == "coinche"
+    simulated = trumps.game_spec(game).suggest_ranked_bid
     if (
         simulated
         and str(view.get("phase", "")).upper() == "AUCTION"
@@ -238,7 +237,7 @@ def review(record: Mapping[str, Any] | str) -> list[dict[str, Any]]:
                         "cost": None if unsolved else 0,
                         "value": None,
                         "best": [] if unsolved else [action],
-                        "unit": "points" if match.game == "coinche" else "tricks",
+                        "unit": trumps.game_spec(match.game).solver_unit,
                     }
                 )
         match.apply(action, entry["seat"])

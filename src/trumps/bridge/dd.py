@@ -126,12 +126,13 @@ def _own_position(
     of the current trick, ``leader`` the seat that led it (default: declarer's
     left-hand opponent, the opening lead); the declaring side's total counts
     from here (nothing won yet)."""
-    from trumps.solver.position import Position
+    from trumps.solver.position import PLAIN, Position
 
     side = declarer & 1
     first = trick_seats[0] if trick else (declarer + 1) % 4 if leader is None else leader
     return Position(
         game="bridge",
+        family=PLAIN,
         rules=_TRUMP_SUIT[strain],
         options=None,
         n_seats=4,

@@ -204,30 +204,33 @@ def _play_epilog(game: str | None) -> str | None:
     return _("{game}: type {examples}", game=match.game, examples=notation_examples(match, 0))
 
 
-def _game_package(game: str) -> tuple[str, str]:
-    """(canonical name, package) of a game: ``"500"`` -> ``trumps.five_hundred``."""
+def game_command(game: str, command: str) -> Callable[[list[str]], int]:
+    """``<command>_command`` of the module the game's spec names as its CLI
+    (``trumps.cli.games.<game>``; the game packages themselves never import
+    the CLI layer, they name it)."""
     import trumps
 
-    cls = trumps.game_class(game)
-    return cls.game, cls.__module__.rsplit(".", 1)[0]
-
-
-def game_command(game: str, command: str) -> Callable[[list[str]], int]:
-    """``trumps.cli.games.<game package>:<command>_command`` for a game (the
-    game packages themselves never import the CLI layer)."""
-    name, package = _game_package(game)
-    module_name = f"trumps.cli.games.{package.rsplit('.', 1)[-1]}"
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name == module_name:
-            raise UsageError(f"{name} has no '{command}' command") from None
-        raise
+    spec = trumps.game_spec(game)
+    name = spec.name
+    if not spec.has("cli"):
+        raise UsageError(f"{name} has no '{command}' command")
+    module = spec.load("cli")
     func = getattr(module, f"{command}_command", None)
     if func is None:
         raise UsageError(f"{name} has no '{command}' command")
     typed: Callable[[list[str]], int] = func
     return typed
+
+
+def _dd_game() -> str:
+    """The game ``trumps dd`` tables: the one whose double dummy goes through
+    DDS (bridge), as its spec says."""
+    from trumps.core.registry import specs
+
+    for spec in specs():
+        if spec.double_dummy_via_dds and spec.has("cli"):
+            return spec.name
+    raise UsageError("no game of this installation has a double-dummy table command")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -257,7 +260,7 @@ def _run(argv: list[str]) -> int:
     if argv[0] in ("solve", "arena", "admin"):  # they parse their own arguments, --help included
         return _tool(argv[0])(argv[1:])
     if argv[0] == "dd":
-        return game_command("bridge", "dd")(argv[1:])
+        return game_command(_dd_game(), "dd")(argv[1:])
     if argv[0] == "score":
         return _score(argv[1:])
     if argv[0] == "play" and len(argv) > 1 and not argv[1].startswith("-") and {"-h", "--help"} & set(argv):
@@ -269,7 +272,7 @@ def _run(argv: list[str]) -> int:
     if command == "options":
         return _options(args.game)
     if command == "dd":
-        return game_command("bridge", "dd")(list(args.args))
+        return game_command(_dd_game(), "dd")(list(args.args))
     if command in ("solve", "arena", "admin"):
         return _tool(command)(list(args.args))
     if command == "serve":

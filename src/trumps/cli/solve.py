@@ -58,7 +58,7 @@ def parse_deal_text(game: str, text: str) -> Any:
             raise DealError("--deal: a JSON deal is an object of seats to cards")
         return data
     if "=" not in t:
-        if game == "bridge":
+        if trumps.game_spec(game).deal_notation:  # the game reads its own deal text (bridge: PBN)
             return t
         raise DealError("--deal: write SEAT=CARDS groups separated by ';' (e.g. N=AS KS ...;E=...)")
     out: dict[str, str] = {}
@@ -111,8 +111,14 @@ def main(argv: list[str]) -> int:
     return in_language(argv, _run)
 
 
-#: The game of the boards of PBN and LIN files.
-FILE_GAME = "bridge"
+def _file_game() -> str:
+    """The game of the boards of PBN and LIN files: the one whose spec names a PBN module."""
+    from trumps.core.registry import specs
+
+    for spec in specs():
+        if spec.has("pbn"):
+            return spec.name
+    raise UsageError("no game of this installation reads PBN or LIN files")
 
 
 def _run(argv: list[str]) -> int:
@@ -128,10 +134,11 @@ def _run(argv: list[str]) -> int:
     deal: Any = None
     game = a.game
     if a.file is not None:
+        file_game = _file_game()
         if game is None:
-            game = FILE_GAME
-        if trumps.game_class(game) is not trumps.game_class(FILE_GAME):
-            raise UsageError(f"a PBN or LIN file holds {FILE_GAME} boards, not {game} deals")
+            game = file_game
+        if trumps.game_class(game) is not trumps.game_class(file_game):
+            raise UsageError(f"a PBN or LIN file holds {file_game} boards, not {game} deals")
         from trumps.bridge.hands import format_deal
 
         rec = read_board(a.file, a.board)
@@ -166,9 +173,7 @@ def _run(argv: list[str]) -> int:
         match.apply(action)
     pos = position_of(match)
     if a.leader is not None:
-        started = pos.trick or (pos.game == "bridge" and pos.tricks_left < 13)
-        started = started or (pos.game == "500" and pos.tricks_left < 10)
-        started = started or (pos.game == "coinche" and pos.tricks_left < 8)
+        started = bool(pos.trick) or bool(match.view(None).get("tricks"))
         if started:
             raise UsageError("--leader only applies before the first card is played")
         seat = parse_seat(a.leader, match.players)

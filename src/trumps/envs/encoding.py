@@ -28,18 +28,15 @@ LAST_CALLS = 8  # the most recent calls, in order, besides the call table
 
 
 def _deck(m: Match[Any]) -> list[Card]:
-    from trumps.core import decks
-
+    """Every card of the match's game under its options (the spec's ``deck``)."""
     deck = getattr(m, "deck", None)
     if deck is not None:
         return list(deck)
-    if m.game == "bridge":
-        return decks.deck_bridge()
-    return decks.deck_coinche()
+    return list(trumps.game_spec(m.game).load("deck")(m.options))
 
 
 def _presentation_calls(m: Match[Any]) -> list[str]:
-    box = m.presentation().get("box", {})
+    box = m.presentation().get("box") or {}  # a game without an auction has no bidding box
     out: list[str] = []
     for side in box.get("side", []):
         out.append(str(side["call"]))
@@ -130,20 +127,31 @@ class ActionSpace:
 
 def build_actions(m: Match[Any]) -> ActionSpace:
     """Calls, then every card, then the game's extra action kinds."""
-    opts = m.options
     names = _presentation_calls(m)
-    if m.game == "500" and "BREACH" not in names and bool(getattr(opts, "breach_enabled", False)):
-        names.append("BREACH")
     deck = [str(c) for c in _deck(m)]
+    more = trumps.game_spec(m.game).hook("rl_actions")
+    calls, extras = more(m.options, deck) if more is not None else ([], [])
+    names += [c for c in calls if c not in names]
+    return ActionSpace(names, deck, list(extras))
+
+
+def five_hundred_actions(opts: Any, deck: Sequence[str]) -> tuple[list[str], list[str]]:
+    """500's actions beyond the bidding box and the cards: the breach call
+    (when the rules have one) and a joker led in no trumps with its suit."""
+    calls = ["BREACH"] if bool(getattr(opts, "breach_enabled", False)) else []
+    return calls, [f"{j}:{s}" for j in deck if j in ("RJ", "BJ") for s in SUITS]
+
+
+def coinche_actions(opts: Any, deck: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Coinche's actions beyond the bidding box and the cards: the king or
+    queen of trumps played with its belote announcement, and the meld
+    declarations (under rules that have them)."""
     extras: list[str] = []
-    if m.game == "500":
-        extras += [f"{j}:{s}" for j in deck if j in ("RJ", "BJ") for s in SUITS]
-    if m.game == "coinche":
-        if bool(getattr(opts, "belote_requires_announcement", False)):
-            extras += [f"{r}{s}+BELOTE" for s in SUITS for r in "KQ"]
-        if str(getattr(opts, "melds", "none")) != "none":
-            extras += _meld_declarations()
-    return ActionSpace(names, deck, extras)
+    if bool(getattr(opts, "belote_requires_announcement", False)):
+        extras += [f"{r}{s}+BELOTE" for s in SUITS for r in "KQ"]
+    if str(getattr(opts, "melds", "none")) != "none":
+        extras += _meld_declarations()
+    return [], extras
 
 
 class Spec:

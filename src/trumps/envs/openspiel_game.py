@@ -29,20 +29,14 @@ import trumps
 from trumps.envs.encoding import Spec
 from trumps.envs.rewards import bridge_par, deal_rewards
 
-__all__ = ["GAMES", "TrumpsGame", "TrumpsState", "register", "short_name"]
+__all__ = ["TrumpsGame", "TrumpsState", "games", "register", "short_name"]
 
-GAMES = ("bridge", "500", "coinche")
-_MAX_LENGTH = {"bridge": 52 + 319 + 52, "500": 66 + 400 + 6 + 66, "coinche": 32 + 400 + 4 + 32}
-_UTILITY = {
-    ("bridge", "score"): 7600.0,
-    ("bridge", "imps"): 24.0,
-    ("bridge", "tricks"): 13.0,
-    ("500", "score"): 1500.0,
-    ("500", "tricks"): 13.0,
-    ("coinche", "score"): 10000.0,
-    ("coinche", "tricks"): 8.0,
-    ("coinche", "card_points"): 1000.0,
-}
+
+def games() -> tuple[str, ...]:
+    """The games registered with OpenSpiel: every game of the registry."""
+    return tuple(trumps.games())
+
+
 _PARAMS: dict[str, Any] = {"preset": "", "options": "", "reward": "score", "dealer": 0}
 
 
@@ -84,7 +78,7 @@ def _game_type(game: str) -> Any:
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=6 if game == "500" else 4,
+        max_num_players=trumps.game_spec(game).max_players,
         min_num_players=4,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
@@ -156,7 +150,7 @@ class _Config:
         self.dealer = dealer
         self.spec = spec
         self.players = players
-        self.kitty = int(spec.kitty) if game == "500" else 0
+        self.kitty = int(spec.kitty)  # cards dealt to no seat (0 without a kitty)
         self.hand_size = (len(spec.deck) - self.kitty) // players
         self.game: Any = None
 
@@ -174,7 +168,7 @@ class _Config:
 class TrumpsGame(pyspiel.Game):  # type: ignore[misc]
     """One deal of a trumps game under a preset and options."""
 
-    def __init__(self, params: dict[str, Any] | None = None, *, game: str = "bridge") -> None:
+    def __init__(self, params: dict[str, Any] | None = None, *, game: str) -> None:
         p = {**_PARAMS, **(params or {})}
         preset: str | None = str(p["preset"]) or None
         options = parse_options(str(p["options"]))
@@ -182,7 +176,8 @@ class TrumpsGame(pyspiel.Game):  # type: ignore[misc]
         reward = str(p["reward"])
         probe = trumps.new_game(game, preset=preset, options=options, seed=0)
         spec = Spec(probe)
-        bound = _UTILITY.get((game, reward))
+        game_spec = trumps.game_spec(game)
+        bound = game_spec.reward_scales.get(reward)
         if bound is None:
             raise ValueError(f"reward {reward!r} is not available for {game}")
         info = pyspiel.GameInfo(
@@ -192,7 +187,7 @@ class TrumpsGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=-bound,
             max_utility=bound,
             utility_sum=None,
-            max_game_length=_MAX_LENGTH[game],
+            max_game_length=game_spec.max_game_length,
         )
         super().__init__(_game_type(game), info, p)
         self.config = _Config(game, preset, options, reward, int(p["dealer"]), spec, probe.players)
@@ -572,33 +567,24 @@ class TrumpsObserver:
         return f"p{player} dealt {' '.join(state.dealt_to(player))} | {hist} | {now}"
 
 
-class BridgeGame(TrumpsGame):
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__(params, game="bridge")
+def _game_class(game: str) -> type[TrumpsGame]:
+    """The OpenSpiel game class of ``game`` (OpenSpiel builds it from params alone)."""
 
+    def __init__(self: TrumpsGame, params: dict[str, Any] | None = None) -> None:
+        TrumpsGame.__init__(self, params, game=game)
 
-class FiveHundredGame(TrumpsGame):
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__(params, game="500")
-
-
-class CoincheGame(TrumpsGame):
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__(params, game="coinche")
-
-
-_CLASSES: dict[str, type[TrumpsGame]] = {"bridge": BridgeGame, "500": FiveHundredGame, "coinche": CoincheGame}
+    return type(f"TrumpsGame_{game}", (TrumpsGame,), {"__init__": __init__})
 
 
 def register() -> list[str]:
-    """Register the three games with OpenSpiel (idempotent); their short names."""
+    """Register every game of the registry with OpenSpiel (idempotent); their short names."""
     names = []
     registered = set(pyspiel.registered_names())
-    for game in GAMES:
+    for game in games():
         name = short_name(game)
         names.append(name)
         if name in registered:
             continue
 
-        pyspiel.register_game(_game_type(game), _CLASSES[game])
+        pyspiel.register_game(_game_type(game), _game_class(game))
     return names

@@ -74,10 +74,11 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         self.episode = episode
         self.render_mode = render_mode
         probe = trumps.new_game(game, preset=preset, options=self.game_options, seed=0)
-        if reward == "card_points" and probe.game != "coinche":
-            raise ValueError("reward 'card_points' is for coinche")
-        if reward == "imps" and probe.game != "bridge":
-            raise ValueError("reward 'imps' is for bridge")
+        offered = trumps.game_spec(probe.game).reward_scales
+        if reward != "score" and reward not in offered:
+            raise ValueError(
+                f"reward {reward!r} is not offered by {probe.game} (it offers {', '.join(offered)})"
+            )
         self.spec = Spec(probe)
         self._tracker = ObservationTracker(self.spec, check=check_observations)
         self.possible_agents = list(self.spec.seat_names)

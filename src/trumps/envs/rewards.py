@@ -26,6 +26,13 @@ def _team_tricks(
     return out
 
 
+def _offered(game: str) -> tuple[str, ...]:
+    """The rewards ``game`` offers (its spec's ``reward_scales``)."""
+    import trumps
+
+    return tuple(trumps.game_spec(game).reward_scales)
+
+
 def deal_rewards(
     game: str,
     kind: str,
@@ -39,13 +46,13 @@ def deal_rewards(
         return [float(p) for p in result["points"]]
     if kind == "tricks":
         return _team_tricks(game, result, teams, seat_names)
+    if kind in REWARDS and kind not in _offered(game):
+        raise ValueError(f"reward {kind!r} is not offered by {game} (it offers {', '.join(_offered(game))})")
     if kind == "card_points":
-        if game != "coinche":
-            raise ValueError("reward 'card_points' is for coinche")
         return [float(p) for p in result["card_points"]]
     if kind == "imps":
-        if game != "bridge" or par_ns is None:
-            raise ValueError("reward 'imps' is for bridge (against the double-dummy par)")
+        if par_ns is None:
+            raise ValueError("reward 'imps' is measured against the double-dummy par (par_ns)")
         from trumps.bridge.scoring import imps
 
         pts = [int(p) for p in result["points"]]

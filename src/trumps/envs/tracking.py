@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+import trumps
 from trumps.core.cards import Card
 from trumps.envs.encoding import LAST_CALLS, PHASES, Spec
 
@@ -63,7 +64,7 @@ class ObservationTracker:
         self._card_index = spec.card_index
         self._call_index = spec.call_index
         self._team_order = [enc._team_order(s) for s in range(p)]
-        self._has_led = spec.game in ("bridge", "500")  # coinche's view names no led suit
+        self._has_led = trumps.game_spec(spec.game).view_names_led_suit
         # the table is rebuilt from seat 0's point of view, whose team order
         # must then be the table's own (team 0 first)
         if self._team_order[0][0] != 0:
@@ -182,7 +183,8 @@ class ObservationTracker:
         d = m.deal
         phase = m.phase
         owner = d.hand_to_play
-        calls = len(d.auction.calls)
+        auction = getattr(d, "auction", None)  # a game without an auction has none
+        calls = len(auction.calls) if auction is not None else 0
         tricks = len(d.tricks)
         exposed = len(getattr(d, "exposed", ()))
         m.apply(action)

@@ -19,7 +19,20 @@ __all__ = ["TEXT_KEYS", "runtime_texts"]
 
 #: The keys under which the pages' JSON data holds words a person reads.
 TEXT_KEYS = frozenset(
-    {"label", "doc", "help", "title", "default_label", "words", "text", "group_label", "name_text", "target"}
+    {
+        "label",
+        "doc",
+        "help",
+        "title",
+        "short_title",
+        "noun",
+        "default_label",
+        "words",
+        "text",
+        "group_label",
+        "name_text",
+        "target",
+    }
 )
 
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gzip
-import importlib
 import json
 import os
 import re
@@ -290,14 +289,13 @@ def may_replay(stored: StoredTable, player: str | None) -> bool:
 
 
 def _pbn_module(game: str) -> ModuleType | None:
-    """The game's PBN module (``<game package>.pbn`` with ``records_from_game``
-    and ``write_pbn``), or ``None``.  Found by name, as the CLI finds a game's
-    ``cli`` module: the room knows games only through the protocol."""
-    package = trumps.game_class(game).__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(package + ".pbn")
-    except ModuleNotFoundError:
+    """The game's PBN module (with ``records_from_game`` and ``write_pbn``),
+    or ``None``: the one its spec names (``pbn``), as the CLI finds a game's
+    ``cli`` module: the room knows games only through the registry."""
+    spec = trumps.game_spec(game)
+    if not spec.has("pbn"):
         return None
+    module: ModuleType = spec.load("pbn")
     if not (hasattr(module, "records_from_game") and hasattr(module, "write_pbn")):
         return None
     return module

@@ -168,7 +168,7 @@ def routes(room: Callable[[], Room], sessions: Sessions) -> list[BaseRoute]:
         return JSONResponse(data)
 
     async def api_ratings(request: Request) -> Response:
-        game = request.query_params.get("game", "500")
+        game = request.query_params.get("game") or trumps.games()[0]
         if game not in trumps.games():
             return bad(f"unknown game {game!r} (known: {', '.join(trumps.games())})")
         limit = parse_int(request.query_params.get("limit", "50"), 1, ratings.MAX_LIMIT)

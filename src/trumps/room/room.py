@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 import trumps
+from trumps.core import registry as game_registry
 from trumps.core.errors import TrumpsError
 from trumps.room import timing, wire
 from trumps.room.messages import PROTOCOL_VERSION
@@ -37,11 +38,14 @@ log = logging.getLogger("trumps.room")
 
 
 def game_catalogue() -> list[dict[str, Any]]:
-    """Every installed game with its option metadata (forms are built from it)."""
+    """Every installed game with its option metadata (forms are built from it)
+    and its names for people: ``short_title`` ("Bridge", a heading) and
+    ``noun`` (inside a sentence: "a … table"), so no page names a game."""
     out = []
-    for name in trumps.games():
-        cls = trumps.game_class(name)
-        out.append({"game": name, **cls.schema.describe()})
+    for spec in game_registry.specs():
+        out.append(
+            {"game": spec.name, "short_title": spec.title, "noun": spec.noun, **spec.schema.describe()}
+        )
     return out
 
 

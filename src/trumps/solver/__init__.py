@@ -133,8 +133,14 @@ def can_capot(match_or_deal: Any, *, engine: str = "auto") -> bool:
 
 
 def _capot_position(pos: Position) -> Position:
-    if pos.game != "coinche":
-        raise SolverError("the capot objective scores coinche deals (use can_capot for a slam)")
+    from trumps.core.registry import spec, specs
+
+    if not spec(pos.game).capot_objective:
+        having = ", ".join(s.name for s in specs() if s.capot_objective) or "none"
+        raise SolverError(
+            f"the capot objective scores the games that have one ({having}), not {pos.game}"
+            " (use can_capot for a slam)"
+        )
     out = pos.copy()
     out.capot = int(pos.options.capot_points)
     return out

@@ -19,7 +19,7 @@ from trumps.coinche.calls import AT, NT
 from trumps.coinche.play import DIX_DE_DER
 from trumps.core.cards import Card, Suit
 from trumps.five_hundred.play import JokerLead
-from trumps.solver.position import Position, SearchLimit, SolverError, check_limit
+from trumps.solver.position import DUTIES, JOKERS, PLAIN, Position, SearchLimit, SolverError, check_limit
 
 __all__ = ["available", "solve_c", "value_c", "variant"]
 
@@ -51,9 +51,9 @@ def variant() -> str | None:
 def _card_facts(pos: Position, card: Card) -> tuple[int, int, int]:
     """(effective suit 0-4, power within that suit, points) of a card."""
     i = card.index
-    if pos.game == "500":
+    if pos.family == JOKERS:
         return pos.rules.eff[i], pos.rules.power[i], 0
-    if pos.game == "bridge":
+    if pos.family == PLAIN:
         return i // 16, i % 16, 0
     if pos.unit == "tricks":  # every trick is worth its four cards: see _per_trick
         return i // 16, pos.rules.power[i], 1
@@ -66,7 +66,7 @@ def _per_trick(pos: Position) -> int:
     card-points search with every card worth one point and no dix de der:
     four points a trick, so the search and its exact table keys hold
     unchanged and the tricks are the points over four."""
-    return 4 if pos.game == "coinche" and pos.unit == "tricks" else 1
+    return 4 if pos.family == DUTIES and pos.unit == "tricks" else 1
 
 
 def _problem(pos: Position) -> tuple[bytes, list[Card]]:
@@ -85,7 +85,7 @@ def _problem(pos: Position) -> tuple[bytes, list[Card]]:
     owner = {c: place[s] for s in seats for c in pos.hands[s]}
     f = [0] * (_CARDS + 3 * len(cards))
     f[0] = n
-    if pos.game == "coinche":
+    if pos.family == DUTIES:
         rules = pos.rules
         f[1] = 1
         f[2] = rules.trump
@@ -93,7 +93,7 @@ def _problem(pos: Position) -> tuple[bytes, list[Card]]:
         f[8], f[9] = int(rules.exempt_trump_lead), int(rules.undertrump)
         f[10], f[11] = int(rules.master_exempt), int(rules.master_overtrump)
         f[6], f[17] = 1, DIX_DE_DER if pos.unit == "points" else 0
-    elif pos.game == "500":
+    elif pos.family == JOKERS:
         trump = pos.rules.trump
         f[2] = -1 if trump is None else int(trump)
         f[3] = int(trump is None and not pos.rules.joker_low)
@@ -149,7 +149,7 @@ def solve_c(pos: Position, limit: int | None = None) -> tuple[dict[str, int], in
     for j, suit, value in moves:
         card = cards[j]
         total = _total(pos, value)
-        if card.suit is None and pos.game == "500" and not pos.trick and pos.rules.trump is None:
+        if card.suit is None and pos.family == JOKERS and not pos.trick and pos.rules.trump is None:
             values[str(JokerLead(card, Suit(suit)))] = total
         else:
             values[str(card)] = total

@@ -16,9 +16,29 @@ from typing import Any
 from trumps.core.cards import Card
 from trumps.core.errors import TrumpsError
 
-__all__ = ["GAMES", "Position", "SearchLimit", "SolverError", "check_limit", "position_of"]
+__all__ = [
+    "DUTIES",
+    "JOKERS",
+    "PLAIN",
+    "Position",
+    "SearchLimit",
+    "SolverError",
+    "check_limit",
+    "position_of",
+    "read_bridge",
+    "read_coinche",
+    "read_five_hundred",
+]
 
-GAMES = ("500", "bridge", "coinche")
+
+#: The rule families both searches know, named by what they model (a game's
+#: solver reader picks one; a new game with the same trick rules reuses it):
+#: PLAIN: follow suit, the highest trump or card of the suit led wins, a trick
+#: counts one (bridge); JOKERS: effective suits and powers from the rules
+#: (bowers; jokers, led with a named suit in no trumps), partners may sit out
+#: (500); DUTIES: the duty to trump and overtrump with partner exemptions, card
+#: points and the last trick's bonus (coinche).
+PLAIN, JOKERS, DUTIES = "plain", "jokers", "duties"
 
 
 class SolverError(TrumpsError):
@@ -64,7 +84,8 @@ class Position:
     (``capot_points``) instead of its card points."""
 
     game: str
-    rules: Any  # 500 / coinche TrickRules; bridge: the trump suit number (-1 NT)
+    family: str  # PLAIN, JOKERS or DUTIES: which rules the searches apply
+    rules: Any  # JOKERS / DUTIES: the engine's TrickRules; PLAIN: the trump suit number (-1 NT)
     options: Any
     n_seats: int
     active: list[int]
@@ -96,34 +117,34 @@ class Position:
         return out
 
 
-def _game_name(match: Any) -> str:
-    module = type(match).__module__
-    if module.startswith("trumps.five_hundred"):
-        return "500"
-    if module.startswith("trumps.bridge"):
-        return "bridge"
-    if module.startswith("trumps.coinche"):
-        return "coinche"
-    raise SolverError(f"the solver does not know the game of {type(match).__name__}")
+def _reader(match: Any) -> Any:
+    """The game's solver adapter (its spec's ``solver``: ``read(match, deal) -> Position``)."""
+    from trumps.core.registry import spec
+
+    try:
+        game = spec(str(getattr(match, "game", "")))
+    except TrumpsError:
+        raise SolverError(f"the solver does not know the game of {type(match).__name__}") from None
+    if not game.has("solver"):
+        raise SolverError(f"the solver cannot read a {game.title} deal (its spec names no solver adapter)")
+    return game.load("solver")
 
 
 def position_of(match: Any) -> Position:
     """Read the current trick-play position of an engine ``Match``."""
     if isinstance(match, Position):
         return match.copy()
-    game = _game_name(match)
+    read = _reader(match)
     deal = getattr(match, "deal", None)
     if deal is None or match.is_over or deal.phase != "PLAY":
         phase = "over" if deal is None or match.is_over else deal.phase
         raise SolverError(f"the solver needs a deal in trick play, not in phase {phase}")
-    if game == "500":
-        return _five_hundred(match, deal)
-    if game == "bridge":
-        return _bridge(match, deal)
-    return _coinche(match, deal)
+    position: Position = read(match, deal)
+    return position
 
 
-def _five_hundred(match: Any, d: Any) -> Position:
+def read_five_hundred(match: Any, d: Any) -> Position:
+    """A 500 deal in trick play (jokers, misère, a partner sitting out)."""
     c = d.contract
     if c is None or d.contractor is None or d.bidding_team is None:
         raise SolverError("this 500 deal has no contract (no declaring side to solve for)")
@@ -136,7 +157,8 @@ def _five_hundred(match: Any, d: Any) -> Position:
     active = list(d.active)
     hands = [list(d.hands[s]) if s in active else [] for s in range(n)]
     return Position(
-        game="500",
+        game=match.game,
+        family=JOKERS,
         rules=d.rules,
         options=d.o,
         n_seats=n,
@@ -160,13 +182,15 @@ def _five_hundred(match: Any, d: Any) -> Position:
     )
 
 
-def _bridge(match: Any, d: Any) -> Position:
+def read_bridge(match: Any, d: Any) -> Position:
+    """A bridge deal in trick play (the dummy played by declarer)."""
     if d.declarer is None:
         raise SolverError("this bridge deal has no contract")
     side = d.declarer & 1
     declaring = [s & 1 == side for s in range(4)]
     return Position(
-        game="bridge",
+        game=match.game,
+        family=PLAIN,
         rules=d.trump,
         options=match.options,
         n_seats=4,
@@ -188,13 +212,15 @@ def _bridge(match: Any, d: Any) -> Position:
     )
 
 
-def _coinche(match: Any, d: Any) -> Position:
+def read_coinche(match: Any, d: Any) -> Position:
+    """A coinche deal in trick play (card points, belote, the capot objective)."""
     if d.taker is None or d.rules is None:
         raise SolverError("this coinche deal has no contract")
     side = d.taker % 2
     declaring = [s % 2 == side for s in range(4)]
     return Position(
-        game="coinche",
+        game=match.game,
+        family=DUTIES,
         rules=d.rules,
         options=d.o,
         n_seats=4,

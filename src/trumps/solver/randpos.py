@@ -17,51 +17,30 @@ from trumps.core.errors import TrumpsError
 from trumps.solver.position import position_of
 from trumps.solver.reference import legal_moves
 
-__all__ = ["FAMILIES", "random_match", "random_position_match"]
+__all__ = ["random_match", "random_position_match"]
 
-_500_CONTRACTS = ("6S", "7H", "8D", "9C", "10S", "6NT", "8NT", "MIS", "OMIS")
-_500_OPTIONS: tuple[dict[str, Any], ...] = (
-    {},
-    {"kitty_size": 5},
-    {"kitty_size": 6},
-    {"players": "2v2v2"},
-    {"players": "3v3"},
-    {"players": "2v2v2", "kitty_size": 6},
-    {"nullo_plays": "both_hands"},
-    {"joker_low_in_misere": True},
-    {"joker_low_in_misere": True, "kitty_size": 6},
-    {"joker_lead_suit_restriction": True, "kitty_size": 6},
-    {"end_hand_when_decided": True},
-)
-_COINCHE_CONTRACTS = ("80S", "90H", "100D", "110C", "90NT", "100AT")
-_COINCHE_OPTIONS: tuple[dict[str, Any], ...] = (
-    {},
-    {"partner_exempt_on_trump_lead": True},
-    {"must_undertrump": False},
-    {"partner_master_exemption": False},
-    {"partner_master_trump_must_overtrump": True},
-    {"partner_master_exemption": False, "must_undertrump": False},
-    {"direction": "clockwise"},
-    {"nt_values": "plain", "at_values": "plain"},
-)
-_BRIDGE_CONTRACTS = ("1S", "2H", "3D", "4C", "3NT")
 
-FAMILIES: dict[str, tuple[tuple[str, ...], tuple[dict[str, Any], ...]]] = {
-    "500": (_500_CONTRACTS, _500_OPTIONS),
-    "coinche": (_COINCHE_CONTRACTS, _COINCHE_OPTIONS),
-    "bridge": (_BRIDGE_CONTRACTS, ({},)),
-}
+def _families() -> dict[str, tuple[tuple[str, ...], tuple[dict[str, Any], ...]]]:
+    """Game -> (contracts, option sets) to start sample positions from: every
+    registered game whose spec has a solver adapter and sample contracts."""
+    from trumps.core.registry import specs
+
+    return {
+        s.name: (s.sample_contracts, tuple(dict(o) for o in s.sample_options))
+        for s in specs()
+        if s.has("solver") and s.sample_contracts
+    }
 
 
 def random_match(game: str, rng: random.Random, contract: str | None = None, **options: Any) -> Any:
     """A fresh deal at its first lead under a random (or given) contract and
     option family; option sets the engine rejects are skipped."""
-    contracts, families = FAMILIES[game]
+    contracts, families = _families()[trumps.game_spec(game).name]
     while True:
         opts = dict(rng.choice(families)) if not options else dict(options)
         c = contract or rng.choice(contracts)
-        seats = 6 if opts.get("players") in ("2v2v2", "3v3") else 4
         try:
+            seats = trumps.new_game(game, options=opts, seed=0).players
             return trumps.new_game(
                 game, options=opts, seed=rng.randrange(1 << 30), contract=c, declarer=rng.randrange(seats)
             )

@@ -16,7 +16,7 @@ from trumps.bridge.deal import SUIT_OF, trick_winner
 from trumps.coinche.play import DIX_DE_DER
 from trumps.core.cards import Card, Suit
 from trumps.five_hundred.play import JokerLead
-from trumps.solver.position import Position, SearchLimit, check_limit
+from trumps.solver.position import JOKERS, PLAIN, Position, SearchLimit, check_limit
 
 __all__ = ["Move", "brute_force", "final_value", "legal_moves", "play", "solve_reference"]
 
@@ -29,7 +29,7 @@ def legal_moves(pos: Position) -> list[Move]:
     the seat to play, in the engine's own order."""
     seat = pos.to_play
     hand = pos.hands[seat]
-    if pos.game == "500":
+    if pos.family == JOKERS:
         rules = pos.rules
         if pos.trick:
             return list(rules.legal_follow(hand, pos.led))
@@ -45,7 +45,7 @@ def legal_moves(pos: Position) -> list[Move]:
                     out.append(c)
             return out
         return list(hand)
-    if pos.game == "bridge":
+    if pos.family == PLAIN:
         if pos.trick:
             return [c for c in hand if SUIT_OF[c.index] == pos.led] or list(hand)
         return list(hand)
@@ -76,20 +76,20 @@ def play(pos: Position, move: Move) -> tuple[Position, bool]:
     if not out.trick:
         if isinstance(move, JokerLead):
             out.led, out.joker_led = int(move.suit), True
-        elif out.game == "500":
+        elif out.family == JOKERS:
             out.led, out.joker_led = out.rules.eff[card.index], card.suit is None
         else:
             out.led, out.joker_led = card.index // 16, False
-    elif out.game == "500" and out.rules.eff[card.index] != out.led:
+    elif out.family == JOKERS and out.rules.eff[card.index] != out.led:
         out.shown_void[seat].add(out.led)
     out.trick.append(card)
     out.trick_seats.append(seat)
     if len(out.trick) < len(out.active):
         out.to_play = out.nxt[seat]
         return out, False
-    if out.game == "500":
+    if out.family == JOKERS:
         i = out.rules.winner(out.trick, out.led, out.joker_led)
-    elif out.game == "bridge":
+    elif out.family == PLAIN:
         i = trick_winner(out.trick, out.rules)
     else:
         i = _coinche_best(out)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from trumps.bridge.calls import Contract
 from trumps.bridge.rubber import RubberSheet, score_rubber
 from trumps.bridge.scoring import deal_score, vulnerable_sides
+from trumps.bridge.spec import SPEC
 from trumps.cli.boards import board_number, is_deal_text, read_board
 from trumps.cli.common import CliParser, UsageError, add_lang_argument, in_language
 from trumps.cli.lang import _, lang
@@ -70,7 +71,7 @@ def _score_parser() -> CliParser:
 
 def _score(argv: list[str]) -> int:
     args = list(argv)
-    if args and args[0].lower() == "bridge":
+    if args and args[0].strip().lower() in (SPEC.name, *SPEC.aliases):
         args = args[1:]
     a = _score_parser().parse_args(args)
     if a.board is not None and a.file is None:

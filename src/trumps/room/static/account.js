@@ -4,6 +4,24 @@
 // #friends.  Every text goes through t/tn/tc (i18n.js); the server's reasons
 // and notices through tMsg.
 "use strict";
+// The games' names for people, from the server's game list (/api/games, the
+// engine's registry): no page names a game itself, so a game the server adds
+// needs no page change.  `title` heads a line ("Bridge"), `noun` sits inside a
+// sentence ("a bridge table"); both are translated here.  `ready` settles once
+// the list is read (before it, a game is named by its key).
+window.trumpsGames = (function () {
+  const known = {};
+  const ready = fetch("/api/games")
+    .then(res => (res.ok ? res.json() : []))
+    .then(list => { for (const g of list) known[g.game] = g; })
+    .catch(() => {});
+  return {
+    ready,
+    keys: () => Object.keys(known),
+    title: g => (known[g] && known[g].short_title ? t(known[g].short_title) : g),
+    noun: g => (known[g] && known[g].noun ? t(known[g].noun) : g),
+  };
+})();
 (function () {
   const PREFS_KEY = "trumps.prefs";
   const post = async (path, body) => {
@@ -24,7 +42,7 @@
     return out;
   };
   // A game inside a sentence ("a bridge table"): invitations and friends' tables carry only its key.
-  const gameWord = g => ({ "500": "500", bridge: tc("game", "bridge"), coinche: tc("game", "coinche") })[g] || g;
+  const gameWord = g => window.trumpsGames.noun(g);
   const account = { me: null, friends: null, listeners: [], note: { text: "", error: false } };
   window.trumpsAccount = account;
 

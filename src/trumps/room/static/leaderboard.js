@@ -22,10 +22,10 @@ function signed(n) { return typeof n === "number" && n > 0 ? "+" + num(n) : num(
 const GUEST = " (guest)";
 function personName(name) { return name && name.endsWith(GUEST) ? t("{name} (guest)", { name: name.slice(0, -GUEST.length) }) : name; }
 
-// A game's name: "Bridge" in the ratings' sentences; the competition filter names the
-// games as they are written in the room's addresses ("bridge"), lower case like "all games".
-function gameName(g) { return { "500": "500", bridge: t("Bridge"), coinche: t("Coinche") }[g] || g; }
-function filterName(g) { return { bridge: tc("game filter", "bridge"), coinche: tc("game filter", "coinche") }[g] || g; }
+// A game's name, from the server's game list: "Bridge" in the ratings' sentences and
+// choices; the competition filter names the games lower case, like "all games".
+function gameName(g) { return trumpsGames.title(g); }
+function filterName(g) { return trumpsGames.noun(g); }
 
 async function showMe() {
   const me = await getJSON("/api/me");
@@ -97,8 +97,10 @@ async function loadRatings(you) {
   }
 }
 
-function setupRatings(you) {
+async function setupRatings(you) {
   const sel = document.getElementById("rating-game");
+  await trumpsGames.ready;
+  for (const g of trumpsGames.keys()) sel.append(new Option(gameName(g), g));
   const asked = new URLSearchParams(location.search).get("rating");
   if (asked && [...sel.options].some(o => o.value === asked)) sel.value = asked;
   sel.addEventListener("change", () => {
@@ -112,11 +114,10 @@ function setupRatings(you) {
 
 async function main() {
   const you = await showMe().catch(() => null);
-  setupRatings(you);
+  await setupRatings(you);
   const sel = document.getElementById("game");
-  try {
-    for (const g of await getJSON("/api/games")) sel.append(new Option(filterName(g.game), g.game));
-  } catch (_) { /* the filter stays at "all games" */ }
+  // (without the game list the filter stays at "all games")
+  for (const g of trumpsGames.keys()) sel.append(new Option(filterName(g), g));
   sel.addEventListener("change", () => load(you));
   await load(you);
 }

@@ -452,10 +452,11 @@ function setupTabs() {
 }
 
 // ----- Play -------------------------------------------------------------------------------
-// A game's short name (Play's choices).
-function gameName(g) { return { "500": "500", bridge: t("Bridge"), coinche: t("Coinche") }[g] || g; }
+// A game's short name (Play's choices), from the server's game list.
+function gameName(g) { return trumpsGames.title(g); }
 async function setupPlay() {
   const info = await api("/api/play");
+  await trumpsGames.ready;
   const games = document.getElementById("play-games"), rules = document.getElementById("play-rules");
   const saved = JSON.parse(localStorage.getItem("trumps.play") || "{}");
   const radio = (group, value, label, checked) => {

@@ -4,7 +4,6 @@
 // Texts through t/tn (i18n.js), dates and numbers as the language writes them.
 
 const $ = id => document.getElementById(id);
-const GAME_NAMES = { "500": () => "500", bridge: () => t("Bridge"), coinche: () => t("Coinche") };
 const KIND_NAMES = { play: () => t("Play"), join: () => t("Join"), compete: () => t("Compete") };
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -15,7 +14,8 @@ function el(tag, cls, txt) {
   return e;
 }
 
-function gameName(g) { return GAME_NAMES[g] ? GAME_NAMES[g]() : (g ? g.charAt(0).toUpperCase() + g.slice(1) : "?"); }
+// a game's name from the server's game list (a game it no longer plays: its key)
+function gameName(g) { return g ? trumpsGames.title(g) : "?"; }
 function kindName(k) { return KIND_NAMES[k] ? KIND_NAMES[k]() : k; }
 function pct(n) { return I18n.number(Math.round(n * 10) / 1000, { style: "percent", maximumFractionDigits: 1 }); }
 function count(n) { return I18n.number(n); }
@@ -123,7 +123,9 @@ function gameCard(game, st) {
 function renderGames(games) {
   const box = $("games");
   box.replaceChildren();
-  const order = Object.keys(GAME_NAMES).filter(g => g in games).concat(Object.keys(games).filter(g => !(g in GAME_NAMES)));
+  // the server's order of its games, then any game it no longer plays
+  const known = trumpsGames.keys();
+  const order = known.filter(g => g in games).concat(Object.keys(games).filter(g => !known.includes(g)));
   for (const g of order) box.append(gameCard(g, games[g]));
 }
 
@@ -304,6 +306,7 @@ async function main() {
   }
   me = await api("/api/me").catch(() => null);
   if (me && me.account) social = await api("/api/friends").catch(() => null);
+  await trumpsGames.ready;
   await load(true);
 }
 main();

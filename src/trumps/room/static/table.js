@@ -67,7 +67,6 @@ function words() {
     units: { tricks: tc("unit", "tricks"), points: tc("unit", "points") },
     // an announcement played with a card ("KH+BELOTE": "with belote")
     announcements: { belote: tc("announcement", "belote"), rebelote: tc("announcement", "rebelote") },
-    games: { bridge: tc("game", "bridge"), coinche: tc("game", "coinche") },
   };
   return WORDS;
 }
@@ -1035,7 +1034,7 @@ function renderRules(tb) {
   body.replaceChildren();
   body.append(el("p", "rules-preset", r.label
     ? t("{rules}, with these changes:", { rules: fillTerms(t(r.label), terms) })
-    : t("The default rules of {game}, with these changes:", { game: words().games[tb.game] || tb.game_title })));
+    : t("The default rules of {game}, with these changes:", { game: trumpsGames.noun(tb.game) })));
   const list = el("ul", "rules-changes");
   for (const c of r.changes) {
     const li = el("li");
@@ -1044,7 +1043,7 @@ function renderRules(tb) {
     list.append(li);
   }
   if (!r.changes.length) {
-    body.lastChild.textContent = r.label ? fillTerms(t(r.label), terms) + "." : t("The default rules of {game}.", { game: words().games[tb.game] || tb.game_title });
+    body.lastChild.textContent = r.label ? fillTerms(t(r.label), terms) + "." : t("The default rules of {game}.", { game: trumpsGames.noun(tb.game) });
     list.append(el("li", "note", t("No house rules.")));
   }
   body.append(list);
