@@ -21,17 +21,17 @@ from trumps.room.table import Table
 class _Raises:
     needs_view = True
 
-    def decide(self, view: Any, legal: list[str], rng: random.Random) -> str:
+    def choose(self, view: Any, legal: list[str], rng: random.Random) -> str:
         raise RuntimeError("Sum 7 is not four")
 
 
 class _Illegal(_Raises):
-    def decide(self, view: Any, legal: list[str], rng: random.Random) -> str:
+    def choose(self, view: Any, legal: list[str], rng: random.Random) -> str:
         return "not an action"
 
 
 class _Last(_Raises):
-    def decide(self, view: Any, legal: list[str], rng: random.Random) -> str:
+    def choose(self, view: Any, legal: list[str], rng: random.Random) -> str:
         return legal[-1]
 
 
