@@ -15,18 +15,14 @@ from typing import Any
 from trumps.bridge.auction import Auction
 from trumps.bridge.calls import Contract
 from trumps.bridge.claims import ACCEPT, REJECT, ClaimCall, claim
+from trumps.bridge.play import SUIT_OF, rules_for, trick_winner
 from trumps.core.cards import Card
 from trumps.core.protocol import Action, Deal
+from trumps.core.trick import Trick, TrickPlay
 
 __all__ = ["AUCTION", "CLAIM", "DONE", "PLAY", "SUIT_OF", "BridgeDeal", "trick_winner"]
 
 AUCTION, PLAY, CLAIM, DONE = "AUCTION", "PLAY", "CLAIM", "DONE"
-
-# Card.index -> suit number (0 S, 1 H, 2 D, 3 C) and rank value; -1 for non-bridge indices.
-SUIT_OF: list[int] = [i // 16 if i < 64 else -1 for i in range(72)]
-RANK_OF: list[int] = [i % 16 + 2 for i in range(72)]
-_TRUMP_SUIT = (3, 2, 1, 0, -1)  # strain index (C D H S NT) -> suit number
-
 
 def _canonical(card: Card) -> int:
     """Canonical order (S H D C, high to low) from the card index alone:
@@ -37,26 +33,7 @@ def _canonical(card: Card) -> int:
 Verifier = Callable[["BridgeDeal", int, int], bool]
 
 
-def trick_winner(cards: list[Card], trump: int) -> int:
-    """Index in ``cards`` (in play order) of the winner; ``trump`` is a suit
-    number or -1 for no trumps (§3 rule 5)."""
-    best = 0
-    bi = cards[0].index
-    bs = SUIT_OF[bi]
-    br = RANK_OF[bi]
-    for k in (1, 2, 3):
-        ci = cards[k].index
-        s = SUIT_OF[ci]
-        if s == bs:
-            r = RANK_OF[ci]
-            if r > br:
-                best, br = k, r
-        elif s == trump:
-            best, bs, br = k, s, RANK_OF[ci]
-    return best
-
-
-class BridgeDeal(Deal):
+class BridgeDeal(TrickPlay, Deal):
     """The state of one deal.  ``hands`` are indexed by seat (0 = N).  Pass
     ``contract``/``declarer`` to start at the opening lead (analysis)."""
 
@@ -85,11 +62,8 @@ class BridgeDeal(Deal):
         self.dummy: int | None = None
         self.trump = -1
         self.exposed: set[int] = set()
-        self.trick: list[Card] = []
-        self.trick_seats: list[int] = []
-        self.led = -1
-        self.tricks: list[tuple[int, list[Card], int]] = []  # leader, cards, winner
-        self.won = [0, 0]  # tricks per side (NS, EW)
+        # tricks per seat in won, per side (NS, EW) in side_won: a claim adds to the sides only
+        self._init_trick_play((0, 1, 0, 1), [1, 2, 3, 0])
         self.claim_state: tuple[int, int, list[int]] | None = None  # claimer, n, responders left
         self.claimed: dict[str, Any] | None = None
         self.no_claim: set[int] = set()  # seats whose claim was rejected this trick
@@ -101,6 +75,11 @@ class BridgeDeal(Deal):
             self._start_play(declarer, contract)
 
     # ----- protocol --------------------------------------------------------
+    @property
+    def won(self) -> list[int]:
+        """Tricks won per side (NS, EW), claims included."""
+        return self.side_won
+
     @property
     def phase(self) -> str:
         return self.phase_
@@ -119,10 +98,7 @@ class BridgeDeal(Deal):
         other.hands = [list(h) for h in self.hands]
         other.auction = self.auction.copy()
         other.exposed = set(self.exposed)
-        other.trick = list(self.trick)
-        other.trick_seats = list(self.trick_seats)
-        other.tricks = list(self.tricks)
-        other.won = list(self.won)
+        self._copy_trick_play(other)
         other.no_claim = set(self.no_claim)
         if self.claim_state is not None:
             c, n, left = self.claim_state
@@ -183,7 +159,8 @@ class BridgeDeal(Deal):
         self.contract = contract
         self.declarer = declarer
         self.dummy = (declarer + 2) & 3
-        self.trump = _TRUMP_SUIT[contract.strain]
+        self.trick_rules = rules = rules_for(contract.strain)
+        self.trump = rules.trump
         self.phase_ = PLAY
         self._set_turn((declarer + 1) & 3)
 
@@ -194,29 +171,15 @@ class BridgeDeal(Deal):
     def _play(self, card: Card) -> None:
         seat = self.hand_to_play
         assert seat is not None
-        self.hands[seat].remove(card)
-        trick = self.trick
-        if not trick:
-            self.led = SUIT_OF[card.index]
-            if not self.tricks:
-                assert self.dummy is not None
-                self.exposed.add(self.dummy)
-        trick.append(card)
-        self.trick_seats.append(seat)
-        if len(trick) < 4:
-            self._set_turn((seat + 1) & 3)
-            return
-        winner = self.trick_seats[trick_winner(trick, self.trump)]
-        self.won[winner & 1] += 1
-        self.tricks.append((self.trick_seats[0], trick, winner))
-        self.trick = []
-        self.trick_seats = []
+        if not self.trick and not self.tricks:
+            assert self.dummy is not None
+            self.exposed.add(self.dummy)  # dummy is faced after the opening lead
+        self._play_card(seat, card)
+
+    def _trick_done(self, trick: Trick) -> bool:
         if self.no_claim:
             self.no_claim = set()
-        if len(self.tricks) == 13:
-            self._finish()
-        else:
-            self._set_turn(winner)
+        return len(self.tricks) == 13
 
     # ----- claims ----------------------------------------------------------
     def _claim(self, n: int) -> None:
@@ -255,8 +218,8 @@ class BridgeDeal(Deal):
     def _settle(self, claimer: int, n: int, how: str) -> None:
         rest = 13 - len(self.tricks)
         side = claimer & 1
-        self.won[side] += n
-        self.won[1 - side] += rest - n
+        self.side_won[side] += n
+        self.side_won[1 - side] += rest - n
         self.claimed = {"seat": claimer, "tricks": n, "how": how, "remaining": rest}
         self._finish()
 
@@ -267,7 +230,7 @@ class BridgeDeal(Deal):
     # ----- results ---------------------------------------------------------
     def declarer_tricks(self) -> int:
         """Tricks won by declarer's side (0 before the contract is known)."""
-        return 0 if self.declarer is None else self.won[self.declarer & 1]
+        return 0 if self.declarer is None else self.side_won[self.declarer & 1]
 
     def visible_hands(self, seat: int | None) -> set[int]:
         """Seats whose current hands ``seat`` may see: its own and dummy

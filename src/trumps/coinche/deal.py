@@ -20,6 +20,7 @@ from trumps.core.cards import Card
 from trumps.core.errors import ParseError
 from trumps.core.options import Options
 from trumps.core.protocol import Action, Deal
+from trumps.core.trick import Trick, TrickPlay
 
 __all__ = ["AUCTION", "DONE", "PLAY", "BelotePlay", "CoincheDeal", "next_seat"]
 
@@ -70,7 +71,7 @@ class BelotePlay:
         return f"BelotePlay({self._text!r})"
 
 
-class CoincheDeal(Deal):
+class CoincheDeal(TrickPlay, Deal):
     """The state of one deal.  Pass ``contract``/``taker`` to start at the
     play phase (analysis, single-deal scoring)."""
 
@@ -85,7 +86,7 @@ class CoincheDeal(Deal):
         self.o = options
         self.dealer = dealer
         self.nxt = next_seat(options.direction)
-        self.next_of = [self.nxt(s) for s in range(4)]
+        self._init_trick_play((0, 1, 0, 1), [self.nxt(s) for s in range(4)])
         self.eldest = self.nxt(dealer)
         self.hands = [list(h) for h in hands]
         self.dealt = [list(h) for h in hands]
@@ -97,11 +98,7 @@ class CoincheDeal(Deal):
         self.taker: int | None = None
         self.rules: TrickRules | None = None
         self.thrown_in = False
-        self.trick: list[Card] = []
-        self.trick_seats: list[int] = []
-        self.best = 0
-        self.tricks: list[tuple[int, list[Card], int]] = []  # leader, cards, winner
-        self.won = [0, 0, 0, 0]
+        self.best = 0  # index in the trick of the card winning it so far
         self.card_points = [0, 0]
         self.belote_pairs: dict[tuple[int, int], int] = {}  # (seat, suit) -> cards of it played
         self.belote_events: list[tuple[int, int, str]] = []  # seat, suit, "belote"/"rebelote"
@@ -121,6 +118,11 @@ class CoincheDeal(Deal):
 
     # ----- protocol --------------------------------------------------------
     @property
+    def won(self) -> list[int]:
+        """Tricks won per seat."""
+        return self.seat_won
+
+    @property
     def phase(self) -> str:
         return self.phase_
 
@@ -133,10 +135,7 @@ class CoincheDeal(Deal):
         other.__dict__.update(self.__dict__)
         other.hands = [list(h) for h in self.hands]
         other.auction = self.auction.copy()
-        other.trick = list(self.trick)
-        other.trick_seats = list(self.trick_seats)
-        other.tricks = list(self.tricks)
-        other.won = list(self.won)
+        self._copy_trick_play(other)
         other.card_points = list(self.card_points)
         other.belote_pairs = dict(self.belote_pairs)
         other.belote_events = list(self.belote_events)
@@ -200,7 +199,7 @@ class CoincheDeal(Deal):
         self.contract = contract
         self.taker = taker
         denom = contract.denom
-        self.rules = rules_for(denom, self.o)
+        self.rules = self.trick_rules = rules_for(denom, self.o)
         if denom == AT and self.o.belote_in_all_trump:
             suits = [0, 1, 2, 3]
         elif denom < NT:
@@ -224,37 +223,30 @@ class CoincheDeal(Deal):
     def _play(self, card: Card, announce: bool) -> None:
         seat = self.hand_to_play
         assert seat is not None and self.rules is not None
-        rules = self.rules
-        self.hands[seat].remove(card)
         trick = self.trick
         if trick:
-            strength = rules.by_led[trick[0].index // 16]
+            strength = self.rules.by_led[self.led]
             if strength[card.index] > strength[trick[self.best].index]:
                 self.best = len(trick)
         else:
             self.best = 0
-        trick.append(card)
-        self.trick_seats.append(seat)
         if self.belote_pairs and card.rank in (15, 16):
             self._belote(seat, card, announce)
-        if len(trick) < 4:
-            self.to_act = self.hand_to_play = self.next_of[seat]
-            return
-        winner = self.trick_seats[self.best]
-        self.won[winner] += 1
-        self.tricks.append((self.trick_seats[0], trick, winner))
-        pts = rules.trick_points(trick)
-        if len(self.tricks) == 8:
+        self._play_card(seat, card)
+
+    def _set_turn(self, seat: int) -> None:
+        self.to_act = self.hand_to_play = seat
+
+    def _trick_done(self, trick: Trick) -> bool:
+        assert self.rules is not None
+        pts = self.rules.trick_points(trick.cards)
+        last = len(self.tricks) == 8
+        if last:
             pts += DIX_DE_DER
-        self.card_points[winner % 2] += pts
-        self.trick = []
-        self.trick_seats = []
+        self.card_points[self.side_of[trick.winner]] += pts
         if len(self.tricks) == 1 and not self.melds_done:
             self._close_melds()
-        if len(self.tricks) == 8:
-            self._finish()
-        else:
-            self.to_act = self.hand_to_play = winner
+        return last
 
     def _belote(self, seat: int, card: Card, announce: bool) -> None:
         assert card.suit is not None
@@ -299,9 +291,6 @@ class CoincheDeal(Deal):
                 if seat % 2 == self.meld_team:
                     out[self.meld_team] += decl.value
         return out
-
-    def team_tricks(self) -> list[int]:
-        return [self.won[0] + self.won[2], self.won[1] + self.won[3]]
 
     def meld_announcements(self) -> list[dict[str, Any]]:
         trump = self.rules.trump if self.rules is not None else -1

@@ -9,6 +9,7 @@ from typing import Any
 from trumps.core.cards import Card, Suit
 from trumps.core.options import Options
 from trumps.core.protocol import Action, Deal
+from trumps.core.trick import Trick, TrickPlay
 from trumps.five_hundred.auction import Auction
 from trumps.five_hundred.calls import BREACH, PASS, Call
 from trumps.five_hundred.play import NO_SUIT, JokerLead, TrickRules
@@ -27,7 +28,7 @@ def team_map(players_option: str) -> list[int]:
     return [s % 2 for s in range(6)]
 
 
-class FiveHundredDeal(Deal):
+class FiveHundredDeal(TrickPlay, Deal):
     """The state of one deal.  Create with the dealt hands and kitty; pass
     ``contract``/``contractor`` to start at the play phase (analysis)."""
 
@@ -62,16 +63,13 @@ class FiveHundredDeal(Deal):
         self.breach_polls: list[int] = []
         self.breach_window = 0
         self.breach_seat: int | None = None
-        self.rules: TrickRules | None = None
         self.active: list[int] = list(range(self.n))
-        self.next_active: list[int] = [(s + 1) % self.n for s in range(self.n)]
         self.exposed: set[int] = set()
-        self.trick: list[Card] = []
-        self.trick_seats: list[int] = []
+        # the trick tuples of 500 used to carry the led suit: Trick reads as four fields here
+        self._init_trick_play(self.team, [(s + 1) % self.n for s in range(self.n)], trick_width=4)
+        self.rules: TrickRules | None = None
         self.led = NO_SUIT
         self.joker_led = False
-        self.tricks: list[tuple[int, list[Card], int, int]] = []  # leader, cards, winner seat, led suit
-        self.won = [0] * self.n
         self.shown_void: list[set[int]] = [set() for _ in range(self.n)]
         self._legal: list[Action] | None = None
         if contract is not None:
@@ -84,6 +82,11 @@ class FiveHundredDeal(Deal):
             self._start_play()
 
     # ----- protocol --------------------------------------------------------
+    @property
+    def won(self) -> list[int]:
+        """Tricks won per seat."""
+        return self.seat_won
+
     @property
     def phase(self) -> str:
         return self.phase_
@@ -100,14 +103,11 @@ class FiveHundredDeal(Deal):
         other.auction = self.auction.copy()
         other.breach_polls = list(self.breach_polls)
         other.active = list(self.active)
-        # next_active is rewritten in place by _start_play: sharing it would let
-        # a clone that reaches the play phase change the original's turn order.
-        other.next_active = list(self.next_active)
+        # next_of is rewritten in place by _start_play: the copy gets its own
+        # (in _copy_trick_play), so a clone that reaches the play phase cannot
+        # change the original's turn order.
+        self._copy_trick_play(other)
         other.exposed = set(self.exposed)
-        other.trick = list(self.trick)
-        other.trick_seats = list(self.trick_seats)
-        other.tricks = list(self.tricks)
-        other.won = list(self.won)
         other.shown_void = [set(s) for s in self.shown_void]
         return other
 
@@ -176,6 +176,7 @@ class FiveHundredDeal(Deal):
             self.rules = TrickRules(None, joker_low=bool(self.o.joker_low_in_misere))
         else:
             self.rules = TrickRules(call.denom)
+        self.trick_rules = self.rules
 
     def _breach_eligible(self) -> bool:
         c = self.contract
@@ -201,7 +202,7 @@ class FiveHundredDeal(Deal):
         if won is None:
             if self.o.all_pass_action == "play_no_trumps":
                 self.no_contract = True
-                self.rules = TrickRules(None)
+                self.rules = self.trick_rules = TrickRules(None)
                 self.discards = list(self.kitty)
                 self._start_play()
             else:
@@ -252,7 +253,8 @@ class FiveHundredDeal(Deal):
             if c.kind == "OMIS" and o.open_misere_expose == "before_lead":
                 self.exposed.add(self.contractor)
         for i, s in enumerate(self.active):
-            self.next_active[s] = self.active[(i + 1) % len(self.active)]
+            self.next_of[s] = self.active[(i + 1) % len(self.active)]
+        self.trick_size = len(self.active)
         if self.no_contract or o.first_lead == "eldest":
             leader = (self.dealer + 1) % n
             while leader not in self.active:
@@ -275,28 +277,16 @@ class FiveHundredDeal(Deal):
         seat = self.hand_to_play
         assert seat is not None and self.rules is not None
         if isinstance(action, JokerLead):
-            card = action.card
-            self.led = int(action.suit)
             self.joker_led = True
-        else:
-            card = action
-            if not self.trick:
-                self.led = self.rules.eff[card.index]
-                self.joker_led = card.suit is None
-            elif self.rules.eff[card.index] != self.led:
-                self.shown_void[seat].add(self.led)
-        self.hands[seat].remove(card)
-        self.trick.append(card)
-        self.trick_seats.append(seat)
-        if len(self.trick) < len(self.active):
-            self._set_turn(self.next_active[seat])
+            self._play_card(seat, action.card, int(action.suit))
             return
-        i = self.rules.winner(self.trick, self.led, self.joker_led)
-        winner = self.trick_seats[i]
-        self.won[winner] += 1
-        self.tricks.append((self.trick_seats[0], self.trick, winner, self.led))
-        self.trick = []
-        self.trick_seats = []
+        if not self.trick:
+            self.joker_led = action.suit is None
+        elif self.rules.eff[action.index] != self.led:
+            self.shown_void[seat].add(self.led)
+        self._play_card(seat, action)
+
+    def _trick_done(self, trick: Trick) -> bool:
         if (
             len(self.tricks) == 1
             and self.contract is not None
@@ -305,10 +295,7 @@ class FiveHundredDeal(Deal):
         ):
             assert self.contractor is not None
             self.exposed.add(self.contractor)
-        if len(self.tricks) == 10 or self._decided():
-            self._finish()
-        else:
-            self._set_turn(winner)
+        return len(self.tricks) == 10 or self._decided()
 
     def _decided(self) -> bool:
         c = self.contract
@@ -324,13 +311,6 @@ class FiveHundredDeal(Deal):
         self.to_act = self.hand_to_play = None
 
     # ----- results -------------------------------------------------------------
-    def team_tricks(self) -> list[int]:
-        teams = max(self.team) + 1
-        out = [0] * teams
-        for seat, w in enumerate(self.won):
-            out[self.team[seat]] += w
-        return out
-
     def visible_hands(self, seat: int | None) -> set[int]:
         """Seats whose current hands ``seat`` may see."""
         out = set(self.exposed)

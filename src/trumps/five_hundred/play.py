@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from collections.abc import Sequence
+
 from trumps.core.cards import Card, Suit
 from trumps.core.errors import ParseError
+from trumps.core.trick import NO_SUIT
 
 __all__ = ["NO_SUIT", "JokerLead", "TrickRules"]
-
-NO_SUIT = 4  # the effective suit of a joker in no trumps and misère
 
 
 class JokerLead:
@@ -62,7 +63,8 @@ class JokerLead:
 
 
 class TrickRules:
-    """Effective suit and power of every card under one contract.
+    """Effective suit and power of every card under one contract (500's
+    :class:`trumps.core.trick.TrickRules`).
 
     ``trump`` is the trump suit, or ``None`` for no trumps and misère.
     ``joker_low`` makes jokers the lowest cards (misère option)."""
@@ -109,14 +111,30 @@ class TrickRules:
         """0-3 for a suit (as :class:`Suit`), 4 for a joker in no trumps."""
         return self.eff[card.index]
 
+    def lead_suit(self, card: Card) -> int:
+        """The suit a trick led by ``card`` is in (a joker leading in no trumps
+        names its suit with :class:`JokerLead`)."""
+        return self.eff[card.index]
+
     def legal_follow(self, hand: list[Card], led: int) -> list[Card]:
         """Cards of ``hand`` that may follow a trick whose led suit is ``led``."""
         eff = self.eff
         same = [c for c in hand if eff[c.index] == led]
         return same or hand
 
-    def winner(self, cards: list[Card], led: int, joker_led: bool) -> int:
-        """Index in ``cards`` (in play order) of the card that wins."""
+    def follow(self, hand: list[Card], cards: list[Card], seats: list[int], led: int, seat: int) -> list[Card]:
+        """Follow the led suit if able (a bower and the jokers are trumps)."""
+        return self.legal_follow(hand, led)
+
+    def trick_points(self, cards: Sequence[Card]) -> int:
+        """500 counts tricks, not cards."""
+        return 0
+
+    def winner(self, cards: Sequence[Card], led: int, joker_led: bool | None = None) -> int:
+        """Index in ``cards`` (in play order) of the card that wins;
+        ``joker_led`` defaults to whether the first card is a joker."""
+        if joker_led is None:
+            joker_led = cards[0].index >= 64
         eff = self.eff
         power = self.power
         trump = -1 if self.trump is None else int(self.trump)

@@ -141,7 +141,7 @@ def _five_hundred(match: Any, d: Any) -> Position:
         options=d.o,
         n_seats=n,
         active=active,
-        nxt=list(d.next_active),
+        nxt=list(d.next_of),
         declaring=declaring,
         minimise=bool(c.is_misere),
         unit="tricks",
@@ -181,10 +181,10 @@ def _bridge(match: Any, d: Any) -> Position:
         led=d.led if d.trick else -1,
         joker_led=False,
         to_play=d.hand_to_play,
-        won=d.won[side],
+        won=d.side_won[side],
         tricks_left=13 - len(d.tricks),
         shown_void=[set() for _ in range(4)],
-        lost_trick=d.won[side] < len(d.tricks),
+        lost_trick=d.side_won[side] < len(d.tricks),
     )
 
 
@@ -212,7 +212,7 @@ def _coinche(match: Any, d: Any) -> Position:
         won=d.card_points[side],
         tricks_left=8 - len(d.tricks),
         shown_void=[set() for _ in range(4)],
-        lost_trick=any(winner % 2 != side for _leader, _cards, winner in d.tricks),
+        lost_trick=any(t.winner % 2 != side for t in d.tricks),
         belote=_coinche_belote(d, side),
     )
 
