@@ -24,6 +24,7 @@ __all__ = ["AUCTION", "CLAIM", "DONE", "PLAY", "SUIT_OF", "BridgeDeal", "trick_w
 
 AUCTION, PLAY, CLAIM, DONE = "AUCTION", "PLAY", "CLAIM", "DONE"
 
+
 def _canonical(card: Card) -> int:
     """Canonical order (S H D C, high to low) from the card index alone:
     ``index = 16 suit + rank - 2`` so flipping the low four bits reverses ranks."""
@@ -63,7 +64,7 @@ class BridgeDeal(TrickPlay, Deal):
         self.trump = -1
         self.exposed: set[int] = set()
         # tricks per seat in won, per side (NS, EW) in side_won: a claim adds to the sides only
-        self._init_trick_play((0, 1, 0, 1), [1, 2, 3, 0])
+        self._init_trick_play(4)
         self.claim_state: tuple[int, int, list[int]] | None = None  # claimer, n, responders left
         self.claimed: dict[str, Any] | None = None
         self.no_claim: set[int] = set()  # seats whose claim was rejected this trick
@@ -159,7 +160,7 @@ class BridgeDeal(TrickPlay, Deal):
         self.contract = contract
         self.declarer = declarer
         self.dummy = (declarer + 2) & 3
-        self.trick_rules = rules = rules_for(contract.strain)
+        self.rules = rules = rules_for(contract.strain)
         self.trump = rules.trump
         self.phase_ = PLAY
         self._set_turn((declarer + 1) & 3)

@@ -28,39 +28,41 @@ _TRUMP_SUIT = (3, 2, 1, 0, -1)  # strain index (C D H S NT) -> suit number
 def trick_winner(cards: Sequence[Card], trump: int) -> int:
     """Index in ``cards`` (in play order) of the winner; ``trump`` is a suit
     number or -1 for no trumps (§3 rule 5)."""
-    best = 0
-    bi = cards[0].index
-    bs = SUIT_OF[bi]
-    br = RANK_OF[bi]
-    for k in (1, 2, 3):
-        ci = cards[k].index
-        s = SUIT_OF[ci]
-        if s == bs:
-            r = RANK_OF[ci]
-            if r > br:
-                best, br = k, r
-        elif s == trump:
-            best, bs, br = k, s, RANK_OF[ci]
-    return best
+    return _BY_TRUMP[trump].winner(cards, -1)
 
 
 class TrickRules:
     """Bridge's :class:`trumps.core.trick.TrickRules` under one strain."""
 
-    __slots__ = ("trump",)
+    __slots__ = ("lead_suits", "trump")
 
     def __init__(self, trump: int) -> None:
         self.trump = trump  # suit number, -1 for no trumps
+        self.lead_suits = SUIT_OF
 
-    def lead_suit(self, card: Card) -> int:
-        return SUIT_OF[card.index]
-
-    def follow(self, hand: list[Card], cards: list[Card], seats: list[int], led: int, seat: int) -> list[Card]:
+    def follow(
+        self, hand: list[Card], cards: list[Card], seats: list[int], led: int, seat: int
+    ) -> list[Card]:
         """Follow suit if able, else any card (§3 rule 4)."""
         return [c for c in hand if SUIT_OF[c.index] == led] or list(hand)
 
     def winner(self, cards: Sequence[Card], led: int) -> int:
-        return trick_winner(cards, self.trump)
+        """The highest trump, else the highest card of the first card's suit."""
+        trump = self.trump
+        best = 0
+        bi = cards[0].index
+        bs = SUIT_OF[bi]
+        br = RANK_OF[bi]
+        for k in (1, 2, 3):
+            ci = cards[k].index
+            s = SUIT_OF[ci]
+            if s == bs:
+                r = RANK_OF[ci]
+                if r > br:
+                    best, br = k, r
+            elif s == trump:
+                best, bs, br = k, s, RANK_OF[ci]
+        return best
 
     def trick_points(self, cards: Sequence[Card]) -> int:
         """Bridge counts tricks, not cards."""
@@ -68,6 +70,7 @@ class TrickRules:
 
 
 _BY_STRAIN = tuple(TrickRules(t) for t in _TRUMP_SUIT)
+_BY_TRUMP = {r.trump: r for r in _BY_STRAIN}
 
 
 def rules_for(strain: int) -> TrickRules:

@@ -85,20 +85,20 @@ class CoincheDeal(TrickPlay, Deal):
     ) -> None:
         self.o = options
         self.dealer = dealer
-        self.nxt = next_seat(options.direction)
-        self._init_trick_play((0, 1, 0, 1), [self.nxt(s) for s in range(4)])
-        self.eldest = self.nxt(dealer)
+        nxt = next_seat(options.direction)
+        self.next_of = [nxt(s) for s in range(4)]
+        self._init_trick_play(4)
         self.hands = [list(h) for h in hands]
         self.dealt = [list(h) for h in hands]
-        self.auction = Auction(options, dealer, self.nxt)
+        self.auction = Auction(options, dealer, nxt)
         self.phase_ = AUCTION
         self.to_act: int | None = self.auction.to_act
         self.hand_to_play: int | None = self.to_act
         self.contract: Contract | None = None
         self.taker: int | None = None
-        self.rules: TrickRules | None = None
+        self.rules: TrickRules | None
         self.thrown_in = False
-        self.best = 0  # index in the trick of the card winning it so far
+        self.best = 0  # index in the trick on the table of the card winning it so far
         self.card_points = [0, 0]
         self.belote_pairs: dict[tuple[int, int], int] = {}  # (seat, suit) -> cards of it played
         self.belote_events: list[tuple[int, int, str]] = []  # seat, suit, "belote"/"rebelote"
@@ -117,6 +117,11 @@ class CoincheDeal(TrickPlay, Deal):
             self._start_play(taker, contract)
 
     # ----- protocol --------------------------------------------------------
+    @property
+    def eldest(self) -> int:
+        """The seat after the dealer: first to speak and to lead."""
+        return self.next_of[self.dealer]
+
     @property
     def won(self) -> list[int]:
         """Tricks won per seat."""
@@ -160,8 +165,12 @@ class CoincheDeal(TrickPlay, Deal):
                 o = self.o
                 return list(declarations(hand, bool(o.card_in_multiple_melds), bool(o.long_run_split)))
             trick = self.trick
-            pw = bool(trick) and (self.trick_seats[self.best] - seat) % 4 == 2
-            out: list[Action] = self.rules.legal(hand, trick, self.best, pw)
+            out: list[Action]
+            if trick:
+                best = self.best
+                out = self.rules.legal(hand, trick, best, (self.trick_seats[best] - seat) % 4 == 2)
+            else:
+                out = list(hand)
             if self.belote_pairs and self.o.belote_requires_announcement:
                 for c in list(out):
                     assert isinstance(c, Card) and c.suit is not None
@@ -176,12 +185,12 @@ class CoincheDeal(TrickPlay, Deal):
     def apply_legal(self, action: Action) -> None:
         self._legal = None
         if self.phase_ == PLAY:
-            if isinstance(action, Declaration):
-                self._declare(action)
-            elif isinstance(action, BelotePlay):
-                self._play(action.card, True)
-            else:
+            if type(action) is Card:  # the common case first: a card without announcement
                 self._play(action, False)
+            elif isinstance(action, Declaration):
+                self._declare(action)
+            else:
+                self._play(action.card, True)
             return
         self.auction.apply(action)
         if self.auction.done:
@@ -199,7 +208,7 @@ class CoincheDeal(TrickPlay, Deal):
         self.contract = contract
         self.taker = taker
         denom = contract.denom
-        self.rules = self.trick_rules = rules_for(denom, self.o)
+        self.rules = rules_for(denom, self.o)
         if denom == AT and self.o.belote_in_all_trump:
             suits = [0, 1, 2, 3]
         elif denom < NT:
@@ -232,7 +241,7 @@ class CoincheDeal(TrickPlay, Deal):
             self.best = 0
         if self.belote_pairs and card.rank in (15, 16):
             self._belote(seat, card, announce)
-        self._play_card(seat, card)
+        self._play_card(seat, card, None, self.best)
 
     def _set_turn(self, seat: int) -> None:
         self.to_act = self.hand_to_play = seat

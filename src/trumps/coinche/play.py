@@ -55,7 +55,7 @@ class TrickRules:
     (coinche's :class:`trumps.core.trick.TrickRules`)."""
 
     __slots__ = (
-        "by_led", "denom", "exempt_trump_lead", "master_exempt", "master_overtrump", "points", "power",
+        "by_led", "denom", "exempt_trump_lead", "lead_suits", "master_exempt", "master_overtrump", "points", "power",
         "suit", "total", "trump", "trumpkey", "undertrump",
     )  # fmt: skip
 
@@ -63,6 +63,7 @@ class TrickRules:
         self.denom = denom
         self.trump = denom if denom < 4 else -1
         self.suit = [i // 16 for i in range(64)]
+        self.lead_suits = self.suit
         self.power = [0] * 64
         self.trumpkey = [0] * 64  # > 0 only for trumps of a colour contract
         for index in range(64):
@@ -92,9 +93,6 @@ class TrickRules:
             return key
         return self.power[i] if i // 16 == led else 0
 
-    def lead_suit(self, card: Card) -> int:
-        return card.index // 16
-
     def winner(self, cards: Sequence[Card], led: int) -> int:
         """Index in ``cards`` of the strongest card (the first of equals)."""
         strength = self.by_led[led]
@@ -111,7 +109,9 @@ class TrickRules:
         points = self.points
         return sum(points[c.index] for c in cards)
 
-    def follow(self, hand: list[Card], cards: list[Card], seats: list[int], led: int, seat: int) -> list[Card]:
+    def follow(
+        self, hand: list[Card], cards: list[Card], seats: list[int], led: int, seat: int
+    ) -> list[Card]:
         """:meth:`legal` for ``seat`` (its partner is the seat opposite)."""
         best = self.winner(cards, led)
         return self.legal(hand, cards, best, (seats[best] - seat) % 4 == 2)

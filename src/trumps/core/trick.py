@@ -39,13 +39,11 @@ class Trick:
     winner`` (and ``led`` in 500, made with ``width=4``), so code written
     against that form keeps working."""
 
-    __slots__ = ("cards", "leader", "led", "seats", "width", "winner")
-    leader: int
-    seats: tuple[int, ...]
-    cards: tuple[Card, ...]
-    winner: int
-    led: int
-    width: int
+    # One slot holding a tuple: a trick is made at the end of every trick of
+    # every self-played deal, and one attribute set is the cheapest way to
+    # make an immutable object there.
+    __slots__ = ("_f",)
+    _f: tuple[tuple[int, ...], tuple[Card, ...], int, int, int]
 
     def __init__(
         self, seats: Sequence[int], cards: Sequence[Card], winner: int, led: int, *, width: int = 3
@@ -56,37 +54,48 @@ class Trick:
             raise ParseError(f"the winner (seat {winner}) played no card to the trick")
         if not 0 <= led <= NO_SUIT:
             raise ParseError(f"not a led suit: {led!r}")
-        setattr_ = object.__setattr__
-        setattr_(self, "seats", tuple(seats))
-        setattr_(self, "leader", seats[0])
-        setattr_(self, "cards", tuple(cards))
-        setattr_(self, "winner", winner)
-        setattr_(self, "led", led)
-        setattr_(self, "width", width)
+        if width not in (3, 4):
+            raise ParseError(f"a trick reads as 3 or 4 fields, not {width}")
+        object.__setattr__(self, "_f", (tuple(seats), tuple(cards), winner, led, width))
 
-    @classmethod
-    def _made(cls, seats: list[int], cards: list[Card], winner: int, led: int, width: int) -> Trick:
-        """The engine's constructor: its arguments are consistent by construction."""
-        self = object.__new__(cls)
-        setattr_ = object.__setattr__
-        setattr_(self, "seats", tuple(seats))
-        setattr_(self, "leader", seats[0])
-        setattr_(self, "cards", tuple(cards))
-        setattr_(self, "winner", winner)
-        setattr_(self, "led", led)
-        setattr_(self, "width", width)
-        return self
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seat of each card, in play order."""
+        return self._f[0]
+
+    @property
+    def leader(self) -> int:
+        return self._f[0][0]
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards in play order."""
+        return self._f[1]
+
+    @property
+    def winner(self) -> int:
+        """The seat that won the trick."""
+        return self._f[2]
+
+    @property
+    def led(self) -> int:
+        """The suit led (0-3), :data:`NO_SUIT` for none."""
+        return self._f[3]
+
+    @property
+    def width(self) -> int:
+        """How many fields the trick's tuple form has (3, or 4 with the led suit)."""
+        return self._f[4]
 
     @property
     def winning_card(self) -> Card:
-        return self.cards[self.seats.index(self.winner)]
+        seats, cards, winner = self._f[:3]
+        return cards[seats.index(winner)]
 
     def card_of(self, seat: int) -> Card | None:
         """The card ``seat`` played to this trick (``None``: it sat out)."""
-        try:
-            return self.cards[self.seats.index(seat)]
-        except ValueError:
-            return None
+        seats, cards = self._f[:2]
+        return cards[seats.index(seat)] if seat in seats else None
 
     @property
     def players(self) -> int:
@@ -96,13 +105,14 @@ class Trick:
 
     def to_json(self, name: Any, *, led_suit: bool = False) -> dict[str, Any]:
         """The trick as views send it (``name``: seat index → its name)."""
+        seats, cards, winner, led, _ = self._f
         out: dict[str, Any] = {
-            "leader": name(self.leader),
-            "cards": [str(c) for c in self.cards],
-            "winner": name(self.winner),
+            "leader": name(seats[0]),
+            "cards": [str(c) for c in cards],
+            "winner": name(winner),
         }
         if led_suit:
-            out["led_suit"] = _SUIT_CODES[self.led] if self.led < NO_SUIT else None
+            out["led_suit"] = _SUIT_CODES[led] if led < NO_SUIT else None
         return out
 
     @classmethod
@@ -125,8 +135,8 @@ class Trick:
         won_key, _, won_text = tokens[-1].partition(":")
         if led_key.lower() != "led" or won_key.lower() != "won":
             raise ParseError(f"a trick ends with 'led:SUIT won:SEAT': {text!r}")
-        led = NO_SUIT if led_text == "-" else "SHDC".find(led_text.upper())
-        if led < 0 or len(led_text) != 1:
+        led = _SUIT_CODES.find(led_text.upper()) if len(led_text) == 1 else -1
+        if led < 0:
             raise ParseError(f"not a led suit: {led_text!r}")
         if len(set(seats)) != len(seats) or len(set(cards)) != len(cards):
             raise ParseError(f"a seat or a card appears twice in the trick {text!r}")
@@ -140,27 +150,25 @@ class Trick:
     def __repr__(self) -> str:
         return f"Trick.parse({str(self)!r})"
 
-    def _key(self) -> tuple[Any, ...]:
-        return (self.seats, self.cards, self.winner, self.led)
-
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Trick):
-            return self._key() == other._key()
+            return self._f[:4] == other._f[:4]
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash(self._f[:4])
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Trick is immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self.seats, self.cards, self.winner, self.led, self.width))
+        seats, cards, winner, led, width = self._f
+        return (_rebuild, (seats, cards, winner, led, width))
 
     # ----- the tuple form the engines used to keep -----------------------------
     def _fields(self) -> tuple[Any, ...]:
-        head = (self.leader, self.cards, self.winner)
-        return head + (self.led,) if self.width == 4 else head
+        seats, cards, winner, led, width = self._f
+        return (seats[0], cards, winner, led) if width == 4 else (seats[0], cards, winner)
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self._fields())
@@ -169,7 +177,11 @@ class Trick:
         return self._fields()[i]
 
     def __len__(self) -> int:
-        return self.width
+        return self._f[4]
+
+
+_new_trick = object.__new__
+_set = object.__setattr__
 
 
 def _rebuild(seats: tuple[int, ...], cards: tuple[Card, ...], winner: int, led: int, width: int) -> Trick:
@@ -181,11 +193,15 @@ class TrickRules(Protocol):
     contract (the engines cache them) and answered from tables indexed by
     :attr:`Card.index`."""
 
-    def lead_suit(self, card: Card) -> int:
-        """The suit a trick led by ``card`` is led in (0-3, or :data:`NO_SUIT`)."""
+    @property
+    def lead_suits(self) -> Sequence[int]:
+        """By :attr:`Card.index`: the suit a trick led by the card is in (0-3,
+        or :data:`NO_SUIT`).  A table, not a method: it is read at every lead."""
         ...
 
-    def follow(self, hand: list[Card], cards: list[Card], seats: list[int], led: int, seat: int) -> list[Card]:
+    def follow(
+        self, hand: list[Card], cards: list[Card], seats: list[int], led: int, seat: int
+    ) -> list[Card]:
         """The cards of ``hand`` that ``seat`` may play to the unfinished trick
         ``cards`` (played by ``seats``) led in suit ``led``."""
         ...
@@ -206,11 +222,19 @@ class TrickPlay:
     It keeps the trick on the table (``trick``, ``trick_seats``, ``led``),
     the finished tricks (``tricks``), the tricks won per seat (``seat_won``)
     and per side (``side_won``; :meth:`team_tricks`).  The game sets
-    ``trick_rules`` when the contract is known and implements the two hooks:
+    ``rules`` when the contract is known and implements the two hooks:
     :meth:`_set_turn` (whose card is next, e.g. declarer for dummy) and
     :meth:`_trick_done` (its own bookkeeping, and whether the deal ends)."""
 
-    trick_rules: TrickRules | None
+    # What does not change during a deal is a class attribute where a game
+    # allows: CPython keeps an object's attributes in a compact inline array
+    # only up to 30 names per class, and a deal past that reads every
+    # attribute more slowly (measured: a seventh of bridge self-play speed).
+    rules: Any  # the game's TrickRules, once the contract is known
+    trick_width: int = 3  # fields of a trick's tuple form (4: 500's, with the led suit)
+    side_of: Sequence[int] = (0, 1, 0, 1)  # seat -> side
+    next_of: Sequence[int] = (1, 2, 3, 0)  # seat -> the seat after it in play order
+    trick_size: int = 4  # cards in a trick
     hands: list[list[Card]]
     trick: list[Card]
     trick_seats: list[int]
@@ -218,25 +242,17 @@ class TrickPlay:
     tricks: list[Trick]
     seat_won: list[int]
     side_won: list[int]
-    side_of: Sequence[int]
-    next_of: list[int]
-    trick_size: int
-    trick_width: int
 
-    def _init_trick_play(self, side_of: Sequence[int], next_of: list[int], *, trick_width: int = 3) -> None:
-        """Start with no card played; ``side_of[seat]`` is the seat's side,
-        ``next_of[seat]`` the seat after it in play order."""
-        self.trick_rules = None
+    def _init_trick_play(self, players: int) -> None:
+        """Start with no card played (a game sets ``side_of``, ``next_of``
+        and ``trick_size`` first where they are not the class's)."""
+        self.rules = None
         self.trick = []
         self.trick_seats = []
         self.led = -1
         self.tricks = []
-        self.seat_won = [0] * len(side_of)
-        self.side_of = side_of
-        self.side_won = [0] * (max(side_of) + 1)
-        self.next_of = next_of
-        self.trick_size = len(side_of)
-        self.trick_width = trick_width
+        self.seat_won = [0] * players
+        self.side_won = [0] * (max(self.side_of) + 1)
 
     def _copy_trick_play(self, other: TrickPlay) -> None:
         """Give ``other`` (a shallow copy of ``self``) its own mutable parts."""
@@ -245,34 +261,37 @@ class TrickPlay:
         other.tricks = list(self.tricks)
         other.seat_won = list(self.seat_won)
         other.side_won = list(self.side_won)
-        other.next_of = list(self.next_of)
 
     def follow_cards(self, seat: int) -> list[Card]:
         """The cards ``seat`` may play to the unfinished trick on the table."""
-        rules = self.trick_rules
-        assert rules is not None and self.trick
+        rules: TrickRules = self.rules
+        assert self.trick
         return rules.follow(self.hands[seat], self.trick, self.trick_seats, self.led, seat)
 
-    def _play_card(self, seat: int, card: Card, led: int | None = None) -> Trick | None:
+    def _play_card(
+        self, seat: int, card: Card, led: int | None = None, best: int | None = None
+    ) -> Trick | None:
         """``seat`` plays ``card`` (leading in suit ``led`` when the game lets
-        the leader name it).  Returns the trick when the card closes it; then
-        the deal is finished or the winner is to lead."""
-        rules = self.trick_rules
-        assert rules is not None
+        the leader name it; ``best``: the index of the winning card when the
+        game follows it card by card, as coinche does for its legal cards).
+        Returns the trick when the card closes it; then the deal is finished
+        or the winner is to lead."""
+        rules: TrickRules = self.rules
         self.hands[seat].remove(card)
         trick = self.trick
         if not trick:
-            self.led = rules.lead_suit(card) if led is None else led
+            self.led = rules.lead_suits[card.index] if led is None else led
         trick.append(card)
         self.trick_seats.append(seat)
         if len(trick) < self.trick_size:
             self._set_turn(self.next_of[seat])
             return None
         seats = self.trick_seats
-        winner = seats[rules.winner(trick, self.led)]
+        winner = seats[rules.winner(trick, self.led) if best is None else best]
         self.seat_won[winner] += 1
         self.side_won[self.side_of[winner]] += 1
-        done = Trick._made(seats, trick, winner, self.led, self.trick_width)
+        done = _new_trick(Trick)
+        _set(done, "_f", (tuple(seats), tuple(trick), winner, self.led, self.trick_width))
         self.tricks.append(done)
         self.trick = []
         self.trick_seats = []

@@ -64,7 +64,9 @@ def seat_view(
         **after_dealer,
         "to_act": None if game.to_act is None else name(game.to_act),
         "hand_to_play": None if game.is_over or d.hand_to_play is None else name(d.hand_to_play),
-        "hands": {name(s): ([str(c) for c in order(hands[s])] if s in visible else None) for s in range(players)},
+        "hands": {
+            name(s): ([str(c) for c in order(hands[s])] if s in visible else None) for s in range(players)
+        },
         "hand_sizes": {name(s): len(hands[s]) for s in range(players)},
         **after_hand_sizes,
         "auction": [{"seat": name(s), "call": str(c)} for s, c in d.auction.calls],
@@ -85,6 +87,8 @@ def current_trick(d: TrickPlay, name: Callable[[int], str]) -> list[dict[str, st
     return [{"seat": name(s), "card": str(c)} for s, c in zip(d.trick_seats, d.trick, strict=True)]
 
 
-def finished_tricks(d: TrickPlay, name: Callable[[int], str], *, led_suit: bool = False) -> list[dict[str, Any]]:
+def finished_tricks(
+    d: TrickPlay, name: Callable[[int], str], *, led_suit: bool = False
+) -> list[dict[str, Any]]:
     """Every finished trick (with its led suit where the game shows it)."""
     return [t.to_json(name, led_suit=led_suit) for t in d.tricks]

@@ -4,6 +4,7 @@ exchange, exposure, ten tricks.  Scoring lives in :mod:`.scoring`; the match
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from trumps.core.cards import Card, Suit
@@ -44,7 +45,7 @@ class FiveHundredDeal(TrickPlay, Deal):
     ) -> None:
         self.o = options
         self.n = len(hands)
-        self.team = team_map(options.players)
+        self.side_of = team_map(options.players)
         self.dealer = dealer
         self.hands = [list(h) for h in hands]
         self.dealt = [list(h) for h in hands]
@@ -65,11 +66,11 @@ class FiveHundredDeal(TrickPlay, Deal):
         self.breach_seat: int | None = None
         self.active: list[int] = list(range(self.n))
         self.exposed: set[int] = set()
-        # the trick tuples of 500 used to carry the led suit: Trick reads as four fields here
-        self._init_trick_play(self.team, [(s + 1) % self.n for s in range(self.n)], trick_width=4)
-        self.rules: TrickRules | None = None
+        self.next_of = [(s + 1) % self.n for s in range(self.n)]
+        self.trick_size = self.n
+        self._init_trick_play(self.n)
+        self.rules: TrickRules | None
         self.led = NO_SUIT
-        self.joker_led = False
         self.shown_void: list[set[int]] = [set() for _ in range(self.n)]
         self._legal: list[Action] | None = None
         if contract is not None:
@@ -82,6 +83,18 @@ class FiveHundredDeal(TrickPlay, Deal):
             self._start_play()
 
     # ----- protocol --------------------------------------------------------
+    trick_width = 4  # 500's trick tuples carried the led suit: a Trick reads as four fields here
+
+    @property
+    def team(self) -> Sequence[int]:
+        """Seat -> team."""
+        return self.side_of
+
+    @property
+    def joker_led(self) -> bool:
+        """Whether the trick on the table was led by a joker."""
+        return bool(self.trick) and self.trick[0].suit is None
+
     @property
     def won(self) -> list[int]:
         """Tricks won per seat."""
@@ -107,6 +120,7 @@ class FiveHundredDeal(TrickPlay, Deal):
         # (in _copy_trick_play), so a clone that reaches the play phase cannot
         # change the original's turn order.
         self._copy_trick_play(other)
+        other.next_of = list(self.next_of)
         other.exposed = set(self.exposed)
         other.shown_void = [set(s) for s in self.shown_void]
         return other
@@ -176,7 +190,6 @@ class FiveHundredDeal(TrickPlay, Deal):
             self.rules = TrickRules(None, joker_low=bool(self.o.joker_low_in_misere))
         else:
             self.rules = TrickRules(call.denom)
-        self.trick_rules = self.rules
 
     def _breach_eligible(self) -> bool:
         c = self.contract
@@ -202,7 +215,7 @@ class FiveHundredDeal(TrickPlay, Deal):
         if won is None:
             if self.o.all_pass_action == "play_no_trumps":
                 self.no_contract = True
-                self.rules = self.trick_rules = TrickRules(None)
+                self.rules = TrickRules(None)
                 self.discards = list(self.kitty)
                 self._start_play()
             else:
@@ -277,12 +290,9 @@ class FiveHundredDeal(TrickPlay, Deal):
         seat = self.hand_to_play
         assert seat is not None and self.rules is not None
         if isinstance(action, JokerLead):
-            self.joker_led = True
             self._play_card(seat, action.card, int(action.suit))
             return
-        if not self.trick:
-            self.joker_led = action.suit is None
-        elif self.rules.eff[action.index] != self.led:
+        if self.trick and self.rules.eff[action.index] != self.led:
             self.shown_void[seat].add(self.led)
         self._play_card(seat, action)
 

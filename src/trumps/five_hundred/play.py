@@ -7,9 +7,8 @@ table look-ups indexed by :attr:`Card.index`, which keeps self-play fast.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
 from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from trumps.core.cards import Card, Suit
 from trumps.core.errors import ParseError
@@ -69,7 +68,7 @@ class TrickRules:
     ``trump`` is the trump suit, or ``None`` for no trumps and misère.
     ``joker_low`` makes jokers the lowest cards (misère option)."""
 
-    __slots__ = ("eff", "joker_low", "power", "trump")
+    __slots__ = ("eff", "joker_low", "lead_suits", "power", "trump")
 
     def __init__(self, trump: Suit | None, joker_low: bool = False) -> None:
         self.trump = trump
@@ -105,15 +104,12 @@ class TrickRules:
             for index in (64, 65):
                 power[index] = -1 if joker_low else 300 + index - 64
         self.eff = eff
+        # a trick is led in the card's effective suit (a joker in no trumps names its suit: JokerLead)
+        self.lead_suits = eff
         self.power = power
 
     def eff_suit(self, card: Card) -> int:
         """0-3 for a suit (as :class:`Suit`), 4 for a joker in no trumps."""
-        return self.eff[card.index]
-
-    def lead_suit(self, card: Card) -> int:
-        """The suit a trick led by ``card`` is in (a joker leading in no trumps
-        names its suit with :class:`JokerLead`)."""
         return self.eff[card.index]
 
     def legal_follow(self, hand: list[Card], led: int) -> list[Card]:
@@ -122,7 +118,9 @@ class TrickRules:
         same = [c for c in hand if eff[c.index] == led]
         return same or hand
 
-    def follow(self, hand: list[Card], cards: list[Card], seats: list[int], led: int, seat: int) -> list[Card]:
+    def follow(
+        self, hand: list[Card], cards: list[Card], seats: list[int], led: int, seat: int
+    ) -> list[Card]:
         """Follow the led suit if able (a bower and the jokers are trumps)."""
         return self.legal_follow(hand, led)
 
