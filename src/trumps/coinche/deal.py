@@ -165,12 +165,12 @@ class CoincheDeal(TrickPlay, Deal):
                 o = self.o
                 return list(declarations(hand, bool(o.card_in_multiple_melds), bool(o.long_run_split)))
             trick = self.trick
-            out: list[Action]
-            if trick:
-                best = self.best
-                out = self.rules.legal(hand, trick, best, (self.trick_seats[best] - seat) % 4 == 2)
-            else:
-                out = list(hand)
+            best = self.best
+            out: list[Action] = (
+                self.rules.legal(hand, trick, best, (self.trick_seats[best] - seat) % 4 == 2)
+                if trick
+                else list(hand)
+            )
             if self.belote_pairs and self.o.belote_requires_announcement:
                 for c in list(out):
                     assert isinstance(c, Card) and c.suit is not None

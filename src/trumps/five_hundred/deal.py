@@ -66,7 +66,7 @@ class FiveHundredDeal(TrickPlay, Deal):
         self.breach_seat: int | None = None
         self.active: list[int] = list(range(self.n))
         self.exposed: set[int] = set()
-        self.next_of = [(s + 1) % self.n for s in range(self.n)]
+        self.next_of: list[int] = [(s + 1) % self.n for s in range(self.n)]
         self.trick_size = self.n
         self._init_trick_play(self.n)
         self.rules: TrickRules | None
