@@ -107,7 +107,6 @@ class ThreeSeats(TrickPlay):
 
     side_of = (0, 1, 1)
     next_of = (1, 2, 0)
-    trick_size = 3
 
     def __init__(self, hands: list[str]) -> None:
         self.hands = [parse_cards(h) for h in hands]

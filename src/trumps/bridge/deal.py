@@ -64,6 +64,7 @@ class BridgeDeal(TrickPlay, Deal):
         self.trump = -1
         self.exposed: set[int] = set()
         # tricks per seat in won, per side (NS, EW) in side_won: a claim adds to the sides only
+        self.next_of = (1, 2, 3, 0)
         self._init_trick_play(4)
         self.claim_state: tuple[int, int, list[int]] | None = None  # claimer, n, responders left
         self.claimed: dict[str, Any] | None = None
@@ -139,8 +140,11 @@ class BridgeDeal(TrickPlay, Deal):
         if phase == PLAY:
             if type(action) is ClaimCall:
                 self._claim(action.tricks)
+            elif self.trick or self.tricks:
+                assert self.hand_to_play is not None
+                self._play_card(self.hand_to_play, action)
             else:
-                self._play(action)
+                self._lead_first(action)
         elif phase == AUCTION:
             auction = self.auction
             auction.apply(action)
@@ -169,12 +173,11 @@ class BridgeDeal(TrickPlay, Deal):
         self.hand_to_play = seat
         self.to_act = self.declarer if seat == self.dummy else seat
 
-    def _play(self, card: Card) -> None:
+    def _lead_first(self, card: Card) -> None:
+        """The opening lead; then dummy is faced."""
         seat = self.hand_to_play
-        assert seat is not None
-        if not self.trick and not self.tricks:
-            assert self.dummy is not None
-            self.exposed.add(self.dummy)  # dummy is faced after the opening lead
+        assert seat is not None and self.dummy is not None
+        self.exposed.add(self.dummy)
         self._play_card(seat, card)
 
     def _trick_done(self, trick: Trick) -> bool:

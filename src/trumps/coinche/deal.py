@@ -186,11 +186,24 @@ class CoincheDeal(TrickPlay, Deal):
         self._legal = None
         if self.phase_ == PLAY:
             if type(action) is Card:  # the common case first: a card without announcement
-                self._play(action, False)
+                card, announce = action, False
             elif isinstance(action, Declaration):
                 self._declare(action)
+                return
             else:
-                self._play(action.card, True)
+                card, announce = action.card, True
+            seat = self.hand_to_play
+            assert seat is not None and self.rules is not None
+            trick = self.trick
+            if trick:  # follow the winning card: the legal cards depend on it
+                strength = self.rules.by_led[self.led]
+                if strength[card.index] > strength[trick[self.best].index]:
+                    self.best = len(trick)
+            else:
+                self.best = 0
+            if self.belote_pairs and card.rank in (15, 16):
+                self._belote(seat, card, announce)
+            self._play_card(seat, card, None, self.best)
             return
         self.auction.apply(action)
         if self.auction.done:
@@ -228,20 +241,6 @@ class CoincheDeal(TrickPlay, Deal):
         assert seat is not None
         self.declared[seat] = decl
         self.meld_order.append((seat, decl))
-
-    def _play(self, card: Card, announce: bool) -> None:
-        seat = self.hand_to_play
-        assert seat is not None and self.rules is not None
-        trick = self.trick
-        if trick:
-            strength = self.rules.by_led[self.led]
-            if strength[card.index] > strength[trick[self.best].index]:
-                self.best = len(trick)
-        else:
-            self.best = 0
-        if self.belote_pairs and card.rank in (15, 16):
-            self._belote(seat, card, announce)
-        self._play_card(seat, card, None, self.best)
 
     def _set_turn(self, seat: int) -> None:
         self.to_act = self.hand_to_play = seat

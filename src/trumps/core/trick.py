@@ -39,11 +39,14 @@ class Trick:
     winner`` (and ``led`` in 500, made with ``width=4``), so code written
     against that form keeps working."""
 
-    # One slot holding a tuple: a trick is made at the end of every trick of
-    # every self-played deal, and one attribute set is the cheapest way to
-    # make an immutable object there.
+    # One slot holding a tuple, read through properties without setters (so
+    # nothing public can be assigned): a trick is made at the end of every
+    # trick of every self-played deal, and one plain slot store is the
+    # cheapest way to make an immutable value there.  The engine hands over its seat and
+    # card lists (never touched again) rather than copying them; what is read
+    # out is a tuple.
     __slots__ = ("_f",)
-    _f: tuple[tuple[int, ...], tuple[Card, ...], int, int, int]
+    _f: tuple[Sequence[int], Sequence[Card], int, int, int]
 
     def __init__(
         self, seats: Sequence[int], cards: Sequence[Card], winner: int, led: int, *, width: int = 3
@@ -56,12 +59,12 @@ class Trick:
             raise ParseError(f"not a led suit: {led!r}")
         if width not in (3, 4):
             raise ParseError(f"a trick reads as 3 or 4 fields, not {width}")
-        object.__setattr__(self, "_f", (tuple(seats), tuple(cards), winner, led, width))
+        self._f = (tuple(seats), tuple(cards), winner, led, width)
 
     @property
     def seats(self) -> tuple[int, ...]:
         """The seat of each card, in play order."""
-        return self._f[0]
+        return tuple(self._f[0])
 
     @property
     def leader(self) -> int:
@@ -70,7 +73,7 @@ class Trick:
     @property
     def cards(self) -> tuple[Card, ...]:
         """The cards in play order."""
-        return self._f[1]
+        return tuple(self._f[1])
 
     @property
     def winner(self) -> int:
@@ -152,23 +155,25 @@ class Trick:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Trick):
-            return self._f[:4] == other._f[:4]
+            return self._key() == other._key()
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._f[:4])
+        return hash(self._key())
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Trick is immutable")
+    def _key(self) -> tuple[tuple[int, ...], tuple[Card, ...], int, int]:
+        seats, cards, winner, led, _ = self._f
+        return (tuple(seats), tuple(cards), winner, led)
 
     def __reduce__(self) -> tuple[Any, ...]:
         seats, cards, winner, led, width = self._f
-        return (_rebuild, (seats, cards, winner, led, width))
+        return (_rebuild, (tuple(seats), tuple(cards), winner, led, width))
 
     # ----- the tuple form the engines used to keep -----------------------------
     def _fields(self) -> tuple[Any, ...]:
         seats, cards, winner, led, width = self._f
-        return (seats[0], cards, winner, led) if width == 4 else (seats[0], cards, winner)
+        head = (seats[0], tuple(cards), winner)
+        return (*head, led) if width == 4 else head
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self._fields())
@@ -181,7 +186,6 @@ class Trick:
 
 
 _new_trick = object.__new__
-_set = object.__setattr__
 
 
 def _rebuild(seats: tuple[int, ...], cards: tuple[Card, ...], winner: int, led: int, width: int) -> Trick:
@@ -233,8 +237,7 @@ class TrickPlay:
     rules: Any  # the game's TrickRules, once the contract is known
     trick_width: int = 3  # fields of a trick's tuple form (4: 500's, with the led suit)
     side_of: Sequence[int] = (0, 1, 0, 1)  # seat -> side
-    next_of: Sequence[int] = (1, 2, 3, 0)  # seat -> the seat after it in play order
-    trick_size: int = 4  # cards in a trick
+    next_of: Sequence[int]  # seat -> the next seat to play (seats sitting out are skipped)
     hands: list[list[Card]]
     trick: list[Card]
     trick_seats: list[int]
@@ -244,8 +247,9 @@ class TrickPlay:
     side_won: list[int]
 
     def _init_trick_play(self, players: int) -> None:
-        """Start with no card played (a game sets ``side_of``, ``next_of``
-        and ``trick_size`` first where they are not the class's)."""
+        """Start with no card played.  The game sets ``next_of`` on the deal
+        (it is read at every card) and ``side_of`` where it is not the
+        class's."""
         self.rules = None
         self.trick = []
         self.trick_seats = []
@@ -276,22 +280,26 @@ class TrickPlay:
         game follows it card by card, as coinche does for its legal cards).
         Returns the trick when the card closes it; then the deal is finished
         or the winner is to lead."""
-        rules: TrickRules = self.rules
         self.hands[seat].remove(card)
         trick = self.trick
         if not trick:
-            self.led = rules.lead_suits[card.index] if led is None else led
+            self.led = self.rules.lead_suits[card.index] if led is None else led
         trick.append(card)
-        self.trick_seats.append(seat)
-        if len(trick) < self.trick_size:
-            self._set_turn(self.next_of[seat])
-            return None
         seats = self.trick_seats
-        winner = seats[rules.winner(trick, self.led) if best is None else best]
+        seats.append(seat)
+        after = self.next_of[seat]
+        if after != seats[0]:  # the trick is complete when the turn would come back to its leader
+            self._set_turn(after)
+            return None
+        if best is None:
+            rules: TrickRules = self.rules
+            best = rules.winner(trick, self.led)
+        winner = seats[best]
         self.seat_won[winner] += 1
         self.side_won[self.side_of[winner]] += 1
+        # the lists are the trick's own from here: the table gets new ones
         done = _new_trick(Trick)
-        _set(done, "_f", (tuple(seats), tuple(trick), winner, self.led, self.trick_width))
+        done._f = (seats, trick, winner, self.led, self.trick_width)
         self.tricks.append(done)
         self.trick = []
         self.trick_seats = []

@@ -67,7 +67,6 @@ class FiveHundredDeal(TrickPlay, Deal):
         self.active: list[int] = list(range(self.n))
         self.exposed: set[int] = set()
         self.next_of: list[int] = [(s + 1) % self.n for s in range(self.n)]
-        self.trick_size = self.n
         self._init_trick_play(self.n)
         self.rules: TrickRules | None
         self.led = NO_SUIT
@@ -168,8 +167,15 @@ class FiveHundredDeal(TrickPlay, Deal):
     def apply_legal(self, action: Action) -> None:
         self._legal = None
         phase = self.phase_
-        if phase == PLAY:
-            self._play(action)
+        if phase == PLAY:  # a card (or a joker naming its suit) from the hand to play
+            seat = self.hand_to_play
+            assert seat is not None and self.rules is not None
+            if type(action) is JokerLead:
+                self._play_card(seat, action.card, int(action.suit))
+                return
+            if self.trick and self.rules.eff[action.index] != self.led:
+                self.shown_void[seat].add(self.led)
+            self._play_card(seat, action)
         elif phase == AUCTION:
             self.auction.apply(action)
             if self.auction.done:
@@ -267,7 +273,6 @@ class FiveHundredDeal(TrickPlay, Deal):
                 self.exposed.add(self.contractor)
         for i, s in enumerate(self.active):
             self.next_of[s] = self.active[(i + 1) % len(self.active)]
-        self.trick_size = len(self.active)
         if self.no_contract or o.first_lead == "eldest":
             leader = (self.dealer + 1) % n
             while leader not in self.active:
@@ -285,16 +290,6 @@ class FiveHundredDeal(TrickPlay, Deal):
             self.to_act = self.contractor  # both_hands: the contractor plays partner's cards
         else:
             self.to_act = seat
-
-    def _play(self, action: Card | JokerLead) -> None:
-        seat = self.hand_to_play
-        assert seat is not None and self.rules is not None
-        if isinstance(action, JokerLead):
-            self._play_card(seat, action.card, int(action.suit))
-            return
-        if self.trick and self.rules.eff[action.index] != self.led:
-            self.shown_void[seat].add(self.led)
-        self._play_card(seat, action)
 
     def _trick_done(self, trick: Trick) -> bool:
         if (
