@@ -110,7 +110,7 @@ class ThreeSeats(TrickPlay):
 
     def __init__(self, hands: list[str]) -> None:
         self.hands = [parse_cards(h) for h in hands]
-        self._init_trick_play(3)
+        self._init_trick_play()
         self.rules = HighCard()
         self.points = [0, 0]
         self.turn: int | None = 0
@@ -140,7 +140,7 @@ def test_the_shared_loop_follows_wins_and_passes_the_lead() -> None:
     d._play_card(1, Card("AH"))
     last = d._play_card(2, Card("3H"))
     assert last is not None and last.winner == 1 and d.turn is None
-    assert d.seat_won == [1, 1, 0] and d.team_tricks() == [1, 1] and d.points == [0, 3]
+    assert d.seat_tricks() == [1, 1, 0] and d.team_tricks() == [1, 1] and d.points == [0, 3]
     assert d.tricks == [first, last] and d.hands == [[], [], []]
 
 
@@ -173,8 +173,8 @@ def test_every_trick_agrees_with_the_rules(game: str, options: dict[str, str]) -
                 assert t.led == (rules.lead_suits[t.cards[0].index] if t.cards[0].suit is not None else t.led)
                 if before:
                     assert t.leader == d.tricks[-2].winner
-                assert sum(d.seat_won) == len(d.tricks)
+                assert sum(d.seat_tricks()) == len(d.tricks)
                 assert d.team_tricks() == [
-                    sum(w for s, w in enumerate(d.seat_won) if d.side_of[s] == side)
+                    sum(w for s, w in enumerate(d.seat_tricks()) if d.side_of[s] == side)
                     for side in range(len(d.side_won))
                 ]

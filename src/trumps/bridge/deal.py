@@ -65,7 +65,8 @@ class BridgeDeal(TrickPlay, Deal):
         self.exposed: set[int] = set()
         # tricks per seat in won, per side (NS, EW) in side_won: a claim adds to the sides only
         self.next_of = (1, 2, 3, 0)
-        self._init_trick_play(4)
+        self.side_of = (0, 1, 0, 1)  # on the deal, not read from the class: read at every trick
+        self._init_trick_play()
         self.claim_state: tuple[int, int, list[int]] | None = None  # claimer, n, responders left
         self.claimed: dict[str, Any] | None = None
         self.no_claim: set[int] = set()  # seats whose claim was rejected this trick

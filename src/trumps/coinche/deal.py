@@ -87,7 +87,8 @@ class CoincheDeal(TrickPlay, Deal):
         self.dealer = dealer
         nxt = next_seat(options.direction)
         self.next_of = [nxt(s) for s in range(4)]
-        self._init_trick_play(4)
+        self.side_of = (0, 1, 0, 1)  # on the deal, not read from the class: read at every trick
+        self._init_trick_play()
         self.hands = [list(h) for h in hands]
         self.dealt = [list(h) for h in hands]
         self.auction = Auction(options, dealer, nxt)
@@ -125,7 +126,7 @@ class CoincheDeal(TrickPlay, Deal):
     @property
     def won(self) -> list[int]:
         """Tricks won per seat."""
-        return self.seat_won
+        return self.seat_tricks()
 
     @property
     def phase(self) -> str:

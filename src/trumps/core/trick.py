@@ -224,29 +224,30 @@ class TrickPlay:
     """The card-play half of a deal, mixed into each game's :class:`Deal`.
 
     It keeps the trick on the table (``trick``, ``trick_seats``, ``led``),
-    the finished tricks (``tricks``), the tricks won per seat (``seat_won``)
-    and per side (``side_won``; :meth:`team_tricks`).  The game sets
+    the finished tricks (``tricks``) and the tricks won per side
+    (``side_won``, :meth:`team_tricks`; per seat: :meth:`seat_tricks`).  The game sets
     ``rules`` when the contract is known and implements the two hooks:
     :meth:`_set_turn` (whose card is next, e.g. declarer for dummy) and
     :meth:`_trick_done` (its own bookkeeping, and whether the deal ends)."""
 
-    # What does not change during a deal is a class attribute where a game
-    # allows: CPython keeps an object's attributes in a compact inline array
-    # only up to 30 names per class, and a deal past that reads every
+    # Few attributes: CPython keeps an object's attributes in a compact inline
+    # array only up to 30 names per class, and a deal past that reads every
     # attribute more slowly (measured: a seventh of bridge self-play speed).
+    # What the loop reads at every card or trick is set on the deal itself
+    # all the same: reading a class attribute through an instance is not
+    # specialised by CPython 3.11.
     rules: Any  # the game's TrickRules, once the contract is known
     trick_width: int = 3  # fields of a trick's tuple form (4: 500's, with the led suit)
-    side_of: Sequence[int] = (0, 1, 0, 1)  # seat -> side
+    side_of: Sequence[int]  # seat -> side
     next_of: Sequence[int]  # seat -> the next seat to play (seats sitting out are skipped)
     hands: list[list[Card]]
     trick: list[Card]
     trick_seats: list[int]
     led: int
     tricks: list[Trick]
-    seat_won: list[int]
     side_won: list[int]
 
-    def _init_trick_play(self, players: int) -> None:
+    def _init_trick_play(self) -> None:
         """Start with no card played.  The game sets ``next_of`` on the deal
         (it is read at every card) and ``side_of`` where it is not the
         class's."""
@@ -255,7 +256,6 @@ class TrickPlay:
         self.trick_seats = []
         self.led = -1
         self.tricks = []
-        self.seat_won = [0] * players
         self.side_won = [0] * (max(self.side_of) + 1)
 
     def _copy_trick_play(self, other: TrickPlay) -> None:
@@ -263,7 +263,6 @@ class TrickPlay:
         other.trick = list(self.trick)
         other.trick_seats = list(self.trick_seats)
         other.tricks = list(self.tricks)
-        other.seat_won = list(self.seat_won)
         other.side_won = list(self.side_won)
 
     def follow_cards(self, seat: int) -> list[Card]:
@@ -295,7 +294,6 @@ class TrickPlay:
             rules: TrickRules = self.rules
             best = rules.winner(trick, self.led)
         winner = seats[best]
-        self.seat_won[winner] += 1
         self.side_won[self.side_of[winner]] += 1
         # the lists are the trick's own from here: the table gets new ones
         done = _new_trick(Trick)
@@ -312,6 +310,14 @@ class TrickPlay:
     def team_tricks(self) -> list[int]:
         """Tricks won per side (claimed tricks included)."""
         return list(self.side_won)
+
+    def seat_tricks(self) -> list[int]:
+        """Tricks won per seat (played ones: a bridge claim gives tricks to a
+        side, not a seat).  Counted when asked: nothing in play needs it."""
+        out = [0] * len(self.hands)
+        for t in self.tricks:
+            out[t.winner] += 1
+        return out
 
     @abstractmethod
     def _set_turn(self, seat: int) -> None:

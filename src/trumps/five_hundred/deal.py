@@ -67,7 +67,7 @@ class FiveHundredDeal(TrickPlay, Deal):
         self.active: list[int] = list(range(self.n))
         self.exposed: set[int] = set()
         self.next_of: list[int] = [(s + 1) % self.n for s in range(self.n)]
-        self._init_trick_play(self.n)
+        self._init_trick_play()
         self.rules: TrickRules | None
         self.led = NO_SUIT
         self.shown_void: list[set[int]] = [set() for _ in range(self.n)]
@@ -97,7 +97,7 @@ class FiveHundredDeal(TrickPlay, Deal):
     @property
     def won(self) -> list[int]:
         """Tricks won per seat."""
-        return self.seat_won
+        return self.seat_tricks()
 
     @property
     def phase(self) -> str:
