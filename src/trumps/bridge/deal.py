@@ -17,12 +17,12 @@ from trumps.bridge.calls import Contract
 from trumps.bridge.claims import ACCEPT, REJECT, ClaimCall, claim
 from trumps.bridge.play import SUIT_OF, rules_for, trick_winner
 from trumps.core.cards import Card
-from trumps.core.protocol import Action, Deal
-from trumps.core.trick import Trick, TrickPlay
+from trumps.core.protocol import Action
+from trumps.core.trick import DONE, Trick, TrickDeal
 
 __all__ = ["AUCTION", "CLAIM", "DONE", "PLAY", "SUIT_OF", "BridgeDeal", "trick_winner"]
 
-AUCTION, PLAY, CLAIM, DONE = "AUCTION", "PLAY", "CLAIM", "DONE"
+AUCTION, PLAY, CLAIM = "AUCTION", "PLAY", "CLAIM"
 
 
 def _canonical(card: Card) -> int:
@@ -34,7 +34,7 @@ def _canonical(card: Card) -> int:
 Verifier = Callable[["BridgeDeal", int, int], bool]
 
 
-class BridgeDeal(TrickPlay, Deal):
+class BridgeDeal(TrickDeal):
     """The state of one deal.  ``hands`` are indexed by seat (0 = N).  Pass
     ``contract``/``declarer`` to start at the opening lead (analysis)."""
 
@@ -52,7 +52,7 @@ class BridgeDeal(TrickPlay, Deal):
         self.vulnerable = vulnerable
         self.hands = [sorted(h, key=_canonical) for h in hands]
         self.dealt = [list(h) for h in self.hands]
-        self.auction = Auction(dealer)
+        self.auction: Auction = Auction(dealer)
         self.claims = claims
         self.verifier = verifier
         self.phase_ = AUCTION
@@ -84,35 +84,15 @@ class BridgeDeal(TrickPlay, Deal):
         return self.side_won
 
     @property
-    def phase(self) -> str:
-        return self.phase_
-
-    @property
-    def is_done(self) -> bool:
-        return self.phase_ == DONE
-
-    @property
     def passed_out(self) -> bool:
         return self.auction.passed_out
 
-    def copy(self) -> BridgeDeal:
-        other = object.__new__(BridgeDeal)
-        other.__dict__.update(self.__dict__)
-        other.hands = [list(h) for h in self.hands]
-        other.auction = self.auction.copy()
+    def _copy_into(self, other: BridgeDeal) -> None:
         other.exposed = set(self.exposed)
-        self._copy_trick_play(other)
         other.no_claim = set(self.no_claim)
         if self.claim_state is not None:
             c, n, left = self.claim_state
             other.claim_state = (c, n, list(left))
-        return other
-
-    def legal_actions(self) -> list[Action]:
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase_
@@ -227,10 +207,6 @@ class BridgeDeal(TrickPlay, Deal):
         self.side_won[1 - side] += rest - n
         self.claimed = {"seat": claimer, "tricks": n, "how": how, "remaining": rest}
         self._finish()
-
-    def _finish(self) -> None:
-        self.phase_ = DONE
-        self.to_act = self.hand_to_play = None
 
     # ----- results ---------------------------------------------------------
     def declarer_tricks(self) -> int:

@@ -19,12 +19,12 @@ from trumps.coinche.play import DIX_DE_DER, TrickRules, rules_for
 from trumps.core.cards import Card
 from trumps.core.errors import ParseError
 from trumps.core.options import Options
-from trumps.core.protocol import Action, Deal
-from trumps.core.trick import Trick, TrickPlay
+from trumps.core.protocol import Action
+from trumps.core.trick import DONE, Trick, TrickDeal
 
 __all__ = ["AUCTION", "DONE", "PLAY", "BelotePlay", "CoincheDeal", "next_seat"]
 
-AUCTION, PLAY, DONE = "AUCTION", "PLAY", "DONE"
+AUCTION, PLAY = "AUCTION", "PLAY"
 
 
 def next_seat(direction: str) -> Callable[[int], int]:
@@ -71,7 +71,7 @@ class BelotePlay:
         return f"BelotePlay({self._text!r})"
 
 
-class CoincheDeal(TrickPlay, Deal):
+class CoincheDeal(TrickDeal):
     """The state of one deal.  Pass ``contract``/``taker`` to start at the
     play phase (analysis, single-deal scoring)."""
 
@@ -91,7 +91,7 @@ class CoincheDeal(TrickPlay, Deal):
         self._init_trick_play()
         self.hands = [list(h) for h in hands]
         self.dealt = [list(h) for h in hands]
-        self.auction = Auction(options, dealer, nxt)
+        self.auction: Auction = Auction(options, dealer, nxt)
         self.phase_ = AUCTION
         self.to_act: int | None = self.auction.to_act
         self.hand_to_play: int | None = self.to_act
@@ -128,33 +128,13 @@ class CoincheDeal(TrickPlay, Deal):
         """Tricks won per seat."""
         return self.seat_tricks()
 
-    @property
-    def phase(self) -> str:
-        return self.phase_
-
-    @property
-    def is_done(self) -> bool:
-        return self.phase_ == DONE
-
-    def copy(self) -> CoincheDeal:
-        other = object.__new__(CoincheDeal)
-        other.__dict__.update(self.__dict__)
-        other.hands = [list(h) for h in self.hands]
-        other.auction = self.auction.copy()
-        self._copy_trick_play(other)
+    def _copy_into(self, other: CoincheDeal) -> None:
         other.card_points = list(self.card_points)
         other.belote_pairs = dict(self.belote_pairs)
         other.belote_events = list(self.belote_events)
         other.belote_scored = set(self.belote_scored)
         other.declared = dict(self.declared)
         other.meld_order = list(self.meld_order)
-        return other
-
-    def legal_actions(self) -> list[Action]:
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase_
@@ -276,10 +256,6 @@ class CoincheDeal(TrickPlay, Deal):
         trump = self.rules.trump if self.rules is not None else -1
         self.meld_team = meld_winner(self.meld_order, trump, o.meld_equal_value, o.meld_tie_rule)
         self.melds_done = True
-
-    def _finish(self) -> None:
-        self.phase_ = DONE
-        self.to_act = self.hand_to_play = None
 
     # ----- results -----------------------------------------------------------
     def belote_points(self) -> list[int]:

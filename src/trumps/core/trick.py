@@ -18,14 +18,16 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Iterator, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from trumps.core.cards import Card
 from trumps.core.errors import ParseError
+from trumps.core.protocol import Action, Deal
 from trumps.core.seats import parse_seat, seat_name
 
-__all__ = ["NO_SUIT", "Trick", "TrickPlay", "TrickRules"]
+__all__ = ["DONE", "NO_SUIT", "Trick", "TrickDeal", "TrickPlay", "TrickRules"]
 
+DONE = "DONE"  # the phase of a finished deal, in every game
 NO_SUIT = 4  # the led suit of a trick led by a card of no suit (a 500 joker in no trumps)
 _SUIT_CODES = "SHDC-"
 
@@ -330,3 +332,50 @@ class TrickPlay:
     @abstractmethod
     def _finish(self) -> None:
         """End the deal."""
+
+
+class TrickDeal(TrickPlay, Deal):
+    """A deal of a trick-taking game with an auction: the protocol parts
+    that are the same in every game — the phase, the legal list cached until
+    the next action, the copy of what an action changes, the end — around
+    :class:`TrickPlay`.  A game writes :meth:`_compute_legal`,
+    :meth:`~trumps.core.protocol.Deal.apply_legal` and, for its own mutable
+    state, :meth:`_copy_into`."""
+
+    phase_: str
+    auction: Any  # the game's auction: copied with the deal
+    _legal: list[Action] | None
+
+    @property
+    def phase(self) -> str:
+        return self.phase_
+
+    @property
+    def is_done(self) -> bool:
+        return self.phase_ == DONE
+
+    def legal_actions(self) -> list[Action]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    @abstractmethod
+    def _compute_legal(self) -> list[Action]:
+        """The legal actions of the current state (cached by :meth:`legal_actions`)."""
+
+    def copy(self) -> Self:
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.hands = [list(h) for h in self.hands]
+        other.auction = self.auction.copy()
+        self._copy_trick_play(other)
+        self._copy_into(other)
+        return other
+
+    def _copy_into(self, other: Self) -> None:
+        """Give ``other`` its own copies of the game's other mutable state."""
+
+    def _finish(self) -> None:
+        self.phase_ = DONE
+        self.to_act = self.hand_to_play = None

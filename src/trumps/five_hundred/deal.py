@@ -9,15 +9,15 @@ from typing import Any
 
 from trumps.core.cards import Card, Suit
 from trumps.core.options import Options
-from trumps.core.protocol import Action, Deal
-from trumps.core.trick import Trick, TrickPlay
+from trumps.core.protocol import Action
+from trumps.core.trick import Trick, TrickDeal
 from trumps.five_hundred.auction import Auction
 from trumps.five_hundred.calls import BREACH, PASS, Call
 from trumps.five_hundred.play import NO_SUIT, JokerLead, TrickRules
 
 __all__ = ["FiveHundredDeal", "team_map"]
 
-AUCTION, BREACH_PHASE, KITTY, PLAY, DONE = "AUCTION", "BREACH", "KITTY", "PLAY", "DONE"
+AUCTION, BREACH_PHASE, KITTY, PLAY = "AUCTION", "BREACH", "KITTY", "PLAY"
 
 
 def team_map(players_option: str) -> list[int]:
@@ -29,7 +29,7 @@ def team_map(players_option: str) -> list[int]:
     return [s % 2 for s in range(6)]
 
 
-class FiveHundredDeal(TrickPlay, Deal):
+class FiveHundredDeal(TrickDeal):
     """The state of one deal.  Create with the dealt hands and kitty; pass
     ``contract``/``contractor`` to start at the play phase (analysis)."""
 
@@ -52,7 +52,7 @@ class FiveHundredDeal(TrickPlay, Deal):
         self.kitty = list(kitty)
         self.discards: list[Card] = []
         self.banned = banned
-        self.auction = Auction(options, self.n, dealer, banned)
+        self.auction: Auction = Auction(options, self.n, dealer, banned)
         self.phase_: str = AUCTION
         self.to_act: int | None = self.auction.to_act
         self.hand_to_play: int | None = self.to_act
@@ -99,36 +99,16 @@ class FiveHundredDeal(TrickPlay, Deal):
         """Tricks won per seat."""
         return self.seat_tricks()
 
-    @property
-    def phase(self) -> str:
-        return self.phase_
-
-    @property
-    def is_done(self) -> bool:
-        return self.phase_ == DONE
-
-    def copy(self) -> FiveHundredDeal:
-        other = object.__new__(FiveHundredDeal)
-        other.__dict__.update(self.__dict__)
-        other.hands = [list(h) for h in self.hands]
+    def _copy_into(self, other: FiveHundredDeal) -> None:
         other.discards = list(self.discards)
-        other.auction = self.auction.copy()
         other.breach_polls = list(self.breach_polls)
         other.active = list(self.active)
-        # next_of is rewritten in place by _start_play: the copy gets its own
-        # (in _copy_trick_play), so a clone that reaches the play phase cannot
-        # change the original's turn order.
-        self._copy_trick_play(other)
+        # next_of is rewritten in place by _start_play: the copy gets its own,
+        # so a clone that reaches the play phase cannot change the original's
+        # turn order.
         other.next_of = list(self.next_of)
         other.exposed = set(self.exposed)
         other.shown_void = [set(s) for s in self.shown_void]
-        return other
-
-    def legal_actions(self) -> list[Action]:
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase_
@@ -310,10 +290,6 @@ class FiveHundredDeal(TrickPlay, Deal):
         if self.breach_seat is not None:
             return taken >= 3
         return taken >= 1
-
-    def _finish(self) -> None:
-        self.phase_ = DONE
-        self.to_act = self.hand_to_play = None
 
     # ----- results -------------------------------------------------------------
     def visible_hands(self, seat: int | None) -> set[int]:
