@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trumps.bridge.deal import PLAY
-from trumps.core.view import current_trick, finished_tricks, seat_view
+from trumps.core.view import SUIT_CODES, current_trick, finished_tricks, seat_view
 
 if TYPE_CHECKING:
     from trumps.bridge.game import Bridge
@@ -40,7 +40,7 @@ def view(game: Bridge, seat: int | None) -> dict[str, Any]:
         },
         "exposed": [name(s) for s in sorted(d.exposed)],
         "trick": current_trick(d, name),
-        "led_suit": "SHDC"[d.led] if d.trick else None,
+        "led_suit": SUIT_CODES[d.led] if d.trick else None,
         "tricks": finished_tricks(d, name),
         "tricks_won": d.team_tricks(),
         "claim": None

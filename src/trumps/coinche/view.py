@@ -14,14 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from trumps.coinche.calls import DENOM_CODES
 from trumps.coinche.deal import AUCTION
-from trumps.core.view import current_trick, finished_tricks, seat_view
+from trumps.core.view import SUIT_CODES, current_trick, finished_tricks, seat_view
 
 if TYPE_CHECKING:
     from trumps.coinche.game import Coinche
 
 __all__ = ["view"]
-
-_SUITS = "SHDC"
 
 
 def view(game: Coinche, seat: int | None) -> dict[str, Any]:
@@ -41,14 +39,14 @@ def view(game: Coinche, seat: int | None) -> dict[str, Any]:
         }
     play: dict[str, Any] = {
         "contract": contract,
-        "trump": None if d.rules is None or d.rules.trump < 0 else _SUITS[d.rules.trump],
+        "trump": None if d.rules is None or d.rules.trump < 0 else SUIT_CODES[d.rules.trump],
         "exposed": [],
         "trick": current_trick(d, name),
         "tricks": finished_tricks(d, name),
         "tricks_won": d.team_tricks(),
         "card_points": list(d.card_points) if d.phase != AUCTION else [0, 0],
         "belote": [
-            {"seat": name(s), "suit": _SUITS[suit], "call": call} for s, suit, call in d.belote_events
+            {"seat": name(s), "suit": SUIT_CODES[suit], "call": call} for s, suit, call in d.belote_events
         ],
         "melds": _melds(game, seat),
     }

@@ -21,7 +21,9 @@ from trumps.core.cards import Card
 from trumps.core.protocol import Match
 from trumps.core.trick import TrickPlay
 
-__all__ = ["current_trick", "finished_tricks", "seat_view"]
+__all__ = ["SUIT_CODES", "current_trick", "finished_tricks", "seat_view"]
+
+SUIT_CODES = "SHDC"  # a suit number (0-3) as the views write it
 
 Extra = Mapping[str, Any]
 _NONE: Extra = {}

@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trumps.core.cards import Card, Suit
+from trumps.core.cards import Card
 from trumps.core.options import Options
 from trumps.core.protocol import Action
 from trumps.core.trick import Trick, TrickDeal
 from trumps.five_hundred.auction import Auction
 from trumps.five_hundred.calls import BREACH, PASS, Call
-from trumps.five_hundred.play import NO_SUIT, JokerLead, TrickRules
+from trumps.five_hundred.play import NO_SUIT, JokerLead, TrickRules, joker_leads
 
 __all__ = ["FiveHundredDeal", "team_map"]
 
@@ -118,7 +118,8 @@ class FiveHundredDeal(TrickDeal):
             if self.trick:
                 return list(self.rules.legal_follow(hand, self.led))
             if self.rules.trump is None and any(c.suit is None for c in hand):
-                return self._leads_with_jokers(hand)
+                void = self.shown_void[self.hand_to_play] if self.o.joker_lead_suit_restriction else None
+                return joker_leads(hand, void)
             return list(hand)
         if phase == AUCTION:
             return list(self.auction.legal())
@@ -128,21 +129,6 @@ class FiveHundredDeal(TrickDeal):
         if phase == BREACH_PHASE:
             return [PASS, BREACH]
         return []
-
-    def _leads_with_jokers(self, hand: list[Card]) -> list[Action]:
-        seat = self.hand_to_play
-        assert seat is not None
-        suits = list(Suit)
-        if self.o.joker_lead_suit_restriction:
-            allowed = [s for s in suits if int(s) not in self.shown_void[seat]]
-            suits = allowed or suits
-        out: list[Action] = []
-        for c in hand:
-            if c.suit is None:
-                out.extend(JokerLead(c, s) for s in suits)
-            else:
-                out.append(c)
-        return out
 
     def apply_legal(self, action: Action) -> None:
         self._legal = None

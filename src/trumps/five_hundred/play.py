@@ -14,7 +14,7 @@ from trumps.core.cards import Card, Suit
 from trumps.core.errors import ParseError
 from trumps.core.trick import NO_SUIT
 
-__all__ = ["NO_SUIT", "JokerLead", "TrickRules"]
+__all__ = ["NO_SUIT", "JokerLead", "TrickRules", "joker_leads"]
 
 
 class JokerLead:
@@ -59,6 +59,23 @@ class JokerLead:
 
     def __repr__(self) -> str:
         return f"JokerLead.parse({self._text!r})"
+
+
+def joker_leads(hand: list[Card], void: set[int] | None = None) -> list[Card | JokerLead]:
+    """The leads from ``hand`` when jokers have no suit (no trumps, misère):
+    each joker once per suit it may name — with ``void`` (the
+    ``joker_lead_suit_restriction`` option), not a suit its holder has shown
+    void in, unless that leaves none — and the other cards as they are."""
+    suits = list(Suit)
+    if void:
+        suits = [s for s in suits if int(s) not in void] or suits
+    out: list[Card | JokerLead] = []
+    for c in hand:
+        if c.suit is None:
+            out.extend(JokerLead(c, s) for s in suits)
+        else:
+            out.append(c)
+    return out
 
 
 class TrickRules:

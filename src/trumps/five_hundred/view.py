@@ -13,15 +13,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trumps.core.cards import sort_cards
-from trumps.core.view import current_trick, finished_tricks, seat_view
+from trumps.core.view import SUIT_CODES, current_trick, finished_tricks, seat_view
 from trumps.five_hundred.deal import AUCTION, KITTY, PLAY
 
 if TYPE_CHECKING:
     from trumps.five_hundred.game import FiveHundred
 
 __all__ = ["view"]
-
-_SUITS = "SHDC"
 
 
 def view(game: FiveHundred, seat: int | None) -> dict[str, Any]:
@@ -55,7 +53,7 @@ def view(game: FiveHundred, seat: int | None) -> dict[str, Any]:
         "exposed": [name(s) for s in sorted(d.exposed)],
         "sitting_out": [name(s) for s in range(game.players) if s not in d.active],
         "trick": current_trick(d, name),
-        "led_suit": _SUITS[d.led] if d.trick and d.led < 4 else None,
+        "led_suit": SUIT_CODES[d.led] if d.trick and d.led < 4 else None,
         "tricks": finished_tricks(d, name, led_suit=True),
         "tricks_won": d.team_tricks(),
     }
