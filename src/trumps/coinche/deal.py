@@ -98,7 +98,8 @@ class CoincheDeal(TrickDeal):
         self.contract: Contract | None = None
         self.taker: int | None = None
         self.rules: TrickRules | None
-        self.thrown_in = False
+        # read at every legal list of the play (an option is a dictionary look-up behind __getattr__)
+        self.announce_belote = bool(options.belote_requires_announcement)
         self.best = 0  # index in the trick on the table of the card winning it so far
         self.card_points = [0, 0]
         self.belote_pairs: dict[tuple[int, int], int] = {}  # (seat, suit) -> cards of it played
@@ -118,6 +119,11 @@ class CoincheDeal(TrickDeal):
             self._start_play(taker, contract)
 
     # ----- protocol --------------------------------------------------------
+    @property
+    def thrown_in(self) -> bool:
+        """Everybody passed: the deal ended without play."""
+        return self.contract is None and self.phase_ == DONE
+
     @property
     def eldest(self) -> int:
         """The seat after the dealer: first to speak and to lead."""
@@ -152,7 +158,7 @@ class CoincheDeal(TrickDeal):
                 if trick
                 else list(hand)
             )
-            if self.belote_pairs and self.o.belote_requires_announcement:
+            if self.belote_pairs and self.announce_belote:
                 for c in list(out):
                     assert isinstance(c, Card) and c.suit is not None
                     key = (seat, int(c.suit))
@@ -190,7 +196,6 @@ class CoincheDeal(TrickDeal):
         if self.auction.done:
             won = self.auction.contract()
             if won is None:
-                self.thrown_in = True
                 self._finish()
             else:
                 self._start_play(*won)
@@ -245,7 +250,7 @@ class CoincheDeal(TrickDeal):
             return
         self.belote_pairs[key] = played + 1
         if played == 0:
-            if announce or not self.o.belote_requires_announcement:
+            if announce or not self.announce_belote:
                 self.belote_scored.add(key)
                 self.belote_events.append((seat, key[1], "belote"))
         elif key in self.belote_scored:
@@ -263,7 +268,7 @@ class CoincheDeal(TrickDeal):
         out = [0, 0]
         for key in self.belote_pairs:
             seat = key[0]
-            if self.o.belote_requires_announcement and key not in self.belote_scored:
+            if self.announce_belote and key not in self.belote_scored:
                 continue
             out[seat % 2] += 20
         return out

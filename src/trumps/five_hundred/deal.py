@@ -116,7 +116,7 @@ class FiveHundredDeal(TrickDeal):
             assert self.hand_to_play is not None and self.rules is not None
             hand = self.hands[self.hand_to_play]
             if self.trick:
-                return list(self.rules.legal_follow(hand, self.led))
+                return self.rules.legal_follow(hand, self.led)  # a new list
             if self.rules.trump is None and any(c.suit is None for c in hand):
                 void = self.shown_void[self.hand_to_play] if self.o.joker_lead_suit_restriction else None
                 return joker_leads(hand, void)

@@ -130,10 +130,10 @@ class TrickRules:
         return self.eff[card.index]
 
     def legal_follow(self, hand: list[Card], led: int) -> list[Card]:
-        """Cards of ``hand`` that may follow a trick whose led suit is ``led``."""
+        """Cards of ``hand`` that may follow a trick whose led suit is ``led`` (a new list)."""
         eff = self.eff
         same = [c for c in hand if eff[c.index] == led]
-        return same or hand
+        return same or hand[:]
 
     def follow(
         self, hand: list[Card], cards: list[Card], seats: list[int], led: int, seat: int
