@@ -229,12 +229,16 @@ class FiveHundredDeal(TrickDeal):
         o = self.o
         c = self.contract
         n = self.n
+        # who decides for each hand: the contractor plays a misère partner's exposed hand (both_hands)
+        self.actor_of = list(range(n))
         if c is not None and c.is_misere and self.contractor is not None:
             partners = [s for s in range(n) if self.team[s] == self.bidding_team and s != self.contractor]
             if o.nullo_plays == "own_hand":
                 self.active = [s for s in range(n) if s not in partners]
             else:
                 self.exposed.update(partners)
+                for s in partners:
+                    self.actor_of[s] = self.contractor
             if c.kind == "OMIS" and o.open_misere_expose == "before_lead":
                 self.exposed.add(self.contractor)
         for i, s in enumerate(self.active):
@@ -251,11 +255,7 @@ class FiveHundredDeal(TrickDeal):
 
     def _set_turn(self, seat: int) -> None:
         self.hand_to_play = seat
-        c = self.contract
-        if c is not None and c.is_misere and seat != self.contractor and self.team[seat] == self.bidding_team:
-            self.to_act = self.contractor  # both_hands: the contractor plays partner's cards
-        else:
-            self.to_act = seat
+        self.to_act = self.actor_of[seat]
 
     def _trick_done(self, trick: Trick) -> bool:
         if (
