@@ -17,7 +17,6 @@ from trumps.bridge.calls import Contract
 from trumps.bridge.claims import ACCEPT, REJECT, ClaimCall, claim
 from trumps.bridge.play import SUIT_OF, rules_for, trick_winner
 from trumps.core.cards import Card
-from trumps.core.decks import deck_bridge
 from trumps.core.protocol import Action
 from trumps.core.trick import DONE, Trick, TrickDeal
 
@@ -30,17 +29,6 @@ def _canonical(card: Card) -> int:
     """Canonical order (S H D C, high to low) from the card index alone:
     ``index = 16 suit + rank - 2`` so flipping the low four bits reverses ranks."""
     return card.index ^ 15
-
-
-# the same as a dictionary's look-up: sorting a deal's hands then calls no Python function
-_CANONICAL = {c: _canonical(c) for c in deck_bridge()}
-
-
-def _sorted(hand: list[Card]) -> list[Card]:
-    try:
-        return sorted(hand, key=_CANONICAL.__getitem__)
-    except KeyError:  # not a bridge card: the deal's checks say so, not the sort
-        return sorted(hand, key=_canonical)
 
 
 Verifier = Callable[["BridgeDeal", int, int], bool]
@@ -62,7 +50,7 @@ class BridgeDeal(TrickDeal):
     ) -> None:
         self.dealer = dealer
         self.vulnerable = vulnerable
-        self.hands = [_sorted(h) for h in hands]
+        self.hands = [sorted(h, key=_canonical) for h in hands]
         self.dealt = [list(h) for h in self.hands]
         self.auction: Auction = Auction(dealer)
         self.claims = claims
