@@ -5,7 +5,7 @@ The facts are lists indexed by :attr:`Card.index`; one :class:`TrickRules`
 per strain is built once and shared.
 
 >>> from trumps.core.cards import parse_cards
->>> rules_for(1).winner(parse_cards("AS 2H KS QS"), 0)  # hearts are trumps
+>>> rules_for(2).winner(parse_cards("AS 2H KS QS"), 0)  # strain 2: hearts are trumps
 1
 >>> [str(c) for c in rules_for(4).follow(parse_cards("2H 3D"), parse_cards("AS"), [0], 0, 1)]
 ['2H', '3D']
