@@ -179,7 +179,7 @@ def bridge_dds(match: Match[Any]) -> Values:
         ep.play(types.Card(str(card)[-1] + str(card)[:-1]))
     side = d.declarer & 1
     remaining = 13 - len(d.tricks)
-    won = int(d.won[side])
+    won = int(d.side_won[side])
     to_play = int(d.hand_to_play)
     ours = (to_play & 1) == side
     solved = {_card_text(c): int(t) for c, t in solve_board(ep)}

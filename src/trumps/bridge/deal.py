@@ -15,17 +15,14 @@ from typing import Any
 from trumps.bridge.auction import Auction
 from trumps.bridge.calls import Contract
 from trumps.bridge.claims import ACCEPT, REJECT, ClaimCall, claim
+from trumps.bridge.play import SUIT_OF, rules_for, trick_winner
 from trumps.core.cards import Card
-from trumps.core.protocol import Action, Deal
+from trumps.core.protocol import Action
+from trumps.core.trick import DONE, Trick, TrickDeal
 
 __all__ = ["AUCTION", "CLAIM", "DONE", "PLAY", "SUIT_OF", "BridgeDeal", "trick_winner"]
 
-AUCTION, PLAY, CLAIM, DONE = "AUCTION", "PLAY", "CLAIM", "DONE"
-
-# Card.index -> suit number (0 S, 1 H, 2 D, 3 C) and rank value; -1 for non-bridge indices.
-SUIT_OF: list[int] = [i // 16 if i < 64 else -1 for i in range(72)]
-RANK_OF: list[int] = [i % 16 + 2 for i in range(72)]
-_TRUMP_SUIT = (3, 2, 1, 0, -1)  # strain index (C D H S NT) -> suit number
+AUCTION, PLAY, CLAIM = "AUCTION", "PLAY", "CLAIM"
 
 
 def _canonical(card: Card) -> int:
@@ -37,26 +34,7 @@ def _canonical(card: Card) -> int:
 Verifier = Callable[["BridgeDeal", int, int], bool]
 
 
-def trick_winner(cards: list[Card], trump: int) -> int:
-    """Index in ``cards`` (in play order) of the winner; ``trump`` is a suit
-    number or -1 for no trumps (§3 rule 5)."""
-    best = 0
-    bi = cards[0].index
-    bs = SUIT_OF[bi]
-    br = RANK_OF[bi]
-    for k in (1, 2, 3):
-        ci = cards[k].index
-        s = SUIT_OF[ci]
-        if s == bs:
-            r = RANK_OF[ci]
-            if r > br:
-                best, br = k, r
-        elif s == trump:
-            best, bs, br = k, s, RANK_OF[ci]
-    return best
-
-
-class BridgeDeal(Deal):
+class BridgeDeal(TrickDeal):
     """The state of one deal.  ``hands`` are indexed by seat (0 = N).  Pass
     ``contract``/``declarer`` to start at the opening lead (analysis)."""
 
@@ -74,7 +52,7 @@ class BridgeDeal(Deal):
         self.vulnerable = vulnerable
         self.hands = [sorted(h, key=_canonical) for h in hands]
         self.dealt = [list(h) for h in self.hands]
-        self.auction = Auction(dealer)
+        self.auction: Auction = Auction(dealer)
         self.claims = claims
         self.verifier = verifier
         self.phase_ = AUCTION
@@ -85,11 +63,10 @@ class BridgeDeal(Deal):
         self.dummy: int | None = None
         self.trump = -1
         self.exposed: set[int] = set()
-        self.trick: list[Card] = []
-        self.trick_seats: list[int] = []
-        self.led = -1
-        self.tricks: list[tuple[int, list[Card], int]] = []  # leader, cards, winner
-        self.won = [0, 0]  # tricks per side (NS, EW)
+        # tricks per seat in won, per side (NS, EW) in side_won: a claim adds to the sides only
+        self.next_of = (1, 2, 3, 0)
+        self.side_of = (0, 1, 0, 1)  # on the deal, not read from the class: read at every trick
+        self._init_trick_play()
         self.claim_state: tuple[int, int, list[int]] | None = None  # claimer, n, responders left
         self.claimed: dict[str, Any] | None = None
         self.no_claim: set[int] = set()  # seats whose claim was rejected this trick
@@ -102,38 +79,20 @@ class BridgeDeal(Deal):
 
     # ----- protocol --------------------------------------------------------
     @property
-    def phase(self) -> str:
-        return self.phase_
-
-    @property
-    def is_done(self) -> bool:
-        return self.phase_ == DONE
+    def won(self) -> list[int]:
+        """Tricks won per side (NS, EW), claims included."""
+        return self.side_won
 
     @property
     def passed_out(self) -> bool:
         return self.auction.passed_out
 
-    def copy(self) -> BridgeDeal:
-        other = object.__new__(BridgeDeal)
-        other.__dict__.update(self.__dict__)
-        other.hands = [list(h) for h in self.hands]
-        other.auction = self.auction.copy()
+    def _copy_into(self, other: BridgeDeal) -> None:
         other.exposed = set(self.exposed)
-        other.trick = list(self.trick)
-        other.trick_seats = list(self.trick_seats)
-        other.tricks = list(self.tricks)
-        other.won = list(self.won)
         other.no_claim = set(self.no_claim)
         if self.claim_state is not None:
             c, n, left = self.claim_state
             other.claim_state = (c, n, list(left))
-        return other
-
-    def legal_actions(self) -> list[Action]:
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase_
@@ -162,8 +121,11 @@ class BridgeDeal(Deal):
         if phase == PLAY:
             if type(action) is ClaimCall:
                 self._claim(action.tricks)
+            elif self.trick or self.tricks:
+                assert self.hand_to_play is not None
+                self._play_card(self.hand_to_play, action)
             else:
-                self._play(action)
+                self._lead_first(action)
         elif phase == AUCTION:
             auction = self.auction
             auction.apply(action)
@@ -183,7 +145,8 @@ class BridgeDeal(Deal):
         self.contract = contract
         self.declarer = declarer
         self.dummy = (declarer + 2) & 3
-        self.trump = _TRUMP_SUIT[contract.strain]
+        self.rules = rules = rules_for(contract.strain)
+        self.trump = rules.trump
         self.phase_ = PLAY
         self._set_turn((declarer + 1) & 3)
 
@@ -191,32 +154,17 @@ class BridgeDeal(Deal):
         self.hand_to_play = seat
         self.to_act = self.declarer if seat == self.dummy else seat
 
-    def _play(self, card: Card) -> None:
+    def _lead_first(self, card: Card) -> None:
+        """The opening lead; then dummy is faced."""
         seat = self.hand_to_play
-        assert seat is not None
-        self.hands[seat].remove(card)
-        trick = self.trick
-        if not trick:
-            self.led = SUIT_OF[card.index]
-            if not self.tricks:
-                assert self.dummy is not None
-                self.exposed.add(self.dummy)
-        trick.append(card)
-        self.trick_seats.append(seat)
-        if len(trick) < 4:
-            self._set_turn((seat + 1) & 3)
-            return
-        winner = self.trick_seats[trick_winner(trick, self.trump)]
-        self.won[winner & 1] += 1
-        self.tricks.append((self.trick_seats[0], trick, winner))
-        self.trick = []
-        self.trick_seats = []
+        assert seat is not None and self.dummy is not None
+        self.exposed.add(self.dummy)
+        self._play_card(seat, card)
+
+    def _trick_done(self, trick: Trick) -> bool:
         if self.no_claim:
             self.no_claim = set()
-        if len(self.tricks) == 13:
-            self._finish()
-        else:
-            self._set_turn(winner)
+        return len(self.tricks) == 13
 
     # ----- claims ----------------------------------------------------------
     def _claim(self, n: int) -> None:
@@ -255,19 +203,15 @@ class BridgeDeal(Deal):
     def _settle(self, claimer: int, n: int, how: str) -> None:
         rest = 13 - len(self.tricks)
         side = claimer & 1
-        self.won[side] += n
-        self.won[1 - side] += rest - n
+        self.side_won[side] += n
+        self.side_won[1 - side] += rest - n
         self.claimed = {"seat": claimer, "tricks": n, "how": how, "remaining": rest}
         self._finish()
-
-    def _finish(self) -> None:
-        self.phase_ = DONE
-        self.to_act = self.hand_to_play = None
 
     # ----- results ---------------------------------------------------------
     def declarer_tricks(self) -> int:
         """Tricks won by declarer's side (0 before the contract is known)."""
-        return 0 if self.declarer is None else self.won[self.declarer & 1]
+        return 0 if self.declarer is None else self.side_won[self.declarer & 1]
 
     def visible_hands(self, seat: int | None) -> set[int]:
         """Seats whose current hands ``seat`` may see: its own and dummy

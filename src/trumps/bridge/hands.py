@@ -13,15 +13,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trumps.core.cards import Card, format_hand, parse_cards, parse_hand, sort_cards
+from trumps.core.cards import Card, format_hand, parse_hand
+from trumps.core.deal_reader import DealReader
 from trumps.core.decks import deck_bridge
 from trumps.core.errors import DealError, ParseError
-from trumps.core.seats import SEAT_NAMES_4, parse_seat
+from trumps.core.seats import SEAT_NAMES_4
 
 __all__ = ["DECK", "check_deal", "deal_from_any", "format_deal", "parse_deal"]
 
 DECK: tuple[Card, ...] = tuple(deck_bridge())
-_DECK_SET = frozenset(DECK)
+_READER = DealReader(
+    DECK,
+    players=4,
+    hand_size=13,
+    fill_hand=True,
+    sort=True,
+    skip=("dealer", "vulnerable"),
+    deck_words="a bridge card",
+)
 
 
 def parse_deal(text: str, *, complete: bool = True) -> list[list[Card]]:
@@ -65,31 +74,12 @@ def _hand(text: str) -> list[Card]:
 
 
 def _complete(hands: list[list[Card] | None]) -> list[list[Card]]:
-    missing = [s for s, h in enumerate(hands) if h is None]
-    if len(missing) == 1:
-        used = {c for h in hands if h is not None for c in h}
-        hands[missing[0]] = [c for c in DECK if c not in used]
-    elif missing:
-        raise DealError(f"deal: no hand for {', '.join(SEAT_NAMES_4[s] for s in missing)}")
-    full = [sort_cards(h) for h in hands if h is not None]  # import format: ranks in any order
-    check_deal(full)
-    return full
+    return _READER.complete(hands)  # import format: ranks in any order, so sorted
 
 
 def check_deal(hands: Sequence[Sequence[Card]]) -> None:
     """Raise :class:`DealError` unless ``hands`` are four hands of 13 distinct cards."""
-    if len(hands) != 4:
-        raise DealError(f"deal: {len(hands)} hands, not 4")
-    seen: set[Card] = set()
-    for s, h in enumerate(hands):
-        if len(h) != 13:
-            raise DealError(f"deal: {SEAT_NAMES_4[s]} has {len(h)} cards, not 13")
-        for c in h:
-            if c not in _DECK_SET:
-                raise DealError(f"deal: {c} is not a bridge card")
-            if c in seen:
-                raise DealError(f"deal: {c} is dealt twice")
-            seen.add(c)
+    _READER.check(hands)
 
 
 def format_deal(hands: Sequence[Sequence[Card]], first: int = 0) -> str:
@@ -108,23 +98,4 @@ def deal_from_any(deal: Mapping[Any, Any] | str) -> list[list[Card]]:
         return parse_deal(deal)
     if not isinstance(deal, Mapping):
         raise DealError("a deal is a PBN deal string or a mapping of seats to cards")
-    hands: list[list[Card] | None] = [None] * 4
-    for key, value in deal.items():
-        if key in ("dealer", "vulnerable"):
-            continue
-        if key == "hands" and isinstance(value, Mapping):
-            for k2, v2 in value.items():
-                hands[parse_seat(k2)] = _cards(v2)
-            continue
-        try:
-            seat = parse_seat(key)
-        except ParseError:
-            raise DealError(f"deal: {key!r} is not a seat") from None
-        hands[seat] = _cards(value)
-    return [sort_cards(h) for h in _complete(hands)]
-
-
-def _cards(value: Any) -> list[Card]:
-    if isinstance(value, (str, list, tuple)):
-        return parse_cards(value)
-    raise DealError(f"deal: not a list of cards: {value!r}")
+    return _READER.read(deal)[0]

@@ -19,11 +19,12 @@ from trumps.coinche.play import DIX_DE_DER, TrickRules, rules_for
 from trumps.core.cards import Card
 from trumps.core.errors import ParseError
 from trumps.core.options import Options
-from trumps.core.protocol import Action, Deal
+from trumps.core.protocol import Action
+from trumps.core.trick import DONE, Trick, TrickDeal
 
 __all__ = ["AUCTION", "DONE", "PLAY", "BelotePlay", "CoincheDeal", "next_seat"]
 
-AUCTION, PLAY, DONE = "AUCTION", "PLAY", "DONE"
+AUCTION, PLAY = "AUCTION", "PLAY"
 
 
 def next_seat(direction: str) -> Callable[[int], int]:
@@ -70,7 +71,7 @@ class BelotePlay:
         return f"BelotePlay({self._text!r})"
 
 
-class CoincheDeal(Deal):
+class CoincheDeal(TrickDeal):
     """The state of one deal.  Pass ``contract``/``taker`` to start at the
     play phase (analysis, single-deal scoring)."""
 
@@ -84,24 +85,22 @@ class CoincheDeal(Deal):
     ) -> None:
         self.o = options
         self.dealer = dealer
-        self.nxt = next_seat(options.direction)
-        self.next_of = [self.nxt(s) for s in range(4)]
-        self.eldest = self.nxt(dealer)
+        nxt = next_seat(options.direction)
+        self.next_of = [nxt(s) for s in range(4)]
+        self.side_of = (0, 1, 0, 1)  # on the deal, not read from the class: read at every trick
+        self._init_trick_play()
         self.hands = [list(h) for h in hands]
         self.dealt = [list(h) for h in hands]
-        self.auction = Auction(options, dealer, self.nxt)
+        self.auction: Auction = Auction(options, dealer, nxt)
         self.phase_ = AUCTION
         self.to_act: int | None = self.auction.to_act
         self.hand_to_play: int | None = self.to_act
         self.contract: Contract | None = None
         self.taker: int | None = None
-        self.rules: TrickRules | None = None
-        self.thrown_in = False
-        self.trick: list[Card] = []
-        self.trick_seats: list[int] = []
-        self.best = 0
-        self.tricks: list[tuple[int, list[Card], int]] = []  # leader, cards, winner
-        self.won = [0, 0, 0, 0]
+        self.rules: TrickRules | None
+        # read at every legal list of the play (an option is a dictionary look-up behind __getattr__)
+        self.announce_belote = bool(options.belote_requires_announcement)
+        self.best = 0  # index in the trick on the table of the card winning it so far
         self.card_points = [0, 0]
         self.belote_pairs: dict[tuple[int, int], int] = {}  # (seat, suit) -> cards of it played
         self.belote_events: list[tuple[int, int, str]] = []  # seat, suit, "belote"/"rebelote"
@@ -121,35 +120,27 @@ class CoincheDeal(Deal):
 
     # ----- protocol --------------------------------------------------------
     @property
-    def phase(self) -> str:
-        return self.phase_
+    def thrown_in(self) -> bool:
+        """Everybody passed: the deal ended without play."""
+        return self.contract is None and self.phase_ == DONE
 
     @property
-    def is_done(self) -> bool:
-        return self.phase_ == DONE
+    def eldest(self) -> int:
+        """The seat after the dealer: first to speak and to lead."""
+        return self.next_of[self.dealer]
 
-    def copy(self) -> CoincheDeal:
-        other = object.__new__(CoincheDeal)
-        other.__dict__.update(self.__dict__)
-        other.hands = [list(h) for h in self.hands]
-        other.auction = self.auction.copy()
-        other.trick = list(self.trick)
-        other.trick_seats = list(self.trick_seats)
-        other.tricks = list(self.tricks)
-        other.won = list(self.won)
+    @property
+    def won(self) -> list[int]:
+        """Tricks won per seat."""
+        return self.seat_tricks()
+
+    def _copy_into(self, other: CoincheDeal) -> None:
         other.card_points = list(self.card_points)
         other.belote_pairs = dict(self.belote_pairs)
         other.belote_events = list(self.belote_events)
         other.belote_scored = set(self.belote_scored)
         other.declared = dict(self.declared)
         other.meld_order = list(self.meld_order)
-        return other
-
-    def legal_actions(self) -> list[Action]:
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase_
@@ -161,9 +152,13 @@ class CoincheDeal(Deal):
                 o = self.o
                 return list(declarations(hand, bool(o.card_in_multiple_melds), bool(o.long_run_split)))
             trick = self.trick
-            pw = bool(trick) and (self.trick_seats[self.best] - seat) % 4 == 2
-            out: list[Action] = self.rules.legal(hand, trick, self.best, pw)
-            if self.belote_pairs and self.o.belote_requires_announcement:
+            best = self.best
+            out: list[Action] = (
+                self.rules.legal(hand, trick, best, (self.trick_seats[best] - seat) % 4 == 2)
+                if trick
+                else list(hand)
+            )
+            if self.belote_pairs and self.announce_belote:
                 for c in list(out):
                     assert isinstance(c, Card) and c.suit is not None
                     key = (seat, int(c.suit))
@@ -177,18 +172,30 @@ class CoincheDeal(Deal):
     def apply_legal(self, action: Action) -> None:
         self._legal = None
         if self.phase_ == PLAY:
-            if isinstance(action, Declaration):
+            if type(action) is Card:  # the common case first: a card without announcement
+                card, announce = action, False
+            elif isinstance(action, Declaration):
                 self._declare(action)
-            elif isinstance(action, BelotePlay):
-                self._play(action.card, True)
+                return
             else:
-                self._play(action, False)
+                card, announce = action.card, True
+            seat = self.hand_to_play
+            assert seat is not None and self.rules is not None
+            trick = self.trick
+            if trick:  # follow the winning card: the legal cards depend on it
+                strength = self.rules.by_led[self.led]
+                if strength[card.index] > strength[trick[self.best].index]:
+                    self.best = len(trick)
+            else:
+                self.best = 0
+            if self.belote_pairs and card.rank in (15, 16):
+                self._belote(seat, card, announce)
+            self._play_card(seat, card, None, self.best)
             return
         self.auction.apply(action)
         if self.auction.done:
             won = self.auction.contract()
             if won is None:
-                self.thrown_in = True
                 self._finish()
             else:
                 self._start_play(*won)
@@ -221,40 +228,19 @@ class CoincheDeal(Deal):
         self.declared[seat] = decl
         self.meld_order.append((seat, decl))
 
-    def _play(self, card: Card, announce: bool) -> None:
-        seat = self.hand_to_play
-        assert seat is not None and self.rules is not None
-        rules = self.rules
-        self.hands[seat].remove(card)
-        trick = self.trick
-        if trick:
-            strength = rules.by_led[trick[0].index // 16]
-            if strength[card.index] > strength[trick[self.best].index]:
-                self.best = len(trick)
-        else:
-            self.best = 0
-        trick.append(card)
-        self.trick_seats.append(seat)
-        if self.belote_pairs and card.rank in (15, 16):
-            self._belote(seat, card, announce)
-        if len(trick) < 4:
-            self.to_act = self.hand_to_play = self.next_of[seat]
-            return
-        winner = self.trick_seats[self.best]
-        self.won[winner] += 1
-        self.tricks.append((self.trick_seats[0], trick, winner))
-        pts = rules.trick_points(trick)
-        if len(self.tricks) == 8:
+    def _set_turn(self, seat: int) -> None:
+        self.to_act = self.hand_to_play = seat
+
+    def _trick_done(self, trick: Trick) -> bool:
+        assert self.rules is not None
+        pts = self.rules.trick_points(trick.cards)
+        last = len(self.tricks) == 8
+        if last:
             pts += DIX_DE_DER
-        self.card_points[winner % 2] += pts
-        self.trick = []
-        self.trick_seats = []
+        self.card_points[self.side_of[trick.winner]] += pts
         if len(self.tricks) == 1 and not self.melds_done:
             self._close_melds()
-        if len(self.tricks) == 8:
-            self._finish()
-        else:
-            self.to_act = self.hand_to_play = winner
+        return last
 
     def _belote(self, seat: int, card: Card, announce: bool) -> None:
         assert card.suit is not None
@@ -264,7 +250,7 @@ class CoincheDeal(Deal):
             return
         self.belote_pairs[key] = played + 1
         if played == 0:
-            if announce or not self.o.belote_requires_announcement:
+            if announce or not self.announce_belote:
                 self.belote_scored.add(key)
                 self.belote_events.append((seat, key[1], "belote"))
         elif key in self.belote_scored:
@@ -276,17 +262,13 @@ class CoincheDeal(Deal):
         self.meld_team = meld_winner(self.meld_order, trump, o.meld_equal_value, o.meld_tie_rule)
         self.melds_done = True
 
-    def _finish(self) -> None:
-        self.phase_ = DONE
-        self.to_act = self.hand_to_play = None
-
     # ----- results -----------------------------------------------------------
     def belote_points(self) -> list[int]:
         """20 per belote scored, per team (automatic: every pair dealt)."""
         out = [0, 0]
         for key in self.belote_pairs:
             seat = key[0]
-            if self.o.belote_requires_announcement and key not in self.belote_scored:
+            if self.announce_belote and key not in self.belote_scored:
                 continue
             out[seat % 2] += 20
         return out
@@ -299,9 +281,6 @@ class CoincheDeal(Deal):
                 if seat % 2 == self.meld_team:
                     out[self.meld_team] += decl.value
         return out
-
-    def team_tricks(self) -> list[int]:
-        return [self.won[0] + self.won[2], self.won[1] + self.won[3]]
 
     def meld_announcements(self) -> list[dict[str, Any]]:
         trump = self.rules.trump if self.rules is not None else -1

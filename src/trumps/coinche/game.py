@@ -12,9 +12,10 @@ from trumps.coinche.deal import AUCTION, PLAY, BelotePlay, CoincheDeal, next_sea
 from trumps.coinche.melds import Declaration
 from trumps.coinche.options import SCHEMA
 from trumps.coinche.scoring import game_end, score_deal
-from trumps.core.cards import Card, parse_cards, sort_cards
+from trumps.core.cards import Card, sort_cards
+from trumps.core.deal_reader import DealReader, deal_json
 from trumps.core.decks import deck_coinche
-from trumps.core.errors import DealError, OptionError, ParseError
+from trumps.core.errors import OptionError, ParseError
 from trumps.core.options import Options
 from trumps.core.protocol import Action, Match
 from trumps.core.seats import parse_seat
@@ -22,7 +23,7 @@ from trumps.core.seats import parse_seat
 __all__ = ["Coinche"]
 
 _DECK = deck_coinche()
-_DECK_SET = frozenset(_DECK)
+_READER = DealReader(_DECK, players=4, hand_size=8, sort=True)
 _PATTERNS = {"3-2-3": (3, 2, 3), "3-3-2": (3, 3, 2), "2-3-3": (2, 3, 3)}
 
 
@@ -44,7 +45,7 @@ class Coinche(Match[CoincheDeal]):
         _deals: list[Mapping[str, Any]] | None = None,
     ) -> None:
         init = {
-            "deal": _deal_json(deal) if deal is not None else None,
+            "deal": deal_json(deal) if deal is not None else None,
             "contract": contract,
             "declarer": str(declarer) if declarer is not None else None,
         }
@@ -83,36 +84,7 @@ class Coinche(Match[CoincheDeal]):
         return deal
 
     def _read_deal(self, spec: Mapping[Any, Any]) -> list[list[Card]]:
-        if not isinstance(spec, Mapping):
-            raise DealError("a deal is a mapping of seats to cards")
-        hands: list[list[Card] | None] = [None] * 4
-        for key, value in spec.items():
-            if key == "dealer":
-                continue
-            if key == "hands" and isinstance(value, Mapping):
-                for k2, v2 in value.items():
-                    hands[parse_seat(k2, 4)] = _cards(v2)
-                continue
-            try:
-                seat = parse_seat(key, 4)
-            except ParseError:
-                raise DealError(f"deal: {key!r} is not a seat") from None
-            hands[seat] = _cards(value)
-        missing = [self.seat_name(s) for s, h in enumerate(hands) if h is None]
-        if missing:
-            raise DealError(f"deal: no hand for {', '.join(missing)}")
-        full = [sort_cards(h) for h in hands if h is not None]
-        seen: set[Card] = set()
-        for s, h in enumerate(full):
-            if len(h) != 8:
-                raise DealError(f"deal: {self.seat_name(s)} has {len(h)} cards, not 8")
-            for c in h:
-                if c not in _DECK_SET:
-                    raise DealError(f"deal: {c} is not in the 32-card deck")
-                if c in seen:
-                    raise DealError(f"deal: {c} is dealt twice")
-                seen.add(c)
-        return full
+        return _READER.read(spec)[0]
 
     # ----- protocol --------------------------------------------------------
     def team_of(self, seat: int) -> int:
@@ -228,21 +200,3 @@ def deal_packets(cards: list[Card], dealer: int, nxt: Any, pattern: str) -> list
             k += size
             seat = nxt(seat)
     return [sort_cards(h) for h in hands]
-
-
-def _cards(value: Any) -> list[Card]:
-    if isinstance(value, (str, list, tuple)):
-        return parse_cards(value)
-    raise DealError(f"deal: not a list of cards: {value!r}")
-
-
-def _deal_json(deal: Mapping[Any, Any]) -> dict[str, Any]:
-    if not isinstance(deal, Mapping):
-        raise DealError("a deal is a mapping of seats to cards")
-    out: dict[str, Any] = {}
-    for k, v in deal.items():
-        if k == "hands" and isinstance(v, Mapping):
-            out.update({str(k2): [str(c) for c in _cards(v2)] for k2, v2 in v.items()})
-        elif k != "dealer":
-            out[str(k)] = [str(c) for c in _cards(v)]
-    return out

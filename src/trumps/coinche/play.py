@@ -16,6 +16,8 @@ The legal-card rules follow §5.2 with every obligation option.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from trumps.coinche.calls import AT, NT
 from trumps.core.cards import Card
 from trumps.core.options import Options
@@ -49,10 +51,11 @@ def card_points(denom: int, o: Options) -> list[int]:
 
 
 class TrickRules:
-    """Order, points and obligations under one contract denomination."""
+    """Order, points and obligations under one contract denomination
+    (coinche's :class:`trumps.core.trick.TrickRules`)."""
 
     __slots__ = (
-        "by_led", "denom", "exempt_trump_lead", "master_exempt", "master_overtrump", "points", "power",
+        "by_led", "denom", "exempt_trump_lead", "lead_suits", "master_exempt", "master_overtrump", "points", "power",
         "suit", "total", "trump", "trumpkey", "undertrump",
     )  # fmt: skip
 
@@ -60,6 +63,7 @@ class TrickRules:
         self.denom = denom
         self.trump = denom if denom < 4 else -1
         self.suit = [i // 16 for i in range(64)]
+        self.lead_suits = self.suit
         self.power = [0] * 64
         self.trumpkey = [0] * 64  # > 0 only for trumps of a colour contract
         for index in range(64):
@@ -89,9 +93,28 @@ class TrickRules:
             return key
         return self.power[i] if i // 16 == led else 0
 
-    def trick_points(self, cards: list[Card]) -> int:
+    def winner(self, cards: Sequence[Card], led: int) -> int:
+        """Index in ``cards`` of the strongest card (the first of equals)."""
+        strength = self.by_led[led]
+        best = 0
+        top = strength[cards[0].index]
+        for i in range(1, len(cards)):
+            s = strength[cards[i].index]
+            if s > top:
+                best, top = i, s
+        return best
+
+    def trick_points(self, cards: Sequence[Card]) -> int:
+        """The card points of ``cards`` (the last trick's 10 are the deal's)."""
         points = self.points
         return sum(points[c.index] for c in cards)
+
+    def follow(
+        self, hand: list[Card], cards: list[Card], seats: list[int], led: int, seat: int
+    ) -> list[Card]:
+        """:meth:`legal` for ``seat`` (its partner is the seat opposite)."""
+        best = self.winner(cards, led)
+        return self.legal(hand, cards, best, (seats[best] - seat) % 4 == 2)
 
     def legal(self, hand: list[Card], trick: list[Card], best: int, partner_winning: bool) -> list[Card]:
         """The cards of ``hand`` that may be played to ``trick`` (cards in play

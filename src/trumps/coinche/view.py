@@ -14,22 +14,18 @@ from typing import TYPE_CHECKING, Any
 
 from trumps.coinche.calls import DENOM_CODES
 from trumps.coinche.deal import AUCTION
+from trumps.core.view import SUIT_CODES, current_trick, finished_tricks, seat_view
 
 if TYPE_CHECKING:
     from trumps.coinche.game import Coinche
 
 __all__ = ["view"]
 
-_SUITS = "SHDC"
-
 
 def view(game: Coinche, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``game`` for ``seat`` (``None``: spectator)."""
     d = game.deal
     name = game.seat_names.__getitem__
-    hands: dict[str, Any] = {name(s): None for s in range(4)}
-    if seat is not None:
-        hands[name(seat)] = [str(c) for c in d.hands[seat]]
     contract = None
     if d.contract is not None and d.taker is not None:
         contract = {
@@ -41,46 +37,27 @@ def view(game: Coinche, seat: int | None) -> dict[str, Any]:
             "team": d.taker % 2,
             "goal": _goal(game.options, d.contract.bid),
         }
-    out: dict[str, Any] = {
-        "game": game.game,
-        "seat": None if seat is None else name(seat),
-        "players": 4,
-        "seats": [name(s) for s in range(4)],
-        "teams": [[name(s) for s in team] for team in game.teams],
-        "options": game.options.to_dict(),
-        "direction": game.options.direction,
-        "deal_number": game.deal_number + 1,
-        "phase": game.phase,
-        "dealer": name(d.dealer),
-        "eldest": name(d.eldest),
-        "to_act": None if game.to_act is None else name(game.to_act),
-        "hand_to_play": None if game.is_over or d.hand_to_play is None else name(d.hand_to_play),
-        "hands": hands,
-        "hand_sizes": {name(s): len(d.hands[s]) for s in range(4)},
-        "auction": [{"seat": name(s), "call": str(c)} for s, c in d.auction.calls],
+    play: dict[str, Any] = {
         "contract": contract,
-        "trump": None if d.rules is None or d.rules.trump < 0 else _SUITS[d.rules.trump],
+        "trump": None if d.rules is None or d.rules.trump < 0 else SUIT_CODES[d.rules.trump],
         "exposed": [],
-        "trick": [{"seat": name(s), "card": str(c)} for s, c in zip(d.trick_seats, d.trick, strict=True)],
-        "tricks": [
-            {"leader": name(leader), "cards": [str(c) for c in cards], "winner": name(winner)}
-            for leader, cards, winner in d.tricks
-        ],
+        "trick": current_trick(d, name),
+        "tricks": finished_tricks(d, name),
         "tricks_won": d.team_tricks(),
         "card_points": list(d.card_points) if d.phase != AUCTION else [0, 0],
         "belote": [
-            {"seat": name(s), "suit": _SUITS[suit], "call": call} for s, suit, call in d.belote_events
+            {"seat": name(s), "suit": SUIT_CODES[suit], "call": call} for s, suit, call in d.belote_events
         ],
         "melds": _melds(game, seat),
-        "scores": list(game.totals),
-        "results": [dict(r) for r in game.results],
-        "over": game.is_over,
-        "winner": game.winner,
-        "legal": [],
     }
-    if seat is not None and seat == game.to_act:
-        out["legal"] = [str(a) for a in game.legal_actions()]
-    return out
+    return seat_view(
+        game,
+        seat,
+        visible=() if seat is None else (seat,),
+        after_options={"direction": game.options.direction},
+        after_dealer={"eldest": name(d.eldest)},
+        play=play,
+    )
 
 
 def _melds(game: Coinche, seat: int | None) -> dict[str, Any] | None:

@@ -261,7 +261,7 @@ class ObservationTracker:
             trick, played = at["current_trick"], at["played"]
             t[played : played + n] += t[trick : trick + n]
             t[trick : trick + n] = 0.0
-            won = d.team_tricks() if hasattr(d, "team_tricks") else d.won
+            won = d.team_tricks()
             for team, n_won in enumerate(won):
                 t[at["tricks_won"] + team] = n_won / 10.0
         elif self._has_led and d.led < 4:

@@ -4,18 +4,20 @@ exchange, exposure, ten tricks.  Scoring lives in :mod:`.scoring`; the match
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from trumps.core.cards import Card, Suit
+from trumps.core.cards import Card
 from trumps.core.options import Options
-from trumps.core.protocol import Action, Deal
+from trumps.core.protocol import Action
+from trumps.core.trick import Trick, TrickDeal
 from trumps.five_hundred.auction import Auction
 from trumps.five_hundred.calls import BREACH, PASS, Call
-from trumps.five_hundred.play import NO_SUIT, JokerLead, TrickRules
+from trumps.five_hundred.play import NO_SUIT, JokerLead, TrickRules, joker_leads
 
 __all__ = ["FiveHundredDeal", "team_map"]
 
-AUCTION, BREACH_PHASE, KITTY, PLAY, DONE = "AUCTION", "BREACH", "KITTY", "PLAY", "DONE"
+AUCTION, BREACH_PHASE, KITTY, PLAY = "AUCTION", "BREACH", "KITTY", "PLAY"
 
 
 def team_map(players_option: str) -> list[int]:
@@ -27,7 +29,7 @@ def team_map(players_option: str) -> list[int]:
     return [s % 2 for s in range(6)]
 
 
-class FiveHundredDeal(Deal):
+class FiveHundredDeal(TrickDeal):
     """The state of one deal.  Create with the dealt hands and kitty; pass
     ``contract``/``contractor`` to start at the play phase (analysis)."""
 
@@ -43,14 +45,14 @@ class FiveHundredDeal(Deal):
     ) -> None:
         self.o = options
         self.n = len(hands)
-        self.team = team_map(options.players)
+        self.side_of = team_map(options.players)
         self.dealer = dealer
         self.hands = [list(h) for h in hands]
         self.dealt = [list(h) for h in hands]
         self.kitty = list(kitty)
         self.discards: list[Card] = []
         self.banned = banned
-        self.auction = Auction(options, self.n, dealer, banned)
+        self.auction: Auction = Auction(options, self.n, dealer, banned)
         self.phase_: str = AUCTION
         self.to_act: int | None = self.auction.to_act
         self.hand_to_play: int | None = self.to_act
@@ -62,16 +64,12 @@ class FiveHundredDeal(Deal):
         self.breach_polls: list[int] = []
         self.breach_window = 0
         self.breach_seat: int | None = None
-        self.rules: TrickRules | None = None
         self.active: list[int] = list(range(self.n))
-        self.next_active: list[int] = [(s + 1) % self.n for s in range(self.n)]
         self.exposed: set[int] = set()
-        self.trick: list[Card] = []
-        self.trick_seats: list[int] = []
+        self.next_of: list[int] = [(s + 1) % self.n for s in range(self.n)]
+        self._init_trick_play()
+        self.rules: TrickRules | None
         self.led = NO_SUIT
-        self.joker_led = False
-        self.tricks: list[tuple[int, list[Card], int, int]] = []  # leader, cards, winner seat, led suit
-        self.won = [0] * self.n
         self.shown_void: list[set[int]] = [set() for _ in range(self.n)]
         self._legal: list[Action] | None = None
         if contract is not None:
@@ -84,38 +82,33 @@ class FiveHundredDeal(Deal):
             self._start_play()
 
     # ----- protocol --------------------------------------------------------
-    @property
-    def phase(self) -> str:
-        return self.phase_
+    trick_width = 4  # 500's trick tuples carried the led suit: a Trick reads as four fields here
 
     @property
-    def is_done(self) -> bool:
-        return self.phase_ == DONE
+    def team(self) -> Sequence[int]:
+        """Seat -> team."""
+        return self.side_of
 
-    def copy(self) -> FiveHundredDeal:
-        other = object.__new__(FiveHundredDeal)
-        other.__dict__.update(self.__dict__)
-        other.hands = [list(h) for h in self.hands]
+    @property
+    def joker_led(self) -> bool:
+        """Whether the trick on the table was led by a joker."""
+        return bool(self.trick) and self.trick[0].suit is None
+
+    @property
+    def won(self) -> list[int]:
+        """Tricks won per seat."""
+        return self.seat_tricks()
+
+    def _copy_into(self, other: FiveHundredDeal) -> None:
         other.discards = list(self.discards)
-        other.auction = self.auction.copy()
         other.breach_polls = list(self.breach_polls)
         other.active = list(self.active)
-        # next_active is rewritten in place by _start_play: sharing it would let
-        # a clone that reaches the play phase change the original's turn order.
-        other.next_active = list(self.next_active)
+        # next_of is rewritten in place by _start_play: the copy gets its own,
+        # so a clone that reaches the play phase cannot change the original's
+        # turn order.
+        other.next_of = list(self.next_of)
         other.exposed = set(self.exposed)
-        other.trick = list(self.trick)
-        other.trick_seats = list(self.trick_seats)
-        other.tricks = list(self.tricks)
-        other.won = list(self.won)
         other.shown_void = [set(s) for s in self.shown_void]
-        return other
-
-    def legal_actions(self) -> list[Action]:
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
 
     def _compute_legal(self) -> list[Action]:
         phase = self.phase_
@@ -123,9 +116,10 @@ class FiveHundredDeal(Deal):
             assert self.hand_to_play is not None and self.rules is not None
             hand = self.hands[self.hand_to_play]
             if self.trick:
-                return list(self.rules.legal_follow(hand, self.led))
+                return self.rules.legal_follow(hand, self.led)  # a new list
             if self.rules.trump is None and any(c.suit is None for c in hand):
-                return self._leads_with_jokers(hand)
+                void = self.shown_void[self.hand_to_play] if self.o.joker_lead_suit_restriction else None
+                return joker_leads(hand, void)
             return list(hand)
         if phase == AUCTION:
             return list(self.auction.legal())
@@ -136,26 +130,18 @@ class FiveHundredDeal(Deal):
             return [PASS, BREACH]
         return []
 
-    def _leads_with_jokers(self, hand: list[Card]) -> list[Action]:
-        seat = self.hand_to_play
-        assert seat is not None
-        suits = list(Suit)
-        if self.o.joker_lead_suit_restriction:
-            allowed = [s for s in suits if int(s) not in self.shown_void[seat]]
-            suits = allowed or suits
-        out: list[Action] = []
-        for c in hand:
-            if c.suit is None:
-                out.extend(JokerLead(c, s) for s in suits)
-            else:
-                out.append(c)
-        return out
-
     def apply_legal(self, action: Action) -> None:
         self._legal = None
         phase = self.phase_
-        if phase == PLAY:
-            self._play(action)
+        if phase == PLAY:  # a card (or a joker naming its suit) from the hand to play
+            seat = self.hand_to_play
+            assert seat is not None and self.rules is not None
+            if type(action) is JokerLead:
+                self._play_card(seat, action.card, int(action.suit))
+                return
+            if self.trick and self.rules.eff[action.index] != self.led:
+                self.shown_void[seat].add(self.led)
+            self._play_card(seat, action)
         elif phase == AUCTION:
             self.auction.apply(action)
             if self.auction.done:
@@ -243,16 +229,20 @@ class FiveHundredDeal(Deal):
         o = self.o
         c = self.contract
         n = self.n
+        # who decides for each hand: the contractor plays a misère partner's exposed hand (both_hands)
+        self.actor_of = list(range(n))
         if c is not None and c.is_misere and self.contractor is not None:
             partners = [s for s in range(n) if self.team[s] == self.bidding_team and s != self.contractor]
             if o.nullo_plays == "own_hand":
                 self.active = [s for s in range(n) if s not in partners]
             else:
                 self.exposed.update(partners)
+                for s in partners:
+                    self.actor_of[s] = self.contractor
             if c.kind == "OMIS" and o.open_misere_expose == "before_lead":
                 self.exposed.add(self.contractor)
         for i, s in enumerate(self.active):
-            self.next_active[s] = self.active[(i + 1) % len(self.active)]
+            self.next_of[s] = self.active[(i + 1) % len(self.active)]
         if self.no_contract or o.first_lead == "eldest":
             leader = (self.dealer + 1) % n
             while leader not in self.active:
@@ -265,38 +255,9 @@ class FiveHundredDeal(Deal):
 
     def _set_turn(self, seat: int) -> None:
         self.hand_to_play = seat
-        c = self.contract
-        if c is not None and c.is_misere and seat != self.contractor and self.team[seat] == self.bidding_team:
-            self.to_act = self.contractor  # both_hands: the contractor plays partner's cards
-        else:
-            self.to_act = seat
+        self.to_act = self.actor_of[seat]
 
-    def _play(self, action: Card | JokerLead) -> None:
-        seat = self.hand_to_play
-        assert seat is not None and self.rules is not None
-        if isinstance(action, JokerLead):
-            card = action.card
-            self.led = int(action.suit)
-            self.joker_led = True
-        else:
-            card = action
-            if not self.trick:
-                self.led = self.rules.eff[card.index]
-                self.joker_led = card.suit is None
-            elif self.rules.eff[card.index] != self.led:
-                self.shown_void[seat].add(self.led)
-        self.hands[seat].remove(card)
-        self.trick.append(card)
-        self.trick_seats.append(seat)
-        if len(self.trick) < len(self.active):
-            self._set_turn(self.next_active[seat])
-            return
-        i = self.rules.winner(self.trick, self.led, self.joker_led)
-        winner = self.trick_seats[i]
-        self.won[winner] += 1
-        self.tricks.append((self.trick_seats[0], self.trick, winner, self.led))
-        self.trick = []
-        self.trick_seats = []
+    def _trick_done(self, trick: Trick) -> bool:
         if (
             len(self.tricks) == 1
             and self.contract is not None
@@ -305,10 +266,7 @@ class FiveHundredDeal(Deal):
         ):
             assert self.contractor is not None
             self.exposed.add(self.contractor)
-        if len(self.tricks) == 10 or self._decided():
-            self._finish()
-        else:
-            self._set_turn(winner)
+        return len(self.tricks) == 10 or self._decided()
 
     def _decided(self) -> bool:
         c = self.contract
@@ -319,18 +277,7 @@ class FiveHundredDeal(Deal):
             return taken >= 3
         return taken >= 1
 
-    def _finish(self) -> None:
-        self.phase_ = DONE
-        self.to_act = self.hand_to_play = None
-
     # ----- results -------------------------------------------------------------
-    def team_tricks(self) -> list[int]:
-        teams = max(self.team) + 1
-        out = [0] * teams
-        for seat, w in enumerate(self.won):
-            out[self.team[seat]] += w
-        return out
-
     def visible_hands(self, seat: int | None) -> set[int]:
         """Seats whose current hands ``seat`` may see."""
         out = set(self.exposed)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trumps.core.cards import Card, parse_cards, sort_cards
+from trumps.core.cards import Card, sort_cards
+from trumps.core.deal_reader import DealReader, deal_json
 from trumps.core.decks import deck_500
-from trumps.core.errors import DealError, IllegalAction, OptionError, ParseError
+from trumps.core.errors import IllegalAction, OptionError, ParseError
 from trumps.core.options import Options
 from trumps.core.protocol import Action, Match
 from trumps.core.seats import parse_seat
@@ -41,9 +42,11 @@ class FiveHundred(Match[FiveHundredDeal]):
         self._team = team_map(options.players)
         self._n_teams = max(self._team) + 1
         self.deck = deck_500(players, int(options.kitty_size))
-        self._deck_set = frozenset(self.deck)
+        self._reader = DealReader(
+            self.deck, players=players, hand_size=10, piles={"kitty": len(self.deck) - 10 * players}
+        )
         init = {
-            "deal": _deal_json(deal) if deal is not None else None,
+            "deal": deal_json(deal, ["kitty"]) if deal is not None else None,
             "contract": contract,
             "declarer": str(declarer) if declarer is not None else None,
         }
@@ -88,46 +91,8 @@ class FiveHundred(Match[FiveHundredDeal]):
         return deal
 
     def _read_deal(self, spec: Mapping[Any, Any]) -> tuple[list[list[Card]], list[Card]]:
-        if not isinstance(spec, Mapping):
-            raise DealError("a deal is a mapping of seats (and 'kitty') to cards")
-        hands: list[list[Card] | None] = [None] * self.players
-        kitty: list[Card] | None = None
-        for key, value in spec.items():
-            if key == "dealer":
-                continue
-            if key == "hands" and isinstance(value, Mapping):
-                for k2, v2 in value.items():
-                    hands[parse_seat(k2, self.players)] = _cards(v2)
-                continue
-            if isinstance(key, str) and key.lower() == "kitty":
-                kitty = _cards(value)
-                continue
-            try:
-                seat = parse_seat(key, self.players)
-            except ParseError:
-                raise DealError(f"deal: {key!r} is neither a seat nor 'kitty'") from None
-            hands[seat] = _cards(value)
-        missing = [self.seat_name(s) for s, h in enumerate(hands) if h is None]
-        if missing:
-            raise DealError(f"deal: no hand for {', '.join(missing)}")
-        full = [h for h in hands if h is not None]
-        for s, h in enumerate(full):
-            if len(h) != 10:
-                raise DealError(f"deal: {self.seat_name(s)} has {len(h)} cards, not 10")
-        k = len(self.deck) - 10 * self.players
-        if kitty is None:
-            used = {c for h in full for c in h}
-            kitty = sort_cards(c for c in self.deck if c not in used)
-        if len(kitty) != k:
-            raise DealError(f"deal: the kitty has {len(kitty)} cards, not {k}")
-        seen: set[Card] = set()
-        for c in [c for h in full for c in h] + kitty:
-            if c not in self._deck_set:
-                raise DealError(f"deal: {c} is not in the {len(self.deck)}-card deck")
-            if c in seen:
-                raise DealError(f"deal: {c} is dealt twice")
-            seen.add(c)
-        return full, kitty
+        hands, piles = self._reader.read(spec)
+        return hands, piles["kitty"]
 
     # ----- protocol --------------------------------------------------------
     def team_of(self, seat: int) -> int:
@@ -274,30 +239,6 @@ class FiveHundred(Match[FiveHundredDeal]):
         from trumps.five_hundred.view import view
 
         return view(self, None if seat is None else parse_seat(seat, self.players))
-
-
-def _cards(value: Any) -> list[Card]:
-    if isinstance(value, (str, list, tuple)):
-        return parse_cards(value)
-    raise DealError(f"deal: not a list of cards: {value!r}")
-
-
-def _deal_json(deal: Mapping[Any, Any]) -> dict[str, Any]:
-    """The explicit deal as stored in the record.  Accepts the same forms as
-    :meth:`FiveHundred._read_deal` -- flat (seat -> cards, ``kitty``) or as a
-    record writes it (``dealer``, ``hands``: seat -> cards, ``kitty``) -- so a
-    deal taken from a record can start a new game."""
-    if not isinstance(deal, Mapping):
-        raise DealError("a deal is a mapping of seats (and 'kitty') to cards")
-    out: dict[str, Any] = {}
-    for k, v in deal.items():
-        if k == "dealer":
-            continue
-        if k == "hands" and isinstance(v, Mapping):
-            out.update({str(k2): [str(c) for c in _cards(v2)] for k2, v2 in v.items()})
-        else:
-            out[str(k)] = [str(c) for c in _cards(v)]
-    return out
 
 
 def _show(legal: Sequence[Action]) -> str:

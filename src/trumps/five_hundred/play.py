@@ -7,14 +7,14 @@ table look-ups indexed by :attr:`Card.index`, which keeps self-play fast.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from trumps.core.cards import Card, Suit
 from trumps.core.errors import ParseError
+from trumps.core.trick import NO_SUIT
 
-__all__ = ["NO_SUIT", "JokerLead", "TrickRules"]
-
-NO_SUIT = 4  # the effective suit of a joker in no trumps and misère
+__all__ = ["NO_SUIT", "JokerLead", "TrickRules", "joker_leads"]
 
 
 class JokerLead:
@@ -61,13 +61,31 @@ class JokerLead:
         return f"JokerLead.parse({self._text!r})"
 
 
+def joker_leads(hand: list[Card], void: set[int] | None = None) -> list[Card | JokerLead]:
+    """The leads from ``hand`` when jokers have no suit (no trumps, misère):
+    each joker once per suit it may name — with ``void`` (the
+    ``joker_lead_suit_restriction`` option), not a suit its holder has shown
+    void in, unless that leaves none — and the other cards as they are."""
+    suits = list(Suit)
+    if void:
+        suits = [s for s in suits if int(s) not in void] or suits
+    out: list[Card | JokerLead] = []
+    for c in hand:
+        if c.suit is None:
+            out.extend(JokerLead(c, s) for s in suits)
+        else:
+            out.append(c)
+    return out
+
+
 class TrickRules:
-    """Effective suit and power of every card under one contract.
+    """Effective suit and power of every card under one contract (500's
+    :class:`trumps.core.trick.TrickRules`).
 
     ``trump`` is the trump suit, or ``None`` for no trumps and misère.
     ``joker_low`` makes jokers the lowest cards (misère option)."""
 
-    __slots__ = ("eff", "joker_low", "power", "trump")
+    __slots__ = ("eff", "joker_low", "lead_suits", "power", "trump")
 
     def __init__(self, trump: Suit | None, joker_low: bool = False) -> None:
         self.trump = trump
@@ -103,6 +121,8 @@ class TrickRules:
             for index in (64, 65):
                 power[index] = -1 if joker_low else 300 + index - 64
         self.eff = eff
+        # a trick is led in the card's effective suit (a joker in no trumps names its suit: JokerLead)
+        self.lead_suits = eff
         self.power = power
 
     def eff_suit(self, card: Card) -> int:
@@ -110,13 +130,26 @@ class TrickRules:
         return self.eff[card.index]
 
     def legal_follow(self, hand: list[Card], led: int) -> list[Card]:
-        """Cards of ``hand`` that may follow a trick whose led suit is ``led``."""
+        """Cards of ``hand`` that may follow a trick whose led suit is ``led`` (a new list)."""
         eff = self.eff
         same = [c for c in hand if eff[c.index] == led]
-        return same or hand
+        return same or hand[:]
 
-    def winner(self, cards: list[Card], led: int, joker_led: bool) -> int:
-        """Index in ``cards`` (in play order) of the card that wins."""
+    def follow(
+        self, hand: list[Card], cards: list[Card], seats: list[int], led: int, seat: int
+    ) -> list[Card]:
+        """Follow the led suit if able (a bower and the jokers are trumps)."""
+        return self.legal_follow(hand, led)
+
+    def trick_points(self, cards: Sequence[Card]) -> int:
+        """500 counts tricks, not cards."""
+        return 0
+
+    def winner(self, cards: Sequence[Card], led: int, joker_led: bool | None = None) -> int:
+        """Index in ``cards`` (in play order) of the card that wins;
+        ``joker_led`` defaults to whether the first card is a joker."""
+        if joker_led is None:
+            joker_led = cards[0].index >= 64
         eff = self.eff
         power = self.power
         trump = -1 if self.trump is None else int(self.trump)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trumps.core.cards import sort_cards
+from trumps.core.view import SUIT_CODES, current_trick, finished_tricks, seat_view
 from trumps.five_hundred.deal import AUCTION, KITTY, PLAY
 
 if TYPE_CHECKING:
@@ -20,14 +21,11 @@ if TYPE_CHECKING:
 
 __all__ = ["view"]
 
-_SUITS = "SHDC"
-
 
 def view(game: FiveHundred, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``game`` for ``seat`` (``None``: spectator)."""
     d = game.deal
     name = game.seat_names.__getitem__
-    visible = d.visible_hands(seat)
     contractor = d.contractor
     took_kitty = (
         contractor is not None
@@ -35,29 +33,7 @@ def view(game: FiveHundred, seat: int | None) -> dict[str, Any]:
         and (d.phase != "BREACH" or d.breach_window == 2)
         and not d.no_contract
     )
-    hands: dict[str, Any] = {}
-    for s in range(game.players):
-        if s in visible:
-            hands[name(s)] = [str(c) for c in sort_cards(d.hands[s])]
-        else:
-            hands[name(s)] = None
-    trick = [{"seat": name(s), "card": str(c)} for s, c in zip(d.trick_seats, d.trick, strict=True)]
-    out: dict[str, Any] = {
-        "game": game.game,
-        "seat": None if seat is None else name(seat),
-        "players": game.players,
-        "seats": [name(s) for s in range(game.players)],
-        "teams": [[name(s) for s in team] for team in game.teams],
-        "options": game.options.to_dict(),
-        "deal_number": game.deal_number + 1,
-        "phase": game.phase,
-        "dealer": name(d.dealer),
-        "to_act": None if game.to_act is None else name(game.to_act),
-        "hand_to_play": None if game.is_over or d.hand_to_play is None else name(d.hand_to_play),
-        "hands": hands,
-        "hand_sizes": {name(s): len(d.hands[s]) for s in range(game.players)},
-        "kitty_size": len(d.kitty),
-        "auction": [{"seat": name(s), "call": str(c)} for s, c in d.auction.calls],
+    play: dict[str, Any] = {
         "banned": [name(s) for s in sorted(d.banned)],
         "contract": None
         if d.contract is None
@@ -76,30 +52,23 @@ def view(game: FiveHundred, seat: int | None) -> dict[str, Any]:
         "breach": None if d.breach_seat is None else name(d.breach_seat),
         "exposed": [name(s) for s in sorted(d.exposed)],
         "sitting_out": [name(s) for s in range(game.players) if s not in d.active],
-        "trick": trick,
-        "led_suit": _SUITS[d.led] if d.trick and d.led < 4 else None,
-        "tricks": [
-            {
-                "leader": name(leader),
-                "cards": [str(c) for c in cards],
-                "winner": name(winner),
-                "led_suit": _SUITS[led] if led < 4 else None,
-            }
-            for leader, cards, winner, led in d.tricks
-        ],
+        "trick": current_trick(d, name),
+        "led_suit": SUIT_CODES[d.led] if d.trick and d.led < 4 else None,
+        "tricks": finished_tricks(d, name, led_suit=True),
         "tricks_won": d.team_tricks(),
-        "scores": list(game.totals),
-        "results": [dict(r) for r in game.results],
-        "over": game.is_over,
-        "winner": game.winner,
-        "legal": [],
     }
+    out = seat_view(
+        game,
+        seat,
+        visible=d.visible_hands(seat),
+        order=sort_cards,
+        after_hand_sizes={"kitty_size": len(d.kitty)},
+        play=play,
+    )
     if seat is not None and seat == contractor and took_kitty:
         out["discards"] = [str(c) for c in d.discards]
         if d.phase == KITTY:
             out["kitty"] = [str(c) for c in d.kitty]
-    if seat is not None and seat == game.to_act:
-        out["legal"] = [str(a) for a in game.legal_actions()]
     if d.phase == PLAY and d.rules is not None:
         out["trump"] = None if d.rules.trump is None else d.rules.trump.code
     return out

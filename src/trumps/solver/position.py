@@ -163,7 +163,7 @@ def read_five_hundred(match: Any, d: Any) -> Position:
         options=d.o,
         n_seats=n,
         active=active,
-        nxt=list(d.next_active),
+        nxt=list(d.next_of),
         declaring=declaring,
         minimise=bool(c.is_misere),
         unit="tricks",
@@ -205,10 +205,10 @@ def read_bridge(match: Any, d: Any) -> Position:
         led=d.led if d.trick else -1,
         joker_led=False,
         to_play=d.hand_to_play,
-        won=d.won[side],
+        won=d.side_won[side],
         tricks_left=13 - len(d.tricks),
         shown_void=[set() for _ in range(4)],
-        lost_trick=d.won[side] < len(d.tricks),
+        lost_trick=d.side_won[side] < len(d.tricks),
     )
 
 
@@ -238,7 +238,7 @@ def read_coinche(match: Any, d: Any) -> Position:
         won=d.card_points[side],
         tricks_left=8 - len(d.tricks),
         shown_void=[set() for _ in range(4)],
-        lost_trick=any(winner % 2 != side for _leader, _cards, winner in d.tricks),
+        lost_trick=any(t.winner % 2 != side for t in d.tricks),
         belote=_coinche_belote(d, side),
     )
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from trumps.bridge.deal import SUIT_OF, trick_winner
 from trumps.coinche.play import DIX_DE_DER
-from trumps.core.cards import Card, Suit
-from trumps.five_hundred.play import JokerLead
+from trumps.core.cards import Card
+from trumps.five_hundred.play import JokerLead, joker_leads
 from trumps.solver.position import JOKERS, PLAIN, Position, SearchLimit, check_limit
 
 __all__ = ["Move", "brute_force", "final_value", "legal_moves", "play", "solve_reference"]
@@ -34,16 +34,7 @@ def legal_moves(pos: Position) -> list[Move]:
         if pos.trick:
             return list(rules.legal_follow(hand, pos.led))
         if rules.trump is None and any(c.suit is None for c in hand):
-            suits = list(Suit)
-            if pos.restrict_joker_lead:
-                suits = [s for s in suits if int(s) not in pos.shown_void[seat]] or suits
-            out: list[Move] = []
-            for c in hand:
-                if c.suit is None:
-                    out.extend(JokerLead(c, s) for s in suits)
-                else:
-                    out.append(c)
-            return out
+            return list(joker_leads(hand, pos.shown_void[seat] if pos.restrict_joker_lead else None))
         return list(hand)
     if pos.family == PLAIN:
         if pos.trick:
