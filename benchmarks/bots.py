@@ -51,8 +51,8 @@ def run(game: str, level: str, deals: int, seed: int) -> dict[str, Any]:
         easy = bot_for(game, "easy")
         bots = [measured if s in (0, 1) else easy for s in range(m.players)]
         rng = random.Random(seed + d)
-        while not m.results and m.to_act is not None:
-            step(m, bots[m.to_act], rng)
+        while not m.results and m.to_act_index is not None:
+            step(m, bots[m.to_act_index], rng)
     all_t = [t for _, t, _ in times]
     cpu = [c for _, _, c in times]
     cards = [c for p, _, c in times if p == "PLAY"]

@@ -54,7 +54,7 @@ def play_table(match: Match[Any], bots: list[Bot], rng: random.Random) -> tuple[
     for _ in range(10_000):
         if match.results:
             return dict(match.results[0]), lost
-        seat = match.to_act
+        seat = match.to_act_index
         assert seat is not None
         legal = [str(a) for a in match.legal_actions()]
         values = None
@@ -73,8 +73,8 @@ def fixed_contract(seed: int) -> dict[str, Any] | None:
     match = _new_match("coinche", PRESET, seed)
     bots = [_factory("coinche", "easy")() for _ in range(4)]
     rng = random.Random(seed * 7919 + 17)
-    while match.view(match.to_act)["phase"] == "AUCTION" and not match.results:
-        step(match, bots[match.to_act], rng)  # type: ignore[index]
+    while match.view(match.to_act_index)["phase"] == "AUCTION" and not match.results:
+        step(match, bots[match.to_act_index], rng)  # type: ignore[index]
     if match.results:
         return None
     view = match.view(0)

@@ -45,7 +45,7 @@ def raw_view(game: str, preset: str | None, episodes: int, seed: int) -> None:
     for k in range(episodes):
         m = trumps.new_game(game, preset=preset, seed=seed + k)
         while not m.results and not m.is_over:
-            m.view(m.to_act)
+            m.view(m.to_act_index)
             m.apply(rng.choice(m.legal_actions()))
 
 

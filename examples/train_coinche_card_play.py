@@ -235,7 +235,7 @@ def train(deals: int, seed: int, lr: float, log_every: int) -> Policy:
         gains: list[float] = []  # per trick: the learning side's points won (+) or lost (-)
         trump: str | None = None
         while not m.is_over and m.deal_number == 0:
-            seat = m.to_act
+            seat = m.to_act_index
             legal = [str(a) for a in m.legal_actions()]
             view = m.view(seat)
             trump = view.get("trump") or trump

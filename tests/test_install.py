@@ -51,7 +51,7 @@ m = trumps.new_game("coinche", seed=4, contract="100H", declarer="E")
 sol = solve(m)
 out["solve"] = [sol.engine, len(sol.values), available(), variant()]
 legal = [str(a) for a in m.legal_actions()]
-out["normal"] = bot_for("coinche", "normal").choose(m.view(m.to_act), legal, rng) in legal
+out["normal"] = bot_for("coinche", "normal").choose(m.view(m.to_act_index), legal, rng) in legal
 print(json.dumps(out))
 """
 

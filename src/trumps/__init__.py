@@ -3,7 +3,7 @@ Contract Bridge, Belote Coinche), a card room, bots and tools.
 
 >>> import trumps
 >>> g = trumps.new_game("500", preset="australian", seed=7)
->>> g.seat_name(g.to_act) in ("N", "E", "S", "W")
+>>> g.to_act in ("N", "E", "S", "W")
 True
 
 The subpackages load on first use (PEP 562), so ``import trumps`` stays

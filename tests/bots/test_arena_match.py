@@ -33,7 +33,7 @@ def _bots(game: str, a: str, b: str, a_team: int = 0) -> list[Bot]:
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_coinche_game_ends_exactly_at_the_target(seed: int) -> None:
     m = play_game("coinche", _bots("coinche", "rules", "random"), seed, COINCHE_SHORT)
-    assert m.is_over and m.to_act is None
+    assert m.is_over and m.to_act_index is None
     final = m.results[-1]["scores"]
     assert final == m.scores and max(final) >= 400 and final[0] != final[1]
     assert m.winner == (0 if final[0] > final[1] else 1)

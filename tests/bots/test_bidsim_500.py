@@ -24,8 +24,8 @@ def _first_view(hand: list[str], **options: Any) -> tuple[dict[str, Any], list[s
     """The first call of a fresh deal (an empty auction), with ``hand``
     swapped in for the seat to act."""
     m = trumps.new_game("500", seed=1, options=options or None)
-    assert m.to_act is not None
-    view = m.view(m.to_act)
+    assert m.to_act_index is not None
+    view = m.view(m.to_act_index)
     me = view["seat"]
     view["hands"] = {s: (list(hand) if s == me else None) for s in view["seats"]}
     return view, [str(a) for a in m.legal_actions()]
@@ -81,10 +81,10 @@ def test_every_call_of_whole_auctions_is_legal(seed: int) -> None:
     m = trumps.new_game("500", seed=seed)
     bidders = [_bidder(3) for _ in range(4)]
     rng = random.Random(seed)
-    while m.to_act is not None and m.view(m.to_act)["phase"] == "AUCTION":
-        view = m.view(m.to_act)
+    while m.to_act_index is not None and m.view(m.to_act_index)["phase"] == "AUCTION":
+        view = m.view(m.to_act_index)
         legal = [str(a) for a in m.legal_actions()]
-        call = bidders[m.to_act].choose(view, legal, rng)
+        call = bidders[m.to_act_index].choose(view, legal, rng)
         assert call in legal
         m.apply(call)
 
@@ -93,9 +93,9 @@ def test_passing_is_worth_what_the_opponents_then_make() -> None:
     """After an opposing bid a pass is not worth 0: the rest of the auction
     and the opponents' contract are simulated."""
     m = trumps.new_game("500", seed=1)
-    assert m.to_act is not None
+    assert m.to_act_index is not None
     m.apply("8H")  # the first seat bids, with its cards unknown to us
-    view = m.view(m.to_act)
+    view = m.view(m.to_act_index)
     me = view["seat"]
     view["hands"] = {s: (list(NOTHING) if s == me else None) for s in view["seats"]}
     legal = [str(a) for a in m.legal_actions()]
@@ -107,8 +107,8 @@ def test_six_players_bid_by_rule() -> None:
     """Six-handed deals are too big to solve per sample within a bid's time:
     the rule bot's call, at once."""
     m = trumps.new_game("500", seed=4, options={"players": "2v2v2"})
-    assert m.to_act is not None
-    view = m.view(m.to_act)
+    assert m.to_act_index is not None
+    view = m.view(m.to_act_index)
     legal = [str(a) for a in m.legal_actions()]
     rules = bot_for("500", "rules")
     assert _bidder().options_for(view, legal, random.Random(1)) == []

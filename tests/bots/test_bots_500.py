@@ -56,7 +56,7 @@ def test_rule_and_random_bots_only_play_legal_actions(preset: str | None, option
         bots = [Spy(kinds[(match.team_of(s) + seed) % 2]) for s in range(match.players)]
         rng = random.Random(seed)
         while not match.is_over:
-            seat = match.to_act
+            seat = match.to_act_index
             assert seat is not None
             legal = [str(a) for a in match.legal_actions()]
             spy = bots[seat]
@@ -246,7 +246,7 @@ def test_rule_bot_does_not_pass_a_big_hand_in_australian() -> None:
 def _play_to(match: trumps.Match[Any], cards: list[str]) -> dict[str, Any]:
     for c in cards:
         match.apply(c)
-    seat = match.to_act
+    seat = match.to_act_index
     assert seat is not None
     return match.view(seat)
 

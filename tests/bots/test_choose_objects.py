@@ -26,7 +26,7 @@ def play(game: trumps.Match, level: str, actions: int, rng: random.Random) -> li
             break
         legal = game.legal_actions()
         phases.append(game.phase)
-        chosen = bot.choose(game.view(game.to_act), legal, rng)
+        chosen = bot.choose(game.view(game.to_act_index), legal, rng)
         assert any(chosen is a for a in legal), (level, chosen)
         game.apply(chosen)
     return phases
@@ -55,10 +55,10 @@ def test_the_sampling_levels_bid_and_play_objects(name: str, preset: str | None,
         legal = game.legal_actions()
         seen.add(game.phase)
         if game.phase == "PLAY" and len(legal) > 1:
-            chosen = bot.choose(game.view(game.to_act), legal, rng)
+            chosen = bot.choose(game.view(game.to_act_index), legal, rng)
             assert isinstance(chosen, Card) and chosen in legal
             break
-        game.apply(bot_for(game.game, "easy").choose(game.view(game.to_act), legal, rng))
+        game.apply(bot_for(game.game, "easy").choose(game.view(game.to_act_index), legal, rng))
     else:  # pragma: no cover - every game reaches a card with a choice
         pytest.fail(f"no play decision reached: {phases}")
 
@@ -67,7 +67,7 @@ def test_notations_stay_notations_and_mixed_lists_work() -> None:
     game = trumps.new_game("500", seed=1)
     legal = game.legal_actions()
     as_text = [str(a) for a in legal]
-    chosen = bot_for("500", "easy").choose(game.view(game.to_act), as_text, random.Random(0))
+    chosen = bot_for("500", "easy").choose(game.view(game.to_act_index), as_text, random.Random(0))
     assert type(chosen) is str and chosen in as_text
     mixed = [legal[0], *as_text[1:]]
     assert RandomBot().choose({}, mixed, random.Random(3)) in mixed
@@ -90,7 +90,7 @@ def test_suggest_and_explain_take_a_live_game(name: str) -> None:
     assert found["action"] in game.legal_actions() and isinstance(found["action"], Card)
     rows = explain(game)
     assert {r["action"] for r in rows} <= {str(a) for a in game.legal_actions()}
-    view = game.view(game.to_act)
+    view = game.view(game.to_act_index)
     by_name = suggest(name, view, view["legal"], level="normal")
     assert by_name["action"] == str(found["action"])  # same seed, same answer, as notation
     with pytest.raises(BotError):

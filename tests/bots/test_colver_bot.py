@@ -56,7 +56,7 @@ def _mirror(seed: int) -> tuple[dict[str, Any], Any, int]:
     actions at every step; returns trumps' result, the colver Env and the
     number of actions checked."""
     m = trumps.new_game("coinche", preset="contree_exact", seed=seed)
-    v = m.view(m.to_act)
+    v = m.view(m.to_act_index)
     seat_of = cb._seat_map(v)
     hands: list[list[int]] = [[] for _ in range(4)]
     for i, name in enumerate(v["seats"]):
@@ -65,7 +65,7 @@ def _mirror(seed: int) -> tuple[dict[str, Any], Any, int]:
     rng = random.Random(seed)
     checked = 0
     while not m.results:
-        v = m.view(m.to_act)
+        v = m.view(m.to_act_index)
         auction = v["phase"] == "AUCTION"
         cb._forced_passes(env, None, seat_of[v["seat"]])
         assert env.current_player() == seat_of[v["seat"]]
@@ -144,7 +144,7 @@ def test_the_bot_sees_only_its_seat() -> None:
     hidden hands (they are drawn at random consistently with the view)."""
     m = trumps.new_game("coinche", preset="contree_exact", seed=5)
     bot = cb.ColverBot("heuristic")
-    view = m.view(m.to_act)
+    view = m.view(m.to_act_index)
     env, _ = bot._build(view, random.Random(1))
     seat_of = cb._seat_map(view)
     hands = env.get_hands()
@@ -173,8 +173,8 @@ def test_fixed_contract_card_play() -> None:
 
     env = None
     while not g.results:
-        if g.to_act == 0 and len(g.legal_actions()) > 1:
+        if g.to_act_index == 0 and len(g.legal_actions()) > 1:
             env, _ = bots[0]._build(g.view(0), random.Random(1))  # type: ignore[attr-defined]
             assert env.get_contract() == {"coinche": 1, "value": 100, "trump": 1, "team": 0}
-        step(g, bots[g.to_act], rng)  # type: ignore[index]
+        step(g, bots[g.to_act_index], rng)  # type: ignore[index]
     assert env is not None and g.results[0]["contract"] == "100HX"

@@ -56,8 +56,8 @@ def test_strong_plays_a_whole_deal_legally(game: str) -> None:
     m = trumps.new_game(game, seed=12)
     bots = [StrongBot() if s % 2 == 0 else bot_for(game, "easy") for s in range(m.players)]
     rng = random.Random(1)
-    while not m.results and m.to_act is not None:
-        step(m, bots[m.to_act], rng)
+    while not m.results and m.to_act_index is not None:
+        step(m, bots[m.to_act_index], rng)
     assert m.results
 
 
@@ -65,8 +65,8 @@ def test_a_bid_simulation_past_its_bounds_bids_by_rule() -> None:
     """A simulated bid whose searches pass the node limit, or that runs past
     its time cap, is the rule bot's bid: never a long wait at the table."""
     m = trumps.new_game("coinche", seed=2)  # the simulation bids 120H, the rules 100H
-    assert m.to_act is not None
-    view = m.view(m.to_act)
+    assert m.to_act_index is not None
+    view = m.view(m.to_act_index)
     legal = [str(a) for a in m.legal_actions()]
     rules = bot_for("coinche", "rules")
     want = rules.choose(view, legal, random.Random(3))
@@ -75,8 +75,8 @@ def test_a_bid_simulation_past_its_bounds_bids_by_rule() -> None:
         bidder = SimulationBidder("coinche", 4, rules, **bounds)
         assert bidder.choose(view, legal, random.Random(3)) == want
     m = trumps.new_game("500", seed=2)
-    assert m.to_act is not None
-    view, legal = m.view(m.to_act), [str(a) for a in m.legal_actions()]
+    assert m.to_act_index is not None
+    view, legal = m.view(m.to_act_index), [str(a) for a in m.legal_actions()]
     with pytest.raises(SearchLimit):
         SimulationBidder("500", 4, bot_for("500", "rules"), limit=20).options_for(
             view, legal, random.Random(1)

@@ -28,12 +28,12 @@ def _play_to(game: str, seed: int, actions: int, options: dict[str, Any] | None 
     bots = [bot_for(game, "rules") for _ in range(m.players)]
     rng = random.Random(seed)
     in_play = 0
-    while not m.results and m.to_act is not None:
-        if m.view(m.to_act)["phase"] == "PLAY":
+    while not m.results and m.to_act_index is not None:
+        if m.view(m.to_act_index)["phase"] == "PLAY":
             if in_play == actions:
                 return m
             in_play += 1
-        step(m, bots[m.to_act], rng)
+        step(m, bots[m.to_act_index], rng)
     return None
 
 
@@ -46,9 +46,9 @@ def _truth(m: Match[Any]) -> list[set[str]]:
 @given(seed=st.integers(1, 10_000), actions=st.integers(0, 30), draw=st.integers(0, 2**32))
 def test_samples_agree_with_the_view(game: str, seed: int, actions: int, draw: int) -> None:
     m = _play_to(game, seed, actions)
-    if m is None or m.to_act is None:
+    if m is None or m.to_act_index is None:
         return
-    view = m.view(m.to_act)
+    view = m.view(m.to_act_index)
     me = view["seats"].index(view["seat"])
     know = knowledge(view)
     truth = _truth(m)
@@ -80,16 +80,16 @@ def test_samples_agree_with_the_view(game: str, seed: int, actions: int, draw: i
     real[PILE] = [str(c) for c in getattr(m.deal, "discards", [])] if game == "500" else []
     rebuilt = world(view, real)
     assert sorted(str(a) for a in rebuilt.legal_actions()) == sorted(str(a) for a in m.legal_actions())
-    assert rebuilt.to_act == m.to_act
+    assert rebuilt.to_act_index == m.to_act_index
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_normal_bot_is_legal_and_repeatable(game: str) -> None:
     for seed in (1, 2):
         m = _play_to(game, seed, 20)
-        if m is None or m.to_act is None:
+        if m is None or m.to_act_index is None:
             continue
-        view = m.view(m.to_act)
+        view = m.view(m.to_act_index)
         legal = [str(a) for a in m.legal_actions()]
         a = NormalBot().choose(view, legal, random.Random(5))
         b = NormalBot().choose(view, legal, random.Random(5))
@@ -98,8 +98,8 @@ def test_normal_bot_is_legal_and_repeatable(game: str) -> None:
 
 def test_evaluation_counts_samples_and_ranks() -> None:
     m = _play_to("bridge", 2, 40)
-    assert m is not None and m.to_act is not None
-    view = m.view(m.to_act)
+    assert m is not None and m.to_act_index is not None
+    view = m.view(m.to_act_index)
     legal = [str(a) for a in m.legal_actions()]
     ev = evaluate(view, legal, random.Random(1), samples=6)
     assert ev.samples == 6 and ev.unit == "tricks"
@@ -114,8 +114,8 @@ def test_coinche_defender_keeps_the_master_card() -> None:
     # Three cards each at hearts; every card is exposed to the solver in each
     # sample, and the best card of the contracting side is the same in all.
     m = _play_to("coinche", 3, 20)
-    assert m is not None and m.to_act is not None
-    view = m.view(m.to_act)
+    assert m is not None and m.to_act_index is not None
+    view = m.view(m.to_act_index)
     legal = [str(a) for a in m.legal_actions()]
     ev = evaluate(view, legal, random.Random(3), samples=4)
     assert ev.unit == "points" and ev.samples == 4
@@ -124,9 +124,9 @@ def test_coinche_defender_keeps_the_master_card() -> None:
 
 def test_knowledge_needs_the_play_phase() -> None:
     m = trumps.new_game("coinche", seed=1)
-    assert m.to_act is not None
+    assert m.to_act_index is not None
     with pytest.raises(SamplingError):
-        knowledge(m.view(m.to_act))
+        knowledge(m.view(m.to_act_index))
 
 
 @pytest.mark.parametrize("game", ["500", "coinche"])
@@ -143,8 +143,8 @@ def test_a_promise_is_dropped_only_when_the_play_has_ruled_it_out(game: str) -> 
         m = trumps.new_game(game, seed=seed)
         bots = [bot_for(game, "rules") for _ in range(m.players)]
         rng = random.Random(seed)
-        while not m.results and m.to_act is not None:
-            view = m.view(m.to_act)
+        while not m.results and m.to_act_index is not None:
+            view = m.view(m.to_act_index)
             if view["phase"] == "PLAY":
                 know = knowledge(view)
                 me = view["seats"].index(view["seat"])
@@ -158,7 +158,7 @@ def test_a_promise_is_dropped_only_when_the_play_has_ruled_it_out(game: str) -> 
                         dropped += 1
                         dealt = [str(c) for c in m.deal.hands[s]] + [c for p, c, _ in know.played if p == s]
                         assert not test(dealt), (seed, s, dealt)
-            step(m, bots[m.to_act], rng)
+            step(m, bots[m.to_act_index], rng)
     assert dropped, "no position where the play ruled a promise out: the test checks nothing"
 
 
@@ -167,8 +167,8 @@ def test_a_search_past_the_limit_leaves_the_decision_to_the_rules() -> None:
     dropped; with none solved, ``evaluate`` raises and the level's bot plays
     its rule bot's card (a room's bot never holds the solver for minutes)."""
     m = _play_to("500", 4, 0)
-    assert m is not None and m.to_act is not None
-    view = m.view(m.to_act)
+    assert m is not None and m.to_act_index is not None
+    view = m.view(m.to_act_index)
     legal = [str(a) for a in m.legal_actions()]
     with pytest.raises(SearchLimit):
         evaluate(view, legal, random.Random(1), samples=4, limit=20)

@@ -122,6 +122,6 @@ def test_whole_auctions_end_legally() -> None:
         m = trumps.new_game("bridge", seed=seed)
         bots = [SaycBot(), bot_for("bridge", "rules")] * 2
         rng = random.Random(seed)
-        while not m.results and m.to_act is not None:
-            step(m, bots[m.to_act], rng)
+        while not m.results and m.to_act_index is not None:
+            step(m, bots[m.to_act_index], rng)
         assert m.results

@@ -19,8 +19,8 @@ def _finished(game: str, seed: int) -> Match[Any]:
     m = trumps.new_game(game, seed=seed)
     bots = [bot_for(game, "rules") for _ in range(m.players)]
     rng = random.Random(seed)
-    while not m.results and m.to_act is not None:
-        step(m, bots[m.to_act], rng)
+    while not m.results and m.to_act_index is not None:
+        step(m, bots[m.to_act_index], rng)
     return m
 
 
@@ -31,20 +31,20 @@ def _in_play(game: str, seed: int, cards: int) -> Match[Any]:
         bots = [bot_for(game, "rules") for _ in range(m.players)]
         rng = random.Random(s)
         seen = 0
-        while not m.results and m.to_act is not None:
-            if m.view(m.to_act)["phase"] == "PLAY":
+        while not m.results and m.to_act_index is not None:
+            if m.view(m.to_act_index)["phase"] == "PLAY":
                 if seen >= cards and len(m.legal_actions()) > 1:
                     return m
                 seen += 1
-            step(m, bots[m.to_act], rng)
+            step(m, bots[m.to_act_index], rng)
     raise AssertionError("no such position")
 
 
 @pytest.mark.parametrize("game", ["500", "bridge", "coinche"])
 def test_explain_ranks_every_legal_card(game: str) -> None:
     m = _in_play(game, 4, 9)
-    assert m.to_act is not None
-    view = m.view(m.to_act)
+    assert m.to_act_index is not None
+    view = m.view(m.to_act_index)
     legal = [str(a) for a in m.legal_actions()]
     rows = explain(game, view, legal, "normal", random.Random(7))
     assert sorted(r["action"] for r in rows) == sorted(legal)
@@ -56,8 +56,8 @@ def test_explain_ranks_every_legal_card(game: str) -> None:
 
 def test_suggest_is_the_level_choice_with_reasons() -> None:
     m = _in_play("coinche", 2, 5)
-    assert m.to_act is not None
-    view = m.view(m.to_act)
+    assert m.to_act_index is not None
+    view = m.view(m.to_act_index)
     legal = [str(a) for a in m.legal_actions()]
     s = suggest("coinche", view, legal, "normal", random.Random(3))
     assert s["action"] in legal
@@ -66,16 +66,16 @@ def test_suggest_is_the_level_choice_with_reasons() -> None:
 
 def test_bridge_bids_explained_by_their_rule() -> None:
     m = trumps.new_game("bridge", seed=3)
-    assert m.to_act is not None
-    view = m.view(m.to_act)
+    assert m.to_act_index is not None
+    view = m.view(m.to_act_index)
     rows = explain("bridge", view, view["legal"])
     assert len(rows) == 1 and rows[0]["reason"]
 
 
 def _view(game: str, hand: list[str], legal: list[str], **extra: Any) -> dict[str, Any]:
     m = trumps.new_game(game, seed=1)
-    assert m.to_act is not None
-    view = m.view(m.to_act)
+    assert m.to_act_index is not None
+    view = m.view(m.to_act_index)
     view["hands"] = {s: (hand if s == view["seat"] else None) for s in view["seats"]}
     view["auction"] = []
     view.update(extra)
@@ -125,7 +125,7 @@ def test_the_suggested_action_is_always_among_its_reasons(game: str) -> None:
     """ "Why?" must be able to show the suggestion itself, also for bids chosen by rule."""
     for seed in range(4):
         match = trumps.new_game(game, seed=seed)
-        view = match.view(match.to_act)
+        view = match.view(match.to_act_index)
         legal = [str(a) for a in match.legal_actions()]
         got = suggest(game, view, legal, "normal", random.Random(seed))
         assert got["action"] in legal
@@ -145,7 +145,7 @@ def test_bid_reasons_use_the_levels_own_sample_count(game: str, level: str) -> N
     # a level that bids by rule explains with EXPLAIN_BID_SAMPLES deals
     want = (budget.bid_samples_500 if game == "500" else budget.bid_samples) or EXPLAIN_BID_SAMPLES
     match = trumps.new_game(game, seed=2)
-    view = match.view(match.to_act)
+    view = match.view(match.to_act_index)
     legal = [str(a) for a in match.legal_actions()]
     got = suggest(game, view, legal, level, random.Random(2))
     simulated = [r["samples"] for r in got["reasons"] if r.get("value") is not None]

@@ -52,7 +52,7 @@ def test_contract_and_declarer(case: dict[str, Any]) -> None:
     assert g.deal.phase == "PLAY"
     assert str(g.deal.contract) == case["contract"]
     assert g.seat_name(g.deal.declarer) == case["declarer"]
-    assert g.to_act == (g.deal.declarer + 1) % 4  # opening lead from declarer's left
+    assert g.to_act_index == (g.deal.declarer + 1) % 4  # opening lead from declarer's left
 
 
 def _play_to_lead() -> trumps.Match[Any]:
@@ -76,7 +76,7 @@ def test_dummy_exposed_only_after_opening_lead() -> None:
 def test_declarer_plays_dummy() -> None:
     g = _play_to_lead()
     g.apply("JH", "E")
-    assert g.seat_name(g.to_act) == "N"  # declarer decides...
+    assert g.to_act == "N"  # declarer decides...
     assert g.view("N")["hand_to_play"] == "S"  # ...dummy's card
     with pytest.raises(WrongSeat):
         g.apply("TH", "S")
@@ -85,20 +85,20 @@ def test_declarer_plays_dummy() -> None:
     with pytest.raises(IllegalAction, match="follow suit"):
         g.apply("2S", "N")
     g.apply("5H", "N")
-    assert g.seat_name(g.to_act) == "W"
+    assert g.to_act == "W"
 
 
 def test_trick_winner_and_lead() -> None:
     g = _play_to_lead()
     for card in ["JH", "5H", "4H", "AH"]:
         g.apply(card)
-    assert g.deal.tricks[0][2] == 0 and g.seat_name(g.to_act) == "N"
+    assert g.deal.tricks[0][2] == 0 and g.to_act == "N"
     assert g.deal.won == [1, 0]
 
 
 def test_trump_wins() -> None:
     g = new(contract="4S", declarer="E")  # S leads, W dummy
-    assert g.seat_name(g.to_act) == "S"
+    assert g.to_act == "S"
     g.apply("AC")  # S
     g.apply("JC")  # W (dummy, played by E)
     g.apply("4C")  # N
@@ -135,7 +135,7 @@ def test_board_sets_dealer_and_vulnerability() -> None:
     g = trumps.new_game("bridge", options={"scoring": "duplicate", "board": 5}, seed=3)
     assert g.deal.dealer == 0 and g.deal.vulnerable == (True, False)
     g = trumps.new_game("bridge", options={"scoring": "duplicate", "board": 16}, seed=3)
-    assert g.seat_name(g.to_act) == "W" and g.view(None)["vulnerable"] == "EW"
+    assert g.to_act == "W" and g.view(None)["vulnerable"] == "EW"
     with pytest.raises(OptionError):
         trumps.new_game("bridge", options={"scoring": "duplicate", "board": 16}, dealer="N")
     with pytest.raises(OptionError):

@@ -29,12 +29,12 @@ def test_claims_off_by_default() -> None:
 def test_declarer_claim_accepted_by_both_defenders() -> None:
     g = new(contract="3NT", declarer="N")
     g.apply("JH")  # E leads
-    assert g.seat_name(g.to_act) == "N" and "CLAIM12" in [str(a) for a in g.legal_actions()]
+    assert g.to_act == "N" and "CLAIM12" in [str(a) for a in g.legal_actions()]
     g.apply("CLAIM12", "N")
-    assert g.phase == "CLAIM" and g.seat_name(g.to_act) == "E"
+    assert g.phase == "CLAIM" and g.to_act == "E"
     assert g.view("E")["claim"] == {"seat": "N", "tricks": 12}
     g.apply("ACCEPT", "E")
-    assert g.seat_name(g.to_act) == "W"
+    assert g.to_act == "W"
     g.apply("ACCEPT", "W")
     assert g.is_over
     r = g.results[0]
@@ -59,9 +59,9 @@ def test_rejected_claim_continues_and_blocks_reclaim_this_trick() -> None:
 def test_defender_concession_answered_by_declarer_and_partner() -> None:
     g = new(contract="3NT", declarer="N")
     g.apply("CONCEDE", "E")  # E concedes all 13 for the defence
-    assert g.seat_name(g.to_act) == "N"
+    assert g.to_act == "N"
     g.apply("ACCEPT")
-    assert g.seat_name(g.to_act) == "W"
+    assert g.to_act == "W"
     g.apply("ACCEPT")
     assert g.is_over and g.results[0]["tricks"] == 13
 

@@ -69,7 +69,7 @@ def _bot_game(seed: int, **options: str) -> trumps.Match[object]:
     rng = random.Random(seed)
     g = trumps.new_game("bridge", options={"scoring": "duplicate", **options}, seed=seed)
     while not g.is_over:
-        seat = g.to_act
+        seat = g.to_act_index
         v = g.view(seat)
         g.apply(bot.choose(v, v["legal"], rng), seat)
     return g
@@ -125,7 +125,7 @@ def test_bot_opener_accepts_raise_with_extras() -> None:
     rng = random.Random(0)
     calls = []
     for _ in range(5):
-        v = g.view(g.to_act)
+        v = g.view(g.to_act_index)
         call = bot.choose(v, v["legal"], rng)
         calls.append(call)
         g.apply(call)

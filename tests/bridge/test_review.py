@@ -446,7 +446,7 @@ def test_contract_and_declarer(calls: list[str], contract: str | None, declarer:
         assert g.is_over and g.results[0]["passed_out"] and g.scores == [0, 0]
         return
     assert str(g.deal.contract) == contract and g.seat_name(g.deal.declarer) == declarer
-    assert g.seat_name(g.to_act) == "NESW"[("NESW".index(declarer) + 1) % 4]
+    assert g.to_act == "NESW"[("NESW".index(declarer) + 1) % 4]
 
 
 def test_errors_are_value_errors_and_change_nothing() -> None:
@@ -483,7 +483,7 @@ def _after_auction(calls: list[str], **kw: Any) -> Any:
 
 def test_dummy_hidden_until_the_opening_lead_then_public() -> None:
     g = _after_auction(["P", "1NT", "P", "3NT", "P", "P", "P"])  # E declares, W is dummy, S leads
-    assert g.seat_name(g.deal.declarer) == "E" and g.seat_name(g.to_act) == "S"
+    assert g.seat_name(g.deal.declarer) == "E" and g.to_act == "S"
     for seat in ("N", "E", "S", None):
         assert g.view(seat)["hands"]["W"] is None  # not even declarer sees dummy before the lead
     assert g.view("W")["hands"]["W"] is not None and g.view("W")["hands"]["E"] is None
@@ -498,7 +498,7 @@ def test_dummy_hidden_until_the_opening_lead_then_public() -> None:
 def test_declarer_plays_dummy_and_dummy_never_acts() -> None:
     g = _after_auction(["P", "1NT", "P", "3NT", "P", "P", "P"])
     g.apply("2S", "S")
-    assert g.seat_name(g.to_act) == "E" and g.view("E")["hand_to_play"] == "W"
+    assert g.to_act == "E" and g.view("E")["hand_to_play"] == "W"
     assert g.view("E")["legal"] and g.view("W")["legal"] == []
     with pytest.raises(WrongSeat):
         g.apply(g.legal_actions()[0], "W")
@@ -506,9 +506,9 @@ def test_declarer_plays_dummy_and_dummy_never_acts() -> None:
     seen_dummy_turn = 0
     while not g.is_over:
         if g.deal.hand_to_play == 3:
-            assert g.seat_name(g.to_act) == "E"
+            assert g.to_act == "E"
             seen_dummy_turn += 1
-        assert g.to_act != 3
+        assert g.to_act_index != 3
         g.apply(g.legal_actions()[0])
     assert seen_dummy_turn == 13
     assert g.results[0]["tricks"] == g.deal.won[1]  # E-W declared
@@ -523,7 +523,7 @@ def test_follow_suit_and_trick_winner() -> None:
     g.apply("4H", "W")
     assert {str(c) for c in g.legal_actions()} == {"AH", "KH", "QH"}
     g.apply("AH", "N")
-    assert g.deal.tricks[-1][2] == 0 and g.seat_name(g.to_act) == "N"
+    assert g.deal.tricks[-1][2] == 0 and g.to_act == "N"
     g.apply("2D", "N")  # N leads a diamond
     g.apply("QD", "E")
     g.apply("8D")  # S (dummy) follows, declared by N
@@ -542,14 +542,14 @@ def test_claims_flow() -> None:
     assert "CLAIM13" in {str(a) for a in g.legal_actions()}
     g.apply("JH", "E")
     g.apply("CLAIM12", "N")  # on dummy's turn, declarer claims
-    assert g.phase == "CLAIM" and g.seat_name(g.to_act) == "E"
+    assert g.phase == "CLAIM" and g.to_act == "E"
     with pytest.raises(WrongSeat):
         g.apply("ACCEPT", "S")  # dummy takes no part
     g.apply("ACCEPT", "E")
-    assert g.seat_name(g.to_act) == "W"
+    assert g.to_act == "W"
     other = g.clone()
     g.apply("REJECT", "W")  # play continues, the claimer may not claim again this trick
-    assert g.phase == "PLAY" and g.seat_name(g.to_act) == "N" and g.view("N")["hand_to_play"] == "S"
+    assert g.phase == "PLAY" and g.to_act == "N" and g.view("N")["hand_to_play"] == "S"
     assert not any(str(a).startswith("CLAIM") for a in g.legal_actions())
     other.apply("ACCEPT", "W")
     assert other.is_over and other.results[0]["tricks"] == 12 and other.scores == [490, -490]
@@ -558,9 +558,9 @@ def test_claims_flow() -> None:
 
     g = _after_auction(["7NT", "P", "P", "P"], options=opts)
     g.apply("CLAIM1", "E")  # a defender claims: declarer answers, then the claimer's partner
-    assert g.seat_name(g.to_act) == "N"
+    assert g.to_act == "N"
     g.apply("ACCEPT")
-    assert g.seat_name(g.to_act) == "W"
+    assert g.to_act == "W"
     g.apply("ACCEPT")
     assert g.results[0]["tricks"] == 12 and g.scores == [-50, 50]
 
@@ -846,7 +846,7 @@ def test_verified_claims_use_the_double_dummy_solver() -> None:
     opts = {"scoring": "duplicate", "claims": "verify"}
     g = _after_auction(["3NT", "P", "P", "P"], options=opts)
     g.apply("CLAIM1", "E")  # EW cannot make a trick double dummy: refused, play goes on
-    assert g.phase == "PLAY" and g.seat_name(g.to_act) == "E"
+    assert g.phase == "PLAY" and g.to_act == "E"
     assert not any(str(a).startswith("CLAIM") for a in g.legal_actions())
     g.apply("JH", "E")
     assert dd.max_tricks_from(g.deal, 0) == 13

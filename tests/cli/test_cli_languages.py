@@ -325,7 +325,7 @@ class Player:
         if state == self._last:
             self.refused += 1
         self._last = state
-        view = m.view(m.to_act)
+        view = m.view(m.to_act_index)
         legal = view["legal"]
         w = _WORDS[self.code]
         if view["phase"] == "AUCTION":

@@ -37,7 +37,7 @@ def test_auction_case(case: dict[str, Any], preset: str) -> None:
             g.apply(case["illegal"])
         assert g.to_json() == before
     if "to_act" in case:
-        assert g.to_act == g.seat(case["to_act"])
+        assert g.to_act_index == g.seat(case["to_act"])
     if "contract" not in case:
         return
     if case["contract"] is None:
@@ -48,7 +48,7 @@ def test_auction_case(case: dict[str, Any], preset: str) -> None:
         assert g.deal.phase == "PLAY"
         assert str(g.deal.contract) == contract
         assert g.seat_name(g.deal.taker) == taker
-        assert g.to_act == g.seat("N")  # eldest leads, not the taker
+        assert g.to_act_index == g.seat("N")  # eldest leads, not the taker
 
 
 def test_thrown_in_dealer_rotates_in_play_direction() -> None:
@@ -57,19 +57,19 @@ def test_thrown_in_dealer_rotates_in_play_direction() -> None:
         g.apply("P")
     assert g.dealer == (g.seat("E") + 3) % 4
     c = trumps.new_game("coinche", preset="common", options={"direction": "clockwise"}, seed=5, dealer="E")
-    assert c.to_act == c.seat("S")
+    assert c.to_act_index == c.seat("S")
     for _ in range(4):
         c.apply("P")
-    assert c.dealer == c.seat("S") and c.to_act == c.seat("W")
+    assert c.dealer == c.seat("S") and c.to_act_index == c.seat("W")
 
 
 def test_surcoinche_window_skips_defenders() -> None:
     g = _game()
     g.apply("100H", "N")
     g.apply("X", "W")
-    assert g.to_act == g.seat("S") and [str(a) for a in g.legal_actions()] == ["P", "XX"]
+    assert g.to_act_index == g.seat("S") and [str(a) for a in g.legal_actions()] == ["P", "XX"]
     g.apply("P")
-    assert g.to_act == g.seat("N")
+    assert g.to_act_index == g.seat("N")
 
 
 def test_closed_auction_has_no_bids_for_anyone() -> None:

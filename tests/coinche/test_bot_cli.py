@@ -24,7 +24,7 @@ def test_bot_plays_whole_matches(preset: str) -> None:
     )
     actions = 0
     while not g.is_over and actions < 20_000:
-        v = g.view(g.to_act)
+        v = g.view(g.to_act_index)
         choice = bot.choose(v, v["legal"], rng)
         assert choice in v["legal"]
         g.apply(choice)
@@ -39,7 +39,7 @@ def test_bot_beats_random() -> None:
     for seed in range(12):
         g = trumps.new_game("coinche", preset="common", seed=seed)
         while not g.is_over:
-            seat = g.to_act
+            seat = g.to_act_index
             if seat % 2 == 0:
                 v = g.view(seat)
                 g.apply(bot.choose(v, v["legal"], rng))

@@ -29,7 +29,7 @@ def play_out(g: trumps.Match[Any], plays: dict[str, str]) -> None:
         if isinstance(legal[0], Declaration):
             g.apply(legal[0])
             continue
-        seat = g.seat_name(g.to_act)
+        seat = g.to_act
         g.apply(queue[seat].pop(0), seat)
 
 
@@ -101,7 +101,7 @@ def test_announced_belote() -> None:
     assert "KH+BELOTE" in legal and "QH+BELOTE" in legal and "7C+BELOTE" not in legal
     g.apply("KH+BELOTE")
     assert g.view(None)["belote"] == [{"seat": "N", "suit": "H", "call": "belote"}]
-    while g.to_act != g.seat("N"):
+    while g.to_act_index != g.seat("N"):
         g.apply(g.legal_actions()[0])
     if g.seat_name(g.deal.tricks[-1][2]) == "N":
         assert "QH+BELOTE" not in [str(a) for a in g.legal_actions()]
@@ -128,7 +128,7 @@ def test_automatic_belote_is_public_when_played() -> None:
 def test_contract_start_and_eldest_leads() -> None:
     g = trumps.new_game("coinche", preset="common", seed=4, contract="110HX", declarer="S", dealer="N")
     assert g.deal.phase == "PLAY" and str(g.deal.contract) == "110HX"
-    assert g.to_act == g.seat("W")  # eldest = dealer's right
+    assert g.to_act_index == g.seat("W")  # eldest = dealer's right
     rng = random.Random(1)
     while not g.is_over:
         g.apply(rng.choice(g.legal_actions()))
@@ -178,7 +178,7 @@ def test_play_order_follows_direction() -> None:
     )
     order = []
     for _ in range(4):
-        order.append(g.seat_name(g.to_act))
+        order.append(g.to_act)
         g.apply(g.legal_actions()[0])
     assert order == ["E", "S", "W", "N"]
 

@@ -607,14 +607,14 @@ def _calls(g: Any) -> list[str]:
 
 def test_auction_eldest_rotation_and_direction() -> None:
     g = trumps.new_game("coinche", preset="common", seed=1, dealer="N")
-    assert g.seat_name(g.to_act) == "W"  # anticlockwise: eldest on the dealer's right
+    assert g.to_act == "W"  # anticlockwise: eldest on the dealer's right
     g.apply("80H")
-    assert g.seat_name(g.to_act) == "S"
+    assert g.to_act == "S"
     c = trumps.new_game("coinche", preset="common", seed=1, dealer="N", options={"direction": "clockwise"})
-    assert c.seat_name(c.to_act) == "E"
+    assert c.to_act == "E"
     for _ in range(4):
         c.apply("P")
-    assert c.seat_name(c.dealer) == "E" and c.seat_name(c.to_act) == "S" and c.deal_number == 1
+    assert c.seat_name(c.dealer) == "E" and c.to_act == "S" and c.deal_number == 1
 
 
 def test_auction_bids_rebid_and_capot() -> None:
@@ -633,7 +633,7 @@ def test_auction_bids_rebid_and_capot() -> None:
     for _ in range(3):
         g.apply("P")
     assert str(g.deal.contract) == "CAPOT-H" and g.seat_name(g.deal.taker) == "S"
-    assert g.seat_name(g.to_act) == "W"  # eldest leads
+    assert g.to_act == "W"  # eldest leads
 
 
 def test_auction_higher_numeric_bids_and_generale() -> None:
@@ -656,15 +656,15 @@ def test_coinche_closes_the_auction_and_the_surcoinche_window() -> None:
     g.apply("P")  # E
     g.apply("X")  # N coinches
     # window: the contracting side from after the coincher: W then E; S skipped
-    assert g.seat_name(g.to_act) == "W" and _calls(g) == ["P", "XX"]
+    assert g.to_act == "W" and _calls(g) == ["P", "XX"]
     g.apply("P")
-    assert g.seat_name(g.to_act) == "E" and _calls(g) == ["P", "XX"]
+    assert g.to_act == "E" and _calls(g) == ["P", "XX"]
     g.apply("P")
     assert str(g.deal.contract) == "100HX" and g.deal.phase == "PLAY"
     h = trumps.new_game("coinche", preset="common", seed=1, dealer="N")
     h.apply("100H")
     h.apply("X")  # S coinches at once
-    assert h.seat_name(h.to_act) == "E"
+    assert h.to_act == "E"
     h.apply("XX")
     assert str(h.deal.contract) == "100HXX" and h.seat_name(h.deal.taker) == "W"
 
@@ -695,9 +695,9 @@ def test_coinche_any_time_polls_the_defenders() -> None:
         "coinche", preset="common", seed=1, dealer="N", options={"coinche_timing": "any_time"}
     )
     g.apply("100H")  # W bids; S is next in turn, N is polled first
-    assert g.seat_name(g.to_act) == "N" and _calls(g) == ["P", "X"]
+    assert g.to_act == "N" and _calls(g) == ["P", "X"]
     g.apply("X")
-    assert g.seat_name(g.to_act) == "W" and _calls(g) == ["P", "XX"]  # window from after N
+    assert g.to_act == "W" and _calls(g) == ["P", "XX"]  # window from after N
     g.apply("P")
     g.apply("P")
     assert str(g.deal.contract) == "100HX"
@@ -708,7 +708,7 @@ def test_all_pass_throws_in() -> None:
     for _ in range(4):
         g.apply("P")
     assert g.results[-1]["thrown_in"] and g.totals == [0, 0] and g.seat_name(g.dealer) == "E"
-    assert g.seat_name(g.to_act) == "N"
+    assert g.to_act == "N"
 
 
 # ---------------------------------------------------------------------------
@@ -732,7 +732,7 @@ def _play_declaring_all(g: Any) -> None:
 def test_meld_example_of_the_spec_through_the_engine() -> None:
     """§7.4: E fifty, S fifty, "How high?" -> ace beats queen; EW 50 + 20."""
     g = trumps.new_game("coinche", preset="seed", deal=MELD_DEAL, dealer="S", contract="80S", declarer="N")
-    assert g.seat_name(g.to_act) == "E"
+    assert g.to_act == "E"
     for _ in range(4):
         g.apply(g.legal_actions()[0])  # the full declaration
         v = g.view("N")
@@ -805,7 +805,7 @@ def test_belote_in_colour_nt_at_and_announced() -> None:
     for announce, want in ((False, [0, 0]), (True, [20, 0])):
         g = trumps.new_game("coinche", preset="common", deal=deal, dealer="E", contract="80H", declarer="N",
                             options={"belote_requires_announcement": True})  # fmt: skip
-        assert g.seat_name(g.to_act) == "N"
+        assert g.to_act == "N"
         legal = _calls(g)
         assert "KH+BELOTE" in legal and "QH+BELOTE" in legal
         g.apply("KH+BELOTE" if announce else "KH")
@@ -822,7 +822,7 @@ def test_belote_in_colour_nt_at_and_announced() -> None:
 
 def test_single_deal_contract_110hx() -> None:
     g = trumps.new_game("coinche", preset="common", seed=4, dealer="N", contract="110HX", declarer="E")
-    assert g.deal.phase == "PLAY" and str(g.deal.contract) == "110HX" and g.seat_name(g.to_act) == "W"
+    assert g.deal.phase == "PLAY" and str(g.deal.contract) == "110HX" and g.to_act == "W"
     assert g.view(None)["contract"]["call"] == "110HX"
     rng = random.Random(0)
     while not g.is_over:

@@ -63,7 +63,7 @@ def check_view(g: Any, seat: int | None) -> None:
     hands = v["hands"]
     for name, cards in hands.items():
         assert cards is None or name == v["seat"]
-    if seat is None or seat != g.to_act:
+    if seat is None or seat != g.to_act_index:
         assert v["legal"] == []
     if v["melds"] is not None and "mine" in v["melds"]:
         assert seat is not None and seat in d.declared

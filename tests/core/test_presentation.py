@@ -106,8 +106,8 @@ def test_a_finished_500_deal_shows_its_kitty_and_discards() -> None:
     for seed in range(10):
         m = trumps.new_game("500", seed=seed)
         while m.deal_number < 1 and not m.is_over:
-            if m.phase == "KITTY" and not m.view(m.to_act).get("discards"):
-                kitty = sorted(m.view(m.to_act)["kitty"])
+            if m.phase == "KITTY" and not m.view(m.to_act_index).get("discards"):
+                kitty = sorted(m.view(m.to_act_index)["kitty"])
             m.apply(rng.choice(m.legal_actions()))
         r = m.results[0]
         assert sorted(r["kitty"]) == sorted(m.deal_records[0]["kitty"])

@@ -174,8 +174,8 @@ def test_a_broken_or_clashing_entry_point_is_skipped_with_a_warning(installed: P
 
 def test_the_toy_game_through_the_protocol(installed: Path) -> None:
     g = trumps.new_game("toy", seed=11, options={"target": 2})
-    assert g.to_act is not None and g.phase == "PLAY"
-    seat = g.to_act
+    assert g.to_act_index is not None and g.phase == "PLAY"
+    seat = g.to_act_index
     with pytest.raises(WrongSeat):
         g.apply(g.legal_actions()[0], (seat + 1) % 4)
     # the cards of another hand are never legal
@@ -207,7 +207,7 @@ def test_the_toy_game_with_its_rule_bot_and_the_arena(installed: Path) -> None:
     g = trumps.new_game(
         "toy", seed=2, deal={"N": "AS JH", "E": "KS KH", "S": "QS QH", "W": "JS AH"}, dealer="W"
     )
-    assert g.to_act == 0
+    assert g.to_act_index == 0
     g.apply("AS")
     assert easy.choose(g.view(1), [str(c) for c in g.legal_actions()], random.Random(0)) == "KS"
     played = selfplay("toy", ["easy", "random"], games=3, seed=1)

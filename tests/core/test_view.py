@@ -24,14 +24,14 @@ def _after_one_trick(game: str) -> trumps.Match:  # type: ignore[type-arg]
 @pytest.mark.parametrize("game", ["500", "bridge", "coinche"])
 def test_keys_keep_their_order(game: str) -> None:
     g = _after_one_trick(game)
-    assert list(g.view(g.to_act).keys()) == KEYS[game]["to_act"]
+    assert list(g.view(g.to_act_index).keys()) == KEYS[game]["to_act"]
     assert list(g.view(None).keys()) == KEYS[game]["spectator"]
 
 
 @pytest.mark.parametrize("game", ["500", "bridge", "coinche"])
 def test_the_frame_shows_a_seat_what_it_may_see(game: str) -> None:
     g = _after_one_trick(game)
-    actor = g.to_act
+    actor = g.to_act_index
     assert actor is not None
     exposed = g.deal.visible_hands(None) if hasattr(g.deal, "visible_hands") else set()  # coinche shows none
     other = next(s for s in range(g.players) if s != actor and actor not in exposed)

@@ -42,7 +42,7 @@ def _play(game: str, preset: str | None, options: dict[str, Any], deals: int) ->
         rng = random.Random(s)
         start = len(m.results)
         while not m.is_over and len(m.results) == start:
-            seat = m.to_act
+            seat = m.to_act_index
             assert seat is not None
             legal = m.legal_actions()
             for a in legal:
@@ -90,7 +90,7 @@ def test_played_cards_are_credited_to_who_played_them(game: str, preset: str | N
         spec = Spec(m)
         rng = random.Random(s)
         while not m.is_over and not m.results:
-            seat = m.to_act
+            seat = m.to_act_index
             assert seat is not None
             view = m.view(seat)
             if view["phase"] == "PLAY" and view.get("tricks"):

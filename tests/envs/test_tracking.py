@@ -35,7 +35,7 @@ def _play(game: str, preset: str | None, options: dict[str, Any], deals: int, *,
             seats = (
                 range(m.players)
                 if every_seat
-                else [x for x in range(m.players) if x == m.to_act or rng.random() < 0.2]
+                else [x for x in range(m.players) if x == m.to_act_index or rng.random() < 0.2]
             )
             for seat in seats:
                 tracker.observe(seat)  # raises ObservationMismatch

@@ -36,7 +36,7 @@ def test_trains_saves_loads_and_plays(tmp_path: Path, capsys: pytest.CaptureFixt
     rng = random.Random(1)
     while m.deal_number == 0 and not m.is_over:  # every choice legal, from the seat's own view
         legal = [str(a) for a in m.legal_actions()]
-        choice = bot.choose(m.view(m.to_act), legal, rng)
+        choice = bot.choose(m.view(m.to_act_index), legal, rng)
         assert choice in legal
         m.apply(choice)
 

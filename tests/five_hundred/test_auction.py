@@ -49,7 +49,7 @@ def new(h: Any, options: dict[str, Any] | None = None, preset: str = "american")
 # ----- American ---------------------------------------------------------------------
 def test_american_exact_legal_calls(h: Any) -> None:
     g = new(h)
-    assert g.seat_name(g.to_act) == "N"
+    assert g.to_act == "N"
     assert h.legal(g) == AMERICAN_FIRST
     g.apply("6H")  # a 6-level bid by one of the first two speakers is an inkle
     assert g.history() == [("N", "i6H")]
@@ -69,9 +69,9 @@ def test_american_inkles_only_is_thrown_in_and_dealer_rotates(h: Any) -> None:
     assert g.deal_number == 1 and g.seat_name(g.dealer) == "N"
     assert g.results[0]["thrown_in"] is True and g.results[0]["contract"] is None
     assert g.scores == [0, 0]
-    assert g.seat_name(g.to_act) == "E"  # eldest of the new dealer
+    assert g.to_act == "E"  # eldest of the new dealer
     h.play(g, "P P P P")
-    assert g.seat_name(g.dealer) == "E" and g.seat_name(g.to_act) == "S"
+    assert g.seat_name(g.dealer) == "E" and g.to_act == "S"
 
 
 def test_american_each_player_speaks_once(h: Any) -> None:
@@ -118,7 +118,7 @@ def test_inkle_seats_three_six_players(h: Any) -> None:
 
 def test_six_players_default_two_inkle_seats(h: Any) -> None:
     g = new(h, {"players": "3v3"})
-    assert g.seat_name(g.to_act) == "0"
+    assert g.to_act == "0"
     h.play(g, "6S 6C")
     for _ in range(4):
         assert not any(c.startswith("i") for c in h.legal(g))
@@ -156,13 +156,13 @@ def test_australian_passed_players_are_skipped(h: Any) -> None:
     g = new(h, preset="australian")
     seq = []
     for call in ["6S", "P", "6NT", "7S", "7C", "P"]:
-        seq.append(g.seat_name(g.to_act))
+        seq.append(g.to_act)
         g.apply(call)
     # N 6S, E P (out), S 6NT, W 7S, N 7C, S P (out): only N and W remain
     assert seq == ["N", "E", "S", "W", "N", "S"]
-    assert g.seat_name(g.to_act) == "W"
+    assert g.to_act == "W"
     g.apply("7D")
-    assert g.seat_name(g.to_act) == "N"  # E and S are never offered a call again
+    assert g.to_act == "N"  # E and S are never offered a call again
     g.apply("P")
     assert g.phase == "KITTY" and str(g.deal.contract) == "7D" and g.seat_name(g.deal.contractor) == "W"
     speakers = [s for s, _ in g.history()]
@@ -230,7 +230,7 @@ def test_american_after_7_inkle_does_not_unlock_misere(h: Any) -> None:
 def test_raise_own_bid(h: Any) -> None:
     g = new(h, {"raise_own_bid": True}, preset="australian")
     h.play(g, "7H P P P")
-    assert g.seat_name(g.to_act) == "N" and g.phase == "AUCTION"
+    assert g.to_act == "N" and g.phase == "AUCTION"
     # one extra call: P keeps 7H, or anything that outranks 7H
     assert h.legal(g) == ordered(
         ["P", "7NT", "MIS"], bids(range(8, 10)), ["10S", "10C", "10D", "10H", "OMIS", "10NT"]
@@ -242,7 +242,7 @@ def test_raise_own_bid(h: Any) -> None:
 def test_raise_own_bid_raise_closes_the_auction(h: Any) -> None:
     g = new(h, {"raise_own_bid": True}, preset="australian")
     h.play(g, "P 7H P P")
-    assert g.seat_name(g.to_act) == "E"
+    assert g.to_act == "E"
     g.apply("8S")  # a change of denomination does not reopen by default
     assert g.phase == "KITTY" and str(g.deal.contract) == "8S" and g.seat_name(g.deal.contractor) == "E"
 
@@ -251,7 +251,7 @@ def test_raise_own_bid_not_offered_twice(h: Any) -> None:
     g = new(h, {"raise_own_bid": True}, preset="australian")
     h.play(g, "6S 6C P P P")
     # the high bidder E gets the raise turn; N is out (passed)
-    assert g.seat_name(g.to_act) == "E"
+    assert g.to_act == "E"
     g.apply("7C")
     assert g.phase == "KITTY" and str(g.deal.contract) == "7C"
 
@@ -261,7 +261,7 @@ def test_raise_reopens_on_denomination_change(h: Any) -> None:
     g = new(h, o, preset="australian")
     h.play(g, "7H P P P")
     g.apply("8S")  # denomination changed: the others may re-enter
-    assert g.phase == "AUCTION" and g.seat_name(g.to_act) == "E"
+    assert g.phase == "AUCTION" and g.to_act == "E"
     assert "8C" in h.legal(g)
     h.play(g, "P P P")
     g2 = new(h, o, preset="australian")
@@ -281,7 +281,7 @@ def test_all_pass_play_no_trumps(h: Any) -> None:
     g = h.new({"all_pass_action": "play_no_trumps"}, preset="australian", deal=deal, dealer="N", seed=1)
     h.play(g, "P P P P")
     assert g.phase == "PLAY" and g.deal.no_contract
-    assert g.seat_name(g.to_act) == "E"  # eldest leads
+    assert g.to_act == "E"  # eldest leads
     assert len(g.deal.hands[1]) == 10  # no kitty exchange
     v = g.view("E")
     assert v["contract"] is None and v["no_contract"] is True and v["trump"] is None
@@ -321,7 +321,7 @@ def test_auction_cases(h: Any, case: dict[str, Any]) -> None:
     h.play(g, case["calls"])
     e = case["expect"]
     if "to_act" in e:
-        assert g.seat_name(g.to_act) == e["to_act"]
+        assert g.to_act == e["to_act"]
     if "phase" in e:
         assert g.phase == e["phase"]
     legal = h.legal(g)

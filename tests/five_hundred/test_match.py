@@ -37,18 +37,18 @@ def test_breach_windows_poll_defenders_twice(h: Any) -> None:
     g = start(h, {"N": N_TOP}, kitty="RJ 4H 4D")
     h.play(g, "7NT P P P")
     assert g.phase == "BREACH"
-    assert [g.seat_name(g.to_act), h.legal(g)] == ["E", ["P", "BREACH"]]
+    assert [g.to_act, h.legal(g)] == ["E", ["P", "BREACH"]]
     g.apply("P")
-    assert g.seat_name(g.to_act) == "W"
+    assert g.to_act == "W"
     assert g.view("W")["hands"]["N"] is None and "kitty" not in g.view("N")
     g.apply("P")
     assert g.phase == "KITTY"
     discard_kitty(h, g)
-    assert g.phase == "BREACH" and g.seat_name(g.to_act) == "E"
+    assert g.phase == "BREACH" and g.to_act == "E"
     g.apply("P")
     g.apply("BREACH")
     assert g.phase == "PLAY" and g.view(None)["breach"] == "W"
-    assert g.seat_name(g.to_act) == "N"
+    assert g.to_act == "N"
 
 
 def test_breach_first_call_wins_and_closes_windows(h: Any) -> None:
@@ -89,7 +89,7 @@ def test_failed_breach_bans_the_caller_next_deal(h: Any) -> None:
     assert r["banned_next_deal"] == ["E"]
     assert g.scores == [250, -100]
     # next deal, dealer N: E speaks first and may only pass
-    assert g.seat_name(g.dealer) == "N" and g.seat_name(g.to_act) == "E"
+    assert g.seat_name(g.dealer) == "N" and g.to_act == "E"
     assert h.legal(g) == ["P"]
     assert g.view("E")["banned"] == ["E"]
     with pytest.raises(IllegalAction, match="breach"):
@@ -112,7 +112,7 @@ def test_successful_breach_bans_the_contractor(h: Any) -> None:
     assert r["breach"]["succeeded"] is True and r["breach"]["points"] == [0, 100]
     assert g.scores == [-220, 200] and r["banned_next_deal"] == ["N"]
     h.play(g, "P P P")  # E, S, W
-    assert g.seat_name(g.to_act) == "N" and h.legal(g) == ["P"]
+    assert g.to_act == "N" and h.legal(g) == ["P"]
 
 
 @pytest.mark.parametrize(("contract", "banned"), [("8NT", []), ("7NT", ["N"])])
@@ -143,7 +143,7 @@ def test_game_over_at_500(h: Any) -> None:
     discard_kitty(h, g)
     h.first_legal_until(g, lambda g: False)
     assert g.is_over and g.winner == 0 and g.scores == [520, 0]
-    assert g.phase == "GAME_OVER" and g.to_act is None and g.legal_actions() == []
+    assert g.phase == "GAME_OVER" and g.to_act_index is None and g.legal_actions() == []
     v = g.view("E")
     assert v["over"] is True and v["winner"] == 0 and v["legal"] == []
     before = g.to_json()
@@ -160,7 +160,7 @@ def test_dealer_rotates_after_played_deals(h: Any) -> None:
     while g.deal_number < 6 and not g.is_over:
         if g.deal_number == len(dealers):
             dealers.append(g.seat_name(g.dealer))
-            assert g.seat_name(g.to_act) == g.seat_name((g.dealer + 1) % 4)
+            assert g.to_act == g.seat_name((g.dealer + 1) % 4)
         # odd deals are thrown in, even deals played at 7S by the first speaker
         bid = g.phase == "AUCTION" and not g.deal.auction.calls and len(dealers) % 2 == 0
         g.apply("7S" if bid else g.legal_actions()[0])
@@ -174,7 +174,7 @@ def test_dealer_rotates_after_played_deals(h: Any) -> None:
 def test_single_deal_mode(h: Any) -> None:
     deal = h.full_deal({"N": "RJ JH JD AH KH QH TH 9H 8H 7H"})
     g = trumps.new_game("500", deal=deal, contract="8H", declarer="N", dealer="W", seed=1)
-    assert g.phase == "PLAY" and g.seat_name(g.to_act) == "N"
+    assert g.phase == "PLAY" and g.to_act == "N"
     assert g.view("N")["discards"] == deal["kitty"] and "discards" not in g.view("E")
     h.first_legal_until(g, lambda g: False)
     assert g.is_over and len(g.results) == 1

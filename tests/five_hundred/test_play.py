@@ -26,7 +26,7 @@ def single(h: Any, hands: dict[str, str], contract: str, declarer: str = "N", op
 # ----- trump contracts -----------------------------------------------------------------
 def test_bowers_in_play(h: Any) -> None:
     g = single(h, {"N": "5D 6S 7S 8S 9S TS QS KS AS 5C", "E": "JD 5S 6C 7C 8C 9C TC QC KC AC", "S": "AD KD QD TD 9D 8D 7D 6D 4H 5H", "W": "JH AH KH QH TH 9H 8H 7H 6H 4D"}, "7H", kitty="RJ JS JC")  # fmt: skip
-    assert g.seat_name(g.to_act) == "N" and g.phase == "PLAY"
+    assert g.to_act == "N" and g.phase == "PLAY"
     g.apply("5D")
     # E holds JD (a heart) and no other diamond: void, anything goes
     assert set(h.legal(g)) == h.hand(g, "E")
@@ -36,7 +36,7 @@ def test_bowers_in_play(h: Any) -> None:
     assert set(h.legal(g)) == {"4D"}  # W's JH is a heart, its 4D must follow
     g.apply("4D")
     assert g.deal.tricks[-1][2] == 1  # E's left bower ruffed
-    assert g.seat_name(g.to_act) == "E"
+    assert g.to_act == "E"
     g.apply("5S")
     assert set(h.legal(g)) == h.hand(g, "S")  # S has no spade
     g.apply("4H")
@@ -99,7 +99,7 @@ def test_joker_lead_suit_restriction(h: Any) -> None:
         g.apply("5S")
         g.apply("BJ")  # E fails to follow spades, wins with the black joker
         h.first_legal(g, 2)
-        assert g.seat_name(g.to_act) == "E"
+        assert g.to_act == "E"
         assert {a for a in h.legal(g) if a.startswith("RJ")} == expected
         if restricted:
             with pytest.raises(IllegalAction, match="may not name S"):
@@ -166,7 +166,7 @@ def test_misere_own_hand(h: Any) -> None:
     assert v["sitting_out"] == ["S"] and v["trump"] is None and v["exposed"] == []
     order = []
     while not g.is_over:
-        order.append(g.seat_name(g.to_act))
+        order.append(g.to_act)
         _hidden_everywhere_but(g, "S", set(partner.split()))
         g.apply(g.legal_actions()[0])
     assert "S" not in order
@@ -199,7 +199,7 @@ def test_misere_both_hands(h: Any) -> None:
     assert v["sitting_out"] == []
     h.first_legal(g, 2)  # N leads, E follows
     # S's turn: the contractor N decides for S's hand
-    assert g.seat_name(g.to_act) == "N" and g.seat_name(g.deal.hand_to_play) == "S"
+    assert g.to_act == "N" and g.seat_name(g.deal.hand_to_play) == "S"
     vn = g.view("N")
     assert vn["to_act"] == "N" and vn["hand_to_play"] == "S"
     assert set(vn["legal"]) <= set(partner.split()) and vn["legal"]
@@ -245,12 +245,12 @@ def test_open_misere_exposure(h: Any, expose: str) -> None:
 
 def test_first_lead_eldest(h: Any) -> None:
     g = h.new({"first_lead": "eldest"}, seed=2, dealer="E", contract="7H", declarer="N")
-    assert g.seat_name(g.to_act) == "S"
+    assert g.to_act == "S"
     g = h.new({"first_lead": "eldest"}, seed=2, dealer="W", contract="MIS", declarer="S")
     # eldest N sits out the misère: the next active player leads
-    assert g.seat_name(g.to_act) == "E"
+    assert g.to_act == "E"
     g = h.new({}, seed=2, dealer="W", contract="MIS", declarer="S")
-    assert g.seat_name(g.to_act) == "S"
+    assert g.to_act == "S"
 
 
 def test_end_hand_when_decided(h: Any) -> None:

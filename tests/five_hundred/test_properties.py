@@ -288,7 +288,7 @@ class Checker:
     def check_state(self) -> None:
         g, d = self.g, self.d
         if g.is_over:
-            assert g.to_act is None and g.legal_actions() == []
+            assert g.to_act_index is None and g.legal_actions() == []
         deck = Counter(str(c) for c in g.deck)
         held = [str(c) for h in d.hands for c in h]
         played = [str(c) for _, cards, _, _ in d.tricks for c in cards] + [str(c) for c in d.trick]
@@ -307,7 +307,7 @@ class Checker:
             self.check_turn()
         if d.phase == "AUCTION" and not g.is_over:
             calls = [str(c) for _, c in d.auction.calls]
-            expected = ref_calls(self.o, calls, g.to_act in self.expected_bans)
+            expected = ref_calls(self.o, calls, g.to_act_index in self.expected_bans)
             assert {str(a) for a in g.legal_actions()} == expected, calls
         if self.views:
             self.check_views()
@@ -332,7 +332,7 @@ class Checker:
                 lead = d.contractor
             assert seat == lead
         partner_hand = d.contract is not None and d.contract.is_misere and seat in self.partners()
-        assert self.g.to_act == (d.contractor if partner_hand else seat)
+        assert self.g.to_act_index == (d.contractor if partner_hand else seat)
         hand = [str(c) for c in d.hands[seat]]
         trump = self.trump()
         led = None
@@ -371,7 +371,7 @@ class Checker:
             assert not leaked, (g.phase, viewer, leaked)
             if viewer is not None:
                 assert v["hands"][g.seat_name(viewer)] is not None
-                if viewer == g.to_act:
+                if viewer == g.to_act_index:
                     assert v["legal"] == [str(a) for a in g.legal_actions()]
                 else:
                     assert v["legal"] == []
@@ -382,7 +382,7 @@ class Checker:
         deals_before = len(g.results)
         tricks_before = len(d.tricks)
         text = str(action)
-        actor = g.to_act
+        actor = g.to_act_index
         phase = d.phase
         if phase == "AUCTION":
             if actor in d.banned:
@@ -541,7 +541,7 @@ def try_illegal(rng: random.Random, g: Any) -> None:
     """A rejected action raises a ValueError and changes nothing."""
     before = g.to_json()
     legal = {str(a) for a in g.legal_actions()}
-    others = [s for s in range(g.players) if s != g.to_act]
+    others = [s for s in range(g.players) if s != g.to_act_index]
     if rng.random() < 0.3:
         attempt, seat = rng.choice(sorted(legal)), rng.choice(others)
         expected: type[Exception] = WrongSeat
@@ -558,7 +558,7 @@ def try_illegal(rng: random.Random, g: Any) -> None:
         ]
         if not pool:
             return
-        attempt, seat, expected = rng.choice(pool), g.to_act, IllegalAction
+        attempt, seat, expected = rng.choice(pool), g.to_act_index, IllegalAction
     try:
         g.apply(attempt, seat)
     except expected:
@@ -600,7 +600,7 @@ def test_records_replay_and_clones(options: dict[str, Any], seed: int, cut: int)
     for _ in range(cut):
         if g.is_over:
             break
-        g.apply(rng.choice(g.legal_actions()), g.to_act, time=0.5 if rng.random() < 0.1 else None)
+        g.apply(rng.choice(g.legal_actions()), g.to_act_index, time=0.5 if rng.random() < 0.1 else None)
     record = g.to_json()
     text = json.dumps(record)
     # JSON round trip

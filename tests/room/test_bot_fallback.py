@@ -39,7 +39,7 @@ def _choice(monkeypatch: pytest.MonkeyPatch, bots: dict[str, Any]) -> tuple[str,
     match = trumps.new_game("500", seed=3)
     monkeypatch.setattr(registry, "bot_for", lambda game, kind="rules", **_: bots[kind]())
     table = SimpleNamespace(match=match, game="500", _rng=random.Random(1), id="t1")
-    seat = match.to_act
+    seat = match.to_act_index
     return asyncio.run(Table._bot_choice(table, seat, "normal")), match  # type: ignore[arg-type]
 
 

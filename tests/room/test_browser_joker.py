@@ -36,12 +36,12 @@ def _actions() -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
 
     def apply(action: str) -> None:
-        seat = m.to_act
+        seat = m.to_act_index
         assert seat is not None
         m.apply(action)
         out.append((seat, action))
 
-    assert m.to_act == 2 and "7NT" in map(str, m.legal_actions())
+    assert m.to_act_index == 2 and "7NT" in map(str, m.legal_actions())
     apply("7NT")
     while m.view(None)["phase"] == "AUCTION":
         apply("P")

@@ -37,7 +37,7 @@ def test_0003_keeps_guests_chips_tables_and_games(db_url: str) -> None:
     actions = []
     for _ in range(6):
         a = game.legal_actions()[0]
-        actions.append((game.to_act, str(a)))
+        actions.append((game.to_act_index, str(a)))
         game.apply(a)
     engine = create_engine(db_url)
     with engine.begin() as c:

@@ -130,7 +130,7 @@ def test_a_workers_repair_of_a_relayed_stream_is_not_paced(tmp_path: Path) -> No
         players = [Sink(table.seats[i].player) for i in range(3)] + [Sink(last)]
         await table.sit(players[3], "W")
         while table.seq < 4:  # (bids, not passes: four passes deal again, and a replay is of one deal)
-            to_act = table.match.to_act
+            to_act = table.match.to_act_index
             assert to_act is not None
             legal = table.match.legal_actions()
             await table.act(players[to_act], str(legal[min(1, len(legal) - 1)]))

@@ -109,7 +109,7 @@ def blunder_board(seed: int) -> tuple[list[tuple[int, str]], dict[str, Any]]:
     actions: list[tuple[int, str]] = []
 
     def act(action: str) -> None:
-        seat = match.to_act
+        seat = match.to_act_index
         assert seat is not None
         actions.append((seat, action))
         match.apply(action, seat)

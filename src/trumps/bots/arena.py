@@ -150,7 +150,7 @@ def _play_one_deal(match: Match[Any], bots: Sequence[Bot], rng: random.Random) -
     for _ in range(MAX_ACTIONS):
         if match.results:
             return dict(match.results[0])
-        seat = match.to_act
+        seat = match.to_act_index
         if seat is None:
             break
         step(match, bots[seat], rng)

@@ -145,7 +145,7 @@ def play_game(
                 raise BotError(f"a {name} game did not end in {max_deals} deals (raise --max-deals)")
             rng = random.Random(f"arena/{seed}/{dealt}")
             actions = 0
-        seat = match.to_act
+        seat = match.to_act_index
         if seat is None or actions >= MAX_ACTIONS:
             raise BotError(f"deal {dealt + 1} did not finish")
         step(match, bots[seat], rng)

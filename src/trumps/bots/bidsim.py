@@ -328,7 +328,7 @@ def _samples_500(bidder: SimulationBidder, view: Mapping[str, Any], rng: random.
     for _s, call in auction:
         before.append([str(a) for a in probe.legal_actions()])
         probe.apply(call)
-    if probe.to_act is None or str(probe.view(probe.to_act)["seat"]) != seat:
+    if probe.to_act_index is None or str(probe.view(probe.to_act_index)["seat"]) != seat:
         raise TrumpsError("the auction in the view does not lead to this seat's turn")
     for _ in range(bidder.samples):
         hands = _deal_sample_500(bidder, view, auction, before, sub)
@@ -489,7 +489,7 @@ def _rest_of_auction(
     steps = 0
     while not deal.auction.done and steps < 40:
         steps += 1
-        v = m.view(m.to_act)
+        v = m.view(m.to_act_index)
         legal = [str(a) for a in v["legal"]]
         a = "P" if str(v["seat"]) in banned else bidder.rules.choose(v, legal, rng)
         m.apply(a)

@@ -27,7 +27,7 @@ def step(match: Match[Any], bot: Bot, rng: random.Random) -> tuple[int, str]:
 
     The bot sees only ``match.view(seat)``.  Raises :class:`BotError` if it
     answers with anything but one of the legal notations."""
-    seat = match.to_act
+    seat = match.to_act_index
     if seat is None:
         raise BotError("the game is over")
     actions = match.legal_actions()
@@ -50,7 +50,7 @@ def play_game(match: Match[Any], bots: Sequence[Bot], rng: random.Random) -> Mat
     if len(bots) != match.players:
         raise BotError(f"{len(bots)} bots for {match.players} seats")
     for _ in range(MAX_ACTIONS):
-        seat = match.to_act
+        seat = match.to_act_index
         if seat is None:
             return match
         step(match, bots[seat], rng)

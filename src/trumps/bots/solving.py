@@ -228,11 +228,11 @@ def _fallback(match: Match[Any]) -> Values:
     n_results = len(match.results)
 
     def wants_max(m: Match[Any]) -> bool:
-        assert m.to_act is not None
-        return (teams[m.to_act] == team) != misere
+        assert m.to_act_index is not None
+        return (teams[m.to_act_index] == team) != misere
 
     def value(m: Match[Any], alpha: float, beta: float) -> float:
-        if len(m.results) > n_results or m.to_act is None:
+        if len(m.results) > n_results or m.to_act_index is None:
             return _declaring_total(m, team)
         maxi = wants_max(m)
         best = -math.inf if maxi else math.inf

@@ -193,7 +193,7 @@ def review(record: Mapping[str, Any] | str) -> list[dict[str, Any]]:
     for i, entry in enumerate(data.get("actions", [])):
         action = str(entry["action"])
         deal: Any = getattr(match, "deal", None)
-        seat = match.to_act
+        seat = match.to_act_index
         if (
             deal is not None
             and seat is not None

@@ -34,7 +34,7 @@ class Bridge(Match[BridgeDeal]):
 
     >>> import trumps
     >>> g = trumps.new_game("bridge", options={"scoring": "duplicate", "board": 5}, seed=1)
-    >>> g.seat_name(g.to_act), g.deal.vulnerable
+    >>> g.to_act, g.deal.vulnerable
     ('N', (True, False))
     """
 

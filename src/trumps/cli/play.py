@@ -263,7 +263,7 @@ def play_session(
     console.print(Text(intro + " " + help_text(examples)))
     try:
         while not match.is_over:
-            seat = match.to_act
+            seat = match.to_act_index
             assert seat is not None
             if seat != human:
                 bot = bots[seat]

@@ -154,9 +154,17 @@ class Match(ABC, Generic[D]):
 
     # ----- the protocol --------------------------------------------------
     @property
-    def to_act(self) -> int | None:
-        """The seat that must decide now (declarer for bridge's dummy), or
-        ``None`` when the game is over."""
+    def to_act(self) -> str | None:
+        """The name of the seat that must decide now (``"E"``; declarer for
+        bridge's dummy), as views, errors and the wire name it; ``None`` when
+        the game is over.  :attr:`to_act_index` is the same seat's number."""
+        seat = None if self._over else self.deal.to_act
+        return None if seat is None else self.seat_names[seat]
+
+    @property
+    def to_act_index(self) -> int | None:
+        """The number of the seat to act (0 is the first seat in the order of
+        :attr:`seat_names`), or ``None`` when the game is over."""
         return None if self._over else self.deal.to_act
 
     @property
@@ -177,8 +185,11 @@ class Match(ABC, Generic[D]):
     def phase(self) -> str:
         return "GAME_OVER" if self._over else self.deal.phase
 
-    def seat_name(self, seat: int) -> str:
-        return seat_name(seat, self.players)
+    def seat_name(self, seat: int | str) -> str:
+        """The name of a seat given by number or by name (checked)."""
+        if type(seat) is int and 0 <= seat < self.players:
+            return self.seat_names[seat]
+        return seat_name(parse_seat(seat, self.players), self.players)
 
     @property
     def seat_names(self) -> tuple[str, ...]:

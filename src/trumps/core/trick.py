@@ -343,7 +343,7 @@ class TrickDeal(TrickPlay, Deal):
     state, :meth:`_copy_into`."""
 
     phase_: str
-    auction: Any  # the game's auction: copied with the deal
+    auction: Any  # the game's auction, copied with the deal (None: a game without one)
     _legal: list[Action] | None
 
     @property
@@ -368,7 +368,8 @@ class TrickDeal(TrickPlay, Deal):
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.hands = [list(h) for h in self.hands]
-        other.auction = self.auction.copy()
+        if self.auction is not None:
+            other.auction = self.auction.copy()
         self._copy_trick_play(other)
         self._copy_into(other)
         return other

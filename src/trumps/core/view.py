@@ -64,7 +64,7 @@ def seat_view(
         "phase": game.phase,
         "dealer": name(d.dealer),
         **after_dealer,
-        "to_act": None if game.to_act is None else name(game.to_act),
+        "to_act": None if game.to_act_index is None else name(game.to_act_index),
         "hand_to_play": None if game.is_over or d.hand_to_play is None else name(d.hand_to_play),
         "hands": {
             name(s): ([str(c) for c in order(hands[s])] if s in visible else None) for s in range(players)
@@ -79,7 +79,7 @@ def seat_view(
         "winner": game.winner,
         "legal": [],
     }
-    if seat is not None and seat == game.to_act:
+    if seat is not None and seat == game.to_act_index:
         out["legal"] = [str(a) for a in game.legal_actions()]
     return out
 

@@ -261,7 +261,7 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
         elif self.match is None:
             self._player = int(pyspiel.PlayerId.CHANCE)
         else:
-            self._player = int(self.match.to_act)
+            self._player = int(self.match.to_act_index)
 
     def _legal(self) -> dict[int, Any]:
         h = self.holder
@@ -286,7 +286,7 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
                 self._update_player()
             return
         m = self.match
-        seat = m.to_act
+        seat = m.to_act_index
         engine_action = self._legal()[int(action)]
         self.holder.legal = None
         private = m.phase == "KITTY" or str(engine_action).startswith("MELD:")

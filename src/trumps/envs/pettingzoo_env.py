@@ -128,7 +128,7 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         """Point at the seat to act.  ``infos`` holds its view (of every seat
         at the end), made only when read: a view costs several engine steps."""
         m = self.match
-        seat = m.to_act
+        seat = m.to_act_index
         if seat is not None and not self.terminations.get(self.possible_agents[seat], False):
             agent = self.possible_agents[seat]
             self.agent_selection = agent
@@ -204,7 +204,7 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.match is None:
             return None
-        v = self.match.view(self.match.to_act if self.match.to_act is not None else 0)
+        v = self.match.view(self.match.to_act_index if self.match.to_act_index is not None else 0)
         return (
             f"{v.get('phase')} to act {v.get('to_act')} auction {[e['call'] for e in v.get('auction') or []]}"
         )

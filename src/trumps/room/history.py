@@ -369,7 +369,7 @@ def _deal_plays(
         number = match.deal_number + 1
         if number > deal or match.is_over:
             break
-        to_act = match.to_act
+        to_act = match.to_act_index
         if number == deal and to_act is not None and match.phase == "PLAY" and card_actions([action]):
             legal = [str(a) for a in match.legal_actions()]
             if action in legal:

@@ -1016,7 +1016,7 @@ class Table:
                 )
             if expect_seq is not None and expect_seq != self.seq:
                 raise RoomError("the table has moved on since your last update; try again")
-            to_act = self.match.to_act
+            to_act = self.match.to_act_index
             if to_act != seat:
                 who = "nobody" if to_act is None else self.match.seat_name(to_act)
                 raise RoomError(f"it is not your turn ({who} to act)")
@@ -1211,7 +1211,7 @@ class Table:
         key = (self.id, "move")
         if self.closed:  # (the timers are shared by key: never touch the new owner's)
             return
-        seat = self.match.to_act
+        seat = self.match.to_act_index
         timed = self.settings.bid_time or self.settings.play_time
         if (
             not timed
@@ -1235,7 +1235,7 @@ class Table:
         """Time is up: in an auction the seat passes (a timer never bids, so
         it never wins a contract for an absent player); otherwise the rule
         bot's choice is played (never a forfeit)."""
-        seat = self.match.to_act
+        seat = self.match.to_act_index
         if self.status != "playing" or seat is None:
             return
         seq = self.seq
@@ -1307,7 +1307,7 @@ class Table:
         most once per state (kept by seq and seat) and never twice at once:
         asking again, switching on and off, or a second socket gets the one
         already made, or the one under way sends it when done."""
-        seat = self.match.to_act
+        seat = self.match.to_act_index
         if seat is None or self.status != "playing" or not self.settings.suggestions:
             return
         player = self.seats[seat].player
@@ -1355,9 +1355,9 @@ class Table:
     # ----- bots ----------------------------------------------------------------------
     def _schedule_bot(self) -> None:
         """Start the bot loop if a bot is to act and none is running."""
-        if self.closed or self.status != "playing" or self.match.to_act is None:
+        if self.closed or self.status != "playing" or self.match.to_act_index is None:
             return
-        if self._controller(self.match.to_act) is None:
+        if self._controller(self.match.to_act_index) is None:
             return
         if self._bot_task is not None and not self._bot_task.done():
             return
@@ -1398,8 +1398,8 @@ class Table:
         return 1.0
 
     async def _bot_loop(self) -> None:
-        while not self.closed and self.status == "playing" and self.match.to_act is not None:
-            seat = self.match.to_act
+        while not self.closed and self.status == "playing" and self.match.to_act_index is not None:
+            seat = self.match.to_act_index
             kind = self._controller(seat)
             if kind is None:
                 return

@@ -1,75 +1,79 @@
-"""The deal of Toy Tricks: follow suit, highest card of the suit led wins."""
+"""The deal of Toy Tricks: follow suit, highest card of the suit led wins.
+
+It is written the way a fourth game would be: its card-play rules as a
+:class:`~trumps.core.trick.TrickRules`, and the deal as a
+:class:`~trumps.core.trick.TrickDeal`, which plays the tricks."""
 
 from __future__ import annotations
 
-from typing import Any, Self
+from collections.abc import Sequence
 
 from trumps.core.cards import Card, Suit
 from trumps.core.decks import make_deck
-from trumps.core.protocol import Deal
+from trumps.core.protocol import Action
+from trumps.core.trick import NO_SUIT, Trick, TrickDeal
 
 _AKQJ = [Card(f"{r}S").rank for r in "AKQJ"]
 DECK: tuple[Card, ...] = tuple(make_deck({Suit.SPADES: _AKQJ, Suit.HEARTS: _AKQJ}))
 
 
-class ToyDeal(Deal):
-    """One deal: two tricks of four cards."""
+class ToyRules:
+    """Follow suit if able; the highest card of the suit led wins; no points."""
+
+    lead_suits: list[int] = [NO_SUIT] * 72
+
+    def follow(
+        self, hand: list[Card], cards: list[Card], seats: list[int], led: int, seat: int
+    ) -> list[Card]:
+        return [c for c in hand if int(c.suit) == led] or list(hand)
+
+    def winner(self, cards: Sequence[Card], led: int) -> int:
+        return max(range(len(cards)), key=lambda i: (int(cards[i].suit) == led, cards[i].rank))
+
+    def trick_points(self, cards: Sequence[Card]) -> int:
+        return 0
+
+
+for _card in DECK:
+    ToyRules.lead_suits[_card.index] = int(_card.suit)
+RULES = ToyRules()
+
+
+class ToyDeal(TrickDeal):
+    """One deal: two tricks of four cards, no auction."""
+
+    side_of = (0, 1, 0, 1)
+    next_of = (1, 2, 3, 0)
 
     def __init__(self, hands: list[list[Card]], dealer: int) -> None:
         self.dealer = dealer
         self.dealt = [list(h) for h in hands]
         self.hands = [list(h) for h in hands]
-        self.trick: list[Card] = []
-        self.trick_seats: list[int] = []
-        self.tricks: list[tuple[int, list[Card], int]] = []  # (leader, cards, winner)
-        self.won = [0, 0]  # tricks per side
-        self.led = 4  # the suit led to the current trick (4: none yet)
+        self._init_trick_play()
+        self.rules = RULES
+        self.auction = None
+        self.phase_ = "PLAY"
+        self._legal = None
         self.to_act: int | None = (dealer + 1) % 4
         self.hand_to_play: int | None = self.to_act
 
-    def legal_actions(self) -> list[Any]:
-        assert self.to_act is not None
-        hand = self.hands[self.to_act]
-        if self.trick:
-            follow = [c for c in hand if c.suit == self.trick[0].suit]
-            if follow:
-                return follow
-        return list(hand)
+    @property
+    def won(self) -> list[int]:
+        """Tricks won per side."""
+        return self.team_tricks()
 
-    def apply_legal(self, action: Any) -> None:
+    def _compute_legal(self) -> list[Action]:
         seat = self.to_act
         assert seat is not None
-        self.hands[seat].remove(action)
-        if not self.trick:
-            self.led = int(action.suit)
-        self.trick.append(action)
-        self.trick_seats.append(seat)
-        if len(self.trick) < 4:
-            self.to_act = self.hand_to_play = (seat + 1) % 4
-            return
-        led = self.trick[0].suit
-        best = max(range(4), key=lambda i: (self.trick[i].suit == led, self.trick[i].rank))
-        winner = self.trick_seats[best]
-        self.tricks.append((self.trick_seats[0], list(self.trick), winner))
-        self.won[winner % 2] += 1
-        self.trick, self.trick_seats, self.led = [], [], 4
-        done = not any(self.hands)
-        self.to_act = self.hand_to_play = None if done else winner
+        return list(self.follow_cards(seat) if self.trick else self.hands[seat])
 
-    @property
-    def is_done(self) -> bool:
-        return not any(self.hands) and not self.trick
+    def apply_legal(self, action: Action) -> None:
+        assert self.to_act is not None and isinstance(action, Card)
+        self._legal = None
+        self._play_card(self.to_act, action)
 
-    @property
-    def phase(self) -> str:
-        return "DONE" if self.is_done else "PLAY"
+    def _set_turn(self, seat: int) -> None:
+        self.to_act = self.hand_to_play = seat
 
-    def copy(self) -> Self:
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
-        other.hands = [list(h) for h in self.hands]
-        other.trick = list(self.trick)
-        other.trick_seats = list(self.trick_seats)
-        other.tricks = list(self.tricks)
-        other.won = list(self.won)
-        return other
+    def _trick_done(self, trick: Trick) -> bool:
+        return not any(self.hands)

@@ -31,7 +31,7 @@ def view(game: ToyTricks, seat: int | None) -> dict[str, Any]:
         "contract": None,
         "exposed": [],
         "trick": [{"seat": names[s], "card": str(c)} for s, c in zip(d.trick_seats, d.trick, strict=True)],
-        "led_suit": "SHDC"[d.led] if d.led < 4 else None,
+        "led_suit": "SHDC"[d.led] if d.trick and 0 <= d.led < 4 else None,
         "tricks": [
             {"leader": names[lead], "cards": [str(c) for c in cards], "winner": names[win]}
             for lead, cards, win in d.tricks

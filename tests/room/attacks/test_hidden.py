@@ -102,13 +102,13 @@ def _person(store: Store, name: str) -> Sink:
 async def _win_auction(table: Table, sinks: dict[int, Sink]) -> int:
     """The first seat to call bids the lowest bid, every other seat passes:
     that seat gets the contract.  Returns it."""
-    first = table.match.to_act
+    first = table.match.to_act_index
     assert first is not None
     # the lowest bid that wins a contract (a 500 inkle, ``i6S``, does not)
     bid = next(a for a in map(str, table.match.legal_actions()) if a not in ("P", "PASS") and a[0] != "i")
     await table.act(sinks[first], bid)
     for _ in range(8):
-        seat = table.match.to_act
+        seat = table.match.to_act_index
         if table.match.phase != "AUCTION" or seat is None:
             break
         await table.act(sinks[seat], "P" if "P" in map(str, table.match.legal_actions()) else "PASS")
@@ -172,12 +172,12 @@ async def _time_out_once(
     try:
         seat = await _win_auction(table, sinks)
         if table.match.phase == "PLAY":  # coinche: the leader declares first
-            seat = table.match.to_act
+            seat = table.match.to_act_index
             assert seat is not None
             if not any(str(a) != "MELD:-" for a in table.match.legal_actions()):
                 return None
         else:
-            assert table.match.phase == "KITTY" and table.match.to_act == seat
+            assert table.match.phase == "KITTY" and table.match.to_act_index == seat
         hand = {str(c) for c in table.match.deal.hands[seat]}
         seq = table.seq
         for conn in [*sinks.values(), spectator]:
@@ -207,7 +207,7 @@ def test_a_replay_after_taking_a_bots_seat_shows_nothing_from_before(tmp_path: A
         await table.sit(ann, table.match.seat_name(0))  # a bot's seat mid-game: taken at the next deal
         taken_deal = table.match.deal_number + 1
         await _until(lambda: table.seats[0].player == ann.player, "the takeover")
-        await _until(lambda: table.match.to_act == 0 or table.status == "finished", "Ann's turn")
+        await _until(lambda: table.match.to_act_index == 0 or table.status == "finished", "Ann's turn")
         assert table.match.deal_number + 1 >= taken_deal
         taken = table._deal_start[0]  # (a takeover is made as a deal starts; Ann's turn holds the deal)
         ann.events.clear()
@@ -367,13 +367,13 @@ def test_no_message_of_any_type_leaks_a_card(
         async def tick() -> None:
             if 0 in table.idle:  # marked away after two timeouts: back, so the timer plays her
                 await send(ann, type="back")
-            if table.match.to_act == 0:
+            if table.match.to_act_index == 0:
                 suggested = any(e["type"] == "suggestion" for e in ann.events)
                 if game != "bridge" and not suggested and waited[0] < 600:
                     waited[0] += 1  # her first suggestion has time to come (a search thread)
                     return
                 await clock.advance(LIMIT)
-            elif table.match.to_act == 1 and table.seats[1].player == bob.player:
+            elif table.match.to_act_index == 1 and table.seats[1].player == bob.player:
                 if not taken:
                     taken.append(table._deal_start[0])  # (taken as that deal started)
                     await send(bob, type="hello", since=1)
