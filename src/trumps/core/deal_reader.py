@@ -43,7 +43,7 @@ def deal_json(deal: Mapping[Any, Any], piles: Sequence[str] = ()) -> dict[str, A
     strings, flat.  Takes the forms :meth:`DealReader.read` takes, so a deal
     taken from a record can start a new game."""
     if not isinstance(deal, Mapping):
-        raise DealError(_not_a_mapping(piles))
+        raise _not_a_mapping(piles)
     out: dict[str, Any] = {}
     for k, v in deal.items():
         if k == "dealer":
@@ -55,9 +55,9 @@ def deal_json(deal: Mapping[Any, Any], piles: Sequence[str] = ()) -> dict[str, A
     return out
 
 
-def _not_a_mapping(piles: Sequence[str]) -> str:
+def _not_a_mapping(piles: Sequence[str]) -> DealError:
     extra = "".join(f" (and {p!r})" for p in piles)
-    return f"a deal is a mapping of seats{extra} to cards"
+    return DealError(f"a deal is a mapping of seats{extra} to cards")
 
 
 class DealReader:
@@ -96,7 +96,7 @@ class DealReader:
         """The hands (indexed by seat) and the piles of the deal ``spec``;
         :class:`DealError` for anything that is not a deal of this game."""
         if not isinstance(spec, Mapping):
-            raise DealError(_not_a_mapping(list(self.piles)))
+            raise _not_a_mapping(list(self.piles))
         hands: list[list[Card] | None] = [None] * self.players
         piles: dict[str, list[Card]] = {}
         for key, value in spec.items():
