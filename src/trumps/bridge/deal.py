@@ -9,11 +9,11 @@ state and cached, like the 500 engine.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from trumps.bridge.auction import Auction
-from trumps.bridge.calls import Contract
+from trumps.bridge.calls import Call, Contract
 from trumps.bridge.claims import ACCEPT, REJECT, ClaimCall, claim
 from trumps.bridge.play import SUIT_OF, rules_for, trick_winner
 from trumps.core.cards import Card
@@ -70,7 +70,7 @@ class BridgeDeal(TrickDeal):
         self.claim_state: tuple[int, int, list[int]] | None = None  # claimer, n, responders left
         self.claimed: dict[str, Any] | None = None
         self.no_claim: set[int] = set()  # seats whose claim was rejected this trick
-        self._legal: list[Action] | None = None
+        self._legal: Sequence[Action] | None = None
         if contract is not None:
             assert declarer is not None
             self.auction.done = True
@@ -94,7 +94,7 @@ class BridgeDeal(TrickDeal):
             c, n, left = self.claim_state
             other.claim_state = (c, n, list(left))
 
-    def _compute_legal(self) -> list[Action]:
+    def _compute_legal(self) -> Sequence[Action]:
         phase = self.phase_
         if phase == PLAY:
             seat = self.hand_to_play
@@ -119,14 +119,18 @@ class BridgeDeal(TrickDeal):
         self._legal = None
         phase = self.phase_
         if phase == PLAY:
-            if type(action) is ClaimCall:
+            if type(action) is Card:  # the common case first
+                if self.trick or self.tricks:
+                    assert self.hand_to_play is not None
+                    self._play_card(self.hand_to_play, action)
+                else:
+                    self._lead_first(action)
+            elif type(action) is ClaimCall:
                 self._claim(action.tricks)
-            elif self.trick or self.tricks:
-                assert self.hand_to_play is not None
-                self._play_card(self.hand_to_play, action)
             else:
-                self._lead_first(action)
+                raise TypeError(f"not a card or a claim: {action!r}")
         elif phase == AUCTION:
+            assert isinstance(action, Call)
             auction = self.auction
             auction.apply(action)
             if not auction.done:
@@ -138,6 +142,7 @@ class BridgeDeal(TrickDeal):
             else:
                 self._start_play(*won)
         elif phase == CLAIM:
+            assert isinstance(action, ClaimCall)
             self._answer(action)
 
     # ----- play ------------------------------------------------------------

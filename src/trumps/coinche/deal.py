@@ -9,11 +9,11 @@ next action.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from trumps.coinche.auction import Auction
-from trumps.coinche.calls import AT, NT, Contract
+from trumps.coinche.calls import AT, NT, Call, Contract
 from trumps.coinche.melds import Declaration, announcements, declarations, meld_winner
 from trumps.coinche.play import DIX_DE_DER, TrickRules, rules_for
 from trumps.core.cards import Card
@@ -109,7 +109,7 @@ class CoincheDeal(TrickDeal):
         self.meld_order: list[tuple[int, Declaration]] = []
         self.melds_done = options.melds == "none"
         self.meld_team: int | None = None
-        self._legal: list[Action] | None = None
+        self._legal: Sequence[Action] | None = None
         if contract is not None:
             assert taker is not None
             self.auction.done = True
@@ -142,7 +142,7 @@ class CoincheDeal(TrickDeal):
         other.declared = dict(self.declared)
         other.meld_order = list(self.meld_order)
 
-    def _compute_legal(self) -> list[Action]:
+    def _compute_legal(self) -> Sequence[Action]:
         phase = self.phase_
         if phase == PLAY:
             seat = self.hand_to_play
@@ -153,18 +153,20 @@ class CoincheDeal(TrickDeal):
                 return list(declarations(hand, bool(o.card_in_multiple_melds), bool(o.long_run_split)))
             trick = self.trick
             best = self.best
-            out: list[Action] = (
+            cards = (
                 self.rules.legal(hand, trick, best, (self.trick_seats[best] - seat) % 4 == 2)
                 if trick
                 else list(hand)
             )
             if self.belote_pairs and self.announce_belote:
-                for c in list(out):
-                    assert isinstance(c, Card) and c.suit is not None
+                out: list[Action] = list(cards)
+                for c in cards:
+                    assert c.suit is not None
                     key = (seat, int(c.suit))
                     if self.belote_pairs.get(key) == 0 and c.rank in (15, 16):
                         out.append(BelotePlay(c))
-            return out
+                return out
+            return cards
         if phase == AUCTION:
             return list(self.auction.legal())
         return []
@@ -174,11 +176,13 @@ class CoincheDeal(TrickDeal):
         if self.phase_ == PLAY:
             if type(action) is Card:  # the common case first: a card without announcement
                 card, announce = action, False
+            elif type(action) is BelotePlay:
+                card, announce = action.card, True
             elif isinstance(action, Declaration):
                 self._declare(action)
                 return
             else:
-                card, announce = action.card, True
+                raise TypeError(f"not a card, belote or declaration: {action!r}")
             seat = self.hand_to_play
             assert seat is not None and self.rules is not None
             trick = self.trick
@@ -192,6 +196,7 @@ class CoincheDeal(TrickDeal):
                 self._belote(seat, card, announce)
             self._play_card(seat, card, None, self.best)
             return
+        assert isinstance(action, Call)
         self.auction.apply(action)
         if self.auction.done:
             won = self.auction.contract()

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from trumps.core.cards import Card
 from trumps.core.errors import (
@@ -38,8 +38,18 @@ __all__ = ["RECORD_FORMAT", "Action", "Deal", "Match"]
 RECORD_FORMAT = "trumps.record"
 RECORD_VERSION = 1
 
-# Any value object with a notation: str(action) parses back with parse_action.
-Action = Any
+class Action(Protocol):
+    """What every game's actions share (cards, calls, claims...): immutable
+    values, hashable and equal by value, whose ``str()`` is the notation that
+    the game's ``parse_action`` reads back.  A protocol rather than a union so
+    a game outside trumps brings its own action types without touching this
+    module; code that needs a game's fields narrows with ``isinstance``."""
+
+    def __hash__(self) -> int: ...
+
+    def __eq__(self, other: object, /) -> bool: ...
+
+    def __str__(self) -> str: ...
 
 
 class Deal(ABC):
@@ -50,7 +60,7 @@ class Deal(ABC):
     hand_to_play: int | None
 
     @abstractmethod
-    def legal_actions(self) -> list[Action]: ...
+    def legal_actions(self) -> Sequence[Action]: ...
 
     @abstractmethod
     def apply_legal(self, action: Action) -> None: ...
@@ -207,7 +217,7 @@ class Match(ABC, Generic[D]):
     @abstractmethod
     def teams(self) -> list[list[int]]: ...
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> Sequence[Action]:
         if self._over:
             return []
         return self.deal.legal_actions()

@@ -344,7 +344,7 @@ class TrickDeal(TrickPlay, Deal):
 
     phase_: str
     auction: Any  # the game's auction, copied with the deal (None: a game without one)
-    _legal: list[Action] | None
+    _legal: Sequence[Action] | None
 
     @property
     def phase(self) -> str:
@@ -354,14 +354,14 @@ class TrickDeal(TrickPlay, Deal):
     def is_done(self) -> bool:
         return self.phase_ == DONE
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> Sequence[Action]:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
         return legal
 
     @abstractmethod
-    def _compute_legal(self) -> list[Action]:
+    def _compute_legal(self) -> Sequence[Action]:
         """The legal actions of the current state (cached by :meth:`legal_actions`)."""
 
     def copy(self) -> Self:

@@ -71,7 +71,7 @@ class FiveHundredDeal(TrickDeal):
         self.rules: TrickRules | None
         self.led = NO_SUIT
         self.shown_void: list[set[int]] = [set() for _ in range(self.n)]
-        self._legal: list[Action] | None = None
+        self._legal: Sequence[Action] | None = None
         if contract is not None:
             assert contractor is not None
             self.auction.done = True
@@ -110,7 +110,7 @@ class FiveHundredDeal(TrickDeal):
         other.exposed = set(self.exposed)
         other.shown_void = [set(s) for s in self.shown_void]
 
-    def _compute_legal(self) -> list[Action]:
+    def _compute_legal(self) -> Sequence[Action]:
         phase = self.phase_
         if phase == PLAY:
             assert self.hand_to_play is not None and self.rules is not None
@@ -136,21 +136,26 @@ class FiveHundredDeal(TrickDeal):
         if phase == PLAY:  # a card (or a joker naming its suit) from the hand to play
             seat = self.hand_to_play
             assert seat is not None and self.rules is not None
-            if type(action) is JokerLead:
+            if type(action) is Card:  # the common case first
+                if self.trick and self.rules.eff[action.index] != self.led:
+                    self.shown_void[seat].add(self.led)
+                self._play_card(seat, action)
+            elif type(action) is JokerLead:
                 self._play_card(seat, action.card, int(action.suit))
-                return
-            if self.trick and self.rules.eff[action.index] != self.led:
-                self.shown_void[seat].add(self.led)
-            self._play_card(seat, action)
+            else:
+                raise TypeError(f"not a card to play: {action!r}")
         elif phase == AUCTION:
+            assert isinstance(action, Call)
             self.auction.apply(action)
             if self.auction.done:
                 self._end_auction()
             else:
                 self.to_act = self.hand_to_play = self.auction.to_act
         elif phase == KITTY:
+            assert isinstance(action, Card)
             self._discard(action)
         elif phase == BREACH_PHASE:
+            assert isinstance(action, Call)
             self._breach_call(action)
 
     # ----- phases -----------------------------------------------------------
