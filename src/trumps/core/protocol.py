@@ -38,6 +38,7 @@ __all__ = ["RECORD_FORMAT", "Action", "Deal", "Match"]
 RECORD_FORMAT = "trumps.record"
 RECORD_VERSION = 1
 
+
 class Action(Protocol):
     """What every game's actions share (cards, calls, claims...): immutable
     values, hashable and equal by value, whose ``str()`` is the notation that
