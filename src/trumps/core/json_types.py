@@ -17,5 +17,5 @@ from typing import TypeAlias
 
 __all__ = ["JSON", "JSONObject"]
 
-JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
+JSON: TypeAlias = "bool | int | float | str | list[JSON] | dict[str, JSON] | None"
 JSONObject: TypeAlias = "dict[str, JSON]"
