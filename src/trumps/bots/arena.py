@@ -170,7 +170,7 @@ def duplicate_deal(
     make_a: Callable[[], Bot],
     make_b: Callable[[], Bot],
     seed: int,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
 ) -> DealOutcome:
     """Play the first deal of the game seeded ``seed`` twice, seats swapped.
     ``options`` may hold a ``"preset"`` key besides the game's options."""
@@ -239,7 +239,7 @@ def duplicate_match(
     *,
     deals: int,
     seed: int = 1,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     jobs: int = 1,
     progress: Callable[[int, DealOutcome], None] | None = None,
 ) -> ArenaResult:

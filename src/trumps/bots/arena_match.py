@@ -81,7 +81,7 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float, floa
     return (p, max(0.0, centre - half), min(1.0, centre + half))
 
 
-def match_options(game: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
+def match_options(game: str, options: Mapping[str, object] | None) -> dict[str, Any]:
     """The options a match of ``game`` is played with: bridge plays a rubber
     unless ``scoring`` says Chicago; a duplicate board is refused (one deal
     is not a match: use the deal mode)."""
@@ -102,7 +102,7 @@ def _resolved(game: str, options: Mapping[str, Any]) -> Any:
     return trumps.game_class(game).schema.resolve(preset, opts)
 
 
-def match_format(game: str, options: Mapping[str, Any] | None = None) -> str:
+def match_format(game: str, options: Mapping[str, object] | None = None) -> str:
     """A short description of the match format, e.g. ``"to 1000 points"``."""
     spec = trumps.game_spec(game)
     o = _resolved(spec.name, match_options(spec.name, options))
@@ -114,7 +114,7 @@ def play_game(
     game: str,
     bots: Sequence[Bot],
     seed: int,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     *,
     max_deals: int = MAX_DEALS,
 ) -> Match[Any]:
@@ -221,7 +221,7 @@ def duplicate_game(
     make_a: Callable[[], Bot],
     make_b: Callable[[], Bot],
     seed: int,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     *,
     max_deals: int = MAX_DEALS,
 ) -> PairOutcome:
@@ -358,7 +358,7 @@ def duplicate_games(
     *,
     games: int,
     seed: int = 1,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     jobs: int = 1,
     max_deals: int = MAX_DEALS,
     progress: Callable[[int, PairOutcome], None] | None = None,

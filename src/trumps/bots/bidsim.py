@@ -244,7 +244,7 @@ def _deal_sample(view: Mapping[str, Any], rng: random.Random) -> dict[str, list[
     return out
 
 
-def _fits(hand: list[str], suits: set[str], view: Mapping[str, Any]) -> bool:
+def _fits(hand: list[str], suits: set[str], view: Mapping[str, object]) -> bool:
     """Whether ``hand`` keeps what bidding ``suits`` promised in the view's
     game: three cards of each (and what the game's strategy adds)."""
     needs = trumps.game_spec(str(view["game"])).load("bid_simulation").suit_needs
@@ -677,7 +677,7 @@ def _teams(view: Mapping[str, Any]) -> list[list[str]]:
     return [list(t) for t in view.get("teams") or [seats[0::2], seats[1::2]]]
 
 
-def _team_of(view: Mapping[str, Any], seat: str) -> int:
+def _team_of(view: Mapping[str, object], seat: str) -> int:
     """The index in ``_teams(view)`` of the partnership ``seat`` is in."""
     return next(i for i, t in enumerate(_teams(view)) if seat in t)
 

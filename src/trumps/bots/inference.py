@@ -48,23 +48,28 @@ class Inference:
     #: where :func:`trumps.bots.pimc.world` puts the :data:`PILE` in a deal ("kitty"), if anywhere
     pile_key: str | None = None
 
-    def eff_suit(self, view: Mapping[str, Any]) -> Callable[[str], int]:
+    def eff_suit(self, view: Mapping[str, object]) -> Callable[[str], int]:
         """The effective suit (0-3; 4: none) of a card under the view's contract."""
         return _plain_suit
 
-    def pile_known(self, view: Mapping[str, Any]) -> list[str]:
+    def pile_known(self, view: Mapping[str, object]) -> list[str]:
         """The cards outside every hand that this seat knows."""
         return []
 
     def pinned(
-        self, view: Mapping[str, Any], seats: list[str], me: int, known: dict[int, list[str]], played: Played
+        self,
+        view: Mapping[str, object],
+        seats: list[str],
+        me: int,
+        known: dict[int, list[str]],
+        played: Played,
     ) -> dict[int, list[str]]:
         """Seat -> cards it is known to hold without its whole hand being shown."""
         return {}
 
     def announced(
         self,
-        view: Mapping[str, Any],
+        view: Mapping[str, object],
         seats: list[str],
         me: int,
         known: dict[int, list[str]],
@@ -73,11 +78,11 @@ class Inference:
         """(seat, the card groups it holds one of) for announcements not shown yet."""
         return []
 
-    def excluded(self, view: Mapping[str, Any], played: Played, pool: list[str]) -> dict[int, set[str]]:
+    def excluded(self, view: Mapping[str, object], played: Played, pool: list[str]) -> dict[int, set[str]]:
         """Seat -> unseen cards its plays show it did not hold (beyond not following suit)."""
         return {}
 
-    def promises(self, view: Mapping[str, Any]) -> list[Promise]:
+    def promises(self, view: Mapping[str, object]) -> list[Promise]:
         """What the auction promised, as tests of a seat's hand as dealt."""
         return []
 
@@ -104,7 +109,7 @@ class _FiveHundred(Inference):
     def pile_known(self, view: Mapping[str, Any]) -> list[str]:
         return [str(c) for c in view.get("discards") or []]
 
-    def promises(self, view: Mapping[str, Any]) -> list[Promise]:
+    def promises(self, view: Mapping[str, object]) -> list[Promise]:
         from trumps.five_hundred.play import TrickRules
 
         def test(suit: str) -> Callable[[list[str]], bool]:
@@ -154,7 +159,7 @@ class _Coinche(Inference):
         c = view["contract"]
         return str(c["bid"]) + "X" * int(c.get("level") or 0), str(c["seat"])
 
-    def promises(self, view: Mapping[str, Any]) -> list[Promise]:
+    def promises(self, view: Mapping[str, object]) -> list[Promise]:
         def test(suit: str) -> Callable[[list[str]], bool]:
             def holds(hand: list[str]) -> bool:
                 held = [c for c in hand if c[-1] == suit]

@@ -109,7 +109,7 @@ def _action_for(match: Match[Any], card: str, led: int | None) -> Any:
 
 
 def evaluate(
-    view: Mapping[str, Any],
+    view: Mapping[str, object],
     legal: list[str],
     rng: random.Random,
     *,

@@ -50,7 +50,7 @@ def _deck(game: str, options_key: tuple[tuple[str, Any], ...]) -> tuple[str, ...
     return tuple(sorted({str(c) for c in cards}))
 
 
-def inference_of(view: Mapping[str, Any]) -> Inference:
+def inference_of(view: Mapping[str, object]) -> Inference:
     """The game's :class:`~trumps.bots.inference.Inference` (its spec's
     ``sampling``; a plain trick game's when it names none)."""
     spec = trumps.game_spec(str(view.get("game")))
@@ -72,7 +72,7 @@ def play_sequence(view: Mapping[str, Any]) -> list[tuple[int, str, int | None]]:
     eff = inference_of(view).eff_suit(view)
     out: list[tuple[int, str, int | None]] = []
 
-    def led_of(cards: list[str], led_code: Any) -> int | None:
+    def led_of(cards: list[str], led_code: object) -> int | None:
         if led_code and isinstance(led_code, str) and led_code in "SHDC":
             return int(Suit.parse(led_code))
         if not cards:
@@ -269,6 +269,6 @@ def _still_possible(
     return test(mine + could)
 
 
-def _promises(view: Mapping[str, Any]) -> list[tuple[int, Callable[[list[str]], bool]]]:
+def _promises(view: Mapping[str, object]) -> list[tuple[int, Callable[[list[str]], bool]]]:
     """What the auction promised about each seat's hand (the game's :class:`~trumps.bots.inference.Inference`)."""
     return inference_of(view).promises(view)

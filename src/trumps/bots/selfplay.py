@@ -89,7 +89,7 @@ def play_games(
     *,
     seed: int | None = None,
     preset: str | None = None,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
 ) -> Iterator[Match[Any]]:
     """Play ``games`` games one after another, yielding each finished match.
 
@@ -156,7 +156,7 @@ def selfplay(
     *,
     seed: int | None = None,
     preset: str | None = None,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     keep_records: bool = False,
     on_game: Callable[[Match[Any]], None] | None = None,
 ) -> SelfPlayResult:

@@ -173,7 +173,7 @@ def _suggest(
     return {"action": action, "reasons": reasons}
 
 
-def review(record: Mapping[str, Any] | str) -> list[dict[str, Any]]:
+def review(record: Mapping[str, object] | str) -> list[dict[str, Any]]:
     """Every card played in a game record with its double-dummy cost.
 
     Returns ``[{"index", "deal", "seat", "card", "cost", "value", "best",

@@ -44,7 +44,7 @@ class ClaimCall:
             return cls("CLAIM", 0)
         raise ParseError(f"not a claim action: {text!r} (CLAIM<n>, CONCEDE, ACCEPT, REJECT)")
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("ClaimCall is immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:

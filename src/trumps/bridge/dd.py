@@ -254,21 +254,21 @@ def solve_board(deal: Any) -> list[tuple[Any, int]]:
     return list(SolvedBoard(fut))
 
 
-def calc_dd_table(deal: Any) -> Any:
+def calc_dd_table(deal: object) -> Any:
     """endplay's ``calc_dd_table``, alone in DDS (it uses every slot)."""
     dds, _ = _endplay()
     with _gate().alone():
         return dds.calc_dd_table(deal)
 
 
-def calc_all_tables(deals: Iterable[Any]) -> list[Any]:
+def calc_all_tables(deals: Iterable[object]) -> list[Any]:
     """endplay's ``calc_all_tables``, alone in DDS (it uses every slot)."""
     dds, _ = _endplay()
     with _gate().alone():
         return list(dds.calc_all_tables(list(deals)))
 
 
-def dds_par(raw: Any, vul: Any, dealer: Any) -> Any:
+def dds_par(raw: object, vul: object, dealer: object) -> Any:
     """endplay's ``par`` (which solves the table first when given a deal),
     alone in DDS."""
     dds, _ = _endplay()
@@ -417,7 +417,7 @@ def _own_leads(hands: list[list[Card]], declarer: int, strain: int) -> dict[str,
     return {card: int(v) for card, v in solve(pos).values.items()}
 
 
-def _card_text(card: Any) -> str:
+def _card_text(card: object) -> str:
     text = str(card)  # endplay writes suit symbol then rank, e.g. "♠T"
     suit = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}.get(text[0], text[0])
     return text[1:] + suit

@@ -352,7 +352,7 @@ class Bridge(Match[BridgeDeal]):
         return match
 
     @classmethod
-    def _record_dealer(cls, options: Options, data: Mapping[str, Any]) -> Any:
+    def _record_dealer(cls, options: Options, data: Mapping[str, object]) -> Any:
         return None if options.board else data.get("dealer")
 
 

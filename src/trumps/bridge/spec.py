@@ -14,7 +14,7 @@ from trumps.core.spec import GameSpec
 __all__ = ["SPEC", "arena_gains", "deck", "match_format", "match_options"]
 
 
-def deck(options: Any) -> list[Card]:
+def deck(options: object) -> list[Card]:
     """The 52 cards (every option set deals them all)."""
     return deck_bridge()
 

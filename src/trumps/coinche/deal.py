@@ -58,7 +58,7 @@ class BelotePlay:
             raise ParseError(f"not a belote announcement: {text!r} (write e.g. KH+BELOTE)")
         return cls(Card(head))
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("BelotePlay is immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -170,7 +170,7 @@ class Declaration:
     def value(self) -> int:
         return sum(m.value for m in self.melds)
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Declaration is immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:

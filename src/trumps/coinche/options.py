@@ -225,7 +225,7 @@ def _validate(o: Options) -> None:
 class CoincheSchema(OptionSchema):
     """:class:`OptionSchema` that also reads the ``belote_kept_on_failure`` alias."""
 
-    def resolve(self, preset: str | None = None, options: Mapping[str, Any] | None = None) -> Options:
+    def resolve(self, preset: str | None = None, options: Mapping[str, object] | None = None) -> Options:
         if options is not None and isinstance(options, Mapping) and ALIAS in options:
             opts = dict(options)
             if "belote_on_failure" in opts:
@@ -235,7 +235,7 @@ class CoincheSchema(OptionSchema):
             options = opts
         return super().resolve(preset, options)
 
-    def describe(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def describe(self, values: Mapping[str, object] | None = None) -> dict[str, Any]:
         out = super().describe(values)
         out["aliases"] = {ALIAS: "belote_on_failure (true = kept, false = lost)"}
         return out
@@ -280,6 +280,6 @@ SCHEMA = CoincheSchema(
 )
 
 
-def resolve_options(preset: str | None = None, options: Mapping[str, Any] | None = None) -> Options:
+def resolve_options(preset: str | None = None, options: Mapping[str, object] | None = None) -> Options:
     """A complete coinche option set: ``preset`` then ``options`` then defaults."""
     return SCHEMA.resolve(preset, options)

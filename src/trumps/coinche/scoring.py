@@ -233,7 +233,7 @@ def score(
     taker_points: int,
     *,
     preset: str | None = None,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     defence_points: int | None = None,
     taker_tricks: int | None = None,
     alone: bool | None = None,

@@ -13,7 +13,7 @@ from trumps.core.spec import GameSpec
 __all__ = ["SPEC", "arena_gains", "deck", "match_format"]
 
 
-def deck(options: Any) -> list[Card]:
+def deck(options: object) -> list[Card]:
     """The 32-card piquet deck (every option set deals it)."""
     return deck_coinche()
 

@@ -31,7 +31,7 @@ from trumps.core.seats import parse_seat, seat_name
 __all__ = ["DealReader", "cards_of", "deal_json"]
 
 
-def cards_of(value: Any) -> list[Card]:
+def cards_of(value: object) -> list[Card]:
     """Cards from a hand string (``"AS KS"``, ``"AK.2.J.9"``) or a list of cards."""
     if isinstance(value, (str, list, tuple)):
         return parse_cards(value)

@@ -109,7 +109,7 @@ class OptionSpec:
     bounds: tuple[int, int, int] | None = None
     summary: str | Mapping[Any, str] | None = field(default=None, hash=False)
 
-    def coerce(self, value: Any) -> Any:
+    def coerce(self, value: object) -> Any:
         """Convert ``value`` (possibly a string from a command line or a form)
         to this option's type, or raise :class:`OptionError`."""
         v = value
@@ -148,7 +148,7 @@ class OptionSpec:
             return self.choices
         return (True, False) if self.kind is bool else None
 
-    def words(self, value: Any, terms: Mapping[str, str] | None = None) -> str:
+    def words(self, value: object, terms: Mapping[str, str] | None = None) -> str:
         """``value`` in words (the value itself when it has none)."""
         labels = self.choice_labels if self.choice_labels is not None else (
             _BOOL_WORDS if self.kind is bool else {}
@@ -158,7 +158,7 @@ class OptionSpec:
                 return fill_terms(text, terms or {})
         return "yes" if value is True else "no" if value is False else str(value)
 
-    def applies(self, values: Mapping[str, Any]) -> bool:
+    def applies(self, values: Mapping[str, object]) -> bool:
         """Whether this option matters given the other options' ``values``."""
         return all(values.get(k) in allowed for k, allowed in (self.when or {}).items())
 
@@ -236,7 +236,7 @@ class Options(Mapping[str, Any]):
     _values: dict[str, Any]
     _game: str
 
-    def __init__(self, values: Mapping[str, Any], game: str = "") -> None:
+    def __init__(self, values: Mapping[str, object], game: str = "") -> None:
         object.__setattr__(self, "_values", dict(values))
         object.__setattr__(self, "_game", game)
 
@@ -343,7 +343,7 @@ class OptionSchema:
         except KeyError:
             raise OptionError(f"unknown option {name!r} (known: {', '.join(self.names)})") from None
 
-    def resolve(self, preset: str | None = None, options: Mapping[str, Any] | None = None) -> Options:
+    def resolve(self, preset: str | None = None, options: Mapping[str, object] | None = None) -> Options:
         """Preset values, then ``options`` on top, then defaults for the rest."""
         chosen: dict[str, Any] = {}
         if preset is not None:
@@ -369,7 +369,7 @@ class OptionSchema:
         return defaults
 
     # ----- words -----------------------------------------------------------------
-    def terms_for(self, values: Mapping[str, Any] | None = None) -> dict[str, str]:
+    def terms_for(self, values: Mapping[str, object] | None = None) -> dict[str, str]:
         """The words of the terms for these option ``values`` (neutral words
         when ``values`` is None or does not decide them)."""
         if values is not None and self.varies_by is not None:
@@ -395,7 +395,7 @@ class OptionSchema:
             if not _same(chosen[s.name], plain[s.name])
         ]
 
-    def describe(self, values: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def describe(self, values: Mapping[str, object] | None = None) -> dict[str, Any]:
         """Machine-readable metadata: every option and every preset, with
         their texts worded for option ``values`` (neutral words by default).
 
@@ -449,7 +449,7 @@ class OptionSchema:
             "variants": variants,
         }
 
-    def house_rules(self, options: Mapping[str, Any], preset: str | None = None) -> dict[str, Any]:
+    def house_rules(self, options: Mapping[str, object], preset: str | None = None) -> dict[str, Any]:
         """What a table's rules are, for its Rules panel: the preset
         (``preset``: its name, ``label``: its label as a template, or None)
         and ``changes``, every option that applies and differs from it (from
@@ -487,7 +487,7 @@ class OptionSchema:
             "terms": self.terms_for(values),
         }
 
-    def summary(self, options: Mapping[str, Any], preset: str | None = None) -> str:
+    def summary(self, options: Mapping[str, object], preset: str | None = None) -> str:
         """A complete option set in a few words, for a lobby: the options'
         ``summary`` pieces (led by the preset's label if ``summary_preset``),
         then how many other rules differ from the preset (or the defaults),
@@ -523,7 +523,7 @@ class OptionSchema:
             parts.append(f"+{n} house rule{'' if n == 1 else 's'}")
         return " · ".join(p for p in parts if p)
 
-    def _differences(self, values: Mapping[str, Any], preset: str | None, covered: set[str]) -> list[str]:
+    def _differences(self, values: Mapping[str, object], preset: str | None, covered: set[str]) -> list[str]:
         """The options (other than ``covered``) that differ from ``preset``
         (or the defaults) with the covered options as chosen, among those
         that apply."""
@@ -541,11 +541,11 @@ class OptionSchema:
         ]
 
 
-def _same(a: Any, b: Any) -> bool:
+def _same(a: object, b: object) -> bool:
     return bool(a == b and type(a) is type(b))
 
 
-def _pick(summary: str | Mapping[Any, str] | None, value: Any) -> str | None:
+def _pick(summary: str | Mapping[Any, str] | None, value: object) -> str | None:
     if summary is None or isinstance(summary, str):
         return summary
     for key, template in summary.items():

@@ -109,7 +109,7 @@ class Match(ABC, Generic[D]):
         options: Options,
         *,
         seed: int | None = None,
-        deal: Any = None,
+        deal: object = None,
         dealer: int | str | None = None,
         contract: str | None = None,
         declarer: int | str | None = None,
@@ -377,12 +377,12 @@ class Match(ABC, Generic[D]):
         )
 
     @classmethod
-    def _record_dealer(cls, options: Options, data: Mapping[str, Any]) -> Any:
+    def _record_dealer(cls, options: Options, data: Mapping[str, object]) -> Any:
         """The ``dealer`` argument to rebuild a recorded game with."""
         return data.get("dealer")
 
 
-def read_record(data: Mapping[str, Any] | str) -> Mapping[str, Any]:
+def read_record(data: Mapping[str, object] | str) -> Mapping[str, Any]:
     """A record given as JSON text or as a mapping, as a mapping."""
     import json
 

@@ -74,7 +74,7 @@ def _index(spec: GameSpec) -> None:
         _names[key.strip().lower()] = spec.name
 
 
-def _add(table: dict[str, GameSpec], spec: Any, source: str) -> None:
+def _add(table: dict[str, GameSpec], spec: object, source: str) -> None:
     if not isinstance(spec, GameSpec):
         warnings.warn(f"trumps: {source} is not a GameSpec ({type(spec).__name__}); skipped", stacklevel=3)
         return
@@ -184,7 +184,7 @@ def new_game(
     game: str | GameSpec,
     *,
     preset: str | None = None,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     seed: int | None = None,
     deal: Mapping[Any, Any] | str | None = None,
     dealer: int | str | None = None,
@@ -199,7 +199,7 @@ def new_game(
     return cls(opts, seed=seed, deal=deal, dealer=dealer, contract=contract, declarer=declarer)
 
 
-def load_game(record: Mapping[str, Any] | str) -> Match[Any]:
+def load_game(record: Mapping[str, object] | str) -> Match[Any]:
     """Rebuild any game from its JSON record (a dict or a JSON string)."""
     from trumps.core.protocol import read_record
 

@@ -8,7 +8,7 @@ copy is the same interned object.  Subclasses set ``_text`` once (through
 
 from __future__ import annotations
 
-from typing import Any, Self
+from typing import Self
 
 __all__ = ["TextValue"]
 
@@ -19,7 +19,7 @@ class TextValue:
     __slots__ = ()
     _text: str
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __reduce__(self) -> tuple[type[Self], tuple[str]]:

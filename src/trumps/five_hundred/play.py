@@ -48,7 +48,7 @@ class JokerLead:
             raise ParseError(f"only a joker nominates a suit: {text!r}")
         return cls(card, Suit.parse(tail))
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("JokerLead is immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:

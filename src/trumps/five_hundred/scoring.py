@@ -192,7 +192,7 @@ def score(
     tricks: int,
     *,
     preset: str | None = None,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     defender_tricks: Sequence[int] | None = None,
     scores: Sequence[int] | None = None,
 ) -> dict[str, Any]:

@@ -33,7 +33,6 @@ wins all eight tricks, plus its belote (docs/solver.md, "Capot").
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from trumps.coinche.play import DIX_DE_DER
 from trumps.solver.cengine import available, solve_c, value_c
@@ -121,7 +120,7 @@ def _tricks(pos: Position) -> Position:
     return out
 
 
-def can_capot(match_or_deal: Any, *, engine: str = "auto") -> bool:
+def can_capot(match_or_deal: object, *, engine: str = "auto") -> bool:
     """Whether the declaring side (coinche: the taker's side) can win every
     trick of the deal with best play by everyone from here: ``False`` once
     it has lost a trick.  Any game but a 500 misère; same errors as
@@ -188,7 +187,7 @@ def _capot_total(pos: Position, use_c: bool, limit: int | None) -> int:
 
 
 def solve(
-    match_or_deal: Any, *, engine: str = "auto", objective: str = "total", limit: int | None = None
+    match_or_deal: object, *, engine: str = "auto", objective: str = "total", limit: int | None = None
 ) -> Solution:
     """Solve the current trick-play position of an engine ``Match`` (or a
     :class:`Position`).  Raises :class:`SolverError` (a ``TrumpsError``)
@@ -228,7 +227,7 @@ def solve(
 
 
 def value(
-    match_or_deal: Any, *, engine: str = "auto", objective: str = "total", limit: int | None = None
+    match_or_deal: object, *, engine: str = "auto", objective: str = "total", limit: int | None = None
 ) -> int:
     """The final total of the declaring side with best play by everyone from
     the current position: ``solve(...)``'s best value, without the value of

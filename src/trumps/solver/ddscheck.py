@@ -64,7 +64,7 @@ def dds_tricks(hands: list[list[str]], first: int, trump: int, trick: list[str])
     return out
 
 
-def dds_totals(match: Any, relabel: dict[Card, str], trump: int) -> dict[str, int]:
+def dds_totals(match: object, relabel: dict[Card, str], trump: int) -> dict[str, int]:
     """DDS's answer in this solver's terms: for each legal card (engine
     text), the declaring side's final total."""
     pos = position_of(match)

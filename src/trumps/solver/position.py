@@ -117,7 +117,7 @@ class Position:
         return out
 
 
-def _reader(match: Any) -> Any:
+def _reader(match: object) -> Any:
     """The game's solver adapter (its spec's ``solver``: ``read(match, deal) -> Position``)."""
     from trumps.core.registry import spec
 

@@ -32,7 +32,7 @@ def _families() -> dict[str, tuple[tuple[str, ...], tuple[dict[str, Any], ...]]]
     }
 
 
-def random_match(game: str, rng: random.Random, contract: str | None = None, **options: Any) -> Any:
+def random_match(game: str, rng: random.Random, contract: str | None = None, **options: object) -> Any:
     """A fresh deal at its first lead under a random (or given) contract and
     option family; option sets the engine rejects are skipped."""
     contracts, families = _families()[trumps.game_spec(game).name]
@@ -56,7 +56,7 @@ def random_position_match(
     cards: int,
     mid_trick: bool = True,
     contract: str | None = None,
-    **options: Any,
+    **options: object,
 ) -> Any:
     """A match whose hands hold at most ``cards`` cards each, in trick play
     (random contract and option family unless given)."""
