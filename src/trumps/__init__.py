@@ -29,7 +29,7 @@ from trumps.core.errors import (
     TrumpsError,
     WrongSeat,
 )
-from trumps.core.protocol import Match
+from trumps.core.protocol import Deal, Match
 from trumps.core.registry import BUILTIN as _BUILTIN_GAMES
 from trumps.core.spec import GameSpec
 
@@ -98,7 +98,7 @@ def game_spec(game: str) -> GameSpec:
     return spec(game)
 
 
-def game_class(game: str) -> type[Match[Any]]:
+def game_class(game: str) -> type[Match[Deal]]:
     """The :class:`Match` class of a game name (``"500"``, ``"bridge"``, ``"coinche"``) or alias."""
     from trumps.core.registry import game_class as _game_class
 
@@ -115,7 +115,7 @@ def new_game(
     dealer: int | str | None = None,
     contract: str | None = None,
     declarer: int | str | None = None,
-) -> Match[Any]:
+) -> Match[Deal]:
     """Start a game.
 
     ``preset`` names a preset of the game's options and ``options`` overrides
@@ -139,7 +139,7 @@ def new_game(
     )
 
 
-def load_game(record: Mapping[str, Any] | str) -> Match[Any]:
+def load_game(record: Mapping[str, Any] | str) -> Match[Deal]:
     """Rebuild any game from its JSON record (a dict or a JSON string)."""
     from trumps.core.registry import load_game as _load_game
 

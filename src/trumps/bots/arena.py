@@ -38,7 +38,7 @@ from typing import Any
 import trumps
 from trumps.bots.base import Bot, BotError
 from trumps.bots.selfplay import step
-from trumps.core.protocol import Match
+from trumps.core.protocol import Deal, Match
 
 __all__ = [
     "ArenaResult",
@@ -145,7 +145,7 @@ def _measures(game: str) -> tuple[str, ...]:
     return trumps.game_spec(game).arena_measures
 
 
-def _play_one_deal(match: Match[Any], bots: Sequence[Bot], rng: random.Random) -> dict[str, Any]:
+def _play_one_deal(match: Match[Deal], bots: Sequence[Bot], rng: random.Random) -> dict[str, Any]:
     """Play until the first deal has a result; return that result."""
     for _ in range(MAX_ACTIONS):
         if match.results:
@@ -159,7 +159,7 @@ def _play_one_deal(match: Match[Any], bots: Sequence[Bot], rng: random.Random) -
     raise BotError("the deal did not finish")
 
 
-def _new_match(game: str, options: Mapping[str, Any] | None, seed: int) -> Match[Any]:
+def _new_match(game: str, options: Mapping[str, Any] | None, seed: int) -> Match[Deal]:
     opts = dict(options or {})
     preset = opts.pop("preset", None)
     return trumps.new_game(game, preset=preset, options=opts, seed=seed)

@@ -49,7 +49,7 @@ from trumps.bots.arena import MAX_ACTIONS, Interval, _factory, _new_match, inter
 from trumps.bots.base import Bot, BotError
 from trumps.bots.selfplay import step
 from trumps.core.errors import OptionError
-from trumps.core.protocol import Match
+from trumps.core.protocol import Deal, Match
 
 __all__ = [
     "MAX_DEALS",
@@ -117,7 +117,7 @@ def play_game(
     options: Mapping[str, object] | None = None,
     *,
     max_deals: int = MAX_DEALS,
-) -> Match[Any]:
+) -> Match[Deal]:
     """Play one whole game seeded ``seed`` with ``bots[seat]`` deciding for
     each seat, until the engine says it is over; returns the finished match.
 
@@ -174,7 +174,7 @@ class GameOutcome:
         return 1.0 if self.winner == "A" else 0.5 if self.winner is None else 0.0
 
     @classmethod
-    def of(cls, match: Match[Any], a_team: int) -> GameOutcome:
+    def of(cls, match: Match[Deal], a_team: int) -> GameOutcome:
         if not match.is_over:
             raise BotError("the game is not over")
         scores = match.scores

@@ -34,7 +34,7 @@ import trumps
 from trumps.bots.sampling import PILE, SamplingError, knowledge
 from trumps.bots.solving import Values, solve_values, solver_name
 from trumps.core.errors import TrumpsError
-from trumps.core.protocol import Match
+from trumps.core.protocol import Deal, Match
 from trumps.solver import SearchLimit
 
 __all__ = ["Evaluation", "card_of", "evaluate", "world"]
@@ -63,7 +63,7 @@ class Evaluation:
         return [{"action": a, "value": round(v, 3), "samples": self.samples} for a, v in order]
 
 
-def world(view: Mapping[str, Any], hands: Mapping[int, list[str]]) -> Match[Any]:
+def world(view: Mapping[str, Any], hands: Mapping[int, list[str]]) -> Match[Deal]:
     """The engine match of a sampled deal (``hands``: current hands, plus
     :data:`~trumps.bots.sampling.PILE`), with the play so far replayed.
     Raises :class:`SamplingError` if a past card is illegal in it."""
@@ -95,7 +95,7 @@ def world(view: Mapping[str, Any], hands: Mapping[int, list[str]]) -> Match[Any]
     return match
 
 
-def _action_for(match: Match[Any], card: str, led: int | None) -> Any:
+def _action_for(match: Match[Deal], card: str, led: int | None) -> Any:
     """The legal action that plays ``card`` (a 500 joker lead names its suit)."""
     candidates = [a for a in match.legal_actions() if str(a) == card or str(a).startswith(card + ":")]
     if not candidates:

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trumps.bots.base import Bot, BotError
-from trumps.core.protocol import Match
+from trumps.core.protocol import Deal, Match
 
 __all__ = ["SelfPlayResult", "bots_for_seats", "play_game", "play_games", "selfplay", "step"]
 
 MAX_ACTIONS = 100_000  # a safety net: no game of the supported rules comes near it
 
 
-def step(match: Match[Any], bot: Bot, rng: random.Random) -> tuple[int, str]:
+def step(match: Match[Deal], bot: Bot, rng: random.Random) -> tuple[int, str]:
     """Let ``bot`` make the decision of the seat to act; returns (seat, notation).
 
     The bot sees only ``match.view(seat)``.  Raises :class:`BotError` if it
@@ -45,7 +45,7 @@ def step(match: Match[Any], bot: Bot, rng: random.Random) -> tuple[int, str]:
     return seat, choice
 
 
-def play_game(match: Match[Any], bots: Sequence[Bot], rng: random.Random) -> Match[Any]:
+def play_game(match: Match[Deal], bots: Sequence[Bot], rng: random.Random) -> Match[Deal]:
     """Play ``match`` to its end with ``bots[seat]`` deciding for each seat."""
     if len(bots) != match.players:
         raise BotError(f"{len(bots)} bots for {match.players} seats")
@@ -90,7 +90,7 @@ def play_games(
     seed: int | None = None,
     preset: str | None = None,
     options: Mapping[str, object] | None = None,
-) -> Iterator[Match[Any]]:
+) -> Iterator[Match[Deal]]:
     """Play ``games`` games one after another, yielding each finished match.
 
     Game ``i`` is dealt with seed ``seed + i`` and the bots draw from a
@@ -134,7 +134,7 @@ class SelfPlayResult:
     def win_rate(self, team: int) -> float:
         return self.wins[team] / self.games if self.games else 0.0
 
-    def add(self, match: Match[Any]) -> None:
+    def add(self, match: Match[Deal]) -> None:
         teams = len(match.teams)
         if not self.wins:
             self.wins = [0] * teams
@@ -158,7 +158,7 @@ def selfplay(
     preset: str | None = None,
     options: Mapping[str, object] | None = None,
     keep_records: bool = False,
-    on_game: Callable[[Match[Any]], None] | None = None,
+    on_game: Callable[[Match[Deal]], None] | None = None,
 ) -> SelfPlayResult:
     """Play ``games`` games and summarise them.  ``bots`` are kinds or
     :class:`Bot` objects (one, one per team, or one per seat).  With

@@ -26,7 +26,7 @@ from typing import Any
 
 import trumps
 from trumps.core.errors import TrumpsError
-from trumps.core.protocol import Match
+from trumps.core.protocol import Deal, Match
 from trumps.core.registry import specs
 
 __all__ = [
@@ -119,7 +119,7 @@ def exact_limit(game: str) -> int:
     return FALLBACK_CARDS
 
 
-def cards_left(match: Match[Any]) -> int:
+def cards_left(match: Match[Deal]) -> int:
     """Cards still held by the seats that play (a 500 misère partner sits out)."""
     deal: Any = getattr(match, "deal", None)
     if deal is None:
@@ -128,7 +128,7 @@ def cards_left(match: Match[Any]) -> int:
     return sum(len(deal.hands[s]) for s in active)
 
 
-def solve_values(match: Match[Any], limit: int | None = None) -> Values:
+def solve_values(match: Match[Deal], limit: int | None = None) -> Values:
     """Double-dummy values of every legal action of the seat to play.
     ``limit`` bounds the project solver's search to that many nodes (past
     it: :class:`trumps.solver.SearchLimit`, a ``TrumpsError``); DDS and the
@@ -146,7 +146,7 @@ def solve_values(match: Match[Any], limit: int | None = None) -> Values:
     return _fallback(match)
 
 
-def solve_value(match: Match[Any], limit: int | None = None) -> float:
+def solve_value(match: Match[Deal], limit: int | None = None) -> float:
     """The position's double-dummy result alone: the best of
     :func:`solve_values` for the seat to play, by one search where the
     project's solver answers (about half the work of every card's value);
@@ -161,7 +161,7 @@ def solve_value(match: Match[Any], limit: int | None = None) -> float:
 
 
 # ----- bridge: DDS through endplay -------------------------------------------
-def bridge_dds(match: Match[Any]) -> Values:
+def bridge_dds(match: Match[Deal]) -> Values:
     """A bridge position's card values from DDS (bridge's spec names it as its ``dds_solver``)."""
     from trumps.bridge.dd import _DENOM_OF_STRAIN, _card_text, _endplay, solve_board
     from trumps.bridge.hands import format_deal
@@ -206,7 +206,7 @@ def _equal_value(card: str, solved: dict[str, int], legal: list[str]) -> int:
 
 
 # ----- the private fallback: alpha-beta over the engine ------------------------
-def _declaring_total(match: Match[Any], team: int) -> float:
+def _declaring_total(match: Match[Deal], team: int) -> float:
     """The declaring side's total of the finished deal in the solver's unit:
     its card points, or its tricks (per team, or the declarer's alone)."""
     r = match.results[-1]
@@ -216,7 +216,7 @@ def _declaring_total(match: Match[Any], team: int) -> float:
     return float(tricks[team]) if isinstance(tricks, list) else float(tricks)
 
 
-def _fallback(match: Match[Any]) -> Values:
+def _fallback(match: Match[Deal]) -> Values:
     if cards_left(match) > FALLBACK_CARDS:
         raise SolveError(f"the fallback solver takes at most {FALLBACK_CARDS} cards")
     d: Any = getattr(match, "deal", None)
@@ -227,11 +227,11 @@ def _fallback(match: Match[Any]) -> Values:
     unit = trumps.game_spec(match.game).solver_unit
     n_results = len(match.results)
 
-    def wants_max(m: Match[Any]) -> bool:
+    def wants_max(m: Match[Deal]) -> bool:
         assert m.to_act_index is not None
         return (teams[m.to_act_index] == team) != misere
 
-    def value(m: Match[Any], alpha: float, beta: float) -> float:
+    def value(m: Match[Deal], alpha: float, beta: float) -> float:
         if len(m.results) > n_results or m.to_act_index is None:
             return _declaring_total(m, team)
         maxi = wants_max(m)
@@ -258,7 +258,7 @@ def _fallback(match: Match[Any]) -> Values:
     return Values(out, wants_max(match), unit)
 
 
-def _team_of(match: Match[Any]) -> list[int]:
+def _team_of(match: Match[Deal]) -> list[int]:
     out = [0] * match.players
     for t, members in enumerate(match.teams):
         for s in members:
@@ -266,7 +266,7 @@ def _team_of(match: Match[Any]) -> list[int]:
     return out
 
 
-def _declaring_team(match: Match[Any]) -> int:
+def _declaring_team(match: Match[Deal]) -> int:
     d: Any = getattr(match, "deal", None)
     for attr in ("declarer", "taker", "contractor"):
         seat = getattr(d, attr, None)

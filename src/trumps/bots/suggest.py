@@ -24,7 +24,7 @@ from trumps.bots.base import BotError
 from trumps.bots.levels import PimcBot, card_actions
 from trumps.bots.registry import bot_for
 from trumps.bots.sampling import SamplingError
-from trumps.core.protocol import Match, read_record
+from trumps.core.protocol import Deal, Match, read_record
 from trumps.solver import SearchLimit
 
 __all__ = ["EXPLAIN_BID_SAMPLES", "explain", "review", "suggest"]
@@ -40,7 +40,7 @@ def _level_bot(game: str, level: str) -> PimcBot:
 
 
 def _decision(
-    game: str | Match[Any], view: dict[str, Any] | None, legal: Sequence[object] | None
+    game: str | Match[Deal], view: dict[str, Any] | None, legal: Sequence[object] | None
 ) -> tuple[str, dict[str, Any], list[str]]:
     """The game's name, the view and the legal notations of one decision.
 
@@ -61,7 +61,7 @@ def _decision(
 
 
 def explain(
-    game: str | Match[Any],
+    game: str | Match[Deal],
     view: dict[str, Any] | None = None,
     legal: Sequence[object] | None = None,
     level: str = "normal",
@@ -118,7 +118,7 @@ def explain(
 
 
 def suggest(
-    game: str | Match[Any],
+    game: str | Match[Deal],
     view: dict[str, Any] | None = None,
     legal: Sequence[object] | None = None,
     level: str = "normal",

@@ -37,14 +37,14 @@ from trumps.cli.render import (
     phase_word,
 )
 from trumps.core.errors import ParseError, TrumpsError
-from trumps.core.protocol import Match
+from trumps.core.protocol import Deal, Match
 
 __all__ = ["EXIT_INTERRUPTED", "Narrator", "help_text", "notation_examples", "play_session", "read_action"]
 
 EXIT_INTERRUPTED = 130
 
 
-def notation_examples(match: Match[Any], seat: int | None = None) -> str:
+def notation_examples(match: Match[Deal], seat: int | None = None) -> str:
     """A few calls and cards in the notation of ``match``'s own game and
     options: calls from its bidding box (the lowest and the highest bid,
     the other calls beside the grid: pass, double, misère...), cards from
@@ -88,7 +88,7 @@ def help_text(examples: str = "") -> str:
     return text
 
 
-def read_action(match: Match[Any], text: str) -> str:
+def read_action(match: Match[Deal], text: str) -> str:
     """The notation to apply for ``text``: the engine's own reading first
     (``KD`` is the king of diamonds in every language); only text the
     engine cannot read is tried as a localized card or call."""
@@ -234,7 +234,7 @@ def _pick(text: str, legal: list[str]) -> str:
 
 
 def play_session(
-    match: Match[Any],
+    match: Match[Deal],
     human: int,
     bots: dict[int, Bot],
     *,
@@ -327,7 +327,7 @@ def play_session(
 
 
 def _closing_view(
-    match: Match[Any], shadow: Match[Any], human: int, before: dict[str, Any], after: dict[str, Any]
+    match: Match[Deal], shadow: Match[Deal], human: int, before: dict[str, Any], after: dict[str, Any]
 ) -> dict[str, Any] | None:
     """The human's view of a deal the last action finished, as it stood
     with every card played, before the match scored it and dealt the next
@@ -344,7 +344,7 @@ def _closing_view(
     return closing
 
 
-def make_bots(game: str, kind: str, match: Match[Any], human: int) -> tuple[dict[int, Bot], str | None]:
+def make_bots(game: str, kind: str, match: Match[Deal], human: int) -> tuple[dict[int, Bot], str | None]:
     """A bot for every seat but the human's; a note when the rule bot is
     missing and random bots stand in."""
     note = None

@@ -78,7 +78,7 @@ class Deal(ABC):
     def copy(self) -> Self: ...
 
 
-D = TypeVar("D", bound=Deal)
+D = TypeVar("D", bound=Deal, covariant=True)
 
 
 class Match(ABC, Generic[D]):

@@ -31,7 +31,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from trumps.core.errors import OptionError, RecordError
-from trumps.core.protocol import Match
+from trumps.core.protocol import Deal, Match
 from trumps.core.spec import GameSpec, SpecError, resolve_ref
 
 __all__ = [
@@ -175,7 +175,7 @@ def spec(game: str | GameSpec) -> GameSpec:
     return table[name]
 
 
-def game_class(game: str | GameSpec) -> type[Match[Any]]:
+def game_class(game: str | GameSpec) -> type[Match[Deal]]:
     """The :class:`Match` class of a game name or alias."""
     return spec(game).match_class()
 
@@ -190,7 +190,7 @@ def new_game(
     dealer: int | str | None = None,
     contract: str | None = None,
     declarer: int | str | None = None,
-) -> Match[Any]:
+) -> Match[Deal]:
     """Start a game (see :func:`trumps.new_game`)."""
     cls = game_class(game)
     opts = cls.schema.resolve(preset, options)
@@ -199,7 +199,7 @@ def new_game(
     return cls(opts, seed=seed, deal=deal, dealer=dealer, contract=contract, declarer=declarer)
 
 
-def load_game(record: Mapping[str, object] | str) -> Match[Any]:
+def load_game(record: Mapping[str, object] | str) -> Match[Deal]:
     """Rebuild any game from its JSON record (a dict or a JSON string)."""
     from trumps.core.protocol import read_record
 

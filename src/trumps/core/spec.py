@@ -29,7 +29,7 @@ from trumps.core.errors import OptionError
 
 if TYPE_CHECKING:
     from trumps.core.options import OptionSchema
-    from trumps.core.protocol import Match
+    from trumps.core.protocol import Deal, Match
 
 __all__ = ["GameSpec", "SpecError", "resolve_ref"]
 
@@ -187,9 +187,9 @@ class GameSpec:
         """Whether the reference field ``part`` is set (it is not imported)."""
         return isinstance(getattr(self, part, None), str)
 
-    def match_class(self) -> type[Match[Any]]:
+    def match_class(self) -> type[Match[Deal]]:
         """The game's :class:`Match` subclass."""
-        cls: type[Match[Any]] = self.load("match")
+        cls: type[Match[Deal]] = self.load("match")
         return cls
 
     @property
@@ -210,7 +210,7 @@ class GameSpec:
     def max_players(self) -> int:
         return max(self.seat_counts)
 
-    def new(self, **kwargs: Any) -> Match[Any]:
+    def new(self, **kwargs: Any) -> Match[Deal]:
         """A new match: the keywords of :func:`trumps.new_game` (``preset``, ``options``...)."""
         from trumps.core.registry import new_game
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from trumps.core.cards import Card
-from trumps.core.protocol import Match
+from trumps.core.protocol import Deal, Match
 from trumps.core.trick import TrickPlay
 
 __all__ = ["SUIT_CODES", "current_trick", "finished_tricks", "seat_view"]
@@ -30,7 +30,7 @@ _NONE: Extra = {}
 
 
 def seat_view(
-    game: Match[Any],
+    game: Match[Deal],
     seat: int | None,
     *,
     visible: Collection[int],

@@ -18,7 +18,7 @@ import numpy as np
 
 import trumps
 from trumps.core.cards import Card
-from trumps.core.protocol import Match
+from trumps.core.protocol import Deal, Match
 
 __all__ = ["ActionSpace", "ObservationEncoder", "Spec", "spec_for"]
 
@@ -27,7 +27,7 @@ PHASES = ("AUCTION", "BREACH", "KITTY", "PLAY", "CLAIM", "OTHER")
 LAST_CALLS = 8  # the most recent calls, in order, besides the call table
 
 
-def _deck(m: Match[Any]) -> list[Card]:
+def _deck(m: Match[Deal]) -> list[Card]:
     """Every card of the match's game under its options (the spec's ``deck``)."""
     deck = getattr(m, "deck", None)
     if deck is not None:
@@ -35,7 +35,7 @@ def _deck(m: Match[Any]) -> list[Card]:
     return list(trumps.game_spec(m.game).load("deck")(m.options))
 
 
-def _presentation_calls(m: Match[Any]) -> list[str]:
+def _presentation_calls(m: Match[Deal]) -> list[str]:
     box = m.presentation().get("box") or {}  # a game without an auction has no bidding box
     out: list[str] = []
     for side in box.get("side", []):
@@ -125,7 +125,7 @@ class ActionSpace:
         return out
 
 
-def build_actions(m: Match[Any]) -> ActionSpace:
+def build_actions(m: Match[Deal]) -> ActionSpace:
     """Calls, then every card, then the game's extra action kinds."""
     names = _presentation_calls(m)
     deck = [str(c) for c in _deck(m)]
@@ -157,7 +157,7 @@ def coinche_actions(opts: Any, deck: Sequence[str]) -> tuple[list[str], list[str
 class Spec:
     """What the encoders of one (game, options) need: seats, deck, calls."""
 
-    def __init__(self, m: Match[Any]) -> None:
+    def __init__(self, m: Match[Deal]) -> None:
         self.game = m.game
         self.players = m.players
         self.seat_names = [m.seat_name(i) for i in range(m.players)]

@@ -49,7 +49,7 @@ from starlette.routing import BaseRoute, Route
 
 import trumps
 from trumps.core.errors import TrumpsError
-from trumps.core.protocol import Match
+from trumps.core.protocol import Deal, Match
 from trumps.core.seats import seat_name
 from trumps.i18n import N_
 from trumps.room.history_store import PlayerGame, player_games, table_exists
@@ -105,7 +105,7 @@ class NotFinished(Exception):
 # ----- building (pure: no I/O, safe in a worker thread) ---------------------------------
 
 
-def rebuild(stored: StoredTable) -> Match[Any]:
+def rebuild(stored: StoredTable) -> Match[Deal]:
     """The table's match, rebuilt by replaying its stored actions (the game
     state itself is never stored)."""
     match = trumps.new_game(stored.game, options=stored.options, seed=stored.seed)
@@ -123,7 +123,7 @@ def _occupants(stored: StoredTable, names: dict[str, str], players: int) -> list
     return out
 
 
-def _full_state(match: Match[Any]) -> dict[str, Any]:
+def _full_state(match: Match[Deal]) -> dict[str, Any]:
     """The state of a finished game's ``match`` with every hand shown.
 
     Made from the engine's own views only (the spectator's view plus each
@@ -146,7 +146,7 @@ def _full_state(match: Match[Any]) -> dict[str, Any]:
     return state
 
 
-def _at_deal_end(match: Match[Any], deal: Any, number: int) -> Match[Any]:
+def _at_deal_end(match: Match[Deal], deal: Any, number: int) -> Match[Deal]:
     """A read-only stand-in for ``match`` showing ``deal`` as it ended.
 
     When a deal's last action is applied the engine scores it and starts
@@ -308,7 +308,7 @@ def _exports(tid: str, game: str) -> dict[str, str | None]:
     }
 
 
-def pbn_export(match: Match[Any], stored: StoredTable, names: dict[str, str]) -> str:
+def pbn_export(match: Match[Deal], stored: StoredTable, names: dict[str, str]) -> str:
     """The PBN 2.1 text of a game that has a PBN format: every deal with its
     auction, play and result (the game's own PBN writer), plus the event,
     the date and the players' names."""
@@ -329,7 +329,7 @@ def pbn_export(match: Match[Any], stored: StoredTable, names: dict[str, str]) ->
     return text
 
 
-def _outcome(match: Match[Any]) -> dict[str, Any]:
+def _outcome(match: Match[Deal]) -> dict[str, Any]:
     return {
         "scores": list(match.scores),
         "winner": match.winner,
@@ -349,7 +349,7 @@ class _Played:
     """A card played in trick play, with the position it was played from."""
 
     index: int  # the action's position in the stored actions
-    match: Match[Any]  # the game just before the card (a clone)
+    match: Match[Deal]  # the game just before the card (a clone)
     card: str
     legal: list[str]
     hand: str  # the hand the card came from
@@ -552,7 +552,7 @@ class _Finished:
 
     stored: StoredTable
     names: dict[str, str]
-    match: Match[Any]
+    match: Match[Deal]
     replay_gz: bytes | None = None  # the replay JSON, gzipped (a tenth of its size)
 
 

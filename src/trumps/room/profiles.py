@@ -29,7 +29,7 @@ from trumps.room.db import FriendRow, GameResultRow, Player
 from trumps.room.validate import parse_int
 
 if TYPE_CHECKING:
-    from trumps.core.protocol import Match
+    from trumps.core.protocol import Deal, Match
     from trumps.room.account_routes import Sessions
     from trumps.room.room import Room
     from trumps.room.store import Store
@@ -43,7 +43,7 @@ RECENT = 20
 HOLDER_KEYS = ("contractor", "declarer", "taker")
 
 
-def contracts_of(match: Match[Any], seat: int) -> tuple[int, int]:
+def contracts_of(match: Match[Deal], seat: int) -> tuple[int, int]:
     """(contracts ``seat`` held, contracts it made) over a finished game.
 
     A game whose deal results say ``made`` is taken at its word; otherwise

@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 import trumps
 from trumps.core.cards import Card
 from trumps.core.errors import TrumpsError
-from trumps.core.protocol import Match
+from trumps.core.protocol import Deal, Match
 from trumps.i18n import N_
 from trumps.room import timing
 from trumps.room.messages import PROTOCOL_VERSION, error_event
@@ -119,7 +119,7 @@ _SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 _JOKERS = {"RJ": "the joker", "BJ": "the black joker"}
 
 
-def spoken_action(match: Match[Any], action: str) -> str:
+def spoken_action(match: Match[Deal], action: str) -> str:
     """An action as an English notice says it: the game's own label of a
     call (``Pass``, ``7♠``, ``Nullo``: its presentation) or ``7♣``, ``10♥``
     for a card, not the codes ``P``, ``7C``, ``TH`` (the page words it in
@@ -271,7 +271,7 @@ class Table:
         self.abandon_after = ABANDON_AFTER
         self.rematch: str | None = stored.rematch  # finished: the table Play again went on to
         self.policy: Policy | None = None  # set by the room
-        self.match: Match[Any] = trumps.new_game(self.game, options=self.options, seed=self.seed)
+        self.match: Match[Deal] = trumps.new_game(self.game, options=self.options, seed=self.seed)
         # the rules in words for the lobby, and the game's name (the game's own metadata)
         self.rules_text = self.match.schema.summary(self.options, self.preset)
         # the Rules panel: the preset and every rule that differs from it (templates, terms)
@@ -321,7 +321,7 @@ class Table:
         self._tasks: set[asyncio.Task[None]] = set()
         self._rng = random.Random(self.seed ^ 0x5EED)
         self._listed: dict[str, Any] | None = None  # the summary the lobby was last told of
-        self._deal_start: tuple[int, Match[Any]] = (0, self.match)  # replaced below
+        self._deal_start: tuple[int, Match[Deal]] = (0, self.match)  # replaced below
         self._mark_deal_start()
 
     # ----- reading -------------------------------------------------------------
@@ -393,7 +393,7 @@ class Table:
     def state_event(
         self,
         conn: Connection,
-        match: Match[Any] | None = None,
+        match: Match[Deal] | None = None,
         *,
         summary: dict[str, Any] | None = None,
         views: dict[int | None, dict[str, Any]] | None = None,
@@ -725,7 +725,7 @@ class Table:
             with contextlib.suppress(Exception):
                 await conn.send(event)
 
-    async def _timeout_notice(self, seat: int, action: str, before: Match[Any]) -> None:
+    async def _timeout_notice(self, seat: int, action: str, before: Match[Deal]) -> None:
         """Tell everyone that a timer played ``action`` for ``seat``, each
         from their own view (``before`` is the match before the action): the
         seat itself (every connection of its player) is told the action; any
