@@ -237,7 +237,7 @@ def test_websocket_both_ways(upstreams: list[Upstream], proxy: int) -> None:
         name = json.loads(ws.recv(timeout=TIMEOUT))["name"]
         for _ in range(2):
             get(proxy)
-        time.sleep(0.3)
+        time.sleep(0.3)  # not a wait for anything: the socket idles a while between requests
         ws.send("late")
         assert ws.recv(timeout=TIMEOUT) == f"{name}:late"
 

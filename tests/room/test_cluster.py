@@ -523,13 +523,25 @@ def test_a_stopping_worker_leaves_pooled_connections_for_the_proxy_to_close(pg_d
         worker.stop()
 
 
+def until_refused(port: int, timeout: float = 10.0) -> None:
+    """Wait until a new connection to ``port`` is refused."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        except ConnectionRefusedError:
+            return
+        assert time.monotonic() < deadline, f"port {port} still accepts connections"
+        time.sleep(0.02)
+
+
 def test_a_stopping_worker_goes_as_soon_as_its_connections_are_closed(pg_db: str) -> None:
     worker = Worker(pg_db).start()
     sock = socket.create_connection(("127.0.0.1", worker.port), timeout=10)
     assert http_request(sock, "/api/me")[0] == 200
     assert worker.proc is not None
     worker.proc.terminate()
-    time.sleep(0.5)
+    until_refused(worker.port)  # it has begun to stop: it listens no more
     t0 = time.monotonic()
     sock.close()  # what nginx does after keepalive_timeout (4 s)
     worker.proc.wait(timeout=15)

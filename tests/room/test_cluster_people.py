@@ -107,7 +107,7 @@ def test_lobby_and_access_across_workers(pair: tuple[TestClient, TestClient]) ->
     with a.websocket_connect(f"/ws/table/{private}") as ws:  # the host's state carries the code
         invite = Peer("ann", ws).until(lambda e: e["type"] == "state")["table"]["invite"]
     assert invite
-    time.sleep(0.3)  # the summary has reached worker b
+    eventually(lambda: private in room_of(b).cluster.remote)  # worker b knows the table
     assert private not in lobby(b, cyd)
     assert as_guest(b, dan).get(f"/table/{private}").status_code == 403
     assert as_guest(b, dan).get(f"/api/tables/{private}").status_code == 403
@@ -267,7 +267,7 @@ def test_the_owner_is_named_only_to_those_the_table_lets_in(pair: tuple[TestClie
     assert "worker" not in as_guest(a, ann).get(f"/api/tables/{private}").json()  # no proxy, no name
     with a.websocket_connect(f"/ws/table/{private}") as ws:
         invite = Peer("ann", ws).until(lambda e: e["type"] == "state")["table"]["invite"]
-    time.sleep(0.3)  # the summary has reached worker b
+    eventually(lambda: private in room_of(b).cluster.remote)  # worker b knows the table
     # a stranger: refused, and never told where the table runs
     r = as_guest(b, dan).get(f"/api/tables/{private}", headers=ROUTING)
     assert r.status_code == 403 and "worker" not in r.text
