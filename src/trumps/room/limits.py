@@ -61,8 +61,8 @@ _K = TypeVar("_K")
 
 #: Messages waiting to be written to one socket before it is dropped as a
 #: reader too slow (or unwilling) to keep up.  A table sends one state per
-#: action; a reconnect's replay is up to ``MAX_REPLAY`` (500) states written
-#: at once (table.py).  1,024 covers such a replay and the table's moves
+#: action; a reconnect's replay is up to ``MAX_REPLAY`` (120) states written
+#: at once (table.py).  1,024 covers such a replay, many times over, and the table's moves
 #: meanwhile; a page that reads at all never gets near it.
 SEND_QUEUE_MESSAGES = 1024
 #: ... or bytes waiting (a state is 1-5 KB; 4 MB is ~1,000 states): a
