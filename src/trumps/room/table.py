@@ -1089,7 +1089,7 @@ class Table:
             from trumps.room import competition
 
             winner = self.match.winner
-            entries = [
+            entries: list[competition.Entry] = [
                 {
                     "player": s.player,
                     "seat": i,
