@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -320,7 +320,7 @@ def create_app(
             return bad(str(exc))
         return JSONResponse(with_worker(request, table.summary(), table.id), status_code=201)
 
-    def with_worker(request: Request, summary: dict[str, Any], tid: str) -> dict[str, Any]:
+    def with_worker(request: Request, summary: Mapping[str, object], tid: str) -> Mapping[str, object]:
         """Behind a proxy that routes table sockets (the ROUTING_HEADER), a
         table's summary names the worker that runs it, so that the page's
         first socket goes there (``/ws/table/{id}?worker=``)."""

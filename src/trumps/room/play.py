@@ -36,6 +36,7 @@ from trumps.room.table import LIVE, RoomError
 from trumps.room.validate import Line
 
 if TYPE_CHECKING:
+    from trumps.room.cluster.messages import AskRequest
     from trumps.room.room import Room
     from trumps.room.store import Store
 
@@ -120,15 +121,15 @@ class PlayDesk:
 
     async def _forward(self, pid: str, game: str, rules: str, since: float) -> str:
         assert self.room.cluster is not None
-        q = {"what": "play", "player": pid, "game": game, "rules": rules, "since": since}
+        q: AskRequest = {"what": "play", "player": pid, "game": game, "rules": rules, "since": since}
         answer = await self.room.cluster.ask(None, q, timeout=REQUEST_WAIT + 5)
         if answer.get("timeout"):
             raise TimeoutError
         if answer.get("cancelled"):
             raise PlayCancelled("cancelled")
         if not answer["ok"]:
-            raise RoomError(answer["error"])
-        return str(answer["table"])
+            raise RoomError(answer.get("error", "the matchmaker failed"))
+        return answer["table"]
 
     async def _queue(self, pid: str, game: str, rules: str, since: float) -> str:
         for t in self.room.tables.values():

@@ -26,7 +26,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -109,7 +109,7 @@ class QueuedSocket:
         self.on_drop: Callable[[], Any] | None = None  # told when dropped (e.g. to log)
         self.errors = 0  # error events sent (a refused message is not charged to its budget)
 
-    async def send(self, event: dict[str, Any]) -> None:
+    async def send(self, event: Mapping[str, object]) -> None:
         if event.get("type") == "error":
             self.errors += 1
         self.send_text(wire.dumps(event))

@@ -18,9 +18,9 @@ import re
 import secrets
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from sqlalchemy.exc import IntegrityError
 
@@ -200,7 +200,7 @@ class Connection(Protocol):
     player: str | None
     name: str
 
-    async def send(self, event: dict[str, Any]) -> None: ...
+    async def send(self, event: Mapping[str, object]) -> None: ...
 
     async def close(self, code: int = 1000) -> None: ...
 
@@ -228,6 +228,40 @@ class Seat:
     @property
     def empty(self) -> bool:
         return self.player is None and self.bot is None
+
+
+class SeatSummary(TypedDict):
+    """One seat as the lobby and the table's header show it."""
+
+    seat: str
+    name: str | None
+    bot: str | None
+    empty: bool
+    away: bool
+    idle: bool
+    timeouts: int
+
+
+class TableSummary(TypedDict):
+    """A table's public description (:meth:`Table.summary`): the lobby's
+    entry, the head of every state, and what other workers mirror."""
+
+    id: str
+    game: str
+    game_title: str
+    preset: str | None
+    options: dict[str, object]
+    rules_text: str
+    settings: dict[str, object]
+    status: str
+    host: str
+    seats: list[SeatSummary]
+    free: int
+    spectators: int
+    scores: list[int]
+    created: float
+    started: float | None
+    rematch: str | None
 
 
 class Table:
@@ -320,7 +354,7 @@ class Table:
         self.pending: dict[int, tuple[str, str]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._rng = random.Random(self.seed ^ 0x5EED)
-        self._listed: dict[str, Any] | None = None  # the summary the lobby was last told of
+        self._listed: TableSummary | None = None  # the summary the lobby was last told of
         self._deal_start: tuple[int, Match[Deal]] = (0, self.match)  # replaced below
         self._mark_deal_start()
 
@@ -338,7 +372,7 @@ class Table:
                 return i
         return None
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> TableSummary:
         """The public description shown in the lobby and at the table."""
         name = self.match.seat_name
         return {
@@ -371,7 +405,7 @@ class Table:
             "rematch": self.rematch,
         }
 
-    def _seat_summary(self, i: int, s: Seat, name: str) -> dict[str, Any]:
+    def _seat_summary(self, i: int, s: Seat, name: str) -> SeatSummary:
         return {
             "seat": name, "name": s.name, "bot": s.bot, "empty": s.empty,
             "away": i in self.away or i in self.idle, "idle": i in self.idle, "timeouts": self.timeouts[i],
@@ -395,7 +429,7 @@ class Table:
         conn: Connection,
         match: Match[Deal] | None = None,
         *,
-        summary: dict[str, Any] | None = None,
+        summary: TableSummary | None = None,
         views: dict[int | None, dict[str, Any]] | None = None,
         chat: bool = True,
     ) -> dict[str, Any]:
