@@ -28,18 +28,43 @@ table back to whoever had declined).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from trumps.i18n import N_
 from trumps.room.friends import Social
 
 if TYPE_CHECKING:
-    from trumps.room.table import Table
+    from trumps.room.settings import TableSettings
+    from trumps.room.table import Seat, Table, TableSummary
+
+
+class Facts(Protocol):
+    """What the rules read of a table: a :class:`~trumps.room.table.Table`
+    run here, or the mirror of one another worker runs
+    (:class:`~trumps.room.cluster.node.RemoteTable`), judged alike."""
+
+    id: str
+    host: str
+    status: str
+    game: str
+    preset: str | None
+    settings: TableSettings
+    seats: list[Seat]
+    pending: dict[int, tuple[str, str]]
+    invited: set[str]
+    banned: set[str]
+    invite: str | None
+
+    def seat_of(self, player: str | None) -> int | None: ...
+
+    def summary(self) -> TableSummary: ...
+
 
 __all__ = [
     "BLOCKED",
     "PRIVATE",
     "REMOVED",
+    "Facts",
     "may_see",
     "members",
     "not_seen_because",
@@ -54,7 +79,7 @@ BLOCKED = N_("this table is not open to you")
 PRIVATE = N_("this table is private: you need an invitation")
 
 
-def members(table: Table) -> set[str]:
+def members(table: Facts) -> set[str]:
     """The people of a table: its host, seated humans and those waiting to
     take over a bot's seat."""
     out = {table.host}
@@ -63,12 +88,12 @@ def members(table: Table) -> set[str]:
     return out
 
 
-def may_see(table: Table, player: str | None, social: Social) -> bool:
+def may_see(table: Facts, player: str | None, social: Social) -> bool:
     """Whether ``player`` (None: someone without a name yet) may open ``table``."""
     return not_seen_because(table, player, social) is None
 
 
-def not_seen_because(table: Table, player: str | None, social: Social) -> str | None:
+def not_seen_because(table: Facts, player: str | None, social: Social) -> str | None:
     """Why ``player`` may not open ``table`` (None: they may): removed by the
     host, a block between them and the host (said without saying who
     blocked whom), or an invitation-only table."""
@@ -83,7 +108,7 @@ def not_seen_because(table: Table, player: str | None, social: Social) -> str | 
     return PRIVATE
 
 
-def listed(table: Table, player: str | None, social: Social) -> bool:
+def listed(table: Facts, player: str | None, social: Social) -> bool:
     """Whether ``table`` appears in ``player``'s lobby."""
     if not may_see(table, player, social):
         return False
@@ -97,7 +122,7 @@ def listed(table: Table, player: str | None, social: Social) -> bool:
     return player is not None and any(social.are_friends(player, p) for p in people)
 
 
-def sit_refusal(table: Table, player: str, social: Social, is_account: Callable[[str], bool]) -> str | None:
+def sit_refusal(table: Facts, player: str, social: Social, is_account: Callable[[str], bool]) -> str | None:
     """Why ``player`` may not take a seat at ``table`` (None: they may)."""
     if table.settings.competition and not is_account(player):
         return "Compete games are for accounts: register (free) to play for chips"

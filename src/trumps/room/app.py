@@ -14,7 +14,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import quote
 
 from itsdangerous import URLSafeSerializer
@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket
 
 from trumps.i18n import N_, translator
 from trumps.room import (
+    access,
     account_routes,
     competition,
     history,
@@ -256,9 +257,10 @@ def create_app(
         tid = request.path_params["tid"]
         table = room().people.find(tid)
         if table is None and room().cluster is not None:
-            table = await live_elsewhere(tid)
-            if table is True:  # live, but not yet in this worker's lobby: the socket checks access
+            elsewhere = await live_elsewhere(tid)
+            if elsewhere is True:  # live, but not yet in this worker's lobby: the socket checks access
                 return FileResponse(STATIC / "table.html", headers={"Cache-Control": "no-store"})
+            table = elsewhere
         if table is None:
             # every unfinished table is live, so a stored table that is not is
             # finished (its replay), or was closed before it began
@@ -331,7 +333,7 @@ def create_app(
         name = None if worker is None else routing_name(worker)
         return summary if name is None else {**summary, "worker": name}
 
-    async def live_elsewhere(tid: str) -> Any:
+    async def live_elsewhere(tid: str) -> access.Facts | Literal[True] | None:
         """On several workers: the table as the lobby knows it, waiting a
         moment for a table made just now on another worker (True: stored
         as live, not yet announced; None: not live)."""
@@ -349,7 +351,7 @@ def create_app(
     async def api_table(request: Request) -> Response:
         tid = request.path_params["tid"]
         try:
-            found = room().people.find(tid)
+            found: access.Facts | Literal[True] | None = room().people.find(tid)
             if found is None and room().cluster is not None:
                 found = await live_elsewhere(tid)
             if found is None or found is True:

@@ -18,8 +18,9 @@ import contextlib
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Awaitable, Callable, Mapping
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from sqlalchemy import select
 
@@ -31,6 +32,7 @@ from trumps.room.messages import PROTOCOL_VERSION
 from trumps.room.table import LIVE, Connection, RoomError, Table
 
 if TYPE_CHECKING:
+    from trumps.room.cluster.node import Cluster, RemoteTable
     from trumps.room.store import Store
 
 __all__ = ["People"]
@@ -39,6 +41,52 @@ log = logging.getLogger("trumps.room")
 
 #: The most people one invitation request may name.
 MAX_INVITES = 12
+
+
+class Whereabouts(TypedDict):
+    """The live table a person sits at, as their friends see it."""
+
+    id: str
+    game: str
+    status: str
+    kind: str
+
+
+class FriendEntry(TypedDict):
+    """One person in a friends list (``online`` and ``table``: friends only)."""
+
+    player: str
+    name: str
+    online: NotRequired[bool]
+    table: NotRequired[Whereabouts | None]
+
+
+class Invitee(TypedDict):
+    player: str
+    name: str
+
+
+#: an invitation as its receiver sees it (``from`` is a keyword: the functional form)
+Invitation = TypedDict(
+    "Invitation", {"id": int, "table": str, "game": str, "preset": str | None, "kind": str, "from": str}
+)
+
+
+class FriendsView(TypedDict):
+    """The ``me`` event's lists: friends, requests both ways, blocks, invitations."""
+
+    friends: list[FriendEntry]
+    incoming: list[FriendEntry]
+    outgoing: list[FriendEntry]
+    blocked: list[FriendEntry]
+    invitations: list[Invitation]
+
+
+class Accepted(TypedDict):
+    """An accepted invitation: the table, and the seat taken there (or None)."""
+
+    table: str
+    seat: str | None
 
 
 class People:
@@ -51,13 +99,13 @@ class People:
         self.accounts: dict[str, bool] = {}  # player id -> is an account (cache)
         self.social = Social()
         self.channels: defaultdict[str, set[Connection]] = defaultdict(set)
-        self.on_finished: list[Any] = []  # async callbacks (table) -> None, e.g. ratings
+        self.on_finished: list[Callable[[Table], Awaitable[None]]] = []  # e.g. ratings
         self._tasks: set[asyncio.Task[None]] = set()
         # on several workers (trumps.room.cluster): the tables others run, and the cluster
-        self.remote: dict[str, Any] = {}
-        self.cluster: Any = None
+        self.remote: dict[str, RemoteTable] = {}
+        self.cluster: Cluster | None = None
 
-    def find(self, tid: str) -> Any:
+    def find(self, tid: str) -> access.Facts | None:
         """A live table by id, whichever worker runs it (None if none)."""
         return self.tables.get(tid) or self.remote.get(tid)
 
@@ -118,13 +166,13 @@ class People:
                     conn.name = name
 
     # ----- the tables' policy -----------------------------------------------------------
-    def may_see(self, table: Table, player: str | None) -> bool:
+    def may_see(self, table: access.Facts, player: str | None) -> bool:
         return access.may_see(table, player, self.social)
 
-    def not_seen_because(self, table: Table, player: str | None) -> str | None:
+    def not_seen_because(self, table: access.Facts, player: str | None) -> str | None:
         return access.not_seen_because(table, player, self.social)
 
-    def listed(self, table: Table, player: str | None) -> bool:
+    def listed(self, table: access.Facts, player: str | None) -> bool:
         return access.listed(table, player, self.social)
 
     def sit_refusal(self, table: Table, player: str) -> str | None:
@@ -164,9 +212,10 @@ class People:
             return True
         return self.cluster is not None and bool(self.cluster.online.get(pid))
 
-    def where(self, pid: str) -> dict[str, Any] | None:
+    def where(self, pid: str) -> Whereabouts | None:
         """The live table ``pid`` sits at (None if none, or if it is invitation-only)."""
-        for t in [*self.tables.values(), *self.remote.values()]:
+        tables: list[access.Facts] = [*self.tables.values(), *self.remote.values()]
+        for t in tables:
             if t.status in LIVE and t.seat_of(pid) is not None and not t.settings.private:
                 return {"id": t.id, "game": t.game, "status": t.status, "kind": t.settings.kind}
         return None
@@ -198,7 +247,7 @@ class People:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def push(self, pid: str, event: dict[str, Any], *, local: bool = False) -> None:
+    async def push(self, pid: str, event: Mapping[str, object], *, local: bool = False) -> None:
         """Send ``event`` to every personal channel of ``pid`` (on every worker)."""
         if not local and self.cluster is not None:
             self.cluster.push(pid, event)
@@ -214,24 +263,24 @@ class People:
             if self.online(friend):
                 await self.push(friend, await self.me_event(friend))
 
-    async def me_event(self, pid: str) -> dict[str, Any]:
+    async def me_event(self, pid: str) -> dict[str, object]:
         return {"v": PROTOCOL_VERSION, "type": "me", **(await self.friends_view(pid))}
 
     # ----- friends -------------------------------------------------------------------------
-    async def _entry(self, pid: str, presence: bool) -> dict[str, Any]:
+    async def _entry(self, pid: str, presence: bool) -> FriendEntry:
         name = await self.learn(pid) or "?"
-        entry: dict[str, Any] = {"player": pid, "name": name}
+        entry: FriendEntry = {"player": pid, "name": name}
         if presence:
             entry["online"] = self.online(pid)
             entry["table"] = self.where(pid)
         return entry
 
-    async def friends_view(self, pid: str) -> dict[str, Any]:
+    async def friends_view(self, pid: str) -> FriendsView:
         """Friends (with presence), requests both ways, blocked players and
         pending invitations of ``pid``."""
         s = self.social
         friends = [await self._entry(f, True) for f in s.friends.get(pid, ())]
-        friends.sort(key=lambda e: (not e["online"], e["name"].lower()))
+        friends.sort(key=lambda e: (not e.get("online"), e["name"].lower()))
         return {
             "friends": friends,
             "incoming": [await self._entry(p, False) for p in s.incoming(pid)],
@@ -268,14 +317,14 @@ class People:
         raise FriendError(f"no player is called {target!r}")
 
     # ----- invitations -------------------------------------------------------------------
-    async def check_invitees(self, inviter: str, targets: list[str]) -> list[dict[str, Any]]:
+    async def check_invitees(self, inviter: str, targets: list[str]) -> list[Invitee]:
         """The friends ``inviter`` may invite, or :class:`RoomError` naming
         the first who may not be (nobody is invited then)."""
         if not self.is_account(inviter):
             raise RoomError("register an account to invite friends (or share the table's link)")
         if len(targets) > MAX_INVITES:
             raise RoomError(f"invite at most {MAX_INVITES} people at once")
-        invited: list[dict[str, Any]] = []
+        invited: list[Invitee] = []
         for target in targets:
             other = await self._resolve(target)
             if self.social.blocked(inviter, other):
@@ -289,7 +338,7 @@ class People:
                 invited.append({"player": other, "name": self.names.get(other, "?")})
         return invited
 
-    async def invite(self, table: Any, inviter: str, targets: list[str]) -> list[dict[str, Any]]:
+    async def invite(self, table: access.Facts, inviter: str, targets: list[str]) -> list[Invitee]:
         """``inviter`` (a player of ``table``) invites friends; each gets a live
         notification and may then see the table.  Returns who was invited."""
         if inviter not in access.members(table):
@@ -309,31 +358,33 @@ class People:
         await self.tables_changed(table)
         return invited
 
-    async def admit(self, table: Any, player: str) -> None:
+    async def admit(self, table: access.Facts, player: str) -> None:
         """Let ``player`` see ``table``, asking its owner if another worker runs it."""
-        if table.id in self.tables:
-            await table.admit(player)
+        here = self.tables.get(table.id)
+        if here is not None:
+            await here.admit(player)
             return
         assert self.cluster is not None
         try:
             answer = await self.cluster.ask(table.id, {"what": "admit", "player": player})
         except TimeoutError:
             raise RoomError("the table did not answer; try again") from None
-        if not answer["ok"]:
-            raise RoomError(answer["error"])
+        if not answer.get("ok"):
+            raise RoomError(answer.get("error", "the table did not let them in"))
 
-    async def tables_changed(self, table: Any) -> None:
+    async def tables_changed(self, table: access.Facts) -> None:
         """Who may see ``table`` changed: the lobby is told (by its owner)."""
-        if getattr(table, "on_change", None) is not None:
-            await table.on_change(table)
+        here = self.tables.get(table.id)  # (another worker's table: its owner tells)
+        if here is not None and here.on_change is not None:
+            await here.on_change(here)
 
-    async def _invitation(self, inv_id: int, table: Any, inviter: str) -> dict[str, Any]:
+    async def _invitation(self, inv_id: int, table: access.Facts, inviter: str) -> Invitation:
         return {
             "id": inv_id, "table": table.id, "game": table.game, "preset": table.preset,
             "kind": table.settings.kind, "from": await self.learn(inviter) or "?",
         }  # fmt: skip
 
-    async def invitations_of(self, pid: str) -> list[dict[str, Any]]:
+    async def invitations_of(self, pid: str) -> list[Invitation]:
         """Pending invitations of ``pid`` to live tables, newest first."""
         rows = await self.store.run(_pending_invitations, self.store, pid)
         out = []
@@ -344,7 +395,7 @@ class People:
             out.append(await self._invitation(inv_id, table, inviter))
         return out
 
-    async def answer(self, pid: str, inv_id: int, accept: bool) -> dict[str, Any] | None:
+    async def answer(self, pid: str, inv_id: int, accept: bool) -> Accepted | None:
         """Accept (returns ``{"table": its id, "seat": the seat taken there
         or None}``) or decline an invitation of ``pid``."""
         row = await self.store.run(_answer_invitation, self.store, pid, inv_id, accept)
@@ -366,7 +417,7 @@ class People:
             await self.uninvite(table, pid)
         return None
 
-    async def _sit_invited(self, table: Any, pid: str, inviter: str) -> str | None:
+    async def _sit_invited(self, table: access.Facts, pid: str, inviter: str) -> str | None:
         """Seat whoever accepted an invitation to a waiting table here: beside
         the inviter's side if a seat there is free (the partner's seat),
         else the first free seat.  The seat's name, or None (no free seat,
@@ -374,9 +425,13 @@ class People:
         a refusal such as a Compete buy-in they cannot pay: the table shows it)."""
         if not self.may_see(table, pid):  # (a declined invitation answered again lets nobody in)
             return None
-        if table.id not in self.tables or table.status != "waiting" or table.seat_of(pid) is not None:
+        here = self.tables.get(table.id)
+        if here is None or here.status != "waiting" or here.seat_of(pid) is not None:
             seat = table.seat_of(pid)
-            return None if seat is None else str(table.match.seat_name(seat))
+            if seat is None:
+                return None
+            return here.match.seat_name(seat) if here is not None else table.summary()["seats"][seat]["seat"]
+        table = here
         free = [i for i, s in enumerate(table.seats) if s.empty]
         if not free:
             return None
@@ -394,13 +449,14 @@ class People:
             return None
         return str(name)
 
-    async def uninvite(self, table: Any, player: str) -> None:
+    async def uninvite(self, table: access.Facts, player: str) -> None:
         """``player`` declined: they may no longer see ``table``, and that is
         stored (a restart rebuilds the table's access from storage), asking
         the table's owner if another worker runs it."""
-        if table.id in self.tables:
-            if await access.uninvite(table, player):
-                await self.tables_changed(table)
+        here = self.tables.get(table.id)
+        if here is not None:
+            if await access.uninvite(here, player):
+                await self.tables_changed(here)
             return
         if self.cluster is None:
             return
