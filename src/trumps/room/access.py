@@ -54,6 +54,7 @@ class Facts(Protocol):
     invited: set[str]
     banned: set[str]
     invite: str | None
+    created: float
 
     def seat_of(self, player: str | None) -> int | None: ...
 

@@ -174,5 +174,5 @@ def parse_client_message(raw: str | bytes) -> AnyMessage:
     return msg  # type: ignore[no-any-return]
 
 
-def error_event(reason: str, seq: int | None = None) -> dict[str, Any]:
+def error_event(reason: str, seq: int | None = None) -> dict[str, object]:
     return {"v": PROTOCOL_VERSION, "type": "error", "reason": reason, "seq": seq}

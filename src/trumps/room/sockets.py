@@ -27,7 +27,6 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Mapping
-from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -106,7 +105,7 @@ class QueuedSocket:
         self._idle = False  # the writer waits for something to write
         self.gone = False  # dropped, closed, or its client went away
         self.dropped = False  # dropped for reading too slowly
-        self.on_drop: Callable[[], Any] | None = None  # told when dropped (e.g. to log)
+        self.on_drop: Callable[[], object] | None = None  # told when dropped (e.g. to log)
         self.errors = 0  # error events sent (a refused message is not charged to its budget)
 
     async def send(self, event: Mapping[str, object]) -> None:
@@ -241,7 +240,7 @@ TOO_MANY_MESSAGES = N_("too many messages: slow down")
 
 
 async def client_messages(
-    ws: WebSocket, conn: QueuedSocket, error: Callable[[str], dict[str, Any]] = error_event
+    ws: WebSocket, conn: QueuedSocket, error: Callable[[str], Mapping[str, object]] = error_event
 ) -> AsyncIterator[str | bytes]:
     """A socket's messages, within its budget (trumps.room.limits.MessageBudget):
     one over it is answered "too many messages" (an event made by ``error``:

@@ -750,7 +750,7 @@ class Table:
             self._listed = summary
             await self.on_change(self)
 
-    async def notify(self, text: str, **extra: Any) -> None:
+    async def notify(self, text: str, **extra: object) -> None:
         """A ``notice`` event to everyone at the table, the same for all: only
         for public facts (a buy-in not paid).  A notice about an action is
         made per receiver (:meth:`_timeout_notice`)."""
@@ -1466,5 +1466,5 @@ class Table:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._bot_task
 
-    def error(self, reason: str) -> dict[str, Any]:
+    def error(self, reason: str) -> dict[str, object]:
         return error_event(reason, self.seq)
