@@ -43,8 +43,8 @@ import random
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterable, Mapping
+from typing import TYPE_CHECKING
 
 from trumps.room import access
 from trumps.room.cluster.bus import Bus, stop_tasks
@@ -492,7 +492,7 @@ class Cluster:
 
     # ----- relayed sockets (this worker holds the socket) ----------------------------------
     async def relay(
-        self, conn: Connection, tid: str, since: int | None, messages: Any, *, routing: bool = False
+        self, conn: Connection, tid: str, since: int | None, messages: AsyncIterable[str | bytes], *, routing: bool = False
     ) -> None:
         """Serve ``conn`` for a table another worker runs until the socket
         closes: ``messages`` yields the client's raw messages.  ``routing``:
