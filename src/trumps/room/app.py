@@ -14,7 +14,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from urllib.parse import quote
 
 from itsdangerous import URLSafeSerializer
@@ -62,13 +62,15 @@ __all__ = ["create_app"]
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("trumps.room")
 
+M = TypeVar("M", bound=BaseModel)
+
 
 class TableIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: Line = Field(min_length=1, max_length=20)
     preset: Line | None = Field(default=None, max_length=40)
-    options: dict[str, Any] = Field(default_factory=dict)
-    settings: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, object] = Field(default_factory=dict)
+    settings: dict[str, object] = Field(default_factory=dict)
     invite: list[Line] = Field(default_factory=list, max_length=12)  # friends to invite at once
 
 
@@ -227,7 +229,7 @@ def create_app(
     def bad(reason: str, status: int = 400) -> JSONResponse:
         return JSONResponse({"error": reason}, status_code=status)
 
-    async def body(request: Request, model: type[BaseModel]) -> Any:
+    async def body(request: Request, model: type[M]) -> M:
         raw = await request.body()
         if len(raw) > 16_384:
             raise MessageError("request too large")

@@ -60,7 +60,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
@@ -69,6 +69,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 import trumps
+from trumps.core.protocol import Deal, Match
 from trumps.i18n import N_
 from trumps.room import ratings
 from trumps.room.db import Player, ResultRow, SeatRow, TableRow
@@ -115,6 +116,19 @@ Identity = Callable[[HTTPConnection], Awaitable[tuple[str | None, str]]]
 class CompetitionError(RoomError):
     """A competition request refused with a message fit to show the player
     (not enough chips, unknown buy-in, a table not started...)."""
+
+
+class Standing(TypedDict):
+    """One line of the competition leaderboard (:func:`leaderboard`)."""
+
+    rank: int
+    player: str
+    name: str
+    won: int
+    games: int
+    wins: int
+    average: float | None
+    chips: int
 
 
 class Entry(TypedDict):
@@ -191,7 +205,7 @@ def unpaid_reason(seats: Sequence[ratings.SeatEntry], accounts: set[str]) -> str
 
 
 def _seat_entries(
-    s: Session, table: TableRow, match: Any, entries: Sequence[Entry]
+    s: Session, table: TableRow, match: Match[Deal], entries: Sequence[Entry]
 ) -> list[ratings.SeatEntry]:
     """Who sat where at the end: the table's stored seats (player or bot),
     each entry's player in its own seat, and every seat's side."""
@@ -314,7 +328,7 @@ def start_seated(
     return []
 
 
-def _match(table: TableRow) -> Any:
+def _match(table: TableRow) -> Match[Deal]:
     """A fresh match of the table's game: its sides and who plays on which."""
     return trumps.new_game(table.game, options=table.options, seed=table.seed)
 
@@ -398,7 +412,7 @@ def pay_out(
 
 
 # ----- the leaderboard -------------------------------------------------------------
-def leaderboard(store: Store, limit: int = 50, game: str | None = None) -> list[dict[str, Any]]:
+def leaderboard(store: Store, limit: int = 50, game: str | None = None) -> list[Standing]:
     """Players with at least one competition result, best first.
 
     Each row: ``rank``, ``player`` (id), ``name``, ``won`` (chips won: the
@@ -422,7 +436,7 @@ def leaderboard(store: Store, limit: int = 50, game: str | None = None) -> list[
     )
     if game is not None:
         q = q.where(ResultRow.game == game)
-    out: list[dict[str, Any]] = []
+    out: list[Standing] = []
     with store.sessions() as s:
         for rank, (pid, name, balance, won, games, n_wins, score, deals) in enumerate(s.execute(q), 1):
             out.append(

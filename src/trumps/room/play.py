@@ -19,7 +19,7 @@ import logging
 import statistics
 from collections.abc import Callable
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
@@ -33,7 +33,7 @@ from trumps.room.db import ActionRow, SeatRow
 from trumps.room.matchmaking import RULE_SETS, Group, Matchmaker, MatchmakingError, Ticket, rule_set
 from trumps.room.messages import MessageError
 from trumps.room.table import LIVE, RoomError, Table
-from trumps.room.validate import Line
+from trumps.room.validate import BodyReader, Line
 
 if TYPE_CHECKING:
     from trumps.room.cluster.messages import AskRequest
@@ -305,7 +305,7 @@ def seated_at(room: Room, pid: str) -> access.Facts | None:
     return None
 
 
-def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any]) -> list[BaseRoute]:
+def routes(room: Callable[[], Room], sessions: Sessions, body: BodyReader) -> list[BaseRoute]:
     def bad(reason: str, status: int = 400) -> JSONResponse:
         return JSONResponse({"error": reason}, status_code=status)
 

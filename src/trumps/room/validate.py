@@ -24,25 +24,39 @@ import json
 import re
 import unicodedata
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 from urllib.parse import unquote_to_bytes
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, BaseModel
 from pydantic_core import PydanticCustomError
 from starlette.convertors import Convertor, register_url_convertor
 
 from trumps.i18n import N_
 
+if TYPE_CHECKING:
+    from starlette.requests import Request
+
 __all__ = [
     "ADDRESS_REFUSED",
     "NAME",
     "TABLE_ID",
+    "BodyReader",
     "Line",
     "RefuseControlCharacters",
     "Text",
     "control_characters",
     "parse_int",
 ]
+
+_M = TypeVar("_M", bound=BaseModel)
+
+
+class BodyReader(Protocol):
+    """Reads a request's JSON body as ``model`` (the app's ``body``: a size
+    bound, then pydantic), or raises a ``MessageError`` naming the first fault."""
+
+    async def __call__(self, request: Request, model: type[_M]) -> _M: ...
+
 
 #: A table's id (``store.new_id``: URL-safe base64), also a record's and a
 #: replay's; a player's id has the same alphabet.

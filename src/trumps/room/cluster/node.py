@@ -492,7 +492,13 @@ class Cluster:
 
     # ----- relayed sockets (this worker holds the socket) ----------------------------------
     async def relay(
-        self, conn: Connection, tid: str, since: int | None, messages: AsyncIterable[str | bytes], *, routing: bool = False
+        self,
+        conn: Connection,
+        tid: str,
+        since: int | None,
+        messages: AsyncIterable[str | bytes],
+        *,
+        routing: bool = False,
     ) -> None:
         """Serve ``conn`` for a table another worker runs until the socket
         closes: ``messages`` yields the client's raw messages.  ``routing``:
