@@ -21,7 +21,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from itsdangerous import BadSignature, URLSafeSerializer
 from pydantic import BaseModel, ConfigDict, Field
@@ -227,7 +227,7 @@ def routes(
     def agent(request: Request) -> str:
         return request.headers.get("user-agent", "")[:200]
 
-    async def me_payload(who: Who) -> dict[str, Any]:
+    async def me_payload(who: Who) -> dict[str, object]:
         r = room()
         if who.player is None:
             return {"player": None, "name": None, "account": False, "chips": 0}

@@ -42,7 +42,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar, TypeVarTuple
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -127,6 +127,7 @@ class Busy(AccountError):
 
 
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
 class Hashing:
@@ -145,7 +146,7 @@ class Hashing:
         self.limit = threads + queue
         self.pending = 0
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
         if self.pending >= self.limit:
             raise Busy()
         self.pending += 1

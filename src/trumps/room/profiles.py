@@ -13,9 +13,9 @@ blocker's presence and friends.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from sqlalchemy import case, func, or_, select
 from starlette.requests import Request
@@ -63,8 +63,37 @@ def contracts_of(match: Match[Deal], seat: int) -> tuple[int, int]:
     return held, made
 
 
+class GameStats(TypedDict):
+    """A profile's figures for one game."""
+
+    played: int
+    won: int
+    contracts: int
+    made: int
+    made_pct: float | None
+    rating: int | None
+    rated_games: int
+    history: list[dict[str, object]]  # the rating chart: at, rating, table
+
+
+class Profile(TypedDict):
+    """Everything a profile page shows (:func:`profile`)."""
+
+    player: str
+    name: str
+    member_since: float
+    friends: list[str]
+    games: dict[str, GameStats]
+    recent: list[dict[str, object]]  # the last games: table, game, kind, won, score, at
+    # added for the reader by the route: the owner's presence, and the reader's relation
+    online: NotRequired[bool]
+    you: NotRequired[bool]
+    friend: NotRequired[bool]
+    requested: NotRequired[bool]
+
+
 def record_game(
-    store: Store, table_id: str, game: str, kind: str, rows: Sequence[dict[str, Any]], at: float
+    store: Store, table_id: str, game: str, kind: str, rows: Sequence[Mapping[str, object]], at: float
 ) -> None:
     """Store each person's result of a finished game (once)."""
     with store.sessions.begin() as s:
@@ -74,7 +103,7 @@ def record_game(
             s.add(GameResultRow(table_id=table_id, game=game, kind=kind, at=at, **r))
 
 
-def profile(store: Store, username: str) -> dict[str, Any] | None:
+def profile(store: Store, username: str) -> Profile | None:
     """Everything a profile page shows, or None if there is no such account."""
     info = find_account(store, username)
     if info is None:
@@ -115,19 +144,24 @@ def profile(store: Store, username: str) -> dict[str, Any] | None:
         friends = sorted(
             s.scalars(select(Player.name).where(Player.id.in_(friend_ids))).all(), key=str.lower
         ) if friend_ids else []  # fmt: skip
-    games: dict[str, Any] = {}
+    games: dict[str, GameStats] = {}
     rated = ratings.ratings_of(store, pid)
     for game in trumps.games():
-        st: dict[str, Any] = dict(stats.get(game, {"played": 0, "won": 0, "contracts": 0, "made": 0}))
-        st["made_pct"] = round(100 * st["made"] / st["contracts"], 1) if st["contracts"] else None
+        counts = stats.get(game, {"played": 0, "won": 0, "contracts": 0, "made": 0})
         r = rated.get(game)
-        st["rating"] = r["display"] if r else None
-        st["rated_games"] = r["games"] if r else 0
-        st["history"] = [
-            {"at": h["at"], "rating": h["display"], "table": h["table"]}
-            for h in ratings.history(store, pid, game)
-        ]
-        games[game] = st
+        games[game] = {
+            "played": counts["played"],
+            "won": counts["won"],
+            "contracts": counts["contracts"],
+            "made": counts["made"],
+            "made_pct": round(100 * counts["made"] / counts["contracts"], 1) if counts["contracts"] else None,
+            "rating": r["display"] if r else None,
+            "rated_games": r["games"] if r else 0,
+            "history": [
+                {"at": h["at"], "rating": h["display"], "table": h["table"]}
+                for h in ratings.history(store, pid, game)
+            ],
+        }
     return {
         "player": pid,
         "name": info.name,

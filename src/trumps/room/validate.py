@@ -23,13 +23,13 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Annotated, Protocol, TypeVar
 from urllib.parse import unquote_to_bytes
 
 from pydantic import AfterValidator, BaseModel
 from pydantic_core import PydanticCustomError
 from starlette.convertors import Convertor, register_url_convertor
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from trumps.i18n import N_
 
@@ -142,12 +142,6 @@ class _Name(_TableId):
 register_url_convertor("tid", _TableId())
 register_url_convertor("name", _Name())
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-ASGIApp = Callable[
-    [Scope, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]], Awaitable[None]
-]
-
 
 def _bad_address(scope: Scope) -> bool:
     path = scope.get("path", "")
@@ -170,8 +164,8 @@ class RefuseControlCharacters:
     async def __call__(
         self,
         scope: Scope,
-        receive: Callable[[], Awaitable[Message]],
-        send: Callable[[Message], Awaitable[None]],
+        receive: Receive,
+        send: Send,
     ) -> None:
         if scope["type"] not in ("http", "websocket") or not _bad_address(scope):
             await self.app(scope, receive, send)
