@@ -21,7 +21,7 @@ client) are not cross-site requests from a browser and pass.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -104,7 +104,7 @@ class CrossSiteGuard:
         return None
 
     @staticmethod
-    def _json_or_empty(headers: dict[str, Any]) -> bool:
+    def _json_or_empty(headers: Mapping[str, object]) -> bool:
         length = headers.get("content-length")
         if length == "0" or (length is None and "transfer-encoding" not in headers):
             return True

@@ -6,7 +6,7 @@ does not validate is answered with an ``error`` event and changes nothing.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
@@ -18,6 +18,7 @@ from pydantic import (
     model_validator,
 )
 
+from trumps.core.json_types import JSONDict
 from trumps.room import wire
 from trumps.room.validate import Line, Text
 
@@ -136,7 +137,7 @@ class Chat(_Msg):
 
 AnyMessage = Hello | Act | Sit | Stand | Back | SetBot | FillBots | Chat | Suggest | Kick | Invite
 ClientMessage = Annotated[AnyMessage, Field(discriminator="type")]
-_adapter: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+_adapter: TypeAdapter[AnyMessage] = TypeAdapter(ClientMessage)
 
 
 class MessageError(ValueError):
@@ -171,8 +172,8 @@ def parse_client_message(raw: str | bytes) -> AnyMessage:
         raise MessageError(
             f"invalid {data['type']} message: {where or 'message'}: {first.get('msg')}"
         ) from None
-    return msg  # type: ignore[no-any-return]
+    return msg
 
 
-def error_event(reason: str, seq: int | None = None) -> dict[str, Any]:
+def error_event(reason: str, seq: int | None = None) -> JSONDict:
     return {"v": PROTOCOL_VERSION, "type": "error", "reason": reason, "seq": seq}

@@ -18,7 +18,6 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any
 
 __all__ = ["ENABLED", "dump", "record", "start", "stop"]
 
@@ -37,7 +36,7 @@ def record(kind: str, *values: float) -> None:
         _records.setdefault(kind, []).append([time.time(), *values])
 
 
-def _gc_callback(phase: str, info: dict[str, Any]) -> None:
+def _gc_callback(phase: str, info: dict[str, int]) -> None:
     if phase == "start":
         _gc_started.append(time.perf_counter())
     elif _gc_started:

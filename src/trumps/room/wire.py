@@ -28,12 +28,12 @@ DecodeError = orjson.JSONDecodeError
 _OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
-def dumpb(value: Any) -> bytes:
+def dumpb(value: object) -> bytes:
     """``value`` as compact JSON, UTF-8 bytes."""
     return orjson.dumps(value, option=_OPTIONS)
 
 
-def dumps(value: Any) -> str:
+def dumps(value: object) -> str:
     """``value`` as compact JSON text (what a WebSocket text frame carries)."""
     return orjson.dumps(value, option=_OPTIONS).decode()
 
