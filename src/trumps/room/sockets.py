@@ -27,11 +27,11 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import AsyncIterator, Callable
-from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from trumps.core.json_types import JSONDict
 from trumps.i18n import N_
 from trumps.room import wire
 from trumps.room.limits import SEND_QUEUE_BYTES, SEND_QUEUE_MESSAGES, MessageBudget, SocketCount
@@ -106,10 +106,10 @@ class QueuedSocket:
         self._idle = False  # the writer waits for something to write
         self.gone = False  # dropped, closed, or its client went away
         self.dropped = False  # dropped for reading too slowly
-        self.on_drop: Callable[[], Any] | None = None  # told when dropped (e.g. to log)
+        self.on_drop: Callable[[], object] | None = None  # told when dropped (e.g. to log)
         self.errors = 0  # error events sent (a refused message is not charged to its budget)
 
-    async def send(self, event: dict[str, Any]) -> None:
+    async def send(self, event: JSONDict) -> None:
         if event.get("type") == "error":
             self.errors += 1
         self.send_text(wire.dumps(event))
@@ -241,7 +241,7 @@ TOO_MANY_MESSAGES = N_("too many messages: slow down")
 
 
 async def client_messages(
-    ws: WebSocket, conn: QueuedSocket, error: Callable[[str], dict[str, Any]] = error_event
+    ws: WebSocket, conn: QueuedSocket, error: Callable[[str], JSONDict] = error_event
 ) -> AsyncIterator[str | bytes]:
     """A socket's messages, within its budget (trumps.room.limits.MessageBudget):
     one over it is answered "too many messages" (an event made by ``error``:

@@ -18,15 +18,16 @@ import re
 import secrets
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from sqlalchemy.exc import IntegrityError
 
 import trumps
 from trumps.core.cards import Card
 from trumps.core.errors import TrumpsError
+from trumps.core.json_types import JSON, JSONDict
 from trumps.core.protocol import Deal, Match
 from trumps.i18n import N_
 from trumps.room import timing
@@ -108,10 +109,23 @@ def person_of(conn: Connection) -> str:
     return conn.player or f"socket:{id(conn)}"
 
 
-def _cards_played(view: dict[str, Any]) -> list[str]:
+def _listed(view: Mapping[str, object], key: str) -> list[object]:
+    """The list a view holds under ``key`` (empty when it holds none)."""
+    value = view.get(key)
+    return list(value) if isinstance(value, (list, tuple)) else []
+
+
+def _mapped(view: Mapping[str, object], key: str) -> Mapping[str, object]:
+    """The object a view holds under ``key`` (empty when it holds none)."""
+    value = view.get(key)
+    return value if isinstance(value, Mapping) else {}
+
+
+def _cards_played(view: Mapping[str, object]) -> list[str]:
     """Every card a view shows played this deal, in order."""
-    out = [str(c) for t in view.get("tricks") or () for c in t.get("cards") or ()]
-    return out + [str(p.get("card")) for p in view.get("trick") or ()]
+    tricks = [t for t in _listed(view, "tricks") if isinstance(t, Mapping)]
+    out = [str(c) for t in tricks for c in _listed(t, "cards")]
+    return out + [str(p.get("card")) for p in _listed(view, "trick") if isinstance(p, Mapping)]
 
 
 _CARD_TEXT = re.compile(r"^(10|[2-9TJQKA])([SHDC])$")
@@ -136,7 +150,7 @@ def spoken_action(match: Match[Deal], action: str) -> str:
     return action
 
 
-def told_action(before: dict[str, Any], after: dict[str, Any], action: str) -> bool:
+def told_action(before: Mapping[str, object], after: Mapping[str, object], action: str) -> bool:
     """Whether a receiver whose view was ``before`` and is ``after`` the
     action sees which action it was (so a notice may name it): a call that
     appears in the auction, the card that appears played (a joker's suit, a
@@ -148,8 +162,8 @@ def told_action(before: dict[str, Any], after: dict[str, Any], action: str) -> b
         after.get("over") and not before.get("over")
     ):
         return True
-    calls = (after.get("auction") or [])[len(before.get("auction") or []) :]
-    if len(calls) == 1 and str(calls[0].get("call")) == action:
+    calls = _listed(after, "auction")[len(_listed(before, "auction")) :]
+    if len(calls) == 1 and isinstance(calls[0], Mapping) and str(calls[0].get("call")) == action:
         return True
     cards = _cards_played(after)[len(_cards_played(before)) :]
     bare = action.replace("+", ":").split(":", 1)[0]
@@ -200,7 +214,7 @@ class Connection(Protocol):
     player: str | None
     name: str
 
-    async def send(self, event: dict[str, Any]) -> None: ...
+    async def send(self, event: JSONDict) -> None: ...
 
     async def close(self, code: int = 1000) -> None: ...
 
@@ -303,7 +317,7 @@ class Table:
         self._switch_times: dict[str, deque[float]] = {}  # suggest on/off, per person
         # the last suggestion made, by (seq, seat), and the one being computed:
         # one computation per state however often it is asked for
-        self._suggestion: tuple[tuple[int, int], dict[str, Any]] | None = None
+        self._suggestion: tuple[tuple[int, int], JSONDict] | None = None
         self._suggesting_for: tuple[int, int] | None = None
         self._replayed: dict[str, float] = {}  # person -> (clock) time of their last since replay
         # seat -> the seq at which its present occupant took it (this process's
@@ -320,7 +334,7 @@ class Table:
         self.pending: dict[int, tuple[str, str]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._rng = random.Random(self.seed ^ 0x5EED)
-        self._listed: dict[str, Any] | None = None  # the summary the lobby was last told of
+        self._listed: JSONDict | None = None  # the summary the lobby was last told of
         self._deal_start: tuple[int, Match[Deal]] = (0, self.match)  # replaced below
         self._mark_deal_start()
 
@@ -338,7 +352,7 @@ class Table:
                 return i
         return None
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JSONDict:
         """The public description shown in the lobby and at the table."""
         name = self.match.seat_name
         return {
@@ -371,7 +385,7 @@ class Table:
             "rematch": self.rematch,
         }
 
-    def _seat_summary(self, i: int, s: Seat, name: str) -> dict[str, Any]:
+    def _seat_summary(self, i: int, s: Seat, name: str) -> JSONDict:
         return {
             "seat": name, "name": s.name, "bot": s.bot, "empty": s.empty,
             "away": i in self.away or i in self.idle, "idle": i in self.idle, "timeouts": self.timeouts[i],
@@ -395,10 +409,10 @@ class Table:
         conn: Connection,
         match: Match[Deal] | None = None,
         *,
-        summary: dict[str, Any] | None = None,
-        views: dict[int | None, dict[str, Any]] | None = None,
+        summary: JSONDict | None = None,
+        views: dict[int | None, JSONDict] | None = None,
         chat: bool = True,
-    ) -> dict[str, Any]:
+    ) -> JSONDict:
         """The ``state`` event for ``conn``: the table and the engine's view
         of the connection's seat (a spectator's view when it has none).
         A broadcast passes the table's ``summary`` and a cache of ``views``
@@ -429,7 +443,13 @@ class Table:
         if host:  # only the host sees the invitation and who is watching
             table["invite"] = self.invite
             table["watchers"] = [{"player": p, "name": n} for p, n in self.spectators().items()]
-        event = {"v": PROTOCOL_VERSION, "type": "state", "seq": len(m.log), "table": table, "view": view}
+        event: JSONDict = {
+            "v": PROTOCOL_VERSION,
+            "type": "state",
+            "seq": len(m.log),
+            "table": table,
+            "view": view,
+        }
         if chat:
             # players (and the host) never see the spectators' chat; spectators see both
             player_side = seat is not None or host
@@ -440,10 +460,10 @@ class Table:
             event["chat"] = lines
         return event
 
-    def _players_chat(self) -> list[dict[str, Any]]:
+    def _players_chat(self) -> list[JSONDict]:
         """The last 50 lines of the players' channel (read from the end: the
         chat only grows, and this runs for every state sent)."""
-        out: list[dict[str, Any]] = []
+        out: list[JSONDict] = []
         for line in reversed(self.chat):
             if line.get("channel") != "spectators":
                 out.append(line)
@@ -700,7 +720,7 @@ class Table:
             # every event is made before the first send awaits: one consistent
             # state for all; an action made meanwhile goes out with the next broadcast
             summary = self.summary()
-            views: dict[int | None, dict[str, Any]] = {}
+            views: dict[int | None, JSONDict] = {}
             events = [
                 (c, self.state_event(c, summary=summary, views=views))
                 for c in list(self.connections)
@@ -716,11 +736,11 @@ class Table:
             self._listed = summary
             await self.on_change(self)
 
-    async def notify(self, text: str, **extra: Any) -> None:
+    async def notify(self, text: str, **extra: JSON) -> None:
         """A ``notice`` event to everyone at the table, the same for all: only
         for public facts (a buy-in not paid).  A notice about an action is
         made per receiver (:meth:`_timeout_notice`)."""
-        event = {"v": PROTOCOL_VERSION, "type": "notice", "seq": self.seq, "text": text, **extra}
+        event: JSONDict = {"v": PROTOCOL_VERSION, "type": "notice", "seq": self.seq, "text": text, **extra}
         for conn in list(self.connections):
             with contextlib.suppress(Exception):
                 await conn.send(event)
@@ -735,7 +755,7 @@ class Table:
         extra is present only where the action is told."""
         who = self.seats[seat].name or self.match.seat_name(seat)
         name = self.match.seat_name(seat)
-        base = {
+        base: JSONDict = {
             "v": PROTOCOL_VERSION,
             "type": "notice",
             "seq": self.seq,
@@ -749,8 +769,8 @@ class Table:
             text, kind = TIMEOUT_PASSED.format(who=who, call=spoken_action(before, action)), "call"
         else:
             text, kind = TIMEOUT_PLAYED.format(who=who, action=spoken_action(before, action)), "move"
-        told = {**base, "text": text, "action": action, "kind": kind}
-        events: dict[int | None, dict[str, Any]] = {seat: told}  # by the receiver's seat
+        told: JSONDict = {**base, "text": text, "action": action, "kind": kind}
+        events: dict[int | None, JSONDict] = {seat: told}  # by the receiver's seat
         for conn in list(self.connections):
             looks_from = self.seat_of(conn.player)
             event = events.get(looks_from)
@@ -766,18 +786,20 @@ class Table:
                 await conn.send(event)
 
     @staticmethod
-    def _untold_move(who: str, name: str, before: dict[str, Any], after: dict[str, Any]) -> str:
+    def _untold_move(who: str, name: str, before: Mapping[str, object], after: Mapping[str, object]) -> str:
         """The notice of a timed-out move that the receiver's view does not
         show, in the words of what it does show: the hand of ``name``
         (the seat) one card smaller with no card played (a discard), or a
         new announcement of that seat's melds (their value, not the cards)."""
-        sizes_before, sizes_after = before.get("hand_sizes") or {}, after.get("hand_sizes") or {}
-        if sizes_before.get(name, 0) - sizes_after.get(name, 0) == 1:
+        size_before, size_after = (
+            _mapped(before, "hand_sizes").get(name, 0),
+            _mapped(after, "hand_sizes").get(name, 0),
+        )
+        if isinstance(size_before, int) and isinstance(size_after, int) and size_before - size_after == 1:
             return TIMEOUT_DISCARD.format(who=who)
-        melds_before, melds_after = before.get("melds") or {}, after.get("melds") or {}
-        old = melds_before.get("announcements") or []
-        for a in (melds_after.get("announcements") or [])[len(old) :]:
-            if a.get("seat") == name and a.get("value"):
+        old = _listed(_mapped(before, "melds"), "announcements")
+        for a in _listed(_mapped(after, "melds"), "announcements")[len(old) :]:
+            if isinstance(a, Mapping) and a.get("seat") == name and a.get("value"):
                 points = a["value"]
                 return TIMEOUT_MELDS.format(who=who, points=points)
         return TIMEOUT_MOVE.format(who=who)
@@ -1335,7 +1357,7 @@ class Table:
                 with contextlib.suppress(Exception):
                     await c.send(event)
 
-    async def _suggest(self, seat: int) -> dict[str, Any]:
+    async def _suggest(self, seat: int) -> JSONDict:
         """The ``normal`` bot's choice for ``seat`` with its reasons (the value
         of each candidate over the sampled deals), from that seat's view."""
         from trumps.bots.suggest import suggest
@@ -1432,5 +1454,5 @@ class Table:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._bot_task
 
-    def error(self, reason: str) -> dict[str, Any]:
+    def error(self, reason: str) -> JSONDict:
         return error_event(reason, self.seq)
