@@ -18,11 +18,13 @@ import contextlib
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from sqlalchemy import select
 
+from trumps.core.json_types import JSONDict
 from trumps.room import access
 from trumps.room.accounts import PlayerInfo, find_account, player_info, player_infos
 from trumps.room.db import InvitationRow, TableRow
@@ -31,6 +33,7 @@ from trumps.room.messages import PROTOCOL_VERSION
 from trumps.room.table import LIVE, Connection, RoomError, Table
 
 if TYPE_CHECKING:
+    from trumps.room.cluster.node import Cluster
     from trumps.room.store import Store
 
 __all__ = ["People"]
@@ -39,6 +42,13 @@ log = logging.getLogger("trumps.room")
 
 #: The most people one invitation request may name.
 MAX_INVITES = 12
+
+
+class Invitee(TypedDict):
+    """A friend invited to a table."""
+
+    player: str
+    name: str
 
 
 class People:
@@ -51,11 +61,11 @@ class People:
         self.accounts: dict[str, bool] = {}  # player id -> is an account (cache)
         self.social = Social()
         self.channels: defaultdict[str, set[Connection]] = defaultdict(set)
-        self.on_finished: list[Any] = []  # async callbacks (table) -> None, e.g. ratings
+        self.on_finished: list[Callable[[Table], Awaitable[None]]] = []  # e.g. ratings
         self._tasks: set[asyncio.Task[None]] = set()
         # on several workers (trumps.room.cluster): the tables others run, and the cluster
         self.remote: dict[str, Any] = {}
-        self.cluster: Any = None
+        self.cluster: Cluster | None = None
 
     def find(self, tid: str) -> Any:
         """A live table by id, whichever worker runs it (None if none)."""
@@ -164,7 +174,7 @@ class People:
             return True
         return self.cluster is not None and bool(self.cluster.online.get(pid))
 
-    def where(self, pid: str) -> dict[str, Any] | None:
+    def where(self, pid: str) -> JSONDict | None:
         """The live table ``pid`` sits at (None if none, or if it is invitation-only)."""
         for t in [*self.tables.values(), *self.remote.values()]:
             if t.status in LIVE and t.seat_of(pid) is not None and not t.settings.private:
@@ -198,7 +208,7 @@ class People:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def push(self, pid: str, event: dict[str, Any], *, local: bool = False) -> None:
+    async def push(self, pid: str, event: JSONDict, *, local: bool = False) -> None:
         """Send ``event`` to every personal channel of ``pid`` (on every worker)."""
         if not local and self.cluster is not None:
             self.cluster.push(pid, event)
@@ -214,24 +224,24 @@ class People:
             if self.online(friend):
                 await self.push(friend, await self.me_event(friend))
 
-    async def me_event(self, pid: str) -> dict[str, Any]:
+    async def me_event(self, pid: str) -> JSONDict:
         return {"v": PROTOCOL_VERSION, "type": "me", **(await self.friends_view(pid))}
 
     # ----- friends -------------------------------------------------------------------------
-    async def _entry(self, pid: str, presence: bool) -> dict[str, Any]:
+    async def _entry(self, pid: str, presence: bool) -> JSONDict:
         name = await self.learn(pid) or "?"
-        entry: dict[str, Any] = {"player": pid, "name": name}
+        entry: JSONDict = {"player": pid, "name": name}
         if presence:
             entry["online"] = self.online(pid)
             entry["table"] = self.where(pid)
         return entry
 
-    async def friends_view(self, pid: str) -> dict[str, Any]:
+    async def friends_view(self, pid: str) -> JSONDict:
         """Friends (with presence), requests both ways, blocked players and
         pending invitations of ``pid``."""
         s = self.social
         friends = [await self._entry(f, True) for f in s.friends.get(pid, ())]
-        friends.sort(key=lambda e: (not e["online"], e["name"].lower()))
+        friends.sort(key=lambda e: (not e["online"], str(e["name"]).lower()))  # (a name is a str)
         return {
             "friends": friends,
             "incoming": [await self._entry(p, False) for p in s.incoming(pid)],
@@ -268,14 +278,14 @@ class People:
         raise FriendError(f"no player is called {target!r}")
 
     # ----- invitations -------------------------------------------------------------------
-    async def check_invitees(self, inviter: str, targets: list[str]) -> list[dict[str, Any]]:
+    async def check_invitees(self, inviter: str, targets: list[str]) -> list[Invitee]:
         """The friends ``inviter`` may invite, or :class:`RoomError` naming
         the first who may not be (nobody is invited then)."""
         if not self.is_account(inviter):
             raise RoomError("register an account to invite friends (or share the table's link)")
         if len(targets) > MAX_INVITES:
             raise RoomError(f"invite at most {MAX_INVITES} people at once")
-        invited: list[dict[str, Any]] = []
+        invited: list[Invitee] = []
         for target in targets:
             other = await self._resolve(target)
             if self.social.blocked(inviter, other):
@@ -289,7 +299,7 @@ class People:
                 invited.append({"player": other, "name": self.names.get(other, "?")})
         return invited
 
-    async def invite(self, table: Any, inviter: str, targets: list[str]) -> list[dict[str, Any]]:
+    async def invite(self, table: Any, inviter: str, targets: list[str]) -> list[Invitee]:
         """``inviter`` (a player of ``table``) invites friends; each gets a live
         notification and may then see the table.  Returns who was invited."""
         if inviter not in access.members(table):
@@ -327,13 +337,13 @@ class People:
         if getattr(table, "on_change", None) is not None:
             await table.on_change(table)
 
-    async def _invitation(self, inv_id: int, table: Any, inviter: str) -> dict[str, Any]:
+    async def _invitation(self, inv_id: int, table: Any, inviter: str) -> JSONDict:
         return {
             "id": inv_id, "table": table.id, "game": table.game, "preset": table.preset,
             "kind": table.settings.kind, "from": await self.learn(inviter) or "?",
         }  # fmt: skip
 
-    async def invitations_of(self, pid: str) -> list[dict[str, Any]]:
+    async def invitations_of(self, pid: str) -> list[JSONDict]:
         """Pending invitations of ``pid`` to live tables, newest first."""
         rows = await self.store.run(_pending_invitations, self.store, pid)
         out = []
@@ -344,7 +354,7 @@ class People:
             out.append(await self._invitation(inv_id, table, inviter))
         return out
 
-    async def answer(self, pid: str, inv_id: int, accept: bool) -> dict[str, Any] | None:
+    async def answer(self, pid: str, inv_id: int, accept: bool) -> JSONDict | None:
         """Accept (returns ``{"table": its id, "seat": the seat taken there
         or None}``) or decline an invitation of ``pid``."""
         row = await self.store.run(_answer_invitation, self.store, pid, inv_id, accept)
