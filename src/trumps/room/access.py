@@ -27,19 +27,21 @@ table back to whoever had declined).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping, Sequence, Set
+from typing import TYPE_CHECKING, Protocol
 
 from trumps.i18n import N_
 from trumps.room.friends import Social
 
 if TYPE_CHECKING:
-    from trumps.room.table import Table
+    from trumps.room.settings import TableSettings
+    from trumps.room.table import Seat, Table
 
 __all__ = [
     "BLOCKED",
     "PRIVATE",
     "REMOVED",
+    "Reachable",
     "may_see",
     "members",
     "not_seen_because",
@@ -54,7 +56,31 @@ BLOCKED = N_("this table is not open to you")
 PRIVATE = N_("this table is private: you need an invitation")
 
 
-def members(table: Table) -> set[str]:
+class Reachable(Protocol):
+    """What these rules read of a table: a :class:`~trumps.room.table.Table`
+    run here, or what this worker knows of one another worker runs
+    (:class:`trumps.room.cluster.RemoteTable`), judged the same way."""
+
+    @property
+    def host(self) -> str: ...
+
+    @property
+    def seats(self) -> Sequence[Seat]: ...
+
+    @property
+    def pending(self) -> Mapping[int, tuple[str, str]]: ...
+
+    @property
+    def invited(self) -> Set[str]: ...
+
+    @property
+    def banned(self) -> Set[str]: ...
+
+    @property
+    def settings(self) -> TableSettings: ...
+
+
+def members(table: Reachable) -> set[str]:
     """The people of a table: its host, seated humans and those waiting to
     take over a bot's seat."""
     out = {table.host}
@@ -63,12 +89,12 @@ def members(table: Table) -> set[str]:
     return out
 
 
-def may_see(table: Table, player: str | None, social: Social) -> bool:
+def may_see(table: Reachable, player: str | None, social: Social) -> bool:
     """Whether ``player`` (None: someone without a name yet) may open ``table``."""
     return not_seen_because(table, player, social) is None
 
 
-def not_seen_because(table: Table, player: str | None, social: Social) -> str | None:
+def not_seen_because(table: Reachable, player: str | None, social: Social) -> str | None:
     """Why ``player`` may not open ``table`` (None: they may): removed by the
     host, a block between them and the host (said without saying who
     blocked whom), or an invitation-only table."""
@@ -83,7 +109,7 @@ def not_seen_because(table: Table, player: str | None, social: Social) -> str | 
     return PRIVATE
 
 
-def listed(table: Table, player: str | None, social: Social) -> bool:
+def listed(table: Reachable, player: str | None, social: Social) -> bool:
     """Whether ``table`` appears in ``player``'s lobby."""
     if not may_see(table, player, social):
         return False
@@ -97,7 +123,9 @@ def listed(table: Table, player: str | None, social: Social) -> bool:
     return player is not None and any(social.are_friends(player, p) for p in people)
 
 
-def sit_refusal(table: Table, player: str, social: Social, is_account: Callable[[str], bool]) -> str | None:
+def sit_refusal(
+    table: Reachable, player: str, social: Social, is_account: Callable[[str], bool]
+) -> str | None:
     """Why ``player`` may not take a seat at ``table`` (None: they may)."""
     if table.settings.competition and not is_account(player):
         return "Compete games are for accounts: register (free) to play for chips"

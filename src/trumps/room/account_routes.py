@@ -35,7 +35,7 @@ from trumps.room.limits import GUEST_BURST, GUEST_RATE, PASSWORD_BURST, PASSWORD
 from trumps.room.messages import MessageError
 from trumps.room.prefs import get_prefs
 from trumps.room.table import Connection, RoomError
-from trumps.room.validate import Line
+from trumps.room.validate import BodyReader, Line
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
@@ -190,7 +190,7 @@ def set_session(request: Request, resp: Response, token: str, account: bool) -> 
 def routes(
     room: Callable[[], Room],
     sessions: Sessions,
-    body: Callable[..., Any],
+    body: BodyReader,
     *,
     unmetered: tuple[str, ...] = (),
     clock: Callable[[], float] = time.monotonic,

@@ -13,8 +13,9 @@ import contextlib
 import gc
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Literal, TypeVar
 from urllib.parse import quote
 
 from itsdangerous import URLSafeSerializer
@@ -27,6 +28,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from trumps.core.json_types import JSONDict
 from trumps.i18n import N_, translator
 from trumps.room import (
     account_routes,
@@ -56,6 +58,9 @@ from trumps.room.table import ABANDON_AFTER, AccessDenied, RoomError, Table, Tab
 from trumps.room.timers import Clock
 from trumps.room.validate import Line, RefuseControlCharacters
 
+if TYPE_CHECKING:
+    from trumps.room.cluster import RemoteTable
+
 __all__ = ["create_app"]
 
 STATIC = Path(__file__).parent / "static"
@@ -66,9 +71,21 @@ class TableIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: Line = Field(min_length=1, max_length=20)
     preset: Line | None = Field(default=None, max_length=40)
-    options: dict[str, Any] = Field(default_factory=dict)
-    settings: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, object] = Field(default_factory=dict)
+    settings: dict[str, object] = Field(default_factory=dict)
     invite: list[Line] = Field(default_factory=list, max_length=12)  # friends to invite at once
+
+
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+@dataclass
+class _Started:
+    """What the app's lifespan makes at start-up and its routes then use."""
+
+    store: Store | None = None
+    room: Room | None = None
+    signer: URLSafeSerializer | None = None
 
 
 class JoinIn(BaseModel):
@@ -184,7 +201,7 @@ def create_app(
     SQLite (one process only); ``worker`` names this worker (random by default).
     ``unmetered``: client addresses the per-address budgets of
     :mod:`trumps.room.limits` do not count (a load test's own machine)."""
-    state: dict[str, Any] = {}
+    state = _Started()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
@@ -193,9 +210,9 @@ def create_app(
             store, bot_delay=bot_delay, grace=grace, clock=clock, keep_finished=keep_finished,
             abandon_after=abandon_after,
         )  # fmt: skip
-        state["store"] = store
-        state["room"] = room
-        state["signer"] = URLSafeSerializer(store.secret(), salt="trumps-player")
+        state.store = store
+        state.room = room
+        state.signer = URLSafeSerializer(store.secret(), salt="trumps-player")
         on_postgres = store.engine.dialect.name == "postgresql"
         if cluster and not on_postgres:
             raise RuntimeError("several workers need PostgreSQL: SQLite serves one process")
@@ -212,12 +229,14 @@ def create_app(
             store.close()
 
     def room() -> Room:
-        r: Room = state["room"]
-        return r
+        if state.room is None:
+            raise RuntimeError("the room has not started")
+        return state.room
 
     def signer() -> URLSafeSerializer:
-        s: URLSafeSerializer = state["signer"]
-        return s
+        if state.signer is None:
+            raise RuntimeError("the room has not started")
+        return state.signer
 
     sessions = Sessions(room, signer)
     identity = sessions.identity
@@ -226,7 +245,7 @@ def create_app(
     def bad(reason: str, status: int = 400) -> JSONResponse:
         return JSONResponse({"error": reason}, status_code=status)
 
-    async def body(request: Request, model: type[BaseModel]) -> Any:
+    async def body(request: Request, model: type[_Model]) -> _Model:
         raw = await request.body()
         if len(raw) > 16_384:
             raise MessageError("request too large")
@@ -256,9 +275,10 @@ def create_app(
         tid = request.path_params["tid"]
         table = room().people.find(tid)
         if table is None and room().cluster is not None:
-            table = await live_elsewhere(tid)
-            if table is True:  # live, but not yet in this worker's lobby: the socket checks access
+            elsewhere = await live_elsewhere(tid)
+            if elsewhere is True:  # live, but not yet in this worker's lobby: the socket checks access
                 return FileResponse(STATIC / "table.html", headers={"Cache-Control": "no-store"})
+            table = elsewhere
         if table is None:
             # every unfinished table is live, so a stored table that is not is
             # finished (its replay), or was closed before it began
@@ -320,7 +340,7 @@ def create_app(
             return bad(str(exc))
         return JSONResponse(with_worker(request, table.summary(), table.id), status_code=201)
 
-    def with_worker(request: Request, summary: dict[str, Any], tid: str) -> dict[str, Any]:
+    def with_worker(request: Request, summary: JSONDict, tid: str) -> JSONDict:
         """Behind a proxy that routes table sockets (the ROUTING_HEADER), a
         table's summary names the worker that runs it, so that the page's
         first socket goes there (``/ws/table/{id}?worker=``)."""
@@ -331,7 +351,7 @@ def create_app(
         name = None if worker is None else routing_name(worker)
         return summary if name is None else {**summary, "worker": name}
 
-    async def live_elsewhere(tid: str) -> Any:
+    async def live_elsewhere(tid: str) -> Table | RemoteTable | Literal[True] | None:
         """On several workers: the table as the lobby knows it, waiting a
         moment for a table made just now on another worker (True: stored
         as live, not yet announced; None: not live)."""
@@ -349,7 +369,7 @@ def create_app(
     async def api_table(request: Request) -> Response:
         tid = request.path_params["tid"]
         try:
-            found = room().people.find(tid)
+            found: Table | RemoteTable | Literal[True] | None = room().people.find(tid)
             if found is None and room().cluster is not None:
                 found = await live_elsewhere(tid)
             if found is None or found is True:
@@ -517,7 +537,7 @@ def create_app(
         on a worker of several: it then answers every request with
         ``Connection: close``, and the server leaves its proxy's pooled
         connections for the proxy to close (trumps.room.stopping)."""
-        r = state.get("room")
+        r = state.room
         if r is None or r.cluster is None:
             return False
         stopping.now = True
@@ -525,5 +545,5 @@ def create_app(
         return True
 
     app.state.hand_over = hand_over
-    app.state.current_room = lambda: state.get("room")  # the running room, or None (tests, tools)
+    app.state.current_room = lambda: state.room  # the running room, or None (tests, tools)
     return app

@@ -33,7 +33,7 @@ from trumps.room.messages import PROTOCOL_VERSION
 from trumps.room.table import LIVE, Connection, RoomError, Table
 
 if TYPE_CHECKING:
-    from trumps.room.cluster.node import Cluster
+    from trumps.room.cluster.node import Cluster, RemoteTable
     from trumps.room.store import Store
 
 __all__ = ["People"]
@@ -64,10 +64,10 @@ class People:
         self.on_finished: list[Callable[[Table], Awaitable[None]]] = []  # e.g. ratings
         self._tasks: set[asyncio.Task[None]] = set()
         # on several workers (trumps.room.cluster): the tables others run, and the cluster
-        self.remote: dict[str, Any] = {}
+        self.remote: dict[str, RemoteTable] = {}
         self.cluster: Cluster | None = None
 
-    def find(self, tid: str) -> Any:
+    def find(self, tid: str) -> Table | RemoteTable | None:
         """A live table by id, whichever worker runs it (None if none)."""
         return self.tables.get(tid) or self.remote.get(tid)
 
@@ -128,16 +128,16 @@ class People:
                     conn.name = name
 
     # ----- the tables' policy -----------------------------------------------------------
-    def may_see(self, table: Table, player: str | None) -> bool:
+    def may_see(self, table: access.Reachable, player: str | None) -> bool:
         return access.may_see(table, player, self.social)
 
-    def not_seen_because(self, table: Table, player: str | None) -> str | None:
+    def not_seen_because(self, table: access.Reachable, player: str | None) -> str | None:
         return access.not_seen_because(table, player, self.social)
 
-    def listed(self, table: Table, player: str | None) -> bool:
+    def listed(self, table: access.Reachable, player: str | None) -> bool:
         return access.listed(table, player, self.social)
 
-    def sit_refusal(self, table: Table, player: str) -> str | None:
+    def sit_refusal(self, table: access.Reachable, player: str) -> str | None:
         return access.sit_refusal(table, player, self.social, self.is_account)
 
     def hidden_from(self, viewer: str | None) -> set[str]:
@@ -176,7 +176,8 @@ class People:
 
     def where(self, pid: str) -> JSONDict | None:
         """The live table ``pid`` sits at (None if none, or if it is invitation-only)."""
-        for t in [*self.tables.values(), *self.remote.values()]:
+        every: list[Table | RemoteTable] = [*self.tables.values(), *self.remote.values()]
+        for t in every:
             if t.status in LIVE and t.seat_of(pid) is not None and not t.settings.private:
                 return {"id": t.id, "game": t.game, "status": t.status, "kind": t.settings.kind}
         return None
@@ -299,7 +300,7 @@ class People:
                 invited.append({"player": other, "name": self.names.get(other, "?")})
         return invited
 
-    async def invite(self, table: Any, inviter: str, targets: list[str]) -> list[Invitee]:
+    async def invite(self, table: Table | RemoteTable, inviter: str, targets: list[str]) -> list[Invitee]:
         """``inviter`` (a player of ``table``) invites friends; each gets a live
         notification and may then see the table.  Returns who was invited."""
         if inviter not in access.members(table):
@@ -319,10 +320,10 @@ class People:
         await self.tables_changed(table)
         return invited
 
-    async def admit(self, table: Any, player: str) -> None:
+    async def admit(self, table: Table | RemoteTable, player: str) -> None:
         """Let ``player`` see ``table``, asking its owner if another worker runs it."""
         if table.id in self.tables:
-            await table.admit(player)
+            await self.tables[table.id].admit(player)
             return
         assert self.cluster is not None
         try:
@@ -332,12 +333,13 @@ class People:
         if not answer["ok"]:
             raise RoomError(answer["error"])
 
-    async def tables_changed(self, table: Any) -> None:
+    async def tables_changed(self, table: Table | RemoteTable) -> None:
         """Who may see ``table`` changed: the lobby is told (by its owner)."""
-        if getattr(table, "on_change", None) is not None:
-            await table.on_change(table)
+        on_change = getattr(table, "on_change", None)  # (a RemoteTable has none)
+        if on_change is not None:
+            await on_change(table)
 
-    async def _invitation(self, inv_id: int, table: Any, inviter: str) -> JSONDict:
+    async def _invitation(self, inv_id: int, table: Table | RemoteTable, inviter: str) -> JSONDict:
         return {
             "id": inv_id, "table": table.id, "game": table.game, "preset": table.preset,
             "kind": table.settings.kind, "from": await self.learn(inviter) or "?",
@@ -404,13 +406,14 @@ class People:
             return None
         return str(name)
 
-    async def uninvite(self, table: Any, player: str) -> None:
+    async def uninvite(self, table: Table | RemoteTable, player: str) -> None:
         """``player`` declined: they may no longer see ``table``, and that is
         stored (a restart rebuilds the table's access from storage), asking
         the table's owner if another worker runs it."""
-        if table.id in self.tables:
-            if await access.uninvite(table, player):
-                await self.tables_changed(table)
+        local = self.tables.get(table.id)
+        if local is not None:
+            if await access.uninvite(local, player):
+                await self.tables_changed(local)
             return
         if self.cluster is None:
             return

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
@@ -19,7 +19,7 @@ from trumps.room.messages import MessageError
 from trumps.room.prefs import get_prefs, prefs_schema, set_prefs
 from trumps.room.sockets import QueuedSocket, admit_socket, client_messages
 from trumps.room.table import RoomError
-from trumps.room.validate import Line, parse_int
+from trumps.room.validate import BodyReader, Line, parse_int
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
@@ -59,7 +59,7 @@ class MeSocket(QueuedSocket):
 def routes(
     room: Callable[[], Room],
     sessions: Sessions,
-    body: Callable[..., Any],
+    body: BodyReader,
     sockets: SocketCount | None = None,
 ) -> list[BaseRoute]:
     """The routes; ``sockets`` counts the personal channels against each

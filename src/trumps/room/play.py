@@ -33,7 +33,7 @@ from trumps.room.db import ActionRow, SeatRow
 from trumps.room.matchmaking import RULE_SETS, Group, Matchmaker, MatchmakingError, Ticket, rule_set
 from trumps.room.messages import MessageError
 from trumps.room.table import LIVE, RoomError
-from trumps.room.validate import Line
+from trumps.room.validate import BodyReader, Line
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
@@ -300,7 +300,7 @@ def seated_at(room: Room, pid: str) -> Any:
     return None
 
 
-def routes(room: Callable[[], Room], sessions: Sessions, body: Callable[..., Any]) -> list[BaseRoute]:
+def routes(room: Callable[[], Room], sessions: Sessions, body: BodyReader) -> list[BaseRoute]:
     def bad(reason: str, status: int = 400) -> JSONResponse:
         return JSONResponse({"error": reason}, status_code=status)
 

@@ -23,13 +23,15 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Annotated, Any
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Protocol, TypeVar
 from urllib.parse import unquote_to_bytes
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, BaseModel
 from pydantic_core import PydanticCustomError
 from starlette.convertors import Convertor, register_url_convertor
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Scope
 
 from trumps.i18n import N_
 
@@ -37,6 +39,7 @@ __all__ = [
     "ADDRESS_REFUSED",
     "NAME",
     "TABLE_ID",
+    "BodyReader",
     "Line",
     "RefuseControlCharacters",
     "Text",
@@ -128,11 +131,15 @@ class _Name(_TableId):
 register_url_convertor("tid", _TableId())
 register_url_convertor("name", _Name())
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-ASGIApp = Callable[
-    [Scope, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]], Awaitable[None]
-]
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+class BodyReader(Protocol):
+    """The app's ``body(request, Model)``: a request's JSON body read into
+    ``Model`` (or :class:`~trumps.room.messages.MessageError`), handed to the
+    modules that add routes."""
+
+    async def __call__(self, request: Request, model: type[_Model]) -> _Model: ...
 
 
 def _bad_address(scope: Scope) -> bool:
