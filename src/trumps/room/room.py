@@ -10,6 +10,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -17,16 +18,18 @@ from pydantic import ValidationError
 import trumps
 from trumps.core import registry as game_registry
 from trumps.core.errors import TrumpsError
+from trumps.core.json_types import JSONDict
 from trumps.room import timing, wire
 from trumps.room.messages import PROTOCOL_VERSION
 from trumps.room.people import People
 from trumps.room.play import PlayDesk
 from trumps.room.settings import SCHEDULE_HORIZON, TableSettings
-from trumps.room.store import Store
+from trumps.room.store import Store, StoredTable
 from trumps.room.table import ABANDON_AFTER, LIVE, Connection, RoomError, Table, TableClosed, new_invite_code
 from trumps.room.timers import Clock, Timers
 
 if TYPE_CHECKING:
+    from trumps.room.account_routes import Sessions
     from trumps.room.cluster import Cluster, RemoteTable
 
 __all__ = ["Room", "game_catalogue"]
@@ -37,7 +40,7 @@ LOBBY_INTERVAL = 0.1  # seconds: lobby updates are gathered, at most one push pe
 log = logging.getLogger("trumps.room")
 
 
-def game_catalogue() -> list[dict[str, Any]]:
+def game_catalogue() -> list[dict[str, Any]]:  # read key by key by trumps.i18n.runtime
     """Every installed game with its option metadata (forms are built from it)
     and its names for people: ``short_title`` ("Bridge", a heading) and
     ``noun`` (inside a sentence: "a … table"), so no page names a game."""
@@ -76,9 +79,9 @@ class Room:
         self._lobby_dirty = False
         self._lobby_task: asyncio.Task[None] | None = None
         self.cluster: Cluster | None = None  # several workers: see trumps.room.cluster
-        self.sessions: Any = None  # the app's Sessions (ends sockets of revoked sessions)
+        self.sessions: Sessions | None = None  # the app's Sessions (ends sockets of revoked sessions)
         # lobby entries checked to encode (see _entry): table id -> what was checked
-        self._sound: dict[str, tuple[Any, ...]] = {}
+        self._sound: dict[str, tuple[object, ...]] = {}
         self._unlisted: set[str] = set()  # tables left out of the lobby (logged once)
         self._seated: dict[str, set[str]] = {}  # table id -> people seated there (presence told)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -110,7 +113,7 @@ class Room:
                 continue
             await self.rebuild(st)
 
-    async def rebuild(self, st: Any) -> Table | None:
+    async def rebuild(self, st: StoredTable) -> Table | None:
         """Make a stored table live again and resume it (timers re-armed from
         the stored times, bots woken).  A table that cannot be (a corrupt
         record, an action the engine refuses, any exception of the engine or
@@ -143,7 +146,7 @@ class Room:
         except Exception:
             log.exception("table %s: the broken mark could not be stored", tid)
 
-    def _make(self, st: Any) -> Table:
+    def _make(self, st: StoredTable) -> Table:
         table = Table(
             st, self.store, self.names, bot_delay=self.bot_delay, grace=self.grace, on_change=self._changed,
             timers=self.timers, on_done=self._done,
@@ -259,8 +262,8 @@ class Room:
         host: str,
         game: str,
         preset: str | None,
-        options: dict[str, Any] | None,
-        settings: dict[str, Any] | None = None,
+        options: Mapping[str, object] | None,
+        settings: Mapping[str, object] | None = None,
         *,
         matched: bool = False,
     ) -> Table:
@@ -317,7 +320,7 @@ class Room:
         timing.record("create_table", time.perf_counter() - t0)
         return table
 
-    def check_settings(self, settings: dict[str, Any]) -> TableSettings:
+    def check_settings(self, settings: Mapping[str, object]) -> TableSettings:
         """The table settings, or :class:`RoomError` with the first reason."""
         try:
             chosen = TableSettings.model_validate(settings)
@@ -353,15 +356,15 @@ class Room:
         except KeyError:
             raise RoomError(f"no table {tid!r}") from None
 
-    def listing(self, viewer: str | None = None) -> list[dict[str, Any]]:
+    def listing(self, viewer: str | None = None) -> list[JSONDict]:
         """The lobby as ``viewer`` sees it: every unfinished table listed for
         them (:func:`trumps.room.access.listed`), newest first.  ``you``: the
         seat the viewer holds there (the lobby offers the way back to it)."""
-        every: list[Any] = list(self.tables.values())
+        every: list[Table | RemoteTable] = list(self.tables.values())
         if self.cluster is not None:
             every.extend(self.cluster.remote.values())
         tables = sorted(every, key=lambda t: t.created, reverse=True)
-        out: list[dict[str, Any]] = []
+        out: list[JSONDict] = []
         for t in tables:
             if t.status not in LIVE or not self.people.listed(t, viewer):
                 continue
@@ -370,11 +373,13 @@ class Room:
                 continue
             seat = t.seat_of(viewer) if viewer is not None else None
             if seat is not None:
-                summary = {**summary, "you": summary["seats"][seat]["seat"]}
+                seats = summary["seats"]
+                mine = seats[seat] if isinstance(seats, Sequence) else None
+                summary = {**summary, "you": mine["seat"] if isinstance(mine, Mapping) else None}
             out.append(summary)
         return out
 
-    def _entry(self, t: Any) -> dict[str, Any] | None:
+    def _entry(self, t: Table | RemoteTable) -> JSONDict | None:
         """A table's lobby entry, or None (logged once) if it cannot be sent.
 
         One table whose stored settings, options or times no JSON can carry
@@ -385,7 +390,7 @@ class Room:
         entry is checked once, again only when the table's settings,
         options or times are other objects (the parts a table keeps
         from storage; the rest is the server's own)."""
-        summary: dict[str, Any] = t.summary()
+        summary: JSONDict = t.summary()
         key = (
             id(t), id(t.settings), id(getattr(t, "options", None)), id(getattr(t, "preset", None)),
             repr(t.created), repr(getattr(t, "started", None)),
@@ -406,7 +411,7 @@ class Room:
         self._sound[t.id] = key
         return summary
 
-    def lobby_event(self, viewer: str | None = None) -> dict[str, Any]:
+    def lobby_event(self, viewer: str | None = None) -> JSONDict:
         return {"v": PROTOCOL_VERSION, "type": "lobby", "tables": self.listing(viewer)}
 
     async def _changed(self, _table: Table) -> None:
@@ -455,7 +460,7 @@ class Room:
             await asyncio.sleep(LOBBY_INTERVAL)
 
     async def send_lobby(self) -> None:
-        events: dict[str | None, dict[str, Any]] = {}  # one listing per viewer
+        events: dict[str | None, JSONDict] = {}  # one listing per viewer
         for conn in list(self.lobby):
             event = events.get(conn.player)
             if event is None:
