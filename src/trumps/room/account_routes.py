@@ -21,7 +21,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from itsdangerous import BadSignature, URLSafeSerializer
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,6 +29,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from trumps.core.json_types import JSONDict
 from trumps.room import accounts, competition
 from trumps.room.accounts import Busy, Hashing, Throttled
 from trumps.room.limits import GUEST_BURST, GUEST_RATE, PASSWORD_BURST, PASSWORD_RATE, Budget
@@ -227,7 +228,7 @@ def routes(
     def agent(request: Request) -> str:
         return request.headers.get("user-agent", "")[:200]
 
-    async def me_payload(who: Who) -> dict[str, Any]:
+    async def me_payload(who: Who) -> JSONDict:
         r = room()
         if who.player is None:
             return {"player": None, "name": None, "account": False, "chips": 0}

@@ -40,7 +40,8 @@ async def language_of(conn: HTTPConnection, room: Room, sessions: Sessions) -> s
     who = await sessions.who(conn)
     if who.account and who.player:
         prefs = await room.store.run(get_prefs, room.store, who.player)
-        setting = prefs.get("language")
+        language = prefs.get("language")  # (always a str: the Prefs model checks it)
+        setting = language if isinstance(language, str) else None
     return pick(
         setting if setting != "auto" else None,
         conn.cookies.get(COOKIE),

@@ -11,10 +11,12 @@ texts live here, not in the page.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from trumps.core.json_types import JSONDict
 from trumps.room.db import Player
 from trumps.room.table import RoomError
 
@@ -61,7 +63,7 @@ class Prefs(BaseModel):
     )
 
 
-def prefs_schema() -> list[dict[str, Any]]:
+def prefs_schema() -> list[dict[str, object]]:
     """Every setting with its label, help, type, choices and default."""
     out = []
     schema = Prefs.model_json_schema()["properties"]
@@ -80,7 +82,7 @@ def prefs_schema() -> list[dict[str, Any]]:
     return out
 
 
-def get_prefs(store: Store, pid: str) -> dict[str, Any]:
+def get_prefs(store: Store, pid: str) -> JSONDict:
     """The account's settings, defaults filled in (stored keys that are no
     longer known are dropped)."""
     with store.sessions() as s:
@@ -93,7 +95,7 @@ def get_prefs(store: Store, pid: str) -> dict[str, Any]:
         return Prefs().model_dump()
 
 
-def set_prefs(store: Store, pid: str, changes: dict[str, Any]) -> dict[str, Any]:
+def set_prefs(store: Store, pid: str, changes: Mapping[str, object]) -> JSONDict:
     """Change some settings of an account; returns them all."""
     try:
         current = get_prefs(store, pid)

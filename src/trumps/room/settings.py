@@ -21,7 +21,7 @@ pydantic_core._pydantic_core.ValidationError: 1 validation error for TableSettin
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -136,7 +136,7 @@ class TableSettings(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _kind_rules(cls, data: Any) -> Any:
+    def _kind_rules(cls, data: object) -> object:
         """A table stored before kinds existed is a Compete table if it has a
         buy-in, else a Join table.  Suggestions are forced off in Compete
         games and on in Play games, whatever was asked (seed: "always yes in
@@ -162,7 +162,7 @@ class TableSettings(BaseModel):
         return self
 
     @classmethod
-    def from_stored(cls, data: Any, table: str = "?") -> TableSettings:
+    def from_stored(cls, data: object, table: str = "?") -> TableSettings:
         """The settings of a stored table, read leniently: a value the
         checks refuse (a row written before they existed, e.g. a NaN start
         time) is dropped for its default and logged, so that the table
@@ -192,7 +192,7 @@ class TableSettings(BaseModel):
 
 
 #: The words for each setting's values (what a form and the lobby show).
-CHOICE_WORDS: dict[str, dict[Any, str]] = {
+CHOICE_WORDS: dict[str, dict[object, str]] = {
     "kind": {"join": "Join", "compete": "Compete", "play": "Play"},
     "bid_time": {t: f"{t} s" if t else "off" for t in TIME_LIMITS},
     "play_time": {t: f"{t} s" if t else "off" for t in TIME_LIMITS},
@@ -203,7 +203,7 @@ CHOICE_WORDS: dict[str, dict[Any, str]] = {
 #: How a setting reads in a table's one-line description in the lobby, per
 #: value (a value not listed says nothing); ``{value}``: the value's words
 #: (the page fills it; a start time in the reader's own time zone).
-SUMMARY_WORDS: dict[str, dict[Any, str]] = {
+SUMMARY_WORDS: dict[str, dict[object, str]] = {
     "bid_time": {t: "bid {value}" for t in TIME_LIMITS if t},
     "play_time": {t: "play {value}" for t in TIME_LIMITS if t},
     "buy_in": {b: "buy-in {value}" for b in BUY_INS if b},
@@ -220,7 +220,7 @@ SETTING_GROUPS = {"start_at": ("when", "When"), "buy_in": ("winnings", "Winnings
 LIMITS = ("limits", "Limits")
 
 
-def settings_schema() -> list[dict[str, Any]]:
+def settings_schema() -> list[dict[str, object]]:
     """Metadata for the create-table form: name, type, choices, default,
     doc (= help), label, choice_labels (``[{"value", "label"}]``), group,
     group_label and summary (``[{"value", "text"}]``; value ``"*"``: any
@@ -229,7 +229,7 @@ def settings_schema() -> list[dict[str, Any]]:
     schema = TableSettings.model_json_schema()["properties"]
     for name, field in TableSettings.model_fields.items():
         info = schema[name]
-        choices: list[Any] | None = None
+        choices: list[object] | None = None
         if "enum" in info:
             choices = list(info["enum"])
         kind = "bool" if info.get("type") == "boolean" else "time" if name == "start_at" else "choice"
