@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from sqlalchemy import case, func, or_, select
 from starlette.requests import Request
@@ -63,8 +63,35 @@ def contracts_of(match: Match[Deal], seat: int) -> tuple[int, int]:
     return held, made
 
 
+class GameResult(TypedDict):
+    """One person's result of a finished game, as :func:`record_game` stores it."""
+
+    player_id: str
+    won: bool
+    score: int
+    deals: int
+    contracts: int
+    made: int
+
+
+class Profile(TypedDict):
+    """What a profile page shows (:func:`profile`); the API adds what the
+    reader's own relation to the player is."""
+
+    player: str
+    name: str
+    member_since: float
+    friends: list[str]
+    games: dict[str, dict[str, object]]
+    recent: list[dict[str, object]]
+    online: NotRequired[bool]
+    you: NotRequired[bool]
+    friend: NotRequired[bool]
+    requested: NotRequired[bool]
+
+
 def record_game(
-    store: Store, table_id: str, game: str, kind: str, rows: Sequence[dict[str, Any]], at: float
+    store: Store, table_id: str, game: str, kind: str, rows: Sequence[GameResult], at: float
 ) -> None:
     """Store each person's result of a finished game (once)."""
     with store.sessions.begin() as s:
@@ -74,7 +101,7 @@ def record_game(
             s.add(GameResultRow(table_id=table_id, game=game, kind=kind, at=at, **r))
 
 
-def profile(store: Store, username: str) -> dict[str, Any] | None:
+def profile(store: Store, username: str) -> Profile | None:
     """Everything a profile page shows, or None if there is no such account."""
     info = find_account(store, username)
     if info is None:
@@ -115,11 +142,12 @@ def profile(store: Store, username: str) -> dict[str, Any] | None:
         friends = sorted(
             s.scalars(select(Player.name).where(Player.id.in_(friend_ids))).all(), key=str.lower
         ) if friend_ids else []  # fmt: skip
-    games: dict[str, Any] = {}
+    games: dict[str, dict[str, object]] = {}
     rated = ratings.ratings_of(store, pid)
     for game in trumps.games():
-        st: dict[str, Any] = dict(stats.get(game, {"played": 0, "won": 0, "contracts": 0, "made": 0}))
-        st["made_pct"] = round(100 * st["made"] / st["contracts"], 1) if st["contracts"] else None
+        counts = stats.get(game, {"played": 0, "won": 0, "contracts": 0, "made": 0})
+        st: dict[str, object] = dict(counts)
+        st["made_pct"] = round(100 * counts["made"] / counts["contracts"], 1) if counts["contracts"] else None
         r = rated.get(game)
         st["rating"] = r["display"] if r else None
         st["rated_games"] = r["games"] if r else 0

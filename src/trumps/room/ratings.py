@@ -96,7 +96,7 @@ room runs them on its database thread,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 from sqlalchemy import select
@@ -146,6 +146,35 @@ MAX_LIMIT = 200
 #: The displayed number: ``BASE + SCALE * (mu - 3 sigma)``.
 DISPLAY_BASE = 1000
 DISPLAY_SCALE = 40
+
+
+class Rating(TypedDict):
+    """A player's rating in one game (:func:`rating`)."""
+
+    mu: float
+    sigma: float
+    display: int
+    games: int
+
+
+class RatingPoint(TypedDict):
+    """The rating after one rated game (:func:`history`)."""
+
+    table: str
+    at: float
+    mu: float
+    sigma: float
+    display: int
+
+
+class Ranked(TypedDict):
+    """One line of a game's leaderboard (:func:`leaderboard`)."""
+
+    rank: int
+    player: str
+    name: str
+    display: int
+    games: int
 
 
 class SeatEntry(TypedDict):
@@ -323,11 +352,11 @@ def rate_game(
         return out
 
 
-def _row(mu: float, sigma: float, games: int) -> dict[str, Any]:
+def _row(mu: float, sigma: float, games: int) -> Rating:
     return {"mu": mu, "sigma": sigma, "display": display_of(mu, sigma), "games": games}
 
 
-def rating(store: Store, player_id: str, game: str) -> dict[str, Any]:
+def rating(store: Store, player_id: str, game: str) -> Rating:
     """A player's rating in ``game``: ``mu``, ``sigma``, ``display`` and
     ``games`` (rated games); the new-player rating, 0 games, if none."""
     with store.sessions() as s:
@@ -337,7 +366,7 @@ def rating(store: Store, player_id: str, game: str) -> dict[str, Any]:
     return _row(row.mu, row.sigma, row.games)
 
 
-def ratings_of(store: Store, player_id: str) -> dict[str, dict[str, Any]]:
+def ratings_of(store: Store, player_id: str) -> dict[str, Rating]:
     """A player's ratings for a profile: ``{game: rating}`` (as
     :func:`rating`) for each game the player has a rated game in."""
     with store.sessions() as s:
@@ -345,7 +374,7 @@ def ratings_of(store: Store, player_id: str) -> dict[str, dict[str, Any]]:
         return {r.game: _row(r.mu, r.sigma, r.games) for r in rows}
 
 
-def history(store: Store, player_id: str, game: str, limit: int = 50) -> list[dict[str, Any]]:
+def history(store: Store, player_id: str, game: str, limit: int = 50) -> list[RatingPoint]:
     """The player's rating after each of their last ``limit`` (1 to 200)
     rated games of ``game``, oldest first, for a chart: ``table``, ``at``,
     ``mu``, ``sigma`` and ``display``."""
@@ -363,7 +392,7 @@ def history(store: Store, player_id: str, game: str, limit: int = 50) -> list[di
     ]
 
 
-def leaderboard(store: Store, game: str, limit: int = 50, min_games: int = 1) -> list[dict[str, Any]]:
+def leaderboard(store: Store, game: str, limit: int = 50, min_games: int = 1) -> list[Ranked]:
     """The best rated accounts in ``game``, best first: ``rank``,
     ``player`` (id), ``name``, ``display`` and ``games``.
 
@@ -380,7 +409,7 @@ def leaderboard(store: Store, game: str, limit: int = 50, min_games: int = 1) ->
         .order_by(ordinal.desc(), RatingRow.games.desc(), Player.name, Player.id)
         .limit(_clamp(limit))
     )
-    out: list[dict[str, Any]] = []
+    out: list[Ranked] = []
     with store.sessions() as s:
         for i, (pid, name, mu, sigma, games) in enumerate(s.execute(q), 1):
             shown = display_of(mu, sigma)

@@ -222,7 +222,7 @@ class Room:
 
         m = table.match
         winner = m.winner
-        rows = []
+        rows: list[profiles.GameResult] = []
         for i, seat in enumerate(table.seats):
             if seat.player is None:
                 continue
