@@ -60,7 +60,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
@@ -76,6 +76,7 @@ from trumps.room.settings import bot_level
 from trumps.room.table import RoomError
 
 if TYPE_CHECKING:
+    from trumps.core.protocol import Deal, Match
     from trumps.room.room import Room
     from trumps.room.store import Store
 
@@ -191,7 +192,7 @@ def unpaid_reason(seats: Sequence[ratings.SeatEntry], accounts: set[str]) -> str
 
 
 def _seat_entries(
-    s: Session, table: TableRow, match: Any, entries: Sequence[Entry]
+    s: Session, table: TableRow, match: Match[Deal], entries: Sequence[Entry]
 ) -> list[ratings.SeatEntry]:
     """Who sat where at the end: the table's stored seats (player or bot),
     each entry's player in its own seat, and every seat's side."""
@@ -314,7 +315,7 @@ def start_seated(
     return []
 
 
-def _match(table: TableRow) -> Any:
+def _match(table: TableRow) -> Match[Deal]:
     """A fresh match of the table's game: its sides and who plays on which."""
     return trumps.new_game(table.game, options=table.options, seed=table.seed)
 
@@ -398,7 +399,20 @@ def pay_out(
 
 
 # ----- the leaderboard -------------------------------------------------------------
-def leaderboard(store: Store, limit: int = 50, game: str | None = None) -> list[dict[str, Any]]:
+class Standing(TypedDict):
+    """One line of the competition leaderboard (:func:`leaderboard`)."""
+
+    rank: int
+    player: str
+    name: str
+    won: int
+    games: int
+    wins: int
+    average: float | None
+    chips: int
+
+
+def leaderboard(store: Store, limit: int = 50, game: str | None = None) -> list[Standing]:
     """Players with at least one competition result, best first.
 
     Each row: ``rank``, ``player`` (id), ``name``, ``won`` (chips won: the
@@ -422,7 +436,7 @@ def leaderboard(store: Store, limit: int = 50, game: str | None = None) -> list[
     )
     if game is not None:
         q = q.where(ResultRow.game == game)
-    out: list[dict[str, Any]] = []
+    out: list[Standing] = []
     with store.sessions() as s:
         for rank, (pid, name, balance, won, games, n_wins, score, deals) in enumerate(s.execute(q), 1):
             out.append(
