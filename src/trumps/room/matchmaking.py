@@ -52,7 +52,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Literal
 
 import trumps
 
@@ -115,7 +115,7 @@ class RuleSet:
     key: str
     label: str
     preset: str | None
-    options: dict[str, Any] = field(default_factory=dict, hash=False)
+    options: dict[str, object] = field(default_factory=dict, hash=False)
 
 
 def _offered() -> dict[str, list[RuleSet]]:
@@ -175,7 +175,7 @@ def seats_for(rs: RuleSet) -> int:
 
 
 @cache
-def _seats(game: str, preset: str | None, options: tuple[tuple[str, Any], ...]) -> int:
+def _seats(game: str, preset: str | None, options: tuple[tuple[str, object], ...]) -> int:
     return trumps.new_game(game, preset=preset, options=dict(options), seed=0).players
 
 

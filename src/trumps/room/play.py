@@ -19,7 +19,7 @@ import logging
 import statistics
 from collections.abc import Callable
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
@@ -32,10 +32,11 @@ from trumps.room.account_routes import Sessions
 from trumps.room.db import ActionRow, SeatRow
 from trumps.room.matchmaking import RULE_SETS, Group, Matchmaker, MatchmakingError, Ticket, rule_set
 from trumps.room.messages import MessageError
-from trumps.room.table import LIVE, RoomError
+from trumps.room.table import LIVE, RoomError, Table
 from trumps.room.validate import BodyReader, Line
 
 if TYPE_CHECKING:
+    from trumps.room.cluster import RemoteTable
     from trumps.room.room import Room
     from trumps.room.store import Store
 
@@ -257,7 +258,7 @@ class PlayDesk:
             raise
         return table.id
 
-    async def _abandon(self, table: Any) -> None:
+    async def _abandon(self, table: Table) -> None:
         """A Play table that could not be made (someone could not sit):
         nobody stays seated there and it is closed, so it captures nobody
         (Play pressed again used to return to it, dead, every time) and is
@@ -289,11 +290,15 @@ class PlayIn(BaseModel):
 SEATED_ELSEWHERE = "you are seated at another table"
 
 
-def seated_at(room: Room, pid: str) -> Any:
+def seated_at(room: Room, pid: str) -> Table | RemoteTable | None:
     """The live table (here or on another worker) where ``pid`` holds a
     seat they have not left, or None.  A seat marked away (the player left
     it for another game, or ran out of time twice) does not hold them."""
-    for t in [*room.tables.values(), *(room.cluster.remote.values() if room.cluster else ())]:
+    every: list[Table | RemoteTable] = [
+        *room.tables.values(),
+        *(room.cluster.remote.values() if room.cluster else ()),
+    ]
+    for t in every:
         seat = t.seat_of(pid)
         if t.status in LIVE and seat is not None and seat not in getattr(t, "idle", ()):
             return t

@@ -26,7 +26,7 @@ import asyncio
 import weakref
 from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
@@ -56,7 +56,15 @@ def _lock(tid: str) -> asyncio.Lock:
     return lock
 
 
-async def play_again(room: Room, player: str, tid: str) -> dict[str, Any]:
+class Rematch(TypedDict):
+    """Where :func:`play_again` took a player."""
+
+    table: str
+    seat: str | None
+    wanted: str
+
+
+async def play_again(room: Room, player: str, tid: str) -> Rematch:
     """``player`` (who sat at the finished table ``tid``) plays again:
     ``{"table": the new table's id, "seat": the seat they hold there, or
     None if it runs on another worker (the page sits down) or every seat
