@@ -378,6 +378,9 @@ class People:
             await self.uninvite(table, pid)
         return None
 
+    # ``Any``: a Table or a RemoteTable, but the branch for a table of another
+    # worker where ``pid`` already sits reads ``table.match``, which only a
+    # Table has (a latent bug, left as it is: typing it would change it)
     async def _sit_invited(self, table: Any, pid: str, inviter: str) -> str | None:
         """Seat whoever accepted an invitation to a waiting table here: beside
         the inviter's side if a seat there is free (the partner's seat),
