@@ -26,6 +26,6 @@ from typing import TypeAlias
 
 __all__ = ["JSON", "JSONDict", "JSONObject"]
 
-JSON: TypeAlias = "None | bool | int | float | str | Sequence[JSON] | Mapping[str, JSON]"
+JSON: TypeAlias = "bool | int | float | str | Sequence[JSON] | Mapping[str, JSON] | None"
 JSONObject: TypeAlias = "Mapping[str, JSON]"
 JSONDict: TypeAlias = "dict[str, JSON]"

@@ -27,7 +27,7 @@ table back to whoever had declined).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence, Set
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from trumps.i18n import N_
@@ -35,13 +35,37 @@ from trumps.room.friends import Social
 
 if TYPE_CHECKING:
     from trumps.room.settings import TableSettings
-    from trumps.room.table import Seat, Table
+    from trumps.room.table import Seat, Table, TableSummary
+
+
+class Facts(Protocol):
+    """What the rules read of a table: a :class:`~trumps.room.table.Table`
+    run here, or the mirror of one another worker runs
+    (:class:`~trumps.room.cluster.node.RemoteTable`), judged alike."""
+
+    id: str
+    host: str
+    status: str
+    game: str
+    preset: str | None
+    settings: TableSettings
+    seats: list[Seat]
+    pending: dict[int, tuple[str, str]]
+    invited: set[str]
+    banned: set[str]
+    invite: str | None
+    created: float
+
+    def seat_of(self, player: str | None) -> int | None: ...
+
+    def summary(self) -> TableSummary: ...
+
 
 __all__ = [
     "BLOCKED",
     "PRIVATE",
     "REMOVED",
-    "Reachable",
+    "Facts",
     "may_see",
     "members",
     "not_seen_because",
@@ -56,31 +80,7 @@ BLOCKED = N_("this table is not open to you")
 PRIVATE = N_("this table is private: you need an invitation")
 
 
-class Reachable(Protocol):
-    """What these rules read of a table: a :class:`~trumps.room.table.Table`
-    run here, or what this worker knows of one another worker runs
-    (:class:`trumps.room.cluster.RemoteTable`), judged the same way."""
-
-    @property
-    def host(self) -> str: ...
-
-    @property
-    def seats(self) -> Sequence[Seat]: ...
-
-    @property
-    def pending(self) -> Mapping[int, tuple[str, str]]: ...
-
-    @property
-    def invited(self) -> Set[str]: ...
-
-    @property
-    def banned(self) -> Set[str]: ...
-
-    @property
-    def settings(self) -> TableSettings: ...
-
-
-def members(table: Reachable) -> set[str]:
+def members(table: Facts) -> set[str]:
     """The people of a table: its host, seated humans and those waiting to
     take over a bot's seat."""
     out = {table.host}
@@ -89,12 +89,12 @@ def members(table: Reachable) -> set[str]:
     return out
 
 
-def may_see(table: Reachable, player: str | None, social: Social) -> bool:
+def may_see(table: Facts, player: str | None, social: Social) -> bool:
     """Whether ``player`` (None: someone without a name yet) may open ``table``."""
     return not_seen_because(table, player, social) is None
 
 
-def not_seen_because(table: Reachable, player: str | None, social: Social) -> str | None:
+def not_seen_because(table: Facts, player: str | None, social: Social) -> str | None:
     """Why ``player`` may not open ``table`` (None: they may): removed by the
     host, a block between them and the host (said without saying who
     blocked whom), or an invitation-only table."""
@@ -109,7 +109,7 @@ def not_seen_because(table: Reachable, player: str | None, social: Social) -> st
     return PRIVATE
 
 
-def listed(table: Reachable, player: str | None, social: Social) -> bool:
+def listed(table: Facts, player: str | None, social: Social) -> bool:
     """Whether ``table`` appears in ``player``'s lobby."""
     if not may_see(table, player, social):
         return False
@@ -123,9 +123,7 @@ def listed(table: Reachable, player: str | None, social: Social) -> bool:
     return player is not None and any(social.are_friends(player, p) for p in people)
 
 
-def sit_refusal(
-    table: Reachable, player: str, social: Social, is_account: Callable[[str], bool]
-) -> str | None:
+def sit_refusal(table: Facts, player: str, social: Social, is_account: Callable[[str], bool]) -> str | None:
     """Why ``player`` may not take a seat at ``table`` (None: they may)."""
     if table.settings.competition and not is_account(player):
         return "Compete games are for accounts: register (free) to play for chips"

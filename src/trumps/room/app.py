@@ -12,10 +12,10 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import Literal, TypeVar
 from urllib.parse import quote
 
 from itsdangerous import URLSafeSerializer
@@ -28,9 +28,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from trumps.core.json_types import JSONDict
 from trumps.i18n import N_, translator
 from trumps.room import (
+    access,
     account_routes,
     competition,
     history,
@@ -57,9 +57,6 @@ from trumps.room.store import Store, StoreUnavailable
 from trumps.room.table import ABANDON_AFTER, AccessDenied, RoomError, Table, TableClosed
 from trumps.room.timers import Clock
 from trumps.room.validate import Line, RefuseControlCharacters
-
-if TYPE_CHECKING:
-    from trumps.room.cluster import RemoteTable
 
 __all__ = ["create_app"]
 
@@ -340,7 +337,7 @@ def create_app(
             return bad(str(exc))
         return JSONResponse(with_worker(request, table.summary(), table.id), status_code=201)
 
-    def with_worker(request: Request, summary: JSONDict, tid: str) -> JSONDict:
+    def with_worker(request: Request, summary: Mapping[str, object], tid: str) -> Mapping[str, object]:
         """Behind a proxy that routes table sockets (the ROUTING_HEADER), a
         table's summary names the worker that runs it, so that the page's
         first socket goes there (``/ws/table/{id}?worker=``)."""
@@ -351,7 +348,7 @@ def create_app(
         name = None if worker is None else routing_name(worker)
         return summary if name is None else {**summary, "worker": name}
 
-    async def live_elsewhere(tid: str) -> Table | RemoteTable | Literal[True] | None:
+    async def live_elsewhere(tid: str) -> access.Facts | Literal[True] | None:
         """On several workers: the table as the lobby knows it, waiting a
         moment for a table made just now on another worker (True: stored
         as live, not yet announced; None: not live)."""
@@ -369,7 +366,7 @@ def create_app(
     async def api_table(request: Request) -> Response:
         tid = request.path_params["tid"]
         try:
-            found: Table | RemoteTable | Literal[True] | None = room().people.find(tid)
+            found: access.Facts | Literal[True] | None = room().people.find(tid)
             if found is None and room().cluster is not None:
                 found = await live_elsewhere(tid)
             if found is None or found is True:

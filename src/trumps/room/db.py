@@ -14,7 +14,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 from urllib.parse import unquote
 from weakref import WeakKeyDictionary
 
@@ -100,7 +100,7 @@ class Player(Base):
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
     registered: Mapped[float | None] = mapped_column(Float, nullable=True)
     chips_granted: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
-    prefs: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    prefs: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
 
 
 class SessionRow(Base):
@@ -207,7 +207,7 @@ class TableRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(20))
     preset: Mapped[str | None] = mapped_column(String(40), nullable=True)
-    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    options: Mapped[dict[str, object]] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
     host: Mapped[str] = mapped_column(ForeignKey("players.id"))
     # waiting, playing, finished; or broken: its stored actions could not be replayed at a
@@ -215,10 +215,10 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="waiting")
     created: Mapped[float] = mapped_column(Float, default=time.time)
     # room settings (timers, chat, watching, ...): see trumps.room.settings
-    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    settings: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
     invite: Mapped[str | None] = mapped_column(String(24), nullable=True, unique=True)
     # {"invited": [player ids let in by the invite], "banned": [player ids removed by the host]}
-    access: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    access: Mapped[dict[str, list[str]] | None] = mapped_column(JSON, nullable=True)
     started: Mapped[float | None] = mapped_column(Float, nullable=True)
     broken_at: Mapped[float | None] = mapped_column(Float, nullable=True)  # when it was set aside
     broken_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)  # the error
@@ -430,15 +430,15 @@ def make_engine(url: str) -> Engine:
     unwritable file stops the room's writes instead of losing them."""
     path = sqlite_file(url)
     watch = FileWatch(path) if path is not None else None
-    kwargs: dict[str, Any] = {"future": True}
+    connect_args: dict[str, object] = {}
     if watch is not None:
         Path(watch.path).parent.mkdir(parents=True, exist_ok=True)
-        kwargs["connect_args"] = {"factory": _watched_connection(watch)}
-    engine = create_engine(url, **kwargs)
+        connect_args["factory"] = _watched_connection(watch)
+    engine = create_engine(url, future=True, connect_args=connect_args)
     if engine.dialect.name == "sqlite":
 
         @event.listens_for(engine, "connect")
-        def _pragmas(conn: Any, _record: Any) -> None:
+        def _pragmas(conn: sqlite3.Connection, _record: object) -> None:
             cur = conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=FULL")
@@ -483,7 +483,7 @@ def _on_errors(engine: Engine, watch: FileWatch | None) -> None:
         return None
 
     @event.listens_for(engine, "connect")
-    def _reached(_conn: Any, _record: Any) -> None:
+    def _reached(_conn: object, _record: object) -> None:
         if down.is_set():
             down.clear()
             log.warning("the database is reached again")

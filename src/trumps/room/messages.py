@@ -18,7 +18,6 @@ from pydantic import (
     model_validator,
 )
 
-from trumps.core.json_types import JSONDict
 from trumps.room import wire
 from trumps.room.validate import Line, Text
 
@@ -175,5 +174,5 @@ def parse_client_message(raw: str | bytes) -> AnyMessage:
     return msg
 
 
-def error_event(reason: str, seq: int | None = None) -> JSONDict:
+def error_event(reason: str, seq: int | None = None) -> dict[str, object]:
     return {"v": PROTOCOL_VERSION, "type": "error", "reason": reason, "seq": seq}

@@ -18,13 +18,12 @@ import contextlib
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from sqlalchemy import select
 
-from trumps.core.json_types import JSONDict
 from trumps.room import access
 from trumps.room.accounts import PlayerInfo, find_account, player_info, player_infos
 from trumps.room.db import InvitationRow, TableRow
@@ -44,11 +43,50 @@ log = logging.getLogger("trumps.room")
 MAX_INVITES = 12
 
 
-class Invitee(TypedDict):
-    """A friend invited to a table."""
+class Whereabouts(TypedDict):
+    """The live table a person sits at, as their friends see it."""
+
+    id: str
+    game: str
+    status: str
+    kind: str
+
+
+class FriendEntry(TypedDict):
+    """One person in a friends list (``online`` and ``table``: friends only)."""
 
     player: str
     name: str
+    online: NotRequired[bool]
+    table: NotRequired[Whereabouts | None]
+
+
+class Invitee(TypedDict):
+    player: str
+    name: str
+
+
+#: an invitation as its receiver sees it (``from`` is a keyword: the functional form)
+Invitation = TypedDict(
+    "Invitation", {"id": int, "table": str, "game": str, "preset": str | None, "kind": str, "from": str}
+)
+
+
+class FriendsView(TypedDict):
+    """The ``me`` event's lists: friends, requests both ways, blocks, invitations."""
+
+    friends: list[FriendEntry]
+    incoming: list[FriendEntry]
+    outgoing: list[FriendEntry]
+    blocked: list[FriendEntry]
+    invitations: list[Invitation]
+
+
+class Accepted(TypedDict):
+    """An accepted invitation: the table, and the seat taken there (or None)."""
+
+    table: str
+    seat: str | None
 
 
 class People:
@@ -67,7 +105,7 @@ class People:
         self.remote: dict[str, RemoteTable] = {}
         self.cluster: Cluster | None = None
 
-    def find(self, tid: str) -> Table | RemoteTable | None:
+    def find(self, tid: str) -> access.Facts | None:
         """A live table by id, whichever worker runs it (None if none)."""
         return self.tables.get(tid) or self.remote.get(tid)
 
@@ -128,16 +166,16 @@ class People:
                     conn.name = name
 
     # ----- the tables' policy -----------------------------------------------------------
-    def may_see(self, table: access.Reachable, player: str | None) -> bool:
+    def may_see(self, table: access.Facts, player: str | None) -> bool:
         return access.may_see(table, player, self.social)
 
-    def not_seen_because(self, table: access.Reachable, player: str | None) -> str | None:
+    def not_seen_because(self, table: access.Facts, player: str | None) -> str | None:
         return access.not_seen_because(table, player, self.social)
 
-    def listed(self, table: access.Reachable, player: str | None) -> bool:
+    def listed(self, table: access.Facts, player: str | None) -> bool:
         return access.listed(table, player, self.social)
 
-    def sit_refusal(self, table: access.Reachable, player: str) -> str | None:
+    def sit_refusal(self, table: Table, player: str) -> str | None:
         return access.sit_refusal(table, player, self.social, self.is_account)
 
     def hidden_from(self, viewer: str | None) -> set[str]:
@@ -174,10 +212,10 @@ class People:
             return True
         return self.cluster is not None and bool(self.cluster.online.get(pid))
 
-    def where(self, pid: str) -> JSONDict | None:
+    def where(self, pid: str) -> Whereabouts | None:
         """The live table ``pid`` sits at (None if none, or if it is invitation-only)."""
-        every: list[Table | RemoteTable] = [*self.tables.values(), *self.remote.values()]
-        for t in every:
+        tables: list[access.Facts] = [*self.tables.values(), *self.remote.values()]
+        for t in tables:
             if t.status in LIVE and t.seat_of(pid) is not None and not t.settings.private:
                 return {"id": t.id, "game": t.game, "status": t.status, "kind": t.settings.kind}
         return None
@@ -209,7 +247,7 @@ class People:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def push(self, pid: str, event: JSONDict, *, local: bool = False) -> None:
+    async def push(self, pid: str, event: Mapping[str, object], *, local: bool = False) -> None:
         """Send ``event`` to every personal channel of ``pid`` (on every worker)."""
         if not local and self.cluster is not None:
             self.cluster.push(pid, event)
@@ -225,24 +263,24 @@ class People:
             if self.online(friend):
                 await self.push(friend, await self.me_event(friend))
 
-    async def me_event(self, pid: str) -> JSONDict:
+    async def me_event(self, pid: str) -> dict[str, object]:
         return {"v": PROTOCOL_VERSION, "type": "me", **(await self.friends_view(pid))}
 
     # ----- friends -------------------------------------------------------------------------
-    async def _entry(self, pid: str, presence: bool) -> JSONDict:
+    async def _entry(self, pid: str, presence: bool) -> FriendEntry:
         name = await self.learn(pid) or "?"
-        entry: JSONDict = {"player": pid, "name": name}
+        entry: FriendEntry = {"player": pid, "name": name}
         if presence:
             entry["online"] = self.online(pid)
             entry["table"] = self.where(pid)
         return entry
 
-    async def friends_view(self, pid: str) -> JSONDict:
+    async def friends_view(self, pid: str) -> FriendsView:
         """Friends (with presence), requests both ways, blocked players and
         pending invitations of ``pid``."""
         s = self.social
         friends = [await self._entry(f, True) for f in s.friends.get(pid, ())]
-        friends.sort(key=lambda e: (not e["online"], str(e["name"]).lower()))  # (a name is a str)
+        friends.sort(key=lambda e: (not e.get("online"), e["name"].lower()))
         return {
             "friends": friends,
             "incoming": [await self._entry(p, False) for p in s.incoming(pid)],
@@ -300,7 +338,7 @@ class People:
                 invited.append({"player": other, "name": self.names.get(other, "?")})
         return invited
 
-    async def invite(self, table: Table | RemoteTable, inviter: str, targets: list[str]) -> list[Invitee]:
+    async def invite(self, table: access.Facts, inviter: str, targets: list[str]) -> list[Invitee]:
         """``inviter`` (a player of ``table``) invites friends; each gets a live
         notification and may then see the table.  Returns who was invited."""
         if inviter not in access.members(table):
@@ -320,32 +358,33 @@ class People:
         await self.tables_changed(table)
         return invited
 
-    async def admit(self, table: Table | RemoteTable, player: str) -> None:
+    async def admit(self, table: access.Facts, player: str) -> None:
         """Let ``player`` see ``table``, asking its owner if another worker runs it."""
-        if table.id in self.tables:
-            await self.tables[table.id].admit(player)
+        here = self.tables.get(table.id)
+        if here is not None:
+            await here.admit(player)
             return
         assert self.cluster is not None
         try:
             answer = await self.cluster.ask(table.id, {"what": "admit", "player": player})
         except TimeoutError:
             raise RoomError("the table did not answer; try again") from None
-        if not answer["ok"]:
-            raise RoomError(answer["error"])
+        if not answer.get("ok"):
+            raise RoomError(answer.get("error", "the table did not let them in"))
 
-    async def tables_changed(self, table: Table | RemoteTable) -> None:
+    async def tables_changed(self, table: access.Facts) -> None:
         """Who may see ``table`` changed: the lobby is told (by its owner)."""
-        on_change = getattr(table, "on_change", None)  # (a RemoteTable has none)
-        if on_change is not None:
-            await on_change(table)
+        here = self.tables.get(table.id)  # (another worker's table: its owner tells)
+        if here is not None and here.on_change is not None:
+            await here.on_change(here)
 
-    async def _invitation(self, inv_id: int, table: Table | RemoteTable, inviter: str) -> JSONDict:
+    async def _invitation(self, inv_id: int, table: access.Facts, inviter: str) -> Invitation:
         return {
             "id": inv_id, "table": table.id, "game": table.game, "preset": table.preset,
             "kind": table.settings.kind, "from": await self.learn(inviter) or "?",
         }  # fmt: skip
 
-    async def invitations_of(self, pid: str) -> list[JSONDict]:
+    async def invitations_of(self, pid: str) -> list[Invitation]:
         """Pending invitations of ``pid`` to live tables, newest first."""
         rows = await self.store.run(_pending_invitations, self.store, pid)
         out = []
@@ -356,7 +395,7 @@ class People:
             out.append(await self._invitation(inv_id, table, inviter))
         return out
 
-    async def answer(self, pid: str, inv_id: int, accept: bool) -> JSONDict | None:
+    async def answer(self, pid: str, inv_id: int, accept: bool) -> Accepted | None:
         """Accept (returns ``{"table": its id, "seat": the seat taken there
         or None}``) or decline an invitation of ``pid``."""
         row = await self.store.run(_answer_invitation, self.store, pid, inv_id, accept)
@@ -378,10 +417,7 @@ class People:
             await self.uninvite(table, pid)
         return None
 
-    # ``Any``: a Table or a RemoteTable, but the branch for a table of another
-    # worker where ``pid`` already sits reads ``table.match``, which only a
-    # Table has (a latent bug, left as it is: typing it would change it)
-    async def _sit_invited(self, table: Any, pid: str, inviter: str) -> str | None:
+    async def _sit_invited(self, table: access.Facts, pid: str, inviter: str) -> str | None:
         """Seat whoever accepted an invitation to a waiting table here: beside
         the inviter's side if a seat there is free (the partner's seat),
         else the first free seat.  The seat's name, or None (no free seat,
@@ -389,9 +425,13 @@ class People:
         a refusal such as a Compete buy-in they cannot pay: the table shows it)."""
         if not self.may_see(table, pid):  # (a declined invitation answered again lets nobody in)
             return None
-        if table.id not in self.tables or table.status != "waiting" or table.seat_of(pid) is not None:
+        here = self.tables.get(table.id)
+        if here is None or here.status != "waiting" or here.seat_of(pid) is not None:
             seat = table.seat_of(pid)
-            return None if seat is None else str(table.match.seat_name(seat))
+            if seat is None:
+                return None
+            return here.match.seat_name(seat) if here is not None else table.summary()["seats"][seat]["seat"]
+        table = here
         free = [i for i, s in enumerate(table.seats) if s.empty]
         if not free:
             return None
@@ -409,14 +449,14 @@ class People:
             return None
         return str(name)
 
-    async def uninvite(self, table: Table | RemoteTable, player: str) -> None:
+    async def uninvite(self, table: access.Facts, player: str) -> None:
         """``player`` declined: they may no longer see ``table``, and that is
         stored (a restart rebuilds the table's access from storage), asking
         the table's owner if another worker runs it."""
-        local = self.tables.get(table.id)
-        if local is not None:
-            if await access.uninvite(local, player):
-                await self.tables_changed(local)
+        here = self.tables.get(table.id)
+        if here is not None:
+            if await access.uninvite(here, player):
+                await self.tables_changed(here)
             return
         if self.cluster is None:
             return

@@ -27,7 +27,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from trumps.room import ratings
+from trumps.room import access, ratings
 from trumps.room.account_routes import Sessions
 from trumps.room.db import ActionRow, SeatRow
 from trumps.room.matchmaking import RULE_SETS, Group, Matchmaker, MatchmakingError, Ticket, rule_set
@@ -36,7 +36,7 @@ from trumps.room.table import LIVE, RoomError, Table
 from trumps.room.validate import BodyReader, Line
 
 if TYPE_CHECKING:
-    from trumps.room.cluster import RemoteTable
+    from trumps.room.cluster.messages import AskRequest
     from trumps.room.room import Room
     from trumps.room.store import Store
 
@@ -121,15 +121,15 @@ class PlayDesk:
 
     async def _forward(self, pid: str, game: str, rules: str, since: float) -> str:
         assert self.room.cluster is not None
-        q = {"what": "play", "player": pid, "game": game, "rules": rules, "since": since}
+        q: AskRequest = {"what": "play", "player": pid, "game": game, "rules": rules, "since": since}
         answer = await self.room.cluster.ask(None, q, timeout=REQUEST_WAIT + 5)
         if answer.get("timeout"):
             raise TimeoutError
         if answer.get("cancelled"):
             raise PlayCancelled("cancelled")
         if not answer["ok"]:
-            raise RoomError(answer["error"])
-        return str(answer["table"])
+            raise RoomError(answer.get("error", "the matchmaker failed"))
+        return answer["table"]
 
     async def _queue(self, pid: str, game: str, rules: str, since: float) -> str:
         for t in self.room.tables.values():
@@ -290,15 +290,15 @@ class PlayIn(BaseModel):
 SEATED_ELSEWHERE = "you are seated at another table"
 
 
-def seated_at(room: Room, pid: str) -> Table | RemoteTable | None:
+def seated_at(room: Room, pid: str) -> access.Facts | None:
     """The live table (here or on another worker) where ``pid`` holds a
     seat they have not left, or None.  A seat marked away (the player left
     it for another game, or ran out of time twice) does not hold them."""
-    every: list[Table | RemoteTable] = [
+    tables: list[access.Facts] = [
         *room.tables.values(),
         *(room.cluster.remote.values() if room.cluster else ()),
     ]
-    for t in every:
+    for t in tables:
         seat = t.seat_of(pid)
         if t.status in LIVE and seat is not None and seat not in getattr(t, "idle", ()):
             return t

@@ -10,7 +10,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -18,14 +18,22 @@ from pydantic import ValidationError
 import trumps
 from trumps.core import registry as game_registry
 from trumps.core.errors import TrumpsError
-from trumps.core.json_types import JSONDict
-from trumps.room import timing, wire
+from trumps.room import access, timing, wire
 from trumps.room.messages import PROTOCOL_VERSION
 from trumps.room.people import People
 from trumps.room.play import PlayDesk
 from trumps.room.settings import SCHEDULE_HORIZON, TableSettings
 from trumps.room.store import Store, StoredTable
-from trumps.room.table import ABANDON_AFTER, LIVE, Connection, RoomError, Table, TableClosed, new_invite_code
+from trumps.room.table import (
+    ABANDON_AFTER,
+    LIVE,
+    Connection,
+    RoomError,
+    Table,
+    TableClosed,
+    TableSummary,
+    new_invite_code,
+)
 from trumps.room.timers import Clock, Timers
 
 if TYPE_CHECKING:
@@ -40,7 +48,7 @@ LOBBY_INTERVAL = 0.1  # seconds: lobby updates are gathered, at most one push pe
 log = logging.getLogger("trumps.room")
 
 
-def game_catalogue() -> list[dict[str, Any]]:  # read key by key by trumps.i18n.runtime
+def game_catalogue() -> list[dict[str, Any]]:  # (the schema's description, as core gives it)
     """Every installed game with its option metadata (forms are built from it)
     and its names for people: ``short_title`` ("Bridge", a heading) and
     ``noun`` (inside a sentence: "a … table"), so no page names a game."""
@@ -50,6 +58,12 @@ def game_catalogue() -> list[dict[str, Any]]:  # read key by key by trumps.i18n.
             {"game": spec.name, "short_title": spec.title, "noun": spec.noun, **spec.schema.describe()}
         )
     return out
+
+
+class LobbyEntry(TableSummary, total=False):
+    """A table in the lobby: its summary, and the viewer's seat there (``you``)."""
+
+    you: str
 
 
 class Room:
@@ -81,7 +95,7 @@ class Room:
         self.cluster: Cluster | None = None  # several workers: see trumps.room.cluster
         self.sessions: Sessions | None = None  # the app's Sessions (ends sockets of revoked sessions)
         # lobby entries checked to encode (see _entry): table id -> what was checked
-        self._sound: dict[str, tuple[object, ...]] = {}
+        self._sound: dict[str, tuple[int, int, int, int, str, str]] = {}
         self._unlisted: set[str] = set()  # tables left out of the lobby (logged once)
         self._seated: dict[str, set[str]] = {}  # table id -> people seated there (presence told)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -356,15 +370,15 @@ class Room:
         except KeyError:
             raise RoomError(f"no table {tid!r}") from None
 
-    def listing(self, viewer: str | None = None) -> list[JSONDict]:
+    def listing(self, viewer: str | None = None) -> list[TableSummary | LobbyEntry]:
         """The lobby as ``viewer`` sees it: every unfinished table listed for
         them (:func:`trumps.room.access.listed`), newest first.  ``you``: the
         seat the viewer holds there (the lobby offers the way back to it)."""
-        every: list[Table | RemoteTable] = list(self.tables.values())
+        every: list[access.Facts] = list(self.tables.values())
         if self.cluster is not None:
             every.extend(self.cluster.remote.values())
         tables = sorted(every, key=lambda t: t.created, reverse=True)
-        out: list[JSONDict] = []
+        out: list[TableSummary | LobbyEntry] = []
         for t in tables:
             if t.status not in LIVE or not self.people.listed(t, viewer):
                 continue
@@ -373,13 +387,12 @@ class Room:
                 continue
             seat = t.seat_of(viewer) if viewer is not None else None
             if seat is not None:
-                seats = summary["seats"]
-                mine = seats[seat] if isinstance(seats, Sequence) else None
-                summary = {**summary, "you": mine["seat"] if isinstance(mine, Mapping) else None}
-            out.append(summary)
+                out.append({**summary, "you": summary["seats"][seat]["seat"]})
+            else:
+                out.append(summary)
         return out
 
-    def _entry(self, t: Table | RemoteTable) -> JSONDict | None:
+    def _entry(self, t: access.Facts) -> TableSummary | None:
         """A table's lobby entry, or None (logged once) if it cannot be sent.
 
         One table whose stored settings, options or times no JSON can carry
@@ -390,7 +403,7 @@ class Room:
         entry is checked once, again only when the table's settings,
         options or times are other objects (the parts a table keeps
         from storage; the rest is the server's own)."""
-        summary: JSONDict = t.summary()
+        summary = t.summary()
         key = (
             id(t), id(t.settings), id(getattr(t, "options", None)), id(getattr(t, "preset", None)),
             repr(t.created), repr(getattr(t, "started", None)),
@@ -411,7 +424,7 @@ class Room:
         self._sound[t.id] = key
         return summary
 
-    def lobby_event(self, viewer: str | None = None) -> JSONDict:
+    def lobby_event(self, viewer: str | None = None) -> dict[str, object]:
         return {"v": PROTOCOL_VERSION, "type": "lobby", "tables": self.listing(viewer)}
 
     async def _changed(self, _table: Table) -> None:
@@ -460,7 +473,7 @@ class Room:
             await asyncio.sleep(LOBBY_INTERVAL)
 
     async def send_lobby(self) -> None:
-        events: dict[str | None, JSONDict] = {}  # one listing per viewer
+        events: dict[str | None, dict[str, object]] = {}  # one listing per viewer
         for conn in list(self.lobby):
             event = events.get(conn.player)
             if event is None:

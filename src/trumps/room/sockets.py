@@ -26,12 +26,11 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from trumps.core.json_types import JSONDict
 from trumps.i18n import N_
 from trumps.room import wire
 from trumps.room.limits import SEND_QUEUE_BYTES, SEND_QUEUE_MESSAGES, MessageBudget, SocketCount
@@ -109,7 +108,7 @@ class QueuedSocket:
         self.on_drop: Callable[[], object] | None = None  # told when dropped (e.g. to log)
         self.errors = 0  # error events sent (a refused message is not charged to its budget)
 
-    async def send(self, event: JSONDict) -> None:
+    async def send(self, event: Mapping[str, object]) -> None:
         if event.get("type") == "error":
             self.errors += 1
         self.send_text(wire.dumps(event))
@@ -241,7 +240,7 @@ TOO_MANY_MESSAGES = N_("too many messages: slow down")
 
 
 async def client_messages(
-    ws: WebSocket, conn: QueuedSocket, error: Callable[[str], JSONDict] = error_event
+    ws: WebSocket, conn: QueuedSocket, error: Callable[[str], Mapping[str, object]] = error_event
 ) -> AsyncIterator[str | bytes]:
     """A socket's messages, within its budget (trumps.room.limits.MessageBudget):
     one over it is answered "too many messages" (an event made by ``error``:

@@ -18,10 +18,10 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypedDict, TypeVar, TypeVarTuple
 
 from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -48,6 +48,41 @@ __all__ = ["READ_THREADS", "Store", "StoreUnavailable", "StoredTable", "new_id"]
 READ_THREADS = 4
 
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
+
+
+class ChatLine(TypedDict):
+    """One stored chat line, as the table keeps and sends it."""
+
+    seq: int
+    player: str | None  # None: the room's own line
+    name: str
+    text: str
+    at: float
+    channel: str
+
+
+class ActionValues(TypedDict):
+    """One ``actions`` row as the group commit inserts it."""
+
+    table_id: str
+    seq: int
+    seat: int
+    action: str
+    at: float
+    auto: bool
+    timeout: bool
+
+
+class BrokenTable(TypedDict):
+    """A table set aside as broken (``trumps admin broken``)."""
+
+    id: str
+    game: str
+    at: float | None
+    reason: str | None
+
+
 log = logging.getLogger("trumps.room")
 
 
@@ -63,12 +98,12 @@ class StoredTable:
     id: str
     game: str
     preset: str | None
-    options: dict[str, Any]
+    options: dict[str, object]
     seed: int
     host: str
     status: str
     created: float
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: dict[str, object] = field(default_factory=dict)
     invite: str | None = None
     access: dict[str, list[str]] = field(default_factory=dict)  # "invited" / "banned" -> player ids
     started: float | None = None
@@ -76,7 +111,7 @@ class StoredTable:
     seats: dict[int, tuple[str | None, str | None]] = field(default_factory=dict)  # seat -> (player, bot)
     actions: list[tuple[int, str, float, bool]] = field(default_factory=list)  # seat, action, at, auto
     timeouts: list[int] = field(default_factory=list)  # the seq of every action a timer played
-    chat: list[dict[str, Any]] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)
 
 
 class Store:
@@ -101,22 +136,22 @@ class Store:
         )
         # writes waiting for the next group commit (an action row, or a function
         # run on the transaction's connection), with the future of each caller
-        self._batch: list[tuple[dict[str, Any] | _Write, asyncio.Future[None]]] = []
+        self._batch: list[tuple[ActionValues | _Write, asyncio.Future[None]]] = []
         self._batch_lock = threading.Lock()
         self._batch_queued = False
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
         """Run a synchronous storage call on the database thread."""
         return await self._call(self._pool, fn, args)
 
-    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+    async def read(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
         """Run a synchronous storage call that reads what is committed (in
         its own transaction; at most a write nothing else waits for, such
         as a session's last use): beside the database thread on PostgreSQL,
         on it on SQLite."""
         return await self._call(self._reads, fn, args)
 
-    async def _call(self, pool: ThreadPoolExecutor, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+    async def _call(self, pool: ThreadPoolExecutor, fn: Callable[[*Ts], T], args: tuple[*Ts]) -> T:
         loop = asyncio.get_running_loop()
         if not timing.ENABLED:
             return await loop.run_in_executor(pool, fn, *args)
@@ -130,19 +165,19 @@ class Store:
     ) -> None:
         """Store one action; returns once it is committed (raises if it
         could not be).  Actions from many tables share one transaction."""
-        row = {
+        row: ActionValues = {
             "table_id": tid, "seq": seq, "seat": seat, "action": action, "at": at, "auto": auto,
             "timeout": timeout,
         }  # fmt: skip
         await self._queue(row)
 
-    async def write(self, fn: Callable[..., None], *args: Any) -> None:
+    async def write(self, fn: Callable[[Connection, *Ts], None], *args: *Ts) -> None:
         """Run ``fn(connection, *args)`` in the next group commit, in order
         with the actions (seat and status changes take this path, so a busy
         room does not pay one transaction for each)."""
         await self._queue(_Write(fn, args))
 
-    async def _queue(self, item: dict[str, Any] | _Write) -> None:
+    async def _queue(self, item: ActionValues | _Write) -> None:
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
         with self._batch_lock:
@@ -188,7 +223,7 @@ class Store:
             except RuntimeError:  # the loop is closed: nobody is waiting any more
                 log.warning("dropped %d action acknowledgements: event loop closed", len(done))
 
-    def _retry(self, item: dict[str, Any] | _Write) -> BaseException | None:
+    def _retry(self, item: ActionValues | _Write) -> BaseException | None:
         """One write of a failed batch in a transaction of its own: its failure, or None."""
         try:
             self._commit([item])
@@ -196,14 +231,14 @@ class Store:
             return exc
         return None
 
-    def _insert_actions(self, rows: list[dict[str, Any]]) -> None:
+    def _insert_actions(self, rows: list[ActionValues]) -> None:
         with self.engine.begin() as conn:
             conn.execute(insert(ActionRow), rows)
 
-    def _commit(self, items: list[dict[str, Any] | _Write]) -> None:
+    def _commit(self, items: list[ActionValues | _Write]) -> None:
         """One transaction: consecutive action rows in one insert, writes in order."""
         with self.engine.begin() as conn:
-            rows: list[dict[str, Any]] = []
+            rows: list[ActionValues] = []
             for item in items:
                 if isinstance(item, dict):
                     rows.append(item)
@@ -261,11 +296,11 @@ class Store:
     def new_table(
         game: str,
         preset: str | None,
-        options: dict[str, Any],
+        options: Mapping[str, object],
         seed: int,
         host: str,
         seats: int,
-        settings: dict[str, Any] | None = None,
+        settings: Mapping[str, object] | None = None,
         invite: str | None = None,
     ) -> StoredTable:
         """A new waiting table with empty seats, as :meth:`load_table` would
@@ -276,20 +311,40 @@ class Store:
             access={"invited": [], "banned": []}, seats={i: (None, None) for i in range(seats)},
         )  # fmt: skip
 
-    def create_table(self, *args: Any, **kwargs: Any) -> str:
+    def create_table(
+        self,
+        game: str,
+        preset: str | None,
+        options: Mapping[str, object],
+        seed: int,
+        host: str,
+        seats: int,
+        settings: Mapping[str, object] | None = None,
+        invite: str | None = None,
+    ) -> str:
         """Store a new table now, in a transaction of its own (tests and
         tools; the room uses :meth:`add_table`); the arguments of
         :meth:`new_table`.  Returns its id."""
-        st = self.new_table(*args, **kwargs)
+        st = self.new_table(game, preset, options, seed, host, seats, settings, invite)
         with self.engine.begin() as conn:
             self._table_write(conn, st)
         return st.id
 
-    async def add_table(self, *args: Any, **kwargs: Any) -> StoredTable:
+    async def add_table(
+        self,
+        game: str,
+        preset: str | None,
+        options: Mapping[str, object],
+        seed: int,
+        host: str,
+        seats: int,
+        settings: Mapping[str, object] | None = None,
+        invite: str | None = None,
+    ) -> StoredTable:
         """:meth:`create_table` in the next group commit (so a burst of new
         tables costs no transaction of its own, and nothing waits behind
         one); returns the table as :meth:`load_table` would read it back."""
-        st = self.new_table(*args, **kwargs)
+        st = self.new_table(game, preset, options, seed, host, seats, settings, invite)
         await self.insert_table(st)
         return st
 
@@ -352,7 +407,7 @@ class Store:
     @staticmethod
     def status_write(conn: Connection, tid: str, status: str, started: float | None = None) -> None:
         """:meth:`set_status` on a group commit's connection (:meth:`write`)."""
-        values: dict[str, Any] = {"status": status}
+        values: dict[str, object] = {"status": status}
         if started is not None:
             values["started"] = started
         conn.execute(update(TableRow).where(TableRow.id == tid).values(**values))
@@ -409,7 +464,17 @@ class Store:
     def append_action(self, tid: str, seq: int, seat: int, action: str, at: float, auto: bool) -> None:
         """Store one action now (synchronously; the room uses :meth:`write_action`)."""
         self._insert_actions(
-            [{"table_id": tid, "seq": seq, "seat": seat, "action": action, "at": at, "auto": auto}]
+            [
+                {
+                    "table_id": tid,
+                    "seq": seq,
+                    "seat": seat,
+                    "action": action,
+                    "at": at,
+                    "auto": auto,
+                    "timeout": False,
+                }
+            ]
         )
 
     def append_chat(
@@ -450,7 +515,7 @@ class Store:
                 row.broken_at = time.time()
                 row.broken_reason = reason[:500]
 
-    def broken_tables(self) -> list[dict[str, Any]]:
+    def broken_tables(self) -> list[BrokenTable]:
         """Every table set aside: id, game, when (epoch seconds), reason; oldest first."""
         with self.sessions() as s:
             rows = s.scalars(select(TableRow).where(TableRow.status == "broken").order_by(TableRow.broken_at))
@@ -505,13 +570,13 @@ class Store:
 class _Write:
     """A write queued for a group commit: ``fn(connection, *args)``."""
 
-    fn: Callable[..., None]
-    args: tuple[Any, ...]
+    fn: Callable[..., None]  # called with (connection, *args): checked where made (Store.write)
+    args: tuple[object, ...]
 
 
-def _as_stored(value: dict[str, Any]) -> dict[str, Any]:
+def _as_stored(value: Mapping[str, object]) -> dict[str, object]:
     """``value`` as a JSON column gives it back (tuples become lists...)."""
-    out: dict[str, Any] = json.loads(json.dumps(value))
+    out: dict[str, object] = json.loads(json.dumps(value))
     return out
 
 

@@ -20,14 +20,14 @@ import time
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypedDict
 
 from sqlalchemy.exc import IntegrityError
 
 import trumps
 from trumps.core.cards import Card
 from trumps.core.errors import TrumpsError
-from trumps.core.json_types import JSON, JSONDict
+from trumps.core.json_types import JSONDict
 from trumps.core.protocol import Deal, Match
 from trumps.i18n import N_
 from trumps.room import timing
@@ -214,7 +214,7 @@ class Connection(Protocol):
     player: str | None
     name: str
 
-    async def send(self, event: JSONDict) -> None: ...
+    async def send(self, event: Mapping[str, object]) -> None: ...
 
     async def close(self, code: int = 1000) -> None: ...
 
@@ -242,6 +242,40 @@ class Seat:
     @property
     def empty(self) -> bool:
         return self.player is None and self.bot is None
+
+
+class SeatSummary(TypedDict):
+    """One seat as the lobby and the table's header show it."""
+
+    seat: str
+    name: str | None
+    bot: str | None
+    empty: bool
+    away: bool
+    idle: bool
+    timeouts: int
+
+
+class TableSummary(TypedDict):
+    """A table's public description (:meth:`Table.summary`): the lobby's
+    entry, the head of every state, and what other workers mirror."""
+
+    id: str
+    game: str
+    game_title: str
+    preset: str | None
+    options: dict[str, object]
+    rules_text: str
+    settings: dict[str, object]
+    status: str
+    host: str
+    seats: list[SeatSummary]
+    free: int
+    spectators: int
+    scores: list[int]
+    created: float
+    started: float | None
+    rematch: str | None
 
 
 class Table:
@@ -334,7 +368,7 @@ class Table:
         self.pending: dict[int, tuple[str, str]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._rng = random.Random(self.seed ^ 0x5EED)
-        self._listed: JSONDict | None = None  # the summary the lobby was last told of
+        self._listed: TableSummary | None = None  # the summary the lobby was last told of
         self._deal_start: tuple[int, Match[Deal]] = (0, self.match)  # replaced below
         self._mark_deal_start()
 
@@ -352,7 +386,7 @@ class Table:
                 return i
         return None
 
-    def summary(self) -> JSONDict:
+    def summary(self) -> TableSummary:
         """The public description shown in the lobby and at the table."""
         name = self.match.seat_name
         return {
@@ -385,7 +419,7 @@ class Table:
             "rematch": self.rematch,
         }
 
-    def _seat_summary(self, i: int, s: Seat, name: str) -> JSONDict:
+    def _seat_summary(self, i: int, s: Seat, name: str) -> SeatSummary:
         return {
             "seat": name, "name": s.name, "bot": s.bot, "empty": s.empty,
             "away": i in self.away or i in self.idle, "idle": i in self.idle, "timeouts": self.timeouts[i],
@@ -409,10 +443,10 @@ class Table:
         conn: Connection,
         match: Match[Deal] | None = None,
         *,
-        summary: JSONDict | None = None,
+        summary: TableSummary | None = None,
         views: dict[int | None, JSONDict] | None = None,
         chat: bool = True,
-    ) -> JSONDict:
+    ) -> dict[str, object]:
         """The ``state`` event for ``conn``: the table and the engine's view
         of the connection's seat (a spectator's view when it has none).
         A broadcast passes the table's ``summary`` and a cache of ``views``
@@ -443,7 +477,7 @@ class Table:
         if host:  # only the host sees the invitation and who is watching
             table["invite"] = self.invite
             table["watchers"] = [{"player": p, "name": n} for p, n in self.spectators().items()]
-        event: JSONDict = {
+        event: dict[str, object] = {
             "v": PROTOCOL_VERSION,
             "type": "state",
             "seq": len(m.log),
@@ -460,10 +494,10 @@ class Table:
             event["chat"] = lines
         return event
 
-    def _players_chat(self) -> list[JSONDict]:
+    def _players_chat(self) -> list[dict[str, object]]:
         """The last 50 lines of the players' channel (read from the end: the
         chat only grows, and this runs for every state sent)."""
-        out: list[JSONDict] = []
+        out: list[dict[str, object]] = []
         for line in reversed(self.chat):
             if line.get("channel") != "spectators":
                 out.append(line)
@@ -736,11 +770,17 @@ class Table:
             self._listed = summary
             await self.on_change(self)
 
-    async def notify(self, text: str, **extra: JSON) -> None:
+    async def notify(self, text: str, **extra: object) -> None:
         """A ``notice`` event to everyone at the table, the same for all: only
         for public facts (a buy-in not paid).  A notice about an action is
         made per receiver (:meth:`_timeout_notice`)."""
-        event: JSONDict = {"v": PROTOCOL_VERSION, "type": "notice", "seq": self.seq, "text": text, **extra}
+        event: dict[str, object] = {
+            "v": PROTOCOL_VERSION,
+            "type": "notice",
+            "seq": self.seq,
+            "text": text,
+            **extra,
+        }
         for conn in list(self.connections):
             with contextlib.suppress(Exception):
                 await conn.send(event)
@@ -1111,7 +1151,7 @@ class Table:
             from trumps.room import competition
 
             winner = self.match.winner
-            entries = [
+            entries: list[competition.Entry] = [
                 {
                     "player": s.player,
                     "seat": i,
@@ -1454,5 +1494,5 @@ class Table:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._bot_task
 
-    def error(self, reason: str) -> JSONDict:
+    def error(self, reason: str) -> dict[str, object]:
         return error_event(reason, self.seq)

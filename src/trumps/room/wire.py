@@ -38,6 +38,6 @@ def dumps(value: object) -> str:
     return orjson.dumps(value, option=_OPTIONS).decode()
 
 
-def loads(raw: str | bytes) -> Any:
+def loads(raw: str | bytes) -> Any:  # (parsed JSON: the reader checks its shape)
     """The value of the JSON text ``raw``; :data:`DecodeError` if it is not JSON."""
     return orjson.loads(raw)

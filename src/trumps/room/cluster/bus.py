@@ -28,11 +28,11 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
 
 import psycopg
 from psycopg import sql
+from psycopg.rows import TupleRow
 
 from trumps.room import wire
 
@@ -45,7 +45,9 @@ CHUNK = 7_000  # bytes of JSON per notification (PostgreSQL's limit is 8,000 byt
 BATCH = 200  # messages per sending transaction at most
 STOP_TASKS_WAIT = 5.0  # at most, seconds stop() waits for its cancelled tasks to end
 
-Handler = Callable[[dict[str, Any]], Awaitable[None]]
+#: called with each message as it arrives (parsed JSON; its kind ``k`` names
+#: its shape: the handlers in :mod:`trumps.room.cluster.node` read it so)
+Handler = Callable[[Mapping[str, object]], Awaitable[None]]
 
 
 async def stop_tasks(tasks: list[asyncio.Task[None]]) -> None:
@@ -111,7 +113,7 @@ class Bus:
         self._out: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._numbers = itertools.count()
         self._parts: dict[str, list[str | None]] = {}
-        self._conn: psycopg.AsyncConnection[Any] | None = None  # the sending connection
+        self._conn: psycopg.AsyncConnection[TupleRow] | None = None  # the sending connection
         self._queued = 0  # notifications queued so far
         self._done = 0  # of which sent or given up on (in order: these are the first ones)
         self._tasks: list[asyncio.Task[None]] = []
@@ -147,7 +149,7 @@ class Bus:
             await asyncio.sleep(0.002)
         return True
 
-    def send(self, worker: str | None, message: dict[str, Any]) -> None:
+    def send(self, worker: str | None, message: Mapping[str, object]) -> None:
         """Queue ``message`` for ``worker`` (None: every worker, this one too)."""
         channel = ROOM_CHANNEL if worker is None else worker_channel(worker)
         body = wire.dumpb({**message, "from": self.worker})

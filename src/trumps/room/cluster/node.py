@@ -43,16 +43,38 @@ import random
 import secrets
 import time
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterable, Mapping
+from typing import TYPE_CHECKING
 
 from trumps.room import access
 from trumps.room.cluster.bus import Bus, stop_tasks
+from trumps.room.cluster.messages import (
+    AccessFacts,
+    Answer,
+    AnswerMessage,
+    Ask,
+    AskMessage,
+    AskRequest,
+    BusMessage,
+    ClientMessage,
+    CloseMessage,
+    EndedMessage,
+    EventMessage,
+    OpenMessage,
+    PersonMessage,
+    PresenceMessage,
+    PushMessage,
+    ReleasedMessage,
+    SocketMessage,
+    SummaryMessage,
+    TableMessage,
+)
 from trumps.room.cluster.ownership import Ownership
 from trumps.room.cluster.relay import Relay, RemoteConnection, Replay, routing_name
 from trumps.room.messages import PROTOCOL_VERSION, error_event
 from trumps.room.play import MatchmakerMoved, PlayCancelled
 from trumps.room.settings import TableSettings
-from trumps.room.table import AccessDenied, Connection, Seat, Table, TableClosed
+from trumps.room.table import AccessDenied, Connection, Seat, Table, TableClosed, TableSummary
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
@@ -81,12 +103,12 @@ class RemoteTable:
     summary and the facts the access rules read (so a lobby, a page or an
     invitation code is judged here exactly as the owner would)."""
 
-    def __init__(self, tid: str, worker: str, summary: dict[str, Any], access: dict[str, Any]) -> None:
+    def __init__(self, tid: str, worker: str, summary: TableSummary, access: AccessFacts) -> None:
         self.id = tid
         self.worker = worker
         self.update(summary, access)
 
-    def update(self, summary: dict[str, Any], access: dict[str, Any]) -> None:
+    def update(self, summary: TableSummary, access: AccessFacts) -> None:
         self._summary = summary
         self.status: str = summary["status"]
         self.created: float = summary["created"]
@@ -100,7 +122,7 @@ class RemoteTable:
         self.game: str = summary["game"]
         self.preset: str | None = summary["preset"]
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> TableSummary:
         return self._summary
 
     def seat_of(self, player: str | None) -> int | None:
@@ -110,7 +132,7 @@ class RemoteTable:
         return None
 
 
-def access_facts(table: Table) -> dict[str, Any]:
+def access_facts(table: Table) -> AccessFacts:
     return {
         "host": table.host,
         "seats": [s.player for s in table.seats],
@@ -141,8 +163,8 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._wake = asyncio.Event()
         self._stopping = False
-        self._replies: dict[str, asyncio.Future[Any]] = {}
-        self._to_leader: dict[str, dict[str, Any]] = {}  # asks for the matchmaker not answered yet
+        self._replies: dict[str, asyncio.Future[Answer]] = {}
+        self._to_leader: dict[str, Ask] = {}  # asks for the matchmaker not answered yet
         self._answering: set[str] = set()  # asks being answered here (one sent twice is answered once)
         self._passing_matchmaker = (
             False  # let go of its lock (leaving): its queue goes on until a next one says so
@@ -470,7 +492,13 @@ class Cluster:
 
     # ----- relayed sockets (this worker holds the socket) ----------------------------------
     async def relay(
-        self, conn: Connection, tid: str, since: int | None, messages: Any, *, routing: bool = False
+        self,
+        conn: Connection,
+        tid: str,
+        since: int | None,
+        messages: AsyncIterable[str | bytes],
+        *,
+        routing: bool = False,
     ) -> None:
         """Serve ``conn`` for a table another worker runs until the socket
         closes: ``messages`` yields the client's raw messages.  ``routing``:
@@ -538,7 +566,7 @@ class Cluster:
         asyncio.get_running_loop().create_task(self._open(relay, repair=True))
 
     # ----- stand-ins (this worker runs the table) --------------------------------------------
-    async def _guest_open(self, m: dict[str, Any]) -> None:
+    async def _guest_open(self, m: OpenMessage) -> None:
         tid, cid, sender = m["t"], m["c"], m["from"]
         table = self.room.tables.get(tid)
         if table is None:
@@ -610,7 +638,7 @@ class Cluster:
         self._wake.set()
 
     # ----- messages -------------------------------------------------------------------
-    async def _arrived(self, m: dict[str, Any]) -> None:
+    async def _arrived(self, m: Mapping[str, object]) -> None:
         sender = m.get("from")
         if isinstance(sender, str) and sender != self.worker:
             self.beats[sender] = time.monotonic()
@@ -621,10 +649,10 @@ class Cluster:
             return
         await handler(m)
 
-    async def _on_beat(self, m: dict[str, Any]) -> None:
+    async def _on_beat(self, m: BusMessage) -> None:
         pass
 
-    async def _on_hello(self, m: dict[str, Any]) -> None:
+    async def _on_hello(self, m: BusMessage) -> None:
         """A worker started: tell it our tables and who is online here."""
         if m["from"] == self.worker:
             return
@@ -635,12 +663,12 @@ class Cluster:
         for pid in self.room.people.channels:
             self.bus.send(m["from"], {"k": "presence", "p": pid, "on": True})
 
-    async def _on_bye(self, m: dict[str, Any]) -> None:
+    async def _on_bye(self, m: BusMessage) -> None:
         if m["from"] != self.worker:
             self.beats.pop(m["from"], None)
             await self._worker_gone(m["from"])
 
-    async def _on_summary(self, m: dict[str, Any]) -> None:
+    async def _on_summary(self, m: SummaryMessage) -> None:
         tid, worker = m["t"], m["from"]
         if worker == self.worker or tid in self.room.tables:
             return
@@ -652,11 +680,11 @@ class Cluster:
             entry.update(m["s"], m["a"])
         await self.room.lobby_changed()
 
-    async def _on_unlisted(self, m: dict[str, Any]) -> None:
+    async def _on_unlisted(self, m: TableMessage) -> None:
         if m["from"] != self.worker and self.remote.pop(m["t"], None) is not None:
             await self.room.lobby_changed()
 
-    async def _on_released(self, m: dict[str, Any]) -> None:
+    async def _on_released(self, m: ReleasedMessage) -> None:
         heir, tid = m.get("to"), m["t"]
         if heir is not None and heir != self.worker:
             # left to its heir a moment (whose socket may be on its way there)
@@ -673,7 +701,7 @@ class Cluster:
             await asyncio.sleep(random.random() * 0.02)
         self._wake.set()  # take it now, not at the next scan
 
-    async def _on_leaving(self, m: dict[str, Any]) -> None:
+    async def _on_leaving(self, m: BusMessage) -> None:
         if m["from"] != self.worker:
             self.leaving.add(m["from"])
             self._heir_gone(m["from"])
@@ -720,7 +748,7 @@ class Cluster:
             if not waiting and self._arrivals.get(tid) is waiting:
                 del self._arrivals[tid]
 
-    async def _on_owned(self, m: dict[str, Any]) -> None:
+    async def _on_owned(self, m: TableMessage) -> None:
         tid, owner = m["t"], m["from"]
         if owner != self.worker:
             self._arrived_here(tid, False)
@@ -734,16 +762,16 @@ class Cluster:
             if relay.tid == tid and relay.owner != owner:
                 self._reopen(relay, owner)
 
-    async def _on_declined(self, m: dict[str, Any]) -> None:
+    async def _on_declined(self, m: TableMessage) -> None:
         """The table needs no owner (it finished as it was handed over)."""
         wanted = self._owned_wanted.pop(m["t"], None)
         if wanted is not None and not wanted.done():
             wanted.set_result(None)
 
-    async def _on_open(self, m: dict[str, Any]) -> None:
+    async def _on_open(self, m: OpenMessage) -> None:
         await self._guest_open(m)
 
-    async def _on_opened(self, m: dict[str, Any]) -> None:
+    async def _on_opened(self, m: SocketMessage) -> None:
         relay = self.relays.get(m["c"])
         if relay is not None:
             relay.owner = m["from"]
@@ -754,17 +782,17 @@ class Cluster:
             if relay.unanswered is not None:
                 self.bus.send(relay.owner, {"k": "msg", "c": relay.cid, "raw": relay.unanswered})
 
-    async def _on_nothere(self, m: dict[str, Any]) -> None:
+    async def _on_nothere(self, m: SocketMessage) -> None:
         relay = self.relays.get(m["c"])
         if relay is not None and relay.owner == m["from"]:
             relay.owner = None  # ask everyone next time
 
-    async def _on_moved(self, m: dict[str, Any]) -> None:
+    async def _on_moved(self, m: SocketMessage) -> None:
         relay = self.relays.get(m["c"])
         if relay is not None:
             self._reopen(relay, None)
 
-    async def _on_msg(self, m: dict[str, Any]) -> None:
+    async def _on_msg(self, m: ClientMessage) -> None:
         got = self.guests.get(m["c"])
         if got is not None:
             repair = m.get("repair")  # (from the socket's worker, never from the client)
@@ -773,12 +801,12 @@ class Cluster:
             else:
                 got[1].inbox.put_nowait(m["raw"])
 
-    async def _on_gone(self, m: dict[str, Any]) -> None:
+    async def _on_gone(self, m: SocketMessage) -> None:
         got = self.guests.pop(m["c"], None)
         if got is not None:
             await self._guest_leave(got[1], self.room.tables.get(got[0]))
 
-    async def _on_ev(self, m: dict[str, Any]) -> None:
+    async def _on_ev(self, m: EventMessage) -> None:
         relay = self.relays.get(m["c"])
         if relay is None:  # the socket closed: the owner may forget it
             self.bus.send(m["from"], {"k": "gone", "c": m["c"]})
@@ -786,7 +814,7 @@ class Cluster:
         if relay.owner == m["from"]:
             await relay.deliver(m["e"])
 
-    async def _on_close(self, m: dict[str, Any]) -> None:
+    async def _on_close(self, m: CloseMessage) -> None:
         relay = self.relays.get(m["c"])
         if relay is not None and int(m.get("code", 1000)) == 1012 and relay.owner == m["from"]:
             self._reopen(relay, None)  # the table moved on as the stand-in came: find its new worker
@@ -820,7 +848,7 @@ class Cluster:
                 del self.guests[cid]
                 await self._guest_leave(conn, self.room.tables.get(tid))
 
-    async def _on_regap(self, m: dict[str, Any]) -> None:
+    async def _on_regap(self, m: BusMessage) -> None:
         if m["from"] == self.worker:
             return
         for relay in list(self.relays.values()):
@@ -831,7 +859,7 @@ class Cluster:
     def presence(self, pid: str, on: bool) -> None:
         self.bus.send(None, {"k": "presence", "p": pid, "on": on})
 
-    async def _on_presence(self, m: dict[str, Any]) -> None:
+    async def _on_presence(self, m: PresenceMessage) -> None:
         if m["from"] == self.worker:
             return
         # (the friends were told by the worker the person is on: People.attach/detach)
@@ -840,24 +868,24 @@ class Cluster:
         if not workers:
             del self.online[pid]
 
-    def push(self, pid: str, event: dict[str, Any]) -> None:
+    def push(self, pid: str, event: Mapping[str, object]) -> None:
         self.bus.send(None, {"k": "push", "p": pid, "e": event})
 
-    async def _on_push(self, m: dict[str, Any]) -> None:
+    async def _on_push(self, m: PushMessage) -> None:
         if m["from"] != self.worker:
             await self.room.people.push(m["p"], m["e"], local=True)
 
     def social_changed(self) -> None:
         self.bus.send(None, {"k": "social"})
 
-    async def _on_social(self, m: dict[str, Any]) -> None:
+    async def _on_social(self, m: BusMessage) -> None:
         if m["from"] != self.worker:
             await self.room.people.reload_social()
 
     def renamed(self, pid: str) -> None:
         self.bus.send(None, {"k": "renamed", "p": pid})
 
-    async def _on_renamed(self, m: dict[str, Any]) -> None:
+    async def _on_renamed(self, m: PersonMessage) -> None:
         if m["from"] != self.worker:  # names and the account flag are cached per worker
             await self.room.people.renamed(m["p"], local=True)
             for table in self.room.tables.values():
@@ -867,19 +895,19 @@ class Cluster:
     def sessions_ended(self, sids: list[str]) -> None:
         self.bus.send(None, {"k": "ended", "sids": sids})
 
-    async def _on_ended(self, m: dict[str, Any]) -> None:
+    async def _on_ended(self, m: EndedMessage) -> None:
         if m["from"] != self.worker and self.room.sessions is not None:
             await self.room.sessions.ended(m["sids"], local=True)
 
     # ----- asking the owner (of a table, or of the matchmaker) ------------------------------
-    async def ask(self, tid: str | None, request: dict[str, Any], timeout: float = 5.0) -> Any:
+    async def ask(self, tid: str | None, request: AskRequest, timeout: float = 5.0) -> Answer:
         """A request the table's owner answers (e.g. admit by invitation);
         ``tid`` None: the matchmaker's worker (the Play button)."""
         entry = self.remote.get(tid) if tid is not None else None
         rid = secrets.token_hex(6)
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self._replies[rid] = fut
-        msg = {"k": "ask", "t": tid, "id": rid, "q": request}
+        msg: Ask = {"k": "ask", "t": tid, "id": rid, "q": request}
         if tid is None:
             # kept until answered: sent again to the next matchmaker if this
             # one leaves first; a cancel also stops the player's Play asks
@@ -898,7 +926,7 @@ class Cluster:
             self._replies.pop(rid, None)
             self._to_leader.pop(rid, None)
 
-    async def _on_leader(self, m: dict[str, Any]) -> None:
+    async def _on_leader(self, m: BusMessage) -> None:
         """A worker runs the matchmaker now: the asks for it not answered
         yet (the last one left with them) go to it, this worker too; a
         leaving worker's queue goes to it (:meth:`_give_up_matchmaker`)."""
@@ -908,11 +936,11 @@ class Cluster:
             self._passing_matchmaker = False
             self.room.play.give_up()
 
-    async def _on_leaderless(self, m: dict[str, Any]) -> None:
+    async def _on_leaderless(self, m: BusMessage) -> None:
         if m["from"] != self.worker:
             self._wake.set()  # claim the matchmaker now, not at the next scan
 
-    async def _on_ask(self, m: dict[str, Any]) -> None:
+    async def _on_ask(self, m: AskMessage) -> None:
         if m["t"] is None and not self.leader:
             return  # for the matchmaker's worker
         table = self.room.tables.get(m["t"]) if m["t"] is not None else None
@@ -928,9 +956,9 @@ class Cluster:
         task.add_done_callback(self._asks.discard)
         task.add_done_callback(lambda _t: self._answering.discard(rid))
 
-    async def _answer(self, m: dict[str, Any], table: Table | None) -> None:
+    async def _answer(self, m: AskMessage, table: Table | None) -> None:
         q = m["q"]
-        answer: dict[str, Any] = {"ok": True}
+        answer: Answer = {"ok": True}
         try:
             what = q.get("what")
             if what == "admit" and table is not None:
@@ -959,7 +987,7 @@ class Cluster:
             answer = {"ok": False, "error": str(exc)}
         self.bus.send(m["from"], {"k": "answer", "id": m["id"], "a": answer})
 
-    async def _on_answer(self, m: dict[str, Any]) -> None:
+    async def _on_answer(self, m: AnswerMessage) -> None:
         fut = self._replies.get(m["id"])
         if fut is not None and not fut.done():
             fut.set_result(m["a"])

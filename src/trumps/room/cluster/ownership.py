@@ -17,9 +17,9 @@ table as soon as its lock connection fails (:meth:`Ownership.check`).
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import psycopg
+from psycopg.rows import TupleRow
 
 from trumps.room.cluster.bus import conninfo
 
@@ -48,7 +48,7 @@ class Ownership:
 
     def __init__(self, url: str) -> None:
         self.dsn = conninfo(url)
-        self._conn: psycopg.AsyncConnection[Any] | None = None
+        self._conn: psycopg.AsyncConnection[TupleRow] | None = None
         self._lock = asyncio.Lock()  # one statement at a time on the connection
 
     async def start(self) -> None:
@@ -60,7 +60,7 @@ class Ownership:
             await self._conn.close()
             self._conn = None
 
-    async def _one(self, sql: str, *args: Any) -> Any:
+    async def _one(self, sql: str, *args: object) -> object:
         assert self._conn is not None, "ownership not started"
         async with self._lock:
             cur = await self._conn.execute(sql, args)
@@ -89,7 +89,8 @@ class Ownership:
         n = await self._one(
             "SELECT count(*) FROM pg_locks WHERE pid = pg_backend_pid() AND locktype = 'advisory'"
         )
-        return int(n)
+        assert isinstance(n, int), n  # count(*) is a bigint
+        return n
 
     async def check(self) -> bool:
         """Whether the lock connection (and so every lock) is still there."""

@@ -21,9 +21,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from trumps.room import wire
 
@@ -62,7 +62,7 @@ class RemoteConnection:
     """The owner's stand-in for a socket on another worker."""
 
     def __init__(
-        self, bus: Bus, worker: str, cid: str, player: str | None, name: str, person: Any = None
+        self, bus: Bus, worker: str, cid: str, player: str | None, name: str, person: object = None
     ) -> None:
         self.bus = bus
         self.worker = worker
@@ -76,7 +76,7 @@ class RemoteConnection:
         self.task: asyncio.Task[None] | None = None
         self.confirmed = True  # false after a gap in the notifications until the socket opens again
 
-    async def send(self, event: dict[str, Any]) -> None:
+    async def send(self, event: Mapping[str, object]) -> None:
         self.bus.send(self.worker, {"k": "ev", "c": self.cid, "e": event})
 
     async def close(self, code: int = 1000) -> None:
@@ -115,7 +115,7 @@ class Relay:
         # the next state is the owner's answer to an open (its replay from the
         # ``since`` sent, or only the present when it replays none): taken as it is
         self.answer_due = False
-        self.held: dict[str, Any] | None = None  # the newest state held back meanwhile
+        self.held: tuple[int, Mapping[str, object]] | None = None  # the newest state held back (its seq)
         self._release: asyncio.TimerHandle | None = None
         self._releasing: asyncio.Task[None] | None = None
 
@@ -125,7 +125,7 @@ class Relay:
         alone (too far back, or another deal: the owner replays none)."""
         self.answer_due = True
 
-    async def deliver(self, event: dict[str, Any]) -> None:
+    async def deliver(self, event: Mapping[str, object]) -> None:
         """Pass an owner's event to the socket.  After opening again, the
         owner replays from the ``since`` it was sent, and states the socket
         got meanwhile from the old stream may come again: a state older
@@ -138,8 +138,8 @@ class Relay:
         when the wait is over, even if nothing comes after it: a socket whose
         player is to act in it would otherwise wait for ever, and the table
         with it."""
-        if event.get("type") == "state" and isinstance(event.get("seq"), int):
-            seq = event["seq"]
+        seq = event.get("seq")
+        if event.get("type") == "state" and isinstance(seq, int):
             answer, self.answer_due = self.answer_due, False
             if self.last_seq is not None and seq < self.last_seq:
                 return
@@ -152,15 +152,15 @@ class Relay:
                 # states were lost on the way: ask the owner to replay from
                 # the last one the socket has (the replay comes in order, on
                 # the same stream); this one comes again with it
-                self._hold(event)
+                self._hold(seq, event)
                 return
         await self._pass(event)
 
-    async def _pass(self, event: dict[str, Any]) -> None:
-        if event.get("type") == "state" and isinstance(event.get("seq"), int):
-            seq = event["seq"]
+    async def _pass(self, event: Mapping[str, object]) -> None:
+        seq = event.get("seq")
+        if event.get("type") == "state" and isinstance(seq, int):
             self.last_seq = seq
-            if self.held is not None and self.held["seq"] <= seq:
+            if self.held is not None and self.held[0] <= seq:
                 self._drop_held()  # (it came again, or a newer one did)
             if self.unanswered_seq is not None and seq > self.unanswered_seq:
                 self.unanswered = self.unanswered_seq = (
@@ -171,11 +171,11 @@ class Relay:
         if self.routing and event.get("type") == "state":
             await self.tell_owner()
 
-    def _hold(self, event: dict[str, Any]) -> None:
-        """Keep the newest skipping state until the replay asked for comes
-        or the wait is over (:meth:`_wait_over`)."""
-        if self.held is None or event["seq"] >= self.held["seq"]:
-            self.held = event
+    def _hold(self, seq: int, event: Mapping[str, object]) -> None:
+        """Keep the newest skipping state (number ``seq``) until the replay
+        asked for comes or the wait is over (:meth:`_wait_over`)."""
+        if self.held is None or seq >= self.held[0]:
+            self.held = (seq, event)
         if self._release is None:
             delay = max(0.0, self.replay_since + REPLAY_WAIT - time.monotonic())
             self._release = asyncio.get_running_loop().call_later(delay, self._wait_over)
@@ -191,17 +191,17 @@ class Relay:
         held, self.held = self.held, None
         if held is None or self.closed:
             return
-        if self.last_seq is not None and held["seq"] <= self.last_seq:
+        if self.last_seq is not None and held[0] <= self.last_seq:
             return  # (overtaken meanwhile)
         if self.replay_asked == self.last_seq and time.monotonic() - self.replay_since < REPLAY_WAIT:
-            self._hold(held)  # another replay was asked meanwhile: its own wait
+            self._hold(*held)  # another replay was asked meanwhile: its own wait
             return
         # the replay did not come (or not all of it): the socket takes the jump
         self._releasing = asyncio.get_running_loop().create_task(self._take(held))
 
-    async def _take(self, held: dict[str, Any]) -> None:
-        if not self.closed and (self.last_seq is None or held["seq"] > self.last_seq):
-            await self._pass(held)  # (unless a newer state came first)
+    async def _take(self, held: tuple[int, Mapping[str, object]]) -> None:
+        if not self.closed and (self.last_seq is None or held[0] > self.last_seq):
+            await self._pass(held[1])  # (unless a newer state came first)
 
     def close(self) -> None:
         """The socket is gone: nothing held is passed on."""
@@ -224,7 +224,7 @@ class Relay:
             self.routed = self.owner
             name = routing_name(self.owner)
             if name is not None:
-                event: dict[str, Any] = {"type": "route", "worker": name}
+                event: dict[str, object] = {"type": "route", "worker": name}
                 if self.owner == self.home:
                     event["again"] = True
                 with contextlib.suppress(Exception):
