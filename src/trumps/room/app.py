@@ -63,6 +63,8 @@ __all__ = ["create_app"]
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("trumps.room")
 
+M = TypeVar("M", bound=BaseModel)
+
 
 class TableIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -71,9 +73,6 @@ class TableIn(BaseModel):
     options: dict[str, object] = Field(default_factory=dict)
     settings: dict[str, object] = Field(default_factory=dict)
     invite: list[Line] = Field(default_factory=list, max_length=12)  # friends to invite at once
-
-
-_Model = TypeVar("_Model", bound=BaseModel)
 
 
 @dataclass
@@ -242,7 +241,7 @@ def create_app(
     def bad(reason: str, status: int = 400) -> JSONResponse:
         return JSONResponse({"error": reason}, status_code=status)
 
-    async def body(request: Request, model: type[_Model]) -> _Model:
+    async def body(request: Request, model: type[M]) -> M:
         raw = await request.body()
         if len(raw) > 16_384:
             raise MessageError("request too large")

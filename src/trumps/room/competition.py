@@ -69,6 +69,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 import trumps
+from trumps.core.protocol import Deal, Match
 from trumps.i18n import N_
 from trumps.room import ratings
 from trumps.room.db import Player, ResultRow, SeatRow, TableRow
@@ -76,7 +77,6 @@ from trumps.room.settings import bot_level
 from trumps.room.table import RoomError
 
 if TYPE_CHECKING:
-    from trumps.core.protocol import Deal, Match
     from trumps.room.room import Room
     from trumps.room.store import Store
 
@@ -116,6 +116,19 @@ Identity = Callable[[HTTPConnection], Awaitable[tuple[str | None, str]]]
 class CompetitionError(RoomError):
     """A competition request refused with a message fit to show the player
     (not enough chips, unknown buy-in, a table not started...)."""
+
+
+class Standing(TypedDict):
+    """One line of the competition leaderboard (:func:`leaderboard`)."""
+
+    rank: int
+    player: str
+    name: str
+    won: int
+    games: int
+    wins: int
+    average: float | None
+    chips: int
 
 
 class Entry(TypedDict):
@@ -399,19 +412,6 @@ def pay_out(
 
 
 # ----- the leaderboard -------------------------------------------------------------
-class Standing(TypedDict):
-    """One line of the competition leaderboard (:func:`leaderboard`)."""
-
-    rank: int
-    player: str
-    name: str
-    won: int
-    games: int
-    wins: int
-    average: float | None
-    chips: int
-
-
 def leaderboard(store: Store, limit: int = 50, game: str | None = None) -> list[Standing]:
     """Players with at least one competition result, best first.
 

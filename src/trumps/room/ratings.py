@@ -149,7 +149,8 @@ DISPLAY_SCALE = 40
 
 
 class Rating(TypedDict):
-    """A player's rating in one game (:func:`rating`)."""
+    """A player's rating in one game: the model's ``mu``/``sigma``, the
+    number shown (``display``) and how many rated games it rests on."""
 
     mu: float
     sigma: float
@@ -158,7 +159,7 @@ class Rating(TypedDict):
 
 
 class RatingPoint(TypedDict):
-    """The rating after one rated game (:func:`history`)."""
+    """The rating after one rated game (the chart's points)."""
 
     table: str
     at: float
@@ -168,7 +169,7 @@ class RatingPoint(TypedDict):
 
 
 class Ranked(TypedDict):
-    """One line of a game's leaderboard (:func:`leaderboard`)."""
+    """One line of a rating leaderboard."""
 
     rank: int
     player: str

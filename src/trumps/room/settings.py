@@ -191,8 +191,11 @@ class TableSettings(BaseModel):
         return self.play_time if card else self.bid_time
 
 
+#: A setting's value as the forms and the lobby name it (``"*"``: any value set).
+SettingValue = str | int | bool
+
 #: The words for each setting's values (what a form and the lobby show).
-CHOICE_WORDS: dict[str, dict[object, str]] = {
+CHOICE_WORDS: dict[str, dict[SettingValue, str]] = {
     "kind": {"join": "Join", "compete": "Compete", "play": "Play"},
     "bid_time": {t: f"{t} s" if t else "off" for t in TIME_LIMITS},
     "play_time": {t: f"{t} s" if t else "off" for t in TIME_LIMITS},
@@ -203,7 +206,7 @@ CHOICE_WORDS: dict[str, dict[object, str]] = {
 #: How a setting reads in a table's one-line description in the lobby, per
 #: value (a value not listed says nothing); ``{value}``: the value's words
 #: (the page fills it; a start time in the reader's own time zone).
-SUMMARY_WORDS: dict[str, dict[object, str]] = {
+SUMMARY_WORDS: dict[str, dict[SettingValue, str]] = {
     "bid_time": {t: "bid {value}" for t in TIME_LIMITS if t},
     "play_time": {t: "play {value}" for t in TIME_LIMITS if t},
     "buy_in": {b: "buy-in {value}" for b in BUY_INS if b},
@@ -229,7 +232,7 @@ def settings_schema() -> list[dict[str, object]]:
     schema = TableSettings.model_json_schema()["properties"]
     for name, field in TableSettings.model_fields.items():
         info = schema[name]
-        choices: list[object] | None = None
+        choices: list[SettingValue] | None = None
         if "enum" in info:
             choices = list(info["enum"])
         kind = "bool" if info.get("type") == "boolean" else "time" if name == "start_at" else "choice"

@@ -23,17 +23,18 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Awaitable, Callable
-from typing import Annotated, Protocol, TypeVar
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 from urllib.parse import unquote_to_bytes
 
 from pydantic import AfterValidator, BaseModel
 from pydantic_core import PydanticCustomError
 from starlette.convertors import Convertor, register_url_convertor
-from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Scope
 
 from trumps.i18n import N_
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
 
 __all__ = [
     "ADDRESS_REFUSED",
@@ -46,6 +47,16 @@ __all__ = [
     "control_characters",
     "parse_int",
 ]
+
+_M = TypeVar("_M", bound=BaseModel)
+
+
+class BodyReader(Protocol):
+    """Reads a request's JSON body as ``model`` (the app's ``body``: a size
+    bound, then pydantic), or raises a ``MessageError`` naming the first fault."""
+
+    async def __call__(self, request: Request, model: type[_M]) -> _M: ...
+
 
 #: A table's id (``store.new_id``: URL-safe base64), also a record's and a
 #: replay's; a player's id has the same alphabet.
@@ -131,15 +142,11 @@ class _Name(_TableId):
 register_url_convertor("tid", _TableId())
 register_url_convertor("name", _Name())
 
-_Model = TypeVar("_Model", bound=BaseModel)
-
-
-class BodyReader(Protocol):
-    """The app's ``body(request, Model)``: a request's JSON body read into
-    ``Model`` (or :class:`~trumps.room.messages.MessageError`), handed to the
-    modules that add routes."""
-
-    async def __call__(self, request: Request, model: type[_Model]) -> _Model: ...
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+ASGIApp = Callable[
+    [Scope, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]], Awaitable[None]
+]
 
 
 def _bad_address(scope: Scope) -> bool:
