@@ -37,11 +37,11 @@ import re
 import sys
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -49,6 +49,7 @@ from starlette.routing import BaseRoute, Route
 
 import trumps
 from trumps.core.errors import TrumpsError
+from trumps.core.json_types import JSONDict
 from trumps.core.protocol import Deal, Match
 from trumps.core.seats import seat_name
 from trumps.i18n import N_
@@ -92,6 +93,97 @@ CLOSED_UNPLAYED = N_("this table was closed before its game began: nobody came f
 CLOSED = N_("this table was private (or closed to spectators): only its players may replay it")
 
 
+class Occupant(TypedDict):
+    """Who played a seat of a stored table."""
+
+    seat: str
+    name: str | None
+    bot: str | None
+
+
+class ReplayStep(TypedDict):
+    """One step of a replay: a deal as dealt, or one action with the state after it."""
+
+    index: int
+    kind: str  # "deal", "call" or "card"
+    deal: int
+    action_index: int | None
+    seat: str | None
+    action: str | None
+    card: str | None
+    hand: str | None
+    phase: str | None
+    auto: bool
+    time: float | None
+    state: JSONDict
+
+
+class Outcome(TypedDict):
+    """The scores of a game and who won (a team's index), for the game list."""
+
+    scores: list[int]
+    winner: int | None
+    teams: list[list[str]]
+
+
+class ReviewCard(TypedDict):
+    """One card of a deal's analysis (a row of :func:`review_deal`)."""
+
+    index: int
+    deal: int
+    seat: str
+    by: str
+    card: str
+    cost: float | None
+    value: float | None
+    best: list[str]
+    unit: str | None
+    analysed: bool
+
+
+class ReviewJob(TypedDict):
+    """What the analysis worker is given (as JSON on its stdin)."""
+
+    game: str
+    options: Mapping[str, object]
+    seed: int | None
+    deal: int
+    actions: list[tuple[int, str]]
+
+
+class ReviewRun(TypedDict):
+    """What :func:`run_review` returns."""
+
+    cards: list[ReviewCard]
+    complete: bool
+    seconds: float
+
+
+class ReviewSummary(TypedDict):
+    """The unit of a deal's analysis and each seat's totals."""
+
+    unit: str | None
+    totals: dict[str, dict[str, float]]
+
+
+class Review(TypedDict):
+    """The analysis of one deal, as the review API sends it."""
+
+    table: str
+    deal: int
+    deals: int
+    unit: str | None
+    totals: dict[str, dict[str, float]]
+    complete: bool
+    cards: list[ReviewCard]
+    seconds: float
+    limit: float
+
+
+_Key = TypeVar("_Key", bound=Hashable)
+_Value = TypeVar("_Value")
+
+
 class NotFinished(Exception):
     """The table exists but its game is not over: nothing may be shown."""
 
@@ -114,39 +206,45 @@ def rebuild(stored: StoredTable) -> Match[Deal]:
     return match
 
 
-def _occupants(stored: StoredTable, names: dict[str, str], players: int) -> list[dict[str, Any]]:
+def _occupants(stored: StoredTable, names: dict[str, str], players: int) -> list[Occupant]:
     """Who played each seat: a name, or the bot's kind."""
-    out = []
+    out: list[Occupant] = []
     for seat in range(players):
         player, bot = stored.seats.get(seat, (None, None))
         out.append({"seat": seat_name(seat, players), "name": names.get(player or ""), "bot": bot})
     return out
 
 
-def _full_state(match: Match[Deal]) -> dict[str, Any]:
+def _full_state(match: Match[Deal]) -> JSONDict:
     """The state of a finished game's ``match`` with every hand shown.
 
     Made from the engine's own views only (the spectator's view plus each
     seat's view of its own hand, kitty and discards), so the replay shows
     exactly what the table showed, with nothing hidden."""
-    state = match.view(None)
+    state: JSONDict = match.view(None)
+    hands = state["hands"]
     for seat in range(match.players):
-        own = match.view(seat)
+        own: JSONDict = match.view(seat)
         name = match.seat_name(seat)
-        state["hands"][name] = own["hands"][name]
+        own_hands = own["hands"]
+        if isinstance(hands, dict) and isinstance(own_hands, Mapping):
+            hands[name] = own_hands[name]
         for key in ("discards", "kitty"):
             if key in own:
                 state[key] = own[key]
     tricks = state.get("tricks") or []
-    state["last_trick"] = tricks[-1] if tricks else None
-    state["trick_count"] = len(tricks)
-    state["results_count"] = len(state.get("results") or [])
+    results = state.get("results") or []
+    if isinstance(tricks, Sequence):
+        state["last_trick"] = tricks[-1] if tricks else None
+        state["trick_count"] = len(tricks)
+    if isinstance(results, Sequence):
+        state["results_count"] = len(results)
     for key in _DROPPED:
         state.pop(key, None)
     return state
 
 
-def _at_deal_end(match: Match[Deal], deal: Any, number: int) -> Match[Deal]:
+def _at_deal_end(match: Match[Deal], deal: Deal, number: int) -> Match[Deal]:
     """A read-only stand-in for ``match`` showing ``deal`` as it ended.
 
     When a deal's last action is applied the engine scores it and starts
@@ -168,19 +266,23 @@ def _bare_card(action: str) -> str:
     return re.split(r"[:+]", action, maxsplit=1)[0]
 
 
-def _seat_last_trick(state: dict[str, Any], plays: list[tuple[str, str]]) -> None:
+def _seat_last_trick(state: JSONDict, plays: list[tuple[str, str]]) -> None:
     """Name who played each card of the last finished trick (the view gives
     only its leader and winner): the plays before the current trick's."""
     last = state.get("last_trick")
-    if not last:
+    trick = state.get("trick") or []
+    if not last or not isinstance(last, dict) or not isinstance(trick, Sequence):
         return
-    end = len(plays) - len(state.get("trick") or [])
-    mine = plays[end - len(last["cards"]) : end]
-    if [c for _, c in mine] == [_bare_card(c) for c in last["cards"]]:
+    cards = last["cards"]
+    if not isinstance(cards, Sequence):
+        return
+    end = len(plays) - len(trick)
+    mine = plays[end - len(cards) : end]
+    if [c for _, c in mine] == [_bare_card(str(c)) for c in cards]:
         last["seats"] = [h for h, _ in mine]
 
 
-def build_replay(stored: StoredTable, names: dict[str, str]) -> dict[str, Any]:
+def build_replay(stored: StoredTable, names: dict[str, str]) -> dict[str, object]:
     """Everything the replay page shows of a finished game.
 
     ``steps`` is what the page steps through: for each deal a ``deal`` step
@@ -192,7 +294,7 @@ def build_replay(stored: StoredTable, names: dict[str, str]) -> dict[str, Any]:
     score sheet."""
     match = trumps.new_game(stored.game, options=stored.options, seed=stored.seed)
     players = match.players
-    steps: list[dict[str, Any]] = []
+    steps: list[ReplayStep] = []
 
     def deal_step() -> None:
         steps.append(
@@ -211,9 +313,11 @@ def build_replay(stored: StoredTable, names: dict[str, str]) -> dict[str, Any]:
         before = steps[-1]["state"]
         phase = match.phase
         bare = _bare_card(action)
-        hand_name = before.get("hand_to_play")
-        is_card = phase in CARD_PHASES and bare in (before["hands"].get(hand_name or "") or [])
-        if is_card and phase == "PLAY":
+        to_play, hands = before.get("hand_to_play"), before["hands"]
+        hand_name = to_play if isinstance(to_play, str) else None
+        held = (hands.get(hand_name or "") if isinstance(hands, Mapping) else None) or []
+        is_card = phase in CARD_PHASES and isinstance(held, Sequence) and bare in held
+        if is_card and phase == "PLAY" and hand_name is not None:
             plays.append((hand_name, bare))
         match.apply(action, seat, time=at)
         ended = match.deal is not deal or match.is_over
@@ -232,7 +336,7 @@ def build_replay(stored: StoredTable, names: dict[str, str]) -> dict[str, Any]:
             deal_step()
     if not match.is_over:
         raise TrumpsError("the stored actions do not finish the game")
-    deals = []
+    deals: list[dict[str, object]] = []
     for n, dealt in enumerate(match.deal_records, start=1):
         mine = [s["index"] for s in steps if s["deal"] == n]
         deals.append(
@@ -329,7 +433,7 @@ def pbn_export(match: Match[Deal], stored: StoredTable, names: dict[str, str]) -
     return text
 
 
-def _outcome(match: Match[Deal]) -> dict[str, Any]:
+def _outcome(match: Match[Deal]) -> Outcome:
     return {
         "scores": list(match.scores),
         "winner": match.winner,
@@ -357,7 +461,7 @@ class _Played:
 
 
 def _deal_plays(
-    game: str, options: dict[str, Any], seed: int | None, actions: Sequence[tuple[int, str]], deal: int
+    game: str, options: Mapping[str, object], seed: int | None, actions: Sequence[tuple[int, str]], deal: int
 ) -> list[_Played]:
     """The cards played to tricks in deal ``deal`` (1-based) of a stored game,
     each with a copy of the game just before it."""
@@ -380,8 +484,8 @@ def _deal_plays(
 
 
 def review_deal(
-    game: str, options: dict[str, Any], seed: int | None, actions: Sequence[tuple[int, str]], deal: int
-) -> Iterator[dict[str, Any]]:
+    game: str, options: Mapping[str, object], seed: int | None, actions: Sequence[tuple[int, str]], deal: int
+) -> Iterator[dict[str, object]]:
     """The post-game analysis of one deal, card by card.
 
     First ``{"plays": [[index, card, hand, by], ...]}``: every card played to
@@ -401,7 +505,7 @@ def review_deal(
     plays = _deal_plays(game, options, seed, actions, deal)
     yield {"plays": [[p.index, p.card, p.hand, p.by] for p in plays]}
     for p in reversed(plays):
-        row: dict[str, Any] = {
+        row: ReviewCard = {
             "index": p.index, "deal": deal, "seat": p.hand, "by": p.by, "card": p.card,
             "cost": 0, "value": None, "best": [p.card], "unit": None, "analysed": True,
         }  # fmt: skip
@@ -409,19 +513,17 @@ def review_deal(
             try:
                 vals = solve_values(p.match)
             except SolveError:  # no solver for this position (only without any solver installed)
-                row.update(cost=None, best=[], analysed=False)
+                row["cost"], row["best"], row["analysed"] = None, [], False
                 yield {"row": row}
                 continue
             value = vals.values.get(p.card)
             if value is None:
                 raise ReviewFailed(f"the solver gave no value for {p.card} (it gave {sorted(vals.values)})")
             top = max(vals.values.values()) if vals.maximising else min(vals.values.values())
-            row.update(
-                cost=(top - value) if vals.maximising else (value - top),
-                value=value,
-                best=[a for a, x in vals.values.items() if x == top],
-                unit=vals.unit,
-            )
+            row["cost"] = (top - value) if vals.maximising else (value - top)
+            row["value"] = value
+            row["best"] = [a for a, x in vals.values.items() if x == top]
+            row["unit"] = vals.unit
         yield {"row": row}
 
 
@@ -449,7 +551,7 @@ def _worker_env() -> dict[str, str]:
     return env
 
 
-async def run_review(job: dict[str, Any], limit: float) -> dict[str, Any]:
+async def run_review(job: ReviewJob, limit: float) -> ReviewRun:
     """Run one deal's analysis in a worker process for at most ``limit``
     seconds (then the worker is killed, and the cards not analysed yet are
     left so: the first ones of the deal, as the worker goes backwards).
@@ -468,8 +570,8 @@ async def run_review(job: dict[str, Any], limit: float) -> dict[str, Any]:
     )
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     stderr = asyncio.ensure_future(proc.stderr.read())
-    plays: list[list[Any]] | None = None
-    rows: dict[int, dict[str, Any]] = {}
+    plays: list[tuple[int, str, str, str]] | None = None
+    rows: dict[int, ReviewCard] = {}
     error: str | None = None
     done = timed_out = False
     try:
@@ -489,7 +591,7 @@ async def run_review(job: dict[str, Any], limit: float) -> dict[str, Any]:
                 break  # the worker ended
             item = json.loads(line)
             if "plays" in item:
-                plays = item["plays"]
+                plays = [(int(i), str(c), str(h), str(b)) for i, c, h, b in item["plays"]]
             elif "row" in item:
                 rows[int(item["row"]["index"])] = item["row"]
             elif "error" in item:
@@ -513,10 +615,10 @@ async def run_review(job: dict[str, Any], limit: float) -> dict[str, Any]:
         found = await asyncio.to_thread(
             _deal_plays, job["game"], job["options"], job["seed"], job["actions"], job["deal"]
         )
-        plays = [[f.index, f.card, f.hand, f.by] for f in found]
-    cards = []
+        plays = [(f.index, f.card, f.hand, f.by) for f in found]
+    cards: list[ReviewCard] = []
     for index, card, hand, by in plays:
-        row = rows.get(int(index))
+        row = rows.get(index)
         if row is None:  # not reached within the time limit
             row = {
                 "index": index, "deal": job["deal"], "seat": hand, "by": by, "card": card,
@@ -526,11 +628,11 @@ async def run_review(job: dict[str, Any], limit: float) -> dict[str, Any]:
     return {"cards": cards, "complete": done, "seconds": seconds}
 
 
-def _review_summary(cards: list[dict[str, Any]], seats: list[str]) -> dict[str, Any]:
+def _review_summary(cards: list[ReviewCard], seats: list[str]) -> ReviewSummary:
     """The unit of a deal's analysis and each seat's totals: cards
     analysed, costly ones, and their summed cost (by the seat that chose)."""
     unit = next((c["unit"] for c in cards if c["unit"] is not None), None)
-    totals = {seat: {"cards": 0, "mistakes": 0, "cost": 0} for seat in seats}
+    totals: dict[str, dict[str, float]] = {seat: {"cards": 0, "mistakes": 0, "cost": 0} for seat in seats}
     for c in cards:
         if c["unit"] is None and c["analysed"]:
             c["unit"] = unit  # a forced card: the deal's unit
@@ -575,12 +677,12 @@ def routes(
     """The history routes, given the live room and the cookie identity;
     ``said`` makes the page of a message (a replay that does not exist)."""
     cache: OrderedDict[str, _Finished] = OrderedDict()
-    outcomes: OrderedDict[str, dict[str, Any]] = OrderedDict()
-    reviews: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
-    reviewing: dict[tuple[str, int], asyncio.Future[dict[str, Any]]] = {}
+    outcomes: OrderedDict[str, Outcome] = OrderedDict()
+    reviews: OrderedDict[tuple[str, int], Review] = OrderedDict()
+    reviewing: dict[tuple[str, int], asyncio.Future[Review]] = {}
     workers: list[asyncio.Semaphore] = []  # made on first use, in the server's loop
 
-    def remember(store: OrderedDict[Any, Any], key: Any, value: Any, size: int) -> None:
+    def remember(store: OrderedDict[_Key, _Value], key: _Key, value: _Value, size: int) -> None:
         store[key] = value
         store.move_to_end(key)
         while len(store) > size:
@@ -684,7 +786,7 @@ def routes(
             entry.match.to_json(), headers={"Content-Disposition": f'attachment; filename="{stem}.json"'}
         )
 
-    async def analyse(entry: _Finished, deal: int) -> dict[str, Any]:
+    async def analyse(entry: _Finished, deal: int) -> Review:
         """Deal ``deal``'s analysis, made once (in a worker process, at most
         :data:`REVIEW_WORKERS` at a time) and kept."""
         key = (entry.stored.id, deal)
@@ -695,17 +797,19 @@ def routes(
             if hit is not None:
                 return hit
             st, match = entry.stored, entry.match
-            job = {
+            job: ReviewJob = {
                 "game": st.game, "options": st.options, "seed": st.seed, "deal": deal,
-                "actions": [[seat, action] for seat, action, _at, _auto in st.actions],
+                "actions": [(seat, action) for seat, action, _at, _auto in st.actions],
             }  # fmt: skip
             ran = await run_review(job, REVIEW_SECONDS)
         seats = [match.seat_name(s) for s in range(match.players)]
-        result = {
+        summary = _review_summary(ran["cards"], seats)
+        result: Review = {
             "table": st.id,
             "deal": deal,
             "deals": len(match.deal_records),
-            **_review_summary(ran["cards"], seats),
+            "unit": summary["unit"],
+            "totals": summary["totals"],
             "complete": ran["complete"],
             "cards": ran["cards"],
             "seconds": ran["seconds"],
@@ -748,13 +852,13 @@ def routes(
             out.append(await describe(row, pid))
         return JSONResponse({"player": pid, "name": name, "games": out})
 
-    async def describe(row: PlayerGame, pid: str) -> dict[str, Any]:
+    async def describe(row: PlayerGame, pid: str) -> dict[str, object]:
         """One entry of a game list: public facts only (seats, status,
         scores), never a card, whatever the table's status."""
         players = len(row.seats)
         seats = [{"seat": seat_name(s.seat, players), "name": s.name, "bot": s.bot} for s in row.seats]
         mine = next((seat_name(s.seat, players) for s in row.seats if s.player == pid), None)
-        outcome: dict[str, Any] | None = None
+        outcome: Outcome | None = None
         status = row.status
         live = room().tables.get(row.id)
         if live is not None and live.status != "finished":

@@ -11,15 +11,15 @@ import contextlib
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
+
+from trumps.core.errors import TrumpsError
 
 if TYPE_CHECKING:
     import socket
 
     import uvicorn
     from starlette.applications import Starlette
-
-from trumps.core.errors import TrumpsError
 
 __all__ = ["WORKER_NAME", "check_database", "serve", "sqlite_path", "worker_app"]
 
@@ -100,6 +100,23 @@ def hold_sqlite(db: str) -> None:
     _HELD.append(fd)
 
 
+class UvicornLimits(TypedDict):
+    """The settings :func:`uvicorn_limits` gives uvicorn."""
+
+    ws_max_size: int
+    proxy_headers: bool
+    forwarded_allow_ips: list[str]
+
+
+class _UvicornSettings(UvicornLimits):
+    """Every setting :func:`serve` gives uvicorn's server."""
+
+    host: str
+    port: int
+    log_level: str
+    ws_per_message_deflate: bool
+
+
 def worker_app() -> Starlette:
     """The app of one of ``--workers N`` (uvicorn imports it in each process)."""
     from trumps.room.app import create_app
@@ -110,7 +127,7 @@ def worker_app() -> Starlette:
     return create_app(db, bot_delay=delay, tune_gc=True, cluster=True, unmetered=unmetered)
 
 
-def uvicorn_limits(trusted_proxies: tuple[str, ...] = ()) -> dict[str, Any]:  # (uvicorn's keywords)
+def uvicorn_limits(trusted_proxies: tuple[str, ...] = ()) -> UvicornLimits:
     """uvicorn's settings for what a client may send and claim: WebSocket
     messages over :data:`~trumps.room.limits.WS_MAX_SIZE` close the socket
     (1009) as they arrive (uvicorn's default is 16 MB, read before the
@@ -211,7 +228,7 @@ def serve(
     print(startup_line(host, port, db, workers), flush=True)
     # no per-message deflate: table states are small, and its per-connection
     # state was two thirds of an idle table's memory (docs/benchmarks.md)
-    common: dict[str, Any] = {  # uvicorn's keywords, passed on
+    common: _UvicornSettings = {
         "host": host,
         "port": port,
         "log_level": "warning",
