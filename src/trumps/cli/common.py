@@ -154,10 +154,10 @@ def add_option_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     """``["kitty_size=5", "must_bid_to_win=yes"]`` -> a dict of strings (the
     game's option schema converts the values)."""
-    out: dict[str, Any] = {}
+    out: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         key = key.strip()

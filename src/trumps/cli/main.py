@@ -34,7 +34,8 @@ import json
 import random
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TextIO
 
 from trumps.cli.common import (
     CliParser,
@@ -49,6 +50,9 @@ from trumps.cli.common import (
 )
 from trumps.cli.lang import N_, _, message, ngettext, number
 from trumps.cli.progress import Bar, add_progress_argument
+
+if TYPE_CHECKING:
+    from trumps.core.protocol import Deal, Match
 
 __all__ = ["build_parser", "game_command", "main", "port_number", "score_parser"]
 
@@ -334,7 +338,7 @@ ROOM_PACKAGES = frozenset(
 )  # fmt: skip
 
 
-def _room_import(module: str) -> Any:
+def _room_import(module: str) -> ModuleType:
     """Import a module of the card room; without the ``room`` extra, the one
     line that says how to get it (a bare ``pip install trumps`` has no web
     server or database driver)."""
@@ -416,7 +420,7 @@ def _games() -> int:
     return 0
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     """An option value as it is typed after ``--option KEY=`` (never translated)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -508,7 +512,7 @@ def _options(game: str) -> int:
 
 
 # ----- play -----------------------------------------------------------------------
-def _new_match(args: argparse.Namespace) -> Any:
+def _new_match(args: argparse.Namespace) -> Match[Deal]:
     import trumps
 
     options = parse_options(args.option)
@@ -540,7 +544,7 @@ def _play(args: argparse.Namespace) -> int:
     return play_session(match, human, bots, console=console, read=read, rng=random.Random(f"{seed}/bots"))
 
 
-def _isatty(stream: Any) -> bool:
+def _isatty(stream: TextIO) -> bool:
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError, OSError):
@@ -572,7 +576,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 
     bar = Bar(args.games, _("games"), enabled=args.bar)
 
-    def write(match: Any) -> None:
+    def write(match: Match[Deal]) -> None:
         bar.advance()
         if out is not None:
             out.write(json.dumps(match.to_json(), separators=(",", ":")) + "\n")
