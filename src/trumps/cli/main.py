@@ -33,7 +33,7 @@ import importlib
 import json
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -52,6 +52,7 @@ from trumps.cli.lang import N_, _, message, ngettext, number
 from trumps.cli.progress import Bar, add_progress_argument
 
 if TYPE_CHECKING:
+    from trumps.core.json_types import JSONObject
     from trumps.core.protocol import Deal, Match
 
 __all__ = ["build_parser", "game_command", "main", "port_number", "score_parser"]
@@ -433,11 +434,13 @@ def _word(text: str) -> str:
     return message(text) if text else text
 
 
-def _values_line(o: dict[str, Any]) -> str:
+def _values_line(o: JSONObject) -> str:
     """An option's allowed values: the value to type, its words when they
-    say more, the default marked."""
-    if not o["choice_labels"]:
-        lo, hi, step = o["bounds"] or (None, None, 1)
+    say more, the default marked (``o``: an option's ``describe()``)."""
+    choices = o["choice_labels"]
+    if not choices or not isinstance(choices, list):
+        bounds = o["bounds"]
+        lo, hi, step = bounds if isinstance(bounds, list) and bounds else (None, None, 1)
         default = _show(o["default"])
         if lo is not None and hi is not None:
             span = _("a whole number from {lo} to {hi}", lo=lo, hi=hi)
@@ -451,8 +454,10 @@ def _values_line(o: dict[str, Any]) -> str:
             span = _("{numbers} in steps of {step}", numbers=span, step=step)
         return _("{numbers} (default {default})", numbers=span, default=default)
     shown = []
-    for c in o["choice_labels"]:
-        value, words = _show(c["value"]), _word(c["label"])
+    for c in choices:
+        if not isinstance(c, Mapping):
+            continue
+        value, words = _show(c["value"]), _word(str(c["label"]))
         text = value if words.lower() == value.lower() else f"{value} = {words}"
         same = c["value"] == o["default"] and type(c["value"]) is type(o["default"])
         shown.append(_("{value} (default)", value=text) if same else text)
