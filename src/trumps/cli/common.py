@@ -52,7 +52,7 @@ class CliParser(argparse.ArgumentParser):
     instead of printing the usage and exiting, and writes its help in the
     CLI's language (build it once the language is set)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # argparse.ArgumentParser's arguments, passed on
         super().__init__(*args, **kwargs)
         self._positionals.title = _("positional arguments")
         self._optionals.title = _("options")
@@ -60,7 +60,7 @@ class CliParser(argparse.ArgumentParser):
             if isinstance(action, argparse._HelpAction):
                 action.help = _("show this help message and exit")
 
-    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+    def add_argument(self, *args: str, **kwargs: Any) -> argparse.Action:  # (kwargs: argparse's own)
         help_text = kwargs.get("help")
         if isinstance(help_text, str) and "%(" not in help_text:
             kwargs["help"] = help_text.replace("%", "%%")  # a translation may write "95 %"
