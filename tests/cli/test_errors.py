@@ -6,6 +6,7 @@ The cases are data: tests/data/cli/bad_command_lines.json."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -101,3 +102,85 @@ def test_admin_without_the_room_says_how_to_install_it(
     code = main(["admin", "broken"])
     out, err = capsys.readouterr()
     _one_error_line(code, out, err, "pip install 'trumps[room]'")
+
+
+def _broken_games() -> int:
+    raise RuntimeError("the table fell over\nwith a second line")
+
+
+def test_a_bug_is_one_internal_error_line_with_status_70(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("TRUMPS_DEBUG", raising=False)
+    monkeypatch.setattr("trumps.cli.main._games", _broken_games)
+    code = main(["games"])
+    out, err = capsys.readouterr()
+    assert code == 70 and out == ""
+    assert err == (
+        "trumps: internal error: RuntimeError: the table fell over with a second line"
+        " (please report it; TRUMPS_DEBUG=1 shows the traceback)\n"
+    )
+
+
+def test_a_bug_of_a_nested_tool_is_the_same_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(argv: list[str]) -> int:
+        raise KeyError("seat")
+
+    monkeypatch.delenv("TRUMPS_DEBUG", raising=False)
+    monkeypatch.setattr("trumps.cli.solve._run", broken)
+    code = main(["solve", "bridge"])
+    out, err = capsys.readouterr()
+    assert code == 70 and out == ""
+    assert err.startswith("trumps: internal error: KeyError: 'seat' (please report it;")
+    assert len(err.splitlines()) == 1
+
+
+def test_trumps_debug_keeps_the_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRUMPS_DEBUG", "1")
+    monkeypatch.setattr("trumps.cli.main._games", _broken_games)
+    with pytest.raises(RuntimeError, match="the table fell over"):
+        main(["games"])
+
+
+def test_an_interrupt_exits_130_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted() -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("trumps.cli.main._games", interrupted)
+    code = main(["games"])
+    out, err = capsys.readouterr()
+    assert code == 130 and out == ""
+    assert "Traceback" not in err and len(err.splitlines()) <= 1
+
+
+def test_a_real_process_reports_a_bug_in_one_line() -> None:
+    """From a real process: the line, status 70, no traceback; with
+    ``TRUMPS_DEBUG=1`` the traceback."""
+    script = (
+        "import sys, trumps.cli.main as m\n"
+        "def broken(): raise RuntimeError('boom')\n"
+        "m._games = broken\n"
+        "sys.exit(m.main(['games']))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "TRUMPS_DEBUG"}
+    r = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env, check=False
+    )
+    assert r.returncode == 70 and r.stdout == ""
+    assert (
+        r.stderr
+        == "trumps: internal error: RuntimeError: boom (please report it; TRUMPS_DEBUG=1 shows the traceback)\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**env, "TRUMPS_DEBUG": "1"},
+        check=False,
+    )
+    assert r.returncode == 1 and "Traceback" in r.stderr and "RuntimeError: boom" in r.stderr

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from trumps.cli.common import (
     CliParser,
@@ -155,7 +155,7 @@ def _main(argv: list[str]) -> int:
     return _deals(args, options)
 
 
-def check_colver(game: str, kinds: tuple[str, ...], options: dict[str, Any]) -> None:
+def check_colver(game: str, kinds: tuple[str, ...], options: dict[str, str]) -> None:
     """A ``colver:`` bot plays the rules of one preset only: refuse, before
     the first deal, a match whose bidding or play rules differ from it,
     naming the preset to use (else the match would stop at the first call
@@ -181,7 +181,7 @@ def check_colver(game: str, kinds: tuple[str, ...], options: dict[str, Any]) -> 
         )
 
 
-def _deals(args: argparse.Namespace, options: dict[str, Any]) -> int:
+def _deals(args: argparse.Namespace, options: dict[str, str]) -> int:
     from trumps.bots.arena import DealOutcome, duplicate_match, interval
 
     every = args.every or 50
@@ -215,7 +215,7 @@ def _deals(args: argparse.Namespace, options: dict[str, Any]) -> int:
     return 0
 
 
-def _games(args: argparse.Namespace, options: dict[str, Any]) -> int:
+def _games(args: argparse.Namespace, options: dict[str, str]) -> int:
     from trumps.bots.arena_match import MAX_DEALS, MatchResult, PairOutcome, duplicate_games
 
     every = args.every or 5

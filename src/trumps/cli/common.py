@@ -13,6 +13,7 @@ an error is printed in the language of the command.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
@@ -20,6 +21,7 @@ from typing import Any, NoReturn, TextIO
 from trumps.cli.lang import _, add_lang_argument, session, translate_error
 
 __all__ = [
+    "EXIT_SOFTWARE",
     "EXIT_USAGE",
     "CliParser",
     "UsageError",
@@ -29,6 +31,7 @@ __all__ = [
     "fail",
     "guarded",
     "int_list",
+    "internal_error",
     "os_error",
     "parse_options",
     "positive_int",
@@ -36,6 +39,8 @@ __all__ = [
 ]
 
 EXIT_USAGE = 2
+EXIT_SOFTWARE = 70  # sysexits.h EX_SOFTWARE: a bug of trumps, not the user's doing
+DEBUG_VARIABLE = "TRUMPS_DEBUG"  # set (not "0"): a bug keeps its Python traceback
 
 
 class UsageError(Exception):
@@ -47,7 +52,7 @@ class CliParser(argparse.ArgumentParser):
     instead of printing the usage and exiting, and writes its help in the
     CLI's language (build it once the language is set)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # argparse.ArgumentParser's arguments, passed on
         super().__init__(*args, **kwargs)
         self._positionals.title = _("positional arguments")
         self._optionals.title = _("options")
@@ -55,7 +60,7 @@ class CliParser(argparse.ArgumentParser):
             if isinstance(action, argparse._HelpAction):
                 action.help = _("show this help message and exit")
 
-    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+    def add_argument(self, *args: str, **kwargs: Any) -> argparse.Action:  # (kwargs: argparse's own)
         help_text = kwargs.get("help")
         if isinstance(help_text, str) and "%(" not in help_text:
             kwargs["help"] = help_text.replace("%", "%%")  # a translation may write "95 %"
@@ -116,9 +121,11 @@ def guarded(run: Callable[[], int]) -> int:
     (:class:`~trumps.core.errors.TrumpsError` and any other ``ValueError``
     of the library: a bad number, text that is not UTF-8, a NUL byte in a
     path) and the operating system's (a file that is missing, a directory,
-    no permission).  A broken pipe is left to the caller (output piped into
-    ``head`` is not an error); anything else is a bug and keeps its
-    traceback."""
+    no permission).  A broken pipe and an interrupt are left to the caller
+    (output piped into ``head`` is not an error; ``trumps`` exits 130 on
+    Ctrl-C); anything else is a bug: one ``trumps: internal error:`` line
+    and exit status 70 (:func:`internal_error`), or its Python traceback
+    when ``TRUMPS_DEBUG=1``."""
     try:
         return run()
     except (UsageError, ValueError) as exc:
@@ -130,6 +137,24 @@ def guarded(run: Callable[[], int]) -> int:
     except SystemExit as exc:  # --help / --version
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else fail(str(code)))
+    except Exception as exc:  # a bug (KeyboardInterrupt is no Exception: it goes on up)
+        if os.environ.get(DEBUG_VARIABLE, "") not in ("", "0"):
+            raise
+        return internal_error(exc)
+
+
+def internal_error(exc: BaseException, stream: TextIO | None = None) -> int:
+    """Report a bug in one line (``trumps: internal error: RuntimeError: ...``,
+    asking for a report) and return :data:`EXIT_SOFTWARE`.  Not translated:
+    the line is meant to be pasted into a bug report."""
+    text = " ".join(str(exc).split())
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    what = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    print(
+        f"trumps: internal error: {what} (please report it; {DEBUG_VARIABLE}=1 shows the traceback)",
+        file=stream if stream is not None else sys.stderr,
+    )
+    return EXIT_SOFTWARE
 
 
 def os_error(exc: OSError) -> str:
@@ -154,10 +179,10 @@ def add_option_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     """``["kitty_size=5", "must_bid_to_win=yes"]`` -> a dict of strings (the
     game's option schema converts the values)."""
-    out: dict[str, Any] = {}
+    out: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         key = key.strip()

@@ -31,7 +31,7 @@ import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from trumps.i18n import DEFAULT, LANGUAGES, N_, PSEUDO, Translator, cli_language, fill, translator
 
@@ -75,7 +75,7 @@ def use(code: str) -> Translator:
     return _current[0]
 
 
-def _(msgid: str, **params: Any) -> str:
+def _(msgid: str, **params: object) -> str:
     """``msgid`` in the current language, ``{placeholders}`` filled from ``params``
     (without params the translated template is returned with its placeholders)."""
     found = current().messages.get(msgid)
@@ -83,12 +83,12 @@ def _(msgid: str, **params: Any) -> str:
     return fill(text, params) if params else text
 
 
-def ngettext(singular: str, plural: str, n: int, **params: Any) -> str:
+def ngettext(singular: str, plural: str, n: int, **params: object) -> str:
     """The form for ``n`` (``{n}`` is filled with ``n`` unless given)."""
     return current().ngettext(singular, plural, n, **params)
 
 
-def pgettext(context: str, msgid: str, **params: Any) -> str:
+def pgettext(context: str, msgid: str, **params: object) -> str:
     """``msgid`` in ``context`` (a short word that means different things)."""
     return current().pgettext(context, msgid, **params)
 

@@ -33,8 +33,9 @@ import importlib
 import json
 import random
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TextIO
 
 from trumps.cli.common import (
     CliParser,
@@ -49,6 +50,10 @@ from trumps.cli.common import (
 )
 from trumps.cli.lang import N_, _, message, ngettext, number
 from trumps.cli.progress import Bar, add_progress_argument
+
+if TYPE_CHECKING:
+    from trumps.core.json_types import JSONObject
+    from trumps.core.protocol import Deal, Match
 
 __all__ = ["build_parser", "game_command", "main", "port_number", "score_parser"]
 
@@ -334,7 +339,7 @@ ROOM_PACKAGES = frozenset(
 )  # fmt: skip
 
 
-def _room_import(module: str) -> Any:
+def _room_import(module: str) -> ModuleType:
     """Import a module of the card room; without the ``room`` extra, the one
     line that says how to get it (a bare ``pip install trumps`` has no web
     server or database driver)."""
@@ -416,7 +421,7 @@ def _games() -> int:
     return 0
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     """An option value as it is typed after ``--option KEY=`` (never translated)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -429,11 +434,13 @@ def _word(text: str) -> str:
     return message(text) if text else text
 
 
-def _values_line(o: dict[str, Any]) -> str:
+def _values_line(o: JSONObject) -> str:
     """An option's allowed values: the value to type, its words when they
-    say more, the default marked."""
-    if not o["choice_labels"]:
-        lo, hi, step = o["bounds"] or (None, None, 1)
+    say more, the default marked (``o``: an option's ``describe()``)."""
+    choices = o["choice_labels"]
+    if not choices or not isinstance(choices, list):
+        bounds = o["bounds"]
+        lo, hi, step = bounds if isinstance(bounds, list) and bounds else (None, None, 1)
         default = _show(o["default"])
         if lo is not None and hi is not None:
             span = _("a whole number from {lo} to {hi}", lo=lo, hi=hi)
@@ -447,8 +454,10 @@ def _values_line(o: dict[str, Any]) -> str:
             span = _("{numbers} in steps of {step}", numbers=span, step=step)
         return _("{numbers} (default {default})", numbers=span, default=default)
     shown = []
-    for c in o["choice_labels"]:
-        value, words = _show(c["value"]), _word(c["label"])
+    for c in choices:
+        if not isinstance(c, Mapping):
+            continue
+        value, words = _show(c["value"]), _word(str(c["label"]))
         text = value if words.lower() == value.lower() else f"{value} = {words}"
         same = c["value"] == o["default"] and type(c["value"]) is type(o["default"])
         shown.append(_("{value} (default)", value=text) if same else text)
@@ -508,7 +517,7 @@ def _options(game: str) -> int:
 
 
 # ----- play -----------------------------------------------------------------------
-def _new_match(args: argparse.Namespace) -> Any:
+def _new_match(args: argparse.Namespace) -> Match[Deal]:
     import trumps
 
     options = parse_options(args.option)
@@ -540,7 +549,7 @@ def _play(args: argparse.Namespace) -> int:
     return play_session(match, human, bots, console=console, read=read, rng=random.Random(f"{seed}/bots"))
 
 
-def _isatty(stream: Any) -> bool:
+def _isatty(stream: TextIO) -> bool:
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError, OSError):
@@ -572,7 +581,7 @@ def _selfplay(args: argparse.Namespace) -> int:
 
     bar = Bar(args.games, _("games"), enabled=args.bar)
 
-    def write(match: Any) -> None:
+    def write(match: Match[Deal]) -> None:
         bar.advance()
         if out is not None:
             out.write(json.dumps(match.to_json(), separators=(",", ":")) + "\n")

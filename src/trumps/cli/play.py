@@ -15,8 +15,7 @@ French players write cards and calls (``D♥``, ``Dame Herz``, ``Kontra``,
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from rich.console import Console
 from rich.text import Text
@@ -35,8 +34,12 @@ from trumps.cli.render import (
     game_over_text,
     hand_text,
     phase_word,
+    view_list,
+    view_object,
+    view_strs,
 )
 from trumps.core.errors import ParseError, TrumpsError
+from trumps.core.json_types import JSON, JSONDict, JSONObject
 from trumps.core.protocol import Deal, Match
 
 __all__ = ["EXIT_INTERRUPTED", "Narrator", "help_text", "notation_examples", "play_session", "read_action"]
@@ -106,10 +109,10 @@ def read_action(match: Match[Deal], text: str) -> str:
         return alt
 
 
-def _cards_played(view: dict[str, Any]) -> list[str]:
+def _cards_played(view: JSONObject) -> list[str]:
     """Every card played this deal, in order."""
-    out = [str(c) for t in view.get("tricks") or [] for c in t.get("cards") or []]
-    out += [str(e.get("card")) for e in view.get("trick") or []]
+    out = [str(c) for t in view_list(view.get("tricks")) for c in view_list(view_object(t).get("cards"))]
+    out += [str(view_object(e).get("card")) for e in view_list(view.get("trick"))]
     return out
 
 
@@ -119,25 +122,25 @@ class Narrator:
     def __init__(self, me: str) -> None:
         self.me = me
 
-    def who(self, seat: str | None) -> str:
+    def who(self, seat: JSON) -> str:
         return _("You") if seat == self.me else str(seat)
 
-    def _said(self, seat: str | None, action: Text) -> Text:
+    def _said(self, seat: JSON, action: Text) -> Text:
         """``N: 1♠``, ``You: pass``."""
         return styled(_("{who}: {call}"), who=self.who(seat), call=action)
 
-    def _plays(self, seat: str | None, card: str) -> Text:
+    def _plays(self, seat: JSON, card: str) -> Text:
         if seat == self.me:
             return styled(_("You play {card}"), card=card_text(card))
         return styled(_("{seat} plays {card}"), seat=str(seat), card=card_text(card))
 
     def tell(
         self,
-        before: dict[str, Any],
-        after: dict[str, Any],
+        before: JSONObject,
+        after: JSONObject,
         actor: str,
         action: str,
-        closing: dict[str, Any] | None = None,
+        closing: JSONObject | None = None,
     ) -> list[Text]:
         """The lines that tell what happened from ``before`` to ``after``.
         When the action ended a deal, ``closing`` is the seat's view of the
@@ -153,13 +156,13 @@ class Narrator:
                 lines += self.tell(before, closing, actor, action)
             else:  # the last action of a deal is always public (a card, or the last pass)
                 lines.append(self._action_line(before, actor, action))
-            results = after.get("results") or []
-            if len(results) > len(before.get("results") or []):
-                lines.append(deal_summary(results[-1], after))
+            results = view_list(after.get("results"))
+            if len(results) > len(view_list(before.get("results"))):
+                lines.append(deal_summary(view_object(results[-1]), after))
             return lines
-        old_calls = before.get("auction") or []
-        new_calls = after.get("auction") or []
-        for entry in new_calls[len(old_calls) :]:
+        old_calls = view_list(before.get("auction"))
+        new_calls = view_list(after.get("auction"))
+        for entry in map(view_object, new_calls[len(old_calls) :]):
             lines.append(self._said(entry.get("seat"), call_text(str(entry.get("call")))))
         old_play = _cards_played(before)
         new_play = _cards_played(after)
@@ -171,9 +174,9 @@ class Narrator:
                 by = _("(played by You)") if actor == self.me else _("(played by {seat})", seat=actor)
                 line.append(" " + by, style="dim")
             lines.append(line)
-        old_tricks = before.get("tricks") or []
-        new_tricks = after.get("tricks") or []
-        for t in new_tricks[len(old_tricks) :]:
+        old_tricks = view_list(before.get("tricks"))
+        new_tricks = view_list(after.get("tricks"))
+        for t in map(view_object, new_tricks[len(old_tricks) :]):
             n, winner = len(old_tricks) + 1, t.get("winner")
             if winner == self.me:
                 won = _("→ trick {n} won by You", n=n)
@@ -199,8 +202,8 @@ class Narrator:
         if after.get("contract") and not before.get("contract"):
             c = after["contract"]
             line = Text(_("Contract:") + " ", style="bold")
-            call = call_text(str(c.get("call") if isinstance(c, dict) else c))
-            if isinstance(c, dict) and c.get("seat"):
+            call = call_text(str(c.get("call") if isinstance(c, Mapping) else c))
+            if isinstance(c, Mapping) and c.get("seat"):
                 if c["seat"] == self.me:
                     line.append_text(styled(_("{call} by You"), call=call))
                 else:
@@ -208,15 +211,15 @@ class Narrator:
             else:
                 line.append_text(call)
             lines.append(line)
-        for seat in after.get("exposed") or []:
-            if seat not in (before.get("exposed") or []) and seat != self.me:
-                hand = (after.get("hands") or {}).get(seat)
+        for seat in view_strs(after.get("exposed")):
+            if seat not in view_strs(before.get("exposed")) and seat != self.me:
+                hand = view_object(after.get("hands")).get(seat)
                 line = Text(_("{seat}'s hand is exposed:", seat=seat) + " ", style="yellow")
-                line.append_text(hand_text(hand or []))
+                line.append_text(hand_text(view_strs(hand)))
                 lines.append(line)
         return lines
 
-    def _action_line(self, before: dict[str, Any], actor: str, action: str) -> Text:
+    def _action_line(self, before: JSONObject, actor: str, action: str) -> Text:
         if str(before.get("phase")) == "PLAY":
             return self._plays(before.get("hand_to_play") or actor, action)
         return self._said(actor, action_text(action))
@@ -327,8 +330,8 @@ def play_session(
 
 
 def _closing_view(
-    match: Match[Deal], shadow: Match[Deal], human: int, before: dict[str, Any], after: dict[str, Any]
-) -> dict[str, Any] | None:
+    match: Match[Deal], shadow: Match[Deal], human: int, before: JSONObject, after: JSONObject
+) -> JSONDict | None:
     """The human's view of a deal the last action finished, as it stood
     with every card played, before the match scored it and dealt the next
     (``shadow`` is the match copied just before that action; the action is
@@ -340,7 +343,7 @@ def _closing_view(
     if not match.log:
         return None
     shadow.deal.apply_legal(match.log[-1][1])
-    closing: dict[str, Any] = shadow.view(human)
+    closing: JSONDict = shadow.view(human)
     return closing
 
 

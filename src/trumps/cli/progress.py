@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import sys
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from trumps.cli.lang import _
 
 if TYPE_CHECKING:
+    import argparse
+
     from rich.progress import Progress, TaskID
 
 __all__ = ["Bar", "add_progress_argument", "stderr_is_terminal"]
@@ -31,7 +33,7 @@ def stderr_is_terminal(stream: TextIO | None = None) -> bool:
         return False
 
 
-def add_progress_argument(parser: Any) -> None:
+def add_progress_argument(parser: argparse.ArgumentParser) -> None:
     """``--no-progress``: no bar even on a terminal."""
     parser.add_argument(
         "--no-progress",

@@ -17,8 +17,7 @@ of hearts, :mod:`trumps.cli.localized`).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -26,6 +25,7 @@ from rich.text import Text
 
 from trumps.cli.lang import _, lang, ngettext, pgettext, styled
 from trumps.cli.localized import denom_label, joker_label, rank_label
+from trumps.core.json_types import JSON, JSONObject
 
 __all__ = [
     "Screen",
@@ -39,6 +39,9 @@ __all__ = [
     "phase_word",
     "render_view",
     "team_names",
+    "view_list",
+    "view_object",
+    "view_strs",
 ]
 
 _SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -141,18 +144,33 @@ def hand_text(cards: Sequence[str]) -> Text:
     return out if not first else Text("—", style="dim")
 
 
-def team_names(view: dict[str, Any]) -> list[str]:
+def view_list(value: JSON) -> Sequence[JSON]:
+    """A list of a view (``[]`` for null or a missing key)."""
+    return value if isinstance(value, Sequence) and not isinstance(value, str) else []
+
+
+def view_object(value: JSON) -> JSONObject:
+    """An object of a view (``{}`` for null or a missing key)."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def view_strs(value: JSON) -> list[str]:
+    """A list of cards, seats or calls of a view."""
+    return [str(v) for v in view_list(value)]
+
+
+def team_names(view: JSONObject) -> list[str]:
     """``["NS", "EW"]`` at a four-seat table, ``["0+3", ...]`` with six."""
     names = []
-    for team in view.get("teams") or []:
-        seats = [str(s) for s in team]
+    for team in view_list(view.get("teams")):
+        seats = view_strs(team)
         names.append("".join(seats) if all(len(s) == 1 and s.isalpha() for s in seats) else "+".join(seats))
     return names
 
 
-def _team_of(view: dict[str, Any], seat: str | None) -> int | None:
-    for t, team in enumerate(view.get("teams") or []):
-        if seat in team:
+def _team_of(view: JSONObject, seat: JSON) -> int | None:
+    for t, team in enumerate(view_list(view.get("teams"))):
+        if seat in view_list(team):
             return t
     return None
 
@@ -177,15 +195,17 @@ def legal_text(legal: Sequence[str], width: int = 78) -> Text:
     return out
 
 
-def _auction_table(view: dict[str, Any]) -> Table | None:
-    auction = view.get("auction") or []
+def _auction_table(view: JSONObject) -> Table | None:
+    auction = [view_object(entry) for entry in view_list(view.get("auction"))]
     if not auction:
         return None
-    seats: list[str] = list(view.get("seats") or [])
+    seats = view_strs(view.get("seats"))
     if view.get("direction") == "anticlockwise":
         seats = seats[:1] + seats[1:][::-1]
     first = auction[0].get("seat")
-    if first in seats:  # columns from the first speaker, so rounds read left to right
+    if (
+        isinstance(first, str) and first in seats
+    ):  # columns from the first speaker, so rounds read left to right
         i = seats.index(first)
         seats = seats[i:] + seats[:i]
     table = Table(title=_("Auction"), title_justify="left", show_edge=False, pad_edge=False)
@@ -196,7 +216,7 @@ def _auction_table(view: dict[str, Any]) -> Table | None:
     started = False
     for entry in auction:
         seat = entry.get("seat")
-        i = seats.index(seat) if seat in seats else 0
+        i = seats.index(seat) if isinstance(seat, str) and seat in seats else 0
         if started and i <= last:
             table.add_row(*row)
             row = [Text("") for _seat in seats]
@@ -207,12 +227,12 @@ def _auction_table(view: dict[str, Any]) -> Table | None:
     return table
 
 
-def _contract_line(view: dict[str, Any]) -> Text | None:
+def _contract_line(view: JSONObject) -> Text | None:
     contract = view.get("contract")
     if not contract:
         return None
     out = Text(_("Contract:") + " ", style="bold")
-    if isinstance(contract, dict):
+    if isinstance(contract, Mapping):
         call = call_text(str(contract.get("call")))
         seat = contract.get("seat")
         if seat is not None:
@@ -228,18 +248,18 @@ def _contract_line(view: dict[str, Any]) -> Text | None:
     trump = view.get("trump")
     if "trump" in view:
         out.append("   " + _("trumps:") + " ")
-        out.append_text(_suit(trump) if trump else Text(_("none (no trumps)")))
+        out.append_text(_suit(str(trump)) if trump else Text(_("none (no trumps)")))
     breach = view.get("breach")
     if breach:
         out.append("   " + _("breach called by {seat}", seat=breach), style="yellow")
     return out
 
 
-def _trick_line(view: dict[str, Any]) -> Text | None:
-    trick = view.get("trick") or []
+def _trick_line(view: JSONObject) -> Text | None:
+    trick = [view_object(entry) for entry in view_list(view.get("trick"))]
     if not trick and view.get("phase") != "PLAY":
         return None
-    number = len(view.get("tricks") or []) + 1
+    number = len(view_list(view.get("tricks"))) + 1
     out = Text(_("Trick {n}:", n=number) + " ", style="bold")
     if not trick:
         out.append(_("(no card yet)"), style="dim")
@@ -256,9 +276,9 @@ def _trick_line(view: dict[str, Any]) -> Text | None:
     return out
 
 
-def _score_table(view: dict[str, Any]) -> Table:
+def _score_table(view: JSONObject) -> Table:
     names = team_names(view)
-    scores = view.get("scores") or []
+    scores = view_list(view.get("scores"))
     tricks = view.get("tricks_won")
     table = Table(show_edge=False, pad_edge=False)
     table.add_column(_("Team"))
@@ -270,7 +290,8 @@ def _score_table(view: dict[str, Any]) -> Table:
         label = _("{team} (you)", team=name) if t == me else name
         row = [label, str(scores[t]) if t < len(scores) else ""]
         if tricks is not None:
-            row.append(str(tricks[t]) if t < len(tricks) else "")
+            won = view_list(tricks)
+            row.append(str(won[t]) if t < len(won) else "")
         table.add_row(*row)
     return table
 
@@ -290,7 +311,7 @@ def phase_word(phase: str) -> str:
     return words.get(key, key)
 
 
-def _parts(view: dict[str, Any]) -> list[tuple[str, RenderableType | None, object]]:
+def _parts(view: JSONObject) -> list[tuple[str, RenderableType | None, object]]:
     """Everything the seat sees, part by part: ``(name, renderable, key)``;
     a part whose key is the same as when it was last drawn has not changed
     (:class:`Screen`).  The choices have no key: they are the prompt."""
@@ -318,21 +339,22 @@ def _parts(view: dict[str, Any]) -> list[tuple[str, RenderableType | None, objec
     trick = _trick_line(view)
     if trick is not None:
         parts.append(("trick", trick, (deal_number, trick.plain)))
-    hands = view.get("hands") or {}
+    hands = view_object(view.get("hands"))
     acting = view.get("hand_to_play") or seat
-    for other in view.get("exposed") or []:
+    for other in view_strs(view.get("exposed")):
         if other != seat and hands.get(other) is not None:
             line = Text(_("{seat} (exposed):", seat=other) + " ", style="yellow")
-            line.append_text(hand_text(hands[other]))
+            line.append_text(hand_text(view_strs(hands[other])))
             parts.append((f"exposed {other}", line, line.plain))
-    if seat is not None and hands.get(seat) is not None:
+    if isinstance(seat, str) and hands.get(seat) is not None:
         line = Text(_("Your hand ({seat}):", seat=seat) + " ", style="bold")
-        line.append_text(hand_text(hands[seat]))
+        line.append_text(hand_text(view_strs(hands[seat])))
         parts.append(("hand", line, line.plain))
     if view.get("kitty"):
         line = Text(_("Kitty taken:") + " ")
-        line.append_text(hand_text(view["kitty"]))
-        left = int(view.get("kitty_size") or 0) - len(view.get("discards") or [])
+        line.append_text(hand_text(view_strs(view["kitty"])))
+        size = view.get("kitty_size")
+        left = (size if isinstance(size, int) else 0) - len(view_list(view.get("discards")))
         if view.get("phase") == "KITTY" and left > 0:
             line.append("   ")
             line.append(
@@ -342,7 +364,7 @@ def _parts(view: dict[str, Any]) -> list[tuple[str, RenderableType | None, objec
                 style="bold",
             )
         parts.append(("kitty", line, line.plain))
-    legal = view.get("legal") or []
+    legal = view_strs(view.get("legal"))
     if legal:
         title = Text(
             _("Your choices") if acting == seat else _("Your choices (playing {seat}'s hand)", seat=acting),
@@ -353,7 +375,7 @@ def _parts(view: dict[str, Any]) -> list[tuple[str, RenderableType | None, objec
     return parts
 
 
-def render_view(view: dict[str, Any]) -> RenderableType:
+def render_view(view: JSONObject) -> RenderableType:
     """Everything the seat sees, for its turn to act."""
     return Group(*(part for _name, part, _key in _parts(view) if part is not None))
 
@@ -368,12 +390,12 @@ class Screen:
     def __init__(self) -> None:
         self._shown: dict[str, object] = {}
 
-    def full(self, view: dict[str, Any]) -> RenderableType:
+    def full(self, view: JSONObject) -> RenderableType:
         parts = _parts(view)
         self._shown = {name: key for name, _part, key in parts}
         return Group(*(part for _name, part, _key in parts if part is not None))
 
-    def update(self, view: dict[str, Any]) -> RenderableType:
+    def update(self, view: JSONObject) -> RenderableType:
         parts = _parts(view)
         changed = [
             part
@@ -384,7 +406,7 @@ class Screen:
         return Group(*changed)
 
 
-def deal_summary(result: dict[str, Any], view: dict[str, Any]) -> Text:
+def deal_summary(result: JSONObject, view: JSONObject) -> Text:
     """One deal's result line(s) from a ``results`` entry (500, bridge and
     coinche spell a few keys differently; unknown keys are left out)."""
     names = team_names(view)
@@ -407,7 +429,7 @@ def deal_summary(result: dict[str, Any], view: dict[str, Any]) -> Text:
     def team(t: int) -> str:
         return names[t] if t < len(names) else str(t)
 
-    def per_team(values: Any, signed: bool = False) -> str:
+    def per_team(values: JSON, signed: bool = False) -> str:
         if not isinstance(values, list):
             return str(values)
         return ", ".join(f"{team(t)} {v:+d}" if signed else f"{team(t)} {v}" for t, v in enumerate(values))
@@ -425,7 +447,7 @@ def deal_summary(result: dict[str, Any], view: dict[str, Any]) -> Text:
     if result.get("points") is not None:
         line(_("points: {values}", values=per_team(result["points"], signed=True)))
     breach = result.get("breach")
-    if isinstance(breach, dict):
+    if isinstance(breach, Mapping):
         points = per_team(breach.get("points"), signed=True)
         seat = breach.get("seat")
         if breach.get("succeeded"):
@@ -437,9 +459,9 @@ def deal_summary(result: dict[str, Any], view: dict[str, Any]) -> Text:
     return out
 
 
-def game_over_text(view: dict[str, Any]) -> Text:
+def game_over_text(view: JSONObject) -> Text:
     names = team_names(view)
-    scores = view.get("scores") or []
+    scores = view_list(view.get("scores"))
     winner = view.get("winner")
     out = Text(_("Game over:") + " ", style="bold")
     if isinstance(winner, int) and winner < len(names):

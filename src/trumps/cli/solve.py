@@ -24,7 +24,8 @@ the players' letters with the engine's notation beside them (``D♥ [QH]``).
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import trumps
 from trumps.cli.boards import board_number, read_board
@@ -42,10 +43,14 @@ from trumps.core.errors import DealError
 from trumps.core.seats import parse_seat
 from trumps.solver import ENGINES, Solution, position_of, solve
 
+if TYPE_CHECKING:
+    from trumps.core.json_types import JSONDict
+    from trumps.core.protocol import Deal, Match
+
 __all__ = ["main", "parse_deal_text"]
 
 
-def parse_deal_text(game: str, text: str) -> Any:
+def parse_deal_text(game: str, text: str) -> Mapping[str, object] | str:
     """The ``--deal`` text as ``new_game`` takes it: bridge PBN stays a
     string; ``SEAT=CARDS;...`` and JSON objects become a mapping."""
     t = text.strip()
@@ -131,7 +136,7 @@ def _run(argv: list[str]) -> int:
     if a.board is not None and a.file is None:
         raise UsageError("--board picks a board of a PBN or LIN file: give --pbn FILE")
     contract, declarer = a.contract, a.declarer
-    deal: Any = None
+    deal: Mapping[str, object] | str | None = None
     game = a.game
     if a.file is not None:
         file_game = _file_game()
@@ -188,7 +193,7 @@ def _run(argv: list[str]) -> int:
     return 0
 
 
-def _json(match: Any, game: str, contract: str, sol: Solution) -> dict[str, Any]:
+def _json(match: Match[Deal], game: str, contract: str, sol: Solution) -> JSONDict:
     return {
         "game": game,
         "contract": contract,
@@ -211,7 +216,7 @@ def _shown(move: str) -> str:
     return move if label == move else f"{label} [{move}]"
 
 
-def _text(match: Any, contract: str, sol: Solution) -> str:
+def _text(match: Match[Deal], contract: str, sol: Solution) -> str:
     seat = match.seat_name(sol.seat)
     unit = {"tricks": pgettext("unit", "tricks"), "points": pgettext("unit", "points")}.get(
         sol.unit, sol.unit

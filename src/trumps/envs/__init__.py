@@ -9,14 +9,23 @@ The core package never imports numpy, PettingZoo or OpenSpiel.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 if TYPE_CHECKING:
-    from trumps.envs.pettingzoo_env import TrumpsAECEnv
+    from trumps.envs.pettingzoo_env import OrderEnforcing, TrumpsAECEnv
 
-__all__ = ["env", "raw_env"]
+__all__ = ["EnvOptions", "env", "raw_env"]
 
 _HINT = "trumps.envs needs the 'rl' extra: pip install trumps[rl] (pettingzoo, gymnasium, numpy)"
+
+
+class EnvOptions(TypedDict, total=False):
+    """The keyword arguments of :class:`~trumps.envs.pettingzoo_env.TrumpsAECEnv`."""
+
+    reward: str
+    episode: str
+    render_mode: str | None
+    check_observations: bool
 
 
 def _require() -> None:
@@ -29,7 +38,10 @@ def _require() -> None:
 
 
 def raw_env(
-    game: str, preset: str | None = None, options: Mapping[str, Any] | None = None, **kw: Any
+    game: str,
+    preset: str | None = None,
+    options: Mapping[str, object] | None = None,
+    **kw: Unpack[EnvOptions],
 ) -> TrumpsAECEnv:
     """The bare AEC environment (keyword arguments: ``reward``, ``episode``,
     ``render_mode``)."""
@@ -39,7 +51,12 @@ def raw_env(
     return TrumpsAECEnv(game, preset, options, **kw)
 
 
-def env(game: str, preset: str | None = None, options: Mapping[str, Any] | None = None, **kw: Any) -> Any:
+def env(
+    game: str,
+    preset: str | None = None,
+    options: Mapping[str, object] | None = None,
+    **kw: Unpack[EnvOptions],
+) -> OrderEnforcing:
     """The AEC environment wrapped in PettingZoo's order-enforcing wrapper
     (a subclass of it whose ``last()`` costs one call, not seven)."""
     e = raw_env(game, preset, options, **kw)

@@ -18,7 +18,8 @@ import numpy as np
 
 import trumps
 from trumps.core.cards import Card
-from trumps.core.protocol import Deal, Match
+from trumps.core.options import Options
+from trumps.core.protocol import Action, Deal, Match
 
 __all__ = ["ActionSpace", "ObservationEncoder", "Spec", "spec_for"]
 
@@ -60,7 +61,7 @@ _CARRE = "J9ATKQ"
 def _meld_declarations() -> tuple[str, ...]:
     from trumps.coinche.melds import Declaration, Meld
 
-    melds: list[tuple[Any, frozenset[str], bool]] = []
+    melds: list[tuple[Meld, frozenset[str], bool]] = []
     for r in _CARRE:
         cards = [Card(r + s) for s in SUITS]
         melds.append((Meld(cards, None), frozenset(map(str, cards)), True))
@@ -84,7 +85,7 @@ def _meld_declarations() -> tuple[str, ...]:
     return tuple(sorted(out, key=lambda t: (len(t), t)))
 
 
-def action_key(action: Any) -> tuple[bool, str]:
+def action_key(action: Action) -> tuple[bool, str]:
     """Cards and calls may share a notation (bridge's ``2C``): the key of an
     engine action is (is a plain card, notation)."""
     return (type(action) is Card, str(action))
@@ -108,16 +109,16 @@ class ActionSpace:
     def __len__(self) -> int:
         return len(self.names)
 
-    def encode(self, action: Any) -> int:
+    def encode(self, action: Action) -> int:
         """The index of an engine action object."""
         return self.index[action_key(action)]
 
-    def legal(self, legal: Sequence[Any]) -> dict[int, Any]:
+    def legal(self, legal: Sequence[Action]) -> dict[int, Action]:
         """Index -> engine action, for the legal actions."""
         idx, by_card = self.index, self._by_card
         return {(by_card[a] if type(a) is Card else idx[(False, str(a))]): a for a in legal}
 
-    def mask(self, legal: Sequence[Any]) -> np.ndarray:
+    def mask(self, legal: Sequence[Action]) -> np.ndarray:
         out = np.zeros(len(self.names), dtype=np.int8)
         idx = self.index
         for a in legal:
@@ -135,14 +136,14 @@ def build_actions(m: Match[Deal]) -> ActionSpace:
     return ActionSpace(names, deck, list(extras))
 
 
-def five_hundred_actions(opts: Any, deck: Sequence[str]) -> tuple[list[str], list[str]]:
+def five_hundred_actions(opts: Options, deck: Sequence[str]) -> tuple[list[str], list[str]]:
     """500's actions beyond the bidding box and the cards: the breach call
     (when the rules have one) and a joker led in no trumps with its suit."""
     calls = ["BREACH"] if bool(getattr(opts, "breach_enabled", False)) else []
     return calls, [f"{j}:{s}" for j in deck if j in ("RJ", "BJ") for s in SUITS]
 
 
-def coinche_actions(opts: Any, deck: Sequence[str]) -> tuple[list[str], list[str]]:
+def coinche_actions(opts: Options, deck: Sequence[str]) -> tuple[list[str], list[str]]:
     """Coinche's actions beyond the bidding box and the cards: the king or
     queen of trumps played with its belote announcement, and the meld
     declarations (under rules that have them)."""
@@ -171,7 +172,7 @@ class Spec:
         self.observation = ObservationEncoder(self)
 
 
-def spec_for(game: str, preset: str | None = None, options: Mapping[str, Any] | None = None) -> Spec:
+def spec_for(game: str, preset: str | None = None, options: Mapping[str, object] | None = None) -> Spec:
     return Spec(trumps.new_game(game, preset=preset, options=dict(options or {}), seed=0))
 
 
@@ -213,7 +214,11 @@ class ObservationEncoder:
         self._teams_from = [self._team_order(s) for s in range(p)]
 
     def encode(self, view: Mapping[str, Any]) -> np.ndarray:
-        """The tensor of a view (all zeros for a view of nobody)."""
+        """The tensor of a view (all zeros for a view of nobody).
+
+        (The view, JSON, is left unnarrowed: it is read key by key on the
+        environments' measured path, and narrowing each value would put an
+        ``isinstance`` per card and call there.)"""
         sp = self.spec
         out = np.zeros(self.size, dtype=np.float32)
         me_name = view["seat"]
@@ -316,7 +321,7 @@ class ObservationEncoder:
             ones.append(o["contract_seat"] + (pos[seat_name] - me) % self.spec.players)
         return ones
 
-    def phase_index(self, phase: Any) -> int:
+    def phase_index(self, phase: object) -> int:
         """The index set to one in the phase block."""
         phase = str(phase)
         return self.offsets["phase"] + (PHASES.index(phase) if phase in PHASES else len(PHASES) - 1)

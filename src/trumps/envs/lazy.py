@@ -17,22 +17,29 @@ gives a plain dict.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from trumps.core.json_types import JSONObject
+
+if TYPE_CHECKING:
+    from _collections_abc import dict_items, dict_keys, dict_values
+
+    from _typeshed import SupportsKeysAndGetItem
 
 __all__ = ["ViewInfo"]
 
 
-class ViewInfo(dict[str, Any]):
+class ViewInfo(dict[str, object]):
     """``{"view": make()}``, with ``make`` called on first read."""
 
     __slots__ = ("_make",)
 
-    def __init__(self, make: Callable[[], dict[str, Any]]) -> None:
+    def __init__(self, make: Callable[[], JSONObject]) -> None:
         # the key is there from the start (C code that reads a dict's size
         # directly, as the json encoder does, must not see an empty dict)
         super().__init__(view=None)
-        self._make: Callable[[], dict[str, Any]] | None = make
+        self._make: Callable[[], JSONObject] | None = make
 
     def _load(self) -> None:
         make = self._make
@@ -40,11 +47,11 @@ class ViewInfo(dict[str, Any]):
             dict.__setitem__(self, "view", make())  # (if it raises, the next read tries again)
             self._make = None
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> object:
         self._load()
         return dict.__getitem__(self, key)
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: object) -> None:
         self._load()
         dict.__setitem__(self, key, value)
 
@@ -79,61 +86,63 @@ class ViewInfo(dict[str, Any]):
         self._load()
         return dict.__repr__(self)
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[type[dict[str, object]], tuple[dict[str, object]]]:
         self._load()
         return (dict, (dict(self.items()),))
 
-    def __copy__(self) -> dict[str, Any]:
+    def __copy__(self) -> dict[str, object]:
         return self.copy()
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+    def __deepcopy__(self, memo: dict[int, object]) -> dict[str, object]:
         import copy
 
         return copy.deepcopy(self.copy(), memo)
 
-    def __or__(self, other: Any) -> dict[str, Any]:  # type: ignore[override]
-        out: dict[str, Any] = self.copy() | other
+    def __or__(self, other: dict[str, object]) -> dict[str, object]:  # type: ignore[override]
+        out: dict[str, object] = self.copy() | other
         return out
 
-    def __ior__(self, other: Any) -> ViewInfo:  # type: ignore[override]
+    def __ior__(self, other: SupportsKeysAndGetItem[str, object] | Iterable[tuple[str, object]]) -> ViewInfo:  # type: ignore[override]
         self.update(other)
         return self
 
-    def get(self, key: str, default: Any = None) -> Any:
+    def get(self, key: str, default: object = None) -> object:
         self._load()
         return dict.get(self, key, default)
 
-    def keys(self) -> Any:
+    def keys(self) -> dict_keys[str, object]:
         self._load()
         return dict.keys(self)
 
-    def values(self) -> Any:
+    def values(self) -> dict_values[str, object]:
         self._load()
         return dict.values(self)
 
-    def items(self) -> Any:
+    def items(self) -> dict_items[str, object]:
         self._load()
         return dict.items(self)
 
-    def copy(self) -> dict[str, Any]:
+    def copy(self) -> dict[str, object]:
         self._load()
         return dict(dict.items(self))
 
-    def pop(self, key: str, *default: Any) -> Any:
+    def pop(self, key: str, *default: object) -> object:
         self._load()
         return dict.pop(self, key, *default)
 
-    def popitem(self) -> tuple[str, Any]:
+    def popitem(self) -> tuple[str, object]:
         self._load()
         return dict.popitem(self)
 
-    def setdefault(self, key: str, default: Any = None) -> Any:
+    def setdefault(self, key: str, default: object = None) -> object:
         self._load()
         return dict.setdefault(self, key, default)
 
-    def update(self, *args: Any, **kw: Any) -> None:
+    def update(
+        self, other: SupportsKeysAndGetItem[str, object] | Iterable[tuple[str, object]] = (), /, **kw: object
+    ) -> None:
         self._load()
-        dict.update(self, *args, **kw)
+        dict.update(self, other, **kw)
 
     def clear(self) -> None:
         self._make = None

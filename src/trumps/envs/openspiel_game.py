@@ -15,7 +15,8 @@ from __future__ import annotations
 import itertools
 import json
 import random
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeAlias
 
 try:
     import numpy as np
@@ -26,6 +27,8 @@ except ImportError as exc:  # pragma: no cover - depends on the install
     ) from exc
 
 import trumps
+from trumps.core.json_types import JSON, JSONDict, JSONObject
+from trumps.core.protocol import Action, Deal, Match
 from trumps.envs.encoding import Spec
 from trumps.envs.rewards import bridge_par, deal_rewards
 
@@ -37,16 +40,19 @@ def games() -> tuple[str, ...]:
     return tuple(trumps.games())
 
 
-_PARAMS: dict[str, Any] = {"preset": "", "options": "", "reward": "score", "dealer": 0}
+Params: TypeAlias = "Mapping[str, str | int | float | bool]"
+"""A game's OpenSpiel parameters (``preset``, ``options``, ``reward``, ``dealer``)."""
+
+_PARAMS: dict[str, str | int | float | bool] = {"preset": "", "options": "", "reward": "score", "dealer": 0}
 
 
-def parse_options(text: str) -> dict[str, Any]:
+def parse_options(text: str) -> JSONDict:
     """Game options from ``"key:value;key:value"`` (values read as JSON
     scalars when they can be: ``true``, ``5``) or a JSON object."""
     text = text.strip()
     if text.startswith("{"):
         return dict(json.loads(text))
-    out: dict[str, Any] = {}
+    out: JSONDict = {}
     for part in filter(None, (x.strip() for x in text.split(";"))):
         key, sep, value = part.partition(":")
         if not sep:
@@ -58,7 +64,7 @@ def parse_options(text: str) -> dict[str, Any]:
     return out
 
 
-def format_options(options: dict[str, Any]) -> str:
+def format_options(options: Mapping[str, object]) -> str:
     """The ``key:value;...`` form of options (no commas, brackets or '=')."""
     return ";".join(
         f"{k}:{json.dumps(v) if not isinstance(v, str) else v}" for k, v in sorted(options.items())
@@ -69,7 +75,7 @@ def short_name(game: str) -> str:
     return f"python_trumps_{game}"
 
 
-def _game_type(game: str) -> Any:
+def _game_type(game: str) -> Any:  # a pyspiel.GameType (pyspiel is untyped)
     return pyspiel.GameType(
         short_name=short_name(game),
         long_name=f"trumps {game}",
@@ -90,12 +96,12 @@ def _game_type(game: str) -> Any:
 
 # OpenSpiel clones a Python state by pickling it and reading it back in the
 # same process: the engine match and the shared settings travel by token.
-_IN_FLIGHT: dict[int, Any] = {}
+_IN_FLIGHT: dict[int, Match[Deal]] = {}
 _CONFIGS: dict[int, _Config] = {}
 _TOKENS = itertools.count()
 
 
-def _unpickle_holder(token: int, record: Any) -> _Holder:
+def _unpickle_holder(token: int, record: Mapping[str, object] | None) -> _Holder:
     match = _IN_FLIGHT.pop(token, None)
     if match is None and record is not None:
         match = trumps.load_game(record)
@@ -113,14 +119,14 @@ class _Holder:
 
     __slots__ = ("legal", "match")
 
-    def __init__(self, match: Any) -> None:
+    def __init__(self, match: Match[Deal] | None) -> None:
         self.match = match
-        self.legal: dict[int, Any] | None = None
+        self.legal: dict[int, Action] | None = None
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Holder:
+    def __deepcopy__(self, memo: dict[int, object]) -> _Holder:
         return _Holder(None if self.match is None else self.match.clone())
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         if self.match is None:
             return (_Holder, (None,))
         token = next(_TOKENS)
@@ -137,11 +143,12 @@ class _Config:
         self,
         game: str,
         preset: str | None,
-        options: dict[str, Any],
+        options: JSONDict,
         reward: str,
         dealer: int,
         spec: Spec,
         players: int,
+        owner: TrumpsGame,
     ) -> None:
         self.trumps_game = game
         self.preset = preset
@@ -152,15 +159,15 @@ class _Config:
         self.players = players
         self.kitty = int(spec.kitty)  # cards dealt to no seat (0 without a kitty)
         self.hand_size = (len(spec.deck) - self.kitty) // players
-        self.game: Any = None
+        self.game = owner
 
     def new_initial_state(self) -> TrumpsState:
         return TrumpsState(self.game)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Config:
+    def __deepcopy__(self, memo: dict[int, object]) -> _Config:
         return self
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         _CONFIGS[id(self)] = self
         return (_unpickle_config, (id(self),))
 
@@ -168,7 +175,7 @@ class _Config:
 class TrumpsGame(pyspiel.Game):  # type: ignore[misc]
     """One deal of a trumps game under a preset and options."""
 
-    def __init__(self, params: dict[str, Any] | None = None, *, game: str) -> None:
+    def __init__(self, params: Params | None = None, *, game: str) -> None:
         p = {**_PARAMS, **(params or {})}
         preset: str | None = str(p["preset"]) or None
         options = parse_options(str(p["options"]))
@@ -190,13 +197,14 @@ class TrumpsGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=game_spec.max_game_length,
         )
         super().__init__(_game_type(game), info, p)
-        self.config = _Config(game, preset, options, reward, int(p["dealer"]), spec, probe.players)
-        self.config.game = self
+        self.config = _Config(game, preset, options, reward, int(p["dealer"]), spec, probe.players, self)
 
     def new_initial_state(self) -> TrumpsState:
         return TrumpsState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> TrumpsObserver:
+    def make_py_observer(  # (OpenSpiel's own IIGObservationType and parameters: untyped)
+        self, iig_obs_type: Any = None, params: Any = None
+    ) -> TrumpsObserver:
         perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return TrumpsObserver(self.config, perfect)
 
@@ -248,7 +256,7 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
         self._par = bridge_par(m) if g.reward == "imps" else None
 
     @property
-    def match(self) -> Any:
+    def match(self) -> Match[Deal] | None:
         return self.holder.match
 
     # ----- the OpenSpiel API ---------------------------------------------------
@@ -258,15 +266,17 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
     def _update_player(self) -> None:
         if self._done:
             self._player = int(pyspiel.PlayerId.TERMINAL)
-        elif self.match is None:
+        elif (m := self.match) is None:
             self._player = int(pyspiel.PlayerId.CHANCE)
         else:
-            self._player = int(self.match.to_act_index)
+            seat = m.to_act_index  # (None only once the deal is over, and then _done is set)
+            self._player = int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
 
-    def _legal(self) -> dict[int, Any]:
+    def _legal(self) -> dict[int, Action]:
         h = self.holder
         if h.legal is None:
-            h.legal = self.tg.spec.actions.legal(h.match.legal_actions())
+            m = h.match
+            h.legal = {} if m is None else self.tg.spec.actions.legal(m.legal_actions())
         return h.legal
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -286,7 +296,7 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
                 self._update_player()
             return
         m = self.match
-        seat = m.to_act_index
+        seat = self._player  # (the match's to_act_index, kept by _update_player)
         engine_action = self._legal()[int(action)]
         self.holder.legal = None
         private = m.phase == "KITTY" or str(engine_action).startswith("MELD:")
@@ -325,14 +335,14 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
         deck = self.tg.spec.deck
         return [deck[i] for k, i in enumerate(self.dealt) if self._owner(k) == player]
 
-    def view(self, player: int) -> dict[str, Any] | None:
+    def view(self, player: int) -> JSONDict | None:
         m = self.match
         if m is None or self._done:
             return None
-        v: dict[str, Any] = m.view(player)
+        v: JSONDict = m.view(player)
         return v
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TrumpsState:
+    def resample_from_infostate(self, player_id: int, probability_sampler: object) -> TrumpsState:
         """A state drawn from ``player_id``'s information set: the unseen
         cards re-dealt at random (in the play, respecting the shown voids),
         checked by replaying every action."""
@@ -391,9 +401,11 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
         # the contractor's dealt hand and the kitty, when not known, split at random
         discards: list[str] = []
         if g.kitty and not self._saw_kitty(player):
-            contract = (view or {}).get("contract") or {}
+            contract = _obj((view or {}).get("contract"))
             who = contract.get("seat")
-            contractor = g.spec.seat_names.index(who) if who in g.spec.seat_names else None
+            contractor = (
+                g.spec.seat_names.index(who) if isinstance(who, str) and who in g.spec.seat_names else None
+            )
             if contractor is not None:
                 discards = list(hands.get(-1, []))
                 rng.shuffle(discards)
@@ -423,10 +435,10 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
         m = self.match
         if m is None or not self.tg.kitty:
             return False
-        contract = (m.view(player).get("contract") or {}) if not self._done else {}
+        contract = _obj(m.view(player).get("contract")) if not self._done else {}
         seat = contract.get("seat")
         return bool(
-            seat is not None
+            isinstance(seat, str)
             and self.tg.spec.seat_names.index(seat) == player
             and m.phase in ("KITTY", "PLAY")
         )
@@ -439,14 +451,17 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
         coinche meld declaration, any legal one."""
         state = self.tg.new_initial_state()
         pile = list(pile)
-        view = self.view(player) or {}
+        view: JSONObject = self.view(player) or {}
         try:
             for i in dealt:
                 state.apply_action(i)
             for s, notation, public in self.actions:
-                legal = state.tg.spec.actions.legal(state.match.legal_actions())
+                m = state.match
+                if m is None:
+                    return None
+                legal = state.tg.spec.actions.legal(m.legal_actions())
                 if not public and s != player:
-                    if state.match.phase == "KITTY" and pile:
+                    if m.phase == "KITTY" and pile:
                         notation = pile.pop()
                     elif notation.startswith("MELD:"):
                         notation = _declaration_like(view, s, [str(a) for a in legal.values()], rng)
@@ -459,24 +474,34 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
         return state
 
 
-def _declaration_like(view: dict[str, Any], seat: int, legal: list[str], rng: random.Random) -> str:
+def _obj(value: JSON) -> JSONObject:
+    """A JSON object of a view (``{}`` for null)."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def _seq(value: JSON) -> Sequence[JSON]:
+    """A JSON array of a view (``[]`` for null)."""
+    return value if isinstance(value, Sequence) and not isinstance(value, str) else []
+
+
+def _declaration_like(view: JSONObject, seat: int, legal: list[str], rng: random.Random) -> str:
     """Coinche: a meld declaration for another seat that tells what the
     real one told: the melds shown at trick 2, else a best meld of the
     announced value (and rank), else nothing."""
     from trumps.coinche.melds import Declaration
 
-    info = view.get("melds") or {}
-    name = list(view["seats"])[seat]
-    shown = (info.get("shown") or {}).get(name)
+    info = _obj(view.get("melds"))
+    name = str(_seq(view["seats"])[seat])
+    shown = _obj(info.get("shown")).get(name)
     if shown is not None:
-        want = sorted(str(m) for m in shown)
+        want = sorted(str(m) for m in _seq(shown))
         same = [d for d in legal if sorted(str(m) for m in Declaration.parse(d).melds) == want]
         return rng.choice(same) if same else rng.choice(legal)
-    said = [a for a in info.get("announcements") or [] if a["seat"] == name]
+    said = [a for a in map(_obj, _seq(info.get("announcements"))) if a["seat"] == name]
     if not said:
         return "MELD:-" if "MELD:-" in legal else rng.choice(legal)
-    value = int(said[-1]["value"])
-    rank = (said[-1].get("how_high") or {}).get(name)
+    value = said[-1]["value"]
+    rank = _obj(said[-1].get("how_high")).get(name)
     fits = []
     for d in legal:
         melds = Declaration.parse(d).melds
@@ -490,15 +515,18 @@ def _declaration_like(view: dict[str, Any], seat: int, legal: list[str], rng: ra
 
 
 def _pin_belote(
-    view: dict[str, Any], hands: dict[int, list[str]], played: list[tuple[int, str, Any]], rng: random.Random
+    view: JSONObject,
+    hands: dict[int, list[str]],
+    played: Sequence[tuple[int, str, int | None]],
+    rng: random.Random,
 ) -> None:
     """Coinche: a seat that announced belote but not yet rebelote holds the
     other card of the pair; move it there (swapping a random card back)."""
-    seats: list[str] = list(view["seats"])
-    for entry in view.get("belote") or []:
+    seats = [str(s) for s in _seq(view["seats"])]
+    for entry in map(_obj, _seq(view.get("belote"))):
         if entry.get("call") != "belote":
             continue
-        seat = seats.index(entry["seat"])
+        seat = seats.index(str(entry["seat"]))
         pair = {"K" + str(entry["suit"]), "Q" + str(entry["suit"])}
         mine = {c for s, c, _l in played if s == seat}
         missing = pair - mine
@@ -570,7 +598,7 @@ class TrumpsObserver:
 def _game_class(game: str) -> type[TrumpsGame]:
     """The OpenSpiel game class of ``game`` (OpenSpiel builds it from params alone)."""
 
-    def __init__(self: TrumpsGame, params: dict[str, Any] | None = None) -> None:
+    def __init__(self: TrumpsGame, params: Params | None = None) -> None:
         TrumpsGame.__init__(self, params, game=game)
 
     return type(f"TrumpsGame_{game}", (TrumpsGame,), {"__init__": __init__})

@@ -9,7 +9,7 @@ Observations are ``{"observation": float32 tensor, "action_mask": int8}``;
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -19,12 +19,21 @@ from pettingzoo.utils.wrappers import (  # type: ignore[import-untyped, import-n
 )
 
 import trumps
+from trumps.core.json_types import JSONDict
+from trumps.core.protocol import Action, Deal, Match
 from trumps.envs.encoding import Spec
 from trumps.envs.lazy import ViewInfo
 from trumps.envs.rewards import REWARDS, bridge_par, deal_rewards
 from trumps.envs.tracking import ObservationTracker
 
-__all__ = ["OrderEnforcing", "TrumpsAECEnv"]
+__all__ = ["Last", "Observation", "OrderEnforcing", "TrumpsAECEnv"]
+
+Observation = dict[str, np.ndarray]
+"""``{"observation": float32 tensor, "action_mask": int8 mask}``."""
+
+Last = tuple[Observation | None, float, bool, bool, dict[str, object]]
+"""``last()``: (observation, or None when not observed; reward;
+termination; truncation; info)."""
 
 
 class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
@@ -34,10 +43,10 @@ class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
     tenth of a random episode's time (``benchmarks/envs_speed.py``).  The
     check is the same: nothing is read before ``reset()``."""
 
-    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def last(self, observe: bool = True) -> Last:
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
-        result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        result: Last = self.env.last(observe)
         return result
 
     def __str__(self) -> str:  # as PettingZoo's own wrapper prints: the environment's name
@@ -45,17 +54,18 @@ class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
 
 
 class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: ClassVar[dict[str, object]] = {
         "name": "trumps_v0",
         "render_modes": ["ansi"],
         "is_parallelizable": False,
     }
+    _match: Match[Deal]  # the episode's match, from reset() on
 
     def __init__(
         self,
         game: str,
         preset: str | None = None,
-        options: Mapping[str, Any] | None = None,
+        options: Mapping[str, object] | None = None,
         *,
         reward: str = "score",
         episode: str = "deal",
@@ -92,42 +102,42 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n_act) for a in self.possible_agents}
-        self.match: Any = None
-        self._replay: tuple[list[Any], Any, int] | None = None  # (episode's actions, match, step)
+        self.match: Match[Deal] | None = None  # (None until reset; the steps read self._match)
+        self._replay: tuple[list[Action], Match[Deal], int] | None = None  # (episode's actions, match, step)
         self._par: int | None = None
-        self._legal: dict[int, Any] = {}
+        self._legal: dict[int, Action] = {}
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space[Any]:
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
     # ----- the episode -------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         if seed is None:
             seed = int(np.random.default_rng().integers(2**62))
-        self.match = self._new_match(seed)
+        self.match = self._match = self._new_match(seed)
         self._seed = seed
-        self._actions: list[Any] = []
+        self._actions: list[Action] = []
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._tracker.reset(self.match)
+        self.infos: dict[str, dict[str, object]] = {a: {} for a in self.agents}
+        self._tracker.reset(self._match)
         self._start_deal()
         self._sync()
 
     def _start_deal(self) -> None:
-        self._deals_done = len(self.match.results)
-        self._par = bridge_par(self.match) if self.reward_kind == "imps" else None
+        self._deals_done = len(self._match.results)
+        self._par = bridge_par(self._match) if self.reward_kind == "imps" else None
 
     def _sync(self) -> None:
         """Point at the seat to act.  ``infos`` holds its view (of every seat
         at the end), made only when read: a view costs several engine steps."""
-        m = self.match
+        m = self._match
         seat = m.to_act_index
         if seat is not None and not self.terminations.get(self.possible_agents[seat], False):
             agent = self.possible_agents[seat]
@@ -139,17 +149,17 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
             self._legal = {}
             self.infos = {a: ViewInfo(self._view_of(self._seat[a])) for a in self.agents}
 
-    def _new_match(self, seed: int) -> Any:
+    def _new_match(self, seed: int) -> Match[Deal]:
         return trumps.new_game(self.game_name, preset=self.preset, options=self.game_options, seed=seed)
 
-    def _view_of(self, seat: int) -> Callable[[], dict[str, Any]]:
+    def _view_of(self, seat: int) -> Callable[[], JSONDict]:
         """A function giving ``seat``'s view of the state now, even when
         called after later steps (it then replays the episode so far)."""
-        match, actions, seed, step = self.match, self._actions, self._seed, len(self._actions)
+        match, actions, seed, step = self._match, self._actions, self._seed, len(self._actions)
 
-        def make() -> dict[str, Any]:
-            if self.match is match and len(actions) == step:
-                now: dict[str, Any] = match.view(seat)
+        def make() -> JSONDict:
+            if self._match is match and len(actions) == step:
+                now: JSONDict = match.view(seat)
                 return now
             # one replay per episode moves forward as late reads come (in
             # step order, as stored infos are usually read, that is one
@@ -161,12 +171,12 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
             for action in actions[r[2] : step]:
                 replay.apply(action)
             self._replay = (actions, replay, step)
-            then: dict[str, Any] = replay.view(seat)
+            then: JSONDict = replay.view(seat)
             return then
 
         return make
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> Observation:
         mask = np.zeros(len(self.spec.actions), dtype=np.int8)
         if agent == self.agent_selection and self._legal:
             mask[list(self._legal)] = 1
@@ -180,7 +190,7 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         chosen = None if action is None else self._legal.get(int(action))
         if chosen is None:
             raise ValueError(f"{agent}: action {action!r} is not legal (see the action mask)")
-        m = self.match
+        m = self._match
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._tracker.apply(chosen)
@@ -204,10 +214,10 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.match is None:
             return None
-        v = self.match.view(self.match.to_act_index if self.match.to_act_index is not None else 0)
-        return (
-            f"{v.get('phase')} to act {v.get('to_act')} auction {[e['call'] for e in v.get('auction') or []]}"
-        )
+        v: JSONDict = self.match.view(self.match.to_act_index if self.match.to_act_index is not None else 0)
+        auction = v.get("auction") or []
+        calls = [e["call"] for e in auction if isinstance(e, Mapping)] if isinstance(auction, list) else []
+        return f"{v.get('phase')} to act {v.get('to_act')} auction {calls}"
 
     def close(self) -> None:
         pass

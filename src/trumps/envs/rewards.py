@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from trumps.core.protocol import Deal, Match
 
 __all__ = ["REWARDS", "deal_rewards"]
 
@@ -11,14 +14,14 @@ REWARDS = ("score", "tricks", "card_points", "imps")
 
 
 def _team_tricks(
-    game: str, result: Mapping[str, Any], teams: Sequence[Sequence[int]], seat_names: Sequence[str]
+    game: str, result: Mapping[str, object], teams: Sequence[Sequence[int]], seat_names: Sequence[str]
 ) -> list[float]:
     tricks = result.get("tricks")
     if isinstance(tricks, list):
         return [float(t) for t in tricks]
     out = [0.0] * len(teams)
     declarer = result.get("declarer")
-    if declarer is None or tricks is None:
+    if declarer is None or not isinstance(tricks, int):
         return out
     d = list(seat_names).index(str(declarer))
     for i, t in enumerate(teams):
@@ -36,36 +39,46 @@ def _offered(game: str) -> tuple[str, ...]:
 def deal_rewards(
     game: str,
     kind: str,
-    result: Mapping[str, Any],
+    result: Mapping[str, object],
     teams: Sequence[Sequence[int]],
     seat_names: Sequence[str],
     par_ns: int | None = None,
 ) -> list[float]:
     """One value per team for a finished deal's result record."""
     if kind == "score":
-        return [float(p) for p in result["points"]]
+        return _floats(result["points"])
     if kind == "tricks":
         return _team_tricks(game, result, teams, seat_names)
     if kind in REWARDS and kind not in _offered(game):
         raise ValueError(f"reward {kind!r} is not offered by {game} (it offers {', '.join(_offered(game))})")
     if kind == "card_points":
-        return [float(p) for p in result["card_points"]]
+        return _floats(result["card_points"])
     if kind == "imps":
         if par_ns is None:
             raise ValueError("reward 'imps' is measured against the double-dummy par (par_ns)")
         from trumps.bridge.scoring import imps
 
-        pts = [int(p) for p in result["points"]]
+        pts = [int(p) for p in _floats(result["points"])]
         return [float(imps(pts[0] - par_ns)), float(imps(pts[1] + par_ns))]
     raise ValueError(f"unknown reward {kind!r} (one of {', '.join(REWARDS)})")
 
 
-def bridge_par(m: Any) -> int:
+def _floats(values: object) -> list[float]:
+    """A result's per-team numbers (a list of numbers in the record)."""
+    if not isinstance(values, (list, tuple)):
+        raise TypeError(f"a deal result's per-team values are a list, not {values!r}")
+    return [float(v) for v in values]
+
+
+def bridge_par(m: Match[Deal]) -> int:
     """North-South's double-dummy par score of the current bridge deal."""
     from trumps.bridge.dd import par
+    from trumps.bridge.deal import BridgeDeal
 
     d = m.deal
-    vul = getattr(d, "vulnerable", (False, False))
+    if not isinstance(d, BridgeDeal):
+        raise TypeError(f"the par score is a bridge deal's, not {m.game}'s")
+    vul = d.vulnerable
     text = {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "Both"}[
         (bool(vul[0]), bool(vul[1]))
     ]

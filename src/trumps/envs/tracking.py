@@ -34,12 +34,15 @@ can get in.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 import trumps
 from trumps.core.cards import Card
+from trumps.core.protocol import Action, Deal, Match
+from trumps.core.trick import TrickDeal
 from trumps.envs.encoding import LAST_CALLS, PHASES, Spec
 
 __all__ = ["ObservationMismatch", "ObservationTracker"]
@@ -82,6 +85,9 @@ class ObservationTracker:
         self._size = off + 1
         self._index = [self._gather(s, enc.offsets, nt) for s in range(p)]
         self._width = nc + p  # one slot of the last calls
+        # a Match[Deal] from reset() on, left unnarrowed: apply() reads its
+        # deal's own fields (auction, tricks, hands, exposed) on the
+        # environments' measured path, with no isinstance per action
         self.match: Any = None
         self._table: np.ndarray | None = None
 
@@ -134,7 +140,7 @@ class ObservationTracker:
         return idx
 
     # ----- reading -----------------------------------------------------------
-    def reset(self, match: Any) -> None:
+    def reset(self, match: Match[Deal]) -> None:
         """Track ``match`` (the table is built when first needed)."""
         self.match = match
         self._table = None
@@ -177,7 +183,7 @@ class ObservationTracker:
         return table
 
     # ----- one action --------------------------------------------------------
-    def apply(self, action: Any) -> None:
+    def apply(self, action: Action) -> None:
         """Apply ``action`` to the match and bring the table up to date."""
         m = self.match
         d = m.deal
@@ -203,7 +209,7 @@ class ObservationTracker:
         elif phase == PLAY == after and type(action) is Card and owner is not None:
             self._card(t, d, owner, self._card_index[str(action)], tricks)
             if len(getattr(d, "exposed", ())) != exposed:
-                self._laid_down(t, d)
+                self._laid_down(t, d.exposed, d.hands)
         else:
             self._table = None
 
@@ -213,7 +219,7 @@ class ObservationTracker:
         if htp is not None:
             t[at + htp] = 1.0
 
-    def _call(self, t: np.ndarray, d: Any) -> None:
+    def _call(self, t: np.ndarray, d: TrickDeal) -> None:
         caller, call = d.auction.calls[-1]
         k = self._call_index.get(str(call))
         last, w = self._at["last_calls"], self._width
@@ -239,16 +245,16 @@ class ObservationTracker:
         t[ph : ph + len(PHASES)] = 0.0
         t[enc.phase_index(public.get("phase")) - enc.offsets["phase"] + ph] = 1.0
 
-    def _laid_down(self, t: np.ndarray, d: Any) -> None:
+    def _laid_down(self, t: np.ndarray, exposed: Iterable[int], hands: Sequence[Sequence[Card]]) -> None:
         """A hand was laid down (bridge's dummy after the opening lead, a 500
         open misère): the others see it from now on."""
         dk, ci, at = self._d, self._card_index, self._at["exposed_hands"]
-        for seat in d.exposed:
+        for seat in exposed:
             t[at + seat * dk : at + (seat + 1) * dk] = 0.0
-            for c in d.hands[seat]:
+            for c in hands[seat]:
                 t[at + seat * dk + ci[str(c)]] = 1.0
 
-    def _card(self, t: np.ndarray, d: Any, owner: int, ci: int, tricks: int) -> None:
+    def _card(self, t: np.ndarray, d: TrickDeal, owner: int, ci: int, tricks: int) -> None:
         at, dk = self._at, self._d
         t[at["hand"] + owner * dk + ci] = 0.0
         t[at["exposed_hands"] + owner * dk + ci] = 0.0

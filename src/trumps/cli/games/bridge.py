@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from trumps.bridge.calls import Contract
 from trumps.bridge.rubber import RubberSheet, score_rubber
@@ -29,6 +29,7 @@ from trumps.core.errors import TrumpsError
 
 if TYPE_CHECKING:
     from trumps.bridge.dd import DDTable, Par
+    from trumps.core.json_types import JSONDict
 
 __all__ = ["dd_command", "score_command"]
 
@@ -141,7 +142,7 @@ def _sheet_from_json(text: str) -> RubberSheet:
     return sheet
 
 
-def _rubber_json(sheet: RubberSheet) -> dict[str, Any]:
+def _rubber_json(sheet: RubberSheet) -> JSONDict:
     entries = [e.to_dict() for e in sheet.entries]
     return {
         "deals": entries,
@@ -273,7 +274,7 @@ def _dd(argv: list[str]) -> int:
     table = dd.dd_table(deal)
     par = dd.par(table, vulnerable=vul, dealer=dealer) if a.par else None
     if a.json:
-        out: dict[str, Any] = {"deal": deal, "tricks": table.to_dict()}
+        out: JSONDict = {"deal": deal, "tricks": table.to_dict()}
         if board is not None:
             out["board"] = board
         if par is not None:
