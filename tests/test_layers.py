@@ -90,10 +90,10 @@ def test_the_checker_sees_forbidden_imports(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text(
         "import asyncio\nfrom trumps.cli.common import CliParser\n"
-        "import importlib\nimportlib.import_module('trumps.room.app')\nimport trumps.core.cards\n"
+        "import importlib\nimportlib.import_module('trumps.room.web.app')\nimport trumps.core.cards\n"
     )
     got = [n for n in imported_names(sample) if _forbidden(n)]
-    assert "asyncio" in got and "trumps.cli.common" in got and "trumps.room.app" in got
+    assert "asyncio" in got and "trumps.cli.common" in got and "trumps.room.web.app" in got
     assert not _forbidden("trumps.core.cards") and not _forbidden("trumps.client")
 
 

@@ -249,7 +249,7 @@ def test_the_toy_game_in_the_pettingzoo_environment(installed: Path) -> None:
 def test_the_toy_game_in_the_card_room(installed: Path, tmp_path: Path) -> None:
     from starlette.testclient import TestClient
 
-    from trumps.room.app import create_app
+    from trumps.room.web.app import create_app
 
     with TestClient(create_app(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0)) as client:
         catalogue = {g["game"]: g for g in client.get("/api/games").json()}

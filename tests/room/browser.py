@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 import uvicorn
 
-from trumps.room.app import create_app
 from trumps.room.timers import Clock
+from trumps.room.web.app import create_app
 
 if TYPE_CHECKING:  # Playwright is imported only by the browser tests themselves
     from playwright.sync_api import Locator, Page

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 
-from trumps.room.app import create_app
+from trumps.room.web.app import create_app
 
 sys.path.insert(0, str(Path(__file__).parent))
 from browser import CHROMIUM_ARGS, LiveServer, chromium_path, free_port

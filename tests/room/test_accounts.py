@@ -17,9 +17,9 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from trumps.room import accounts
-from trumps.room.app import create_app
 from trumps.room.db import STARTING_CHIPS, LoginFailure, Player, SessionRow
 from trumps.room.store import Store
+from trumps.room.web.app import create_app
 
 PASSWORD = "correct horse 1"
 

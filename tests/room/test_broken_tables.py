@@ -17,8 +17,8 @@ from test_migrations import upgrade
 from test_room import _sit_and_fill, create, guest, recv_state
 
 from trumps.cli.main import main
-from trumps.room.app import create_app
 from trumps.room.store import Store
+from trumps.room.web.app import create_app
 
 
 def _admin(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

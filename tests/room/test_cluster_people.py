@@ -21,7 +21,7 @@ from starlette.testclient import TestClient
 sys.path.insert(0, str(Path(__file__).parent))
 from peers import Peer, as_guest, new_account, new_guest
 
-from trumps.room.app import create_app
+from trumps.room.web.app import create_app
 
 
 @pytest.fixture

@@ -287,7 +287,7 @@ def test_leaderboard_rows_order_and_averages(store: Store) -> None:
 
 
 def test_routes(db_url: str) -> None:
-    from trumps.room.app import create_app
+    from trumps.room.web.app import create_app
 
     with TestClient(create_app(db_url, bot_delay=0)) as client:
         assert client.get("/api/me/chips").status_code == 401

@@ -17,7 +17,6 @@ from starlette.testclient import TestClient
 
 import trumps
 from trumps.bridge.pbn import read_pbn, records_from_game
-from trumps.room.app import create_app
 from trumps.room.history import (
     CLOSED,
     NOT_STARTED,
@@ -28,6 +27,7 @@ from trumps.room.history import (
     rebuild,
 )
 from trumps.room.store import StoredTable
+from trumps.room.web.app import create_app
 
 COOKIE = "trumps_session"
 CARD = re.compile(r'"((?:[AKQJT2-9]|1[0-3])[SHDC]|RJ|BJ)(?::[SHDC])?"')

@@ -15,8 +15,8 @@ from starlette.testclient import TestClient
 
 import trumps
 from trumps.room import accounts
-from trumps.room.app import create_app
 from trumps.room.store import Store
+from trumps.room.web.app import create_app
 
 MIGRATIONS = Path(trumps.__file__).parent / "room" / "migrations"
 

@@ -12,8 +12,8 @@ import pytest
 from starlette.testclient import TestClient
 
 import trumps
-from trumps.room.app import create_app
 from trumps.room.store import Store
+from trumps.room.web.app import create_app
 
 RECORDS = json.loads(
     (Path(__file__).resolve().parents[1] / "data" / "coinche" / "records_before_preset_fix.json").read_text()

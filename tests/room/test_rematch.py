@@ -15,10 +15,10 @@ import pytest
 from peers import Peer, advance, as_guest, create_table, new_account, new_guest, peer
 from starlette.testclient import TestClient
 
-from trumps.room.app import create_app
 from trumps.room.store import Store
 from trumps.room.table import ABANDON_AFTER
 from trumps.room.timers import FakeClock
+from trumps.room.web.app import create_app
 
 T0 = 1_800_000_000.0
 ONE_DEAL = {"target_score": 1}  # coinche: the game is over after one deal

@@ -23,9 +23,9 @@ import trumps
 from trumps.bots.solving import solve_values
 from trumps.bots.suggest import review
 from trumps.room import history
-from trumps.room.app import create_app
 from trumps.room.history import CLOSED, NOT_STARTED, STILL_PLAYING
 from trumps.room.store import Store
+from trumps.room.web.app import create_app
 from trumps.solver import solve
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -15,9 +15,10 @@ from starlette.testclient import TestClient
 
 import trumps
 import trumps.room
-import trumps.room.app
-from trumps.room.app import create_app, since_param
+import trumps.room.web.tables
 from trumps.room.store import Store
+from trumps.room.web.app import create_app
+from trumps.room.web.sockets import since_param
 
 CARD = re.compile(r'"((?:[AKQJT2-9]|1[0-3])[SHDC]|RJ|BJ)(?::[SHDC])?"')
 
@@ -309,7 +310,7 @@ def test_a_request_that_fails_closes_its_connection(tmp_path: Path, monkeypatch:
     def broken() -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(trumps.room.app, "game_catalogue", broken)
+    monkeypatch.setattr(trumps.room.web.tables, "game_catalogue", broken)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'r.db'}"), raise_server_exceptions=False) as c:
         r = c.get("/api/games")
         assert r.status_code == 500

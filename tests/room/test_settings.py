@@ -12,11 +12,11 @@ from peers import Peer, as_guest, create_table, my_turn, new_account, new_guest,
 from starlette.testclient import TestClient
 
 import trumps
-from trumps.room.app import create_app
 from trumps.room.settings import MAX_SPECTATORS, PRESET_PHRASES
 from trumps.room.store import Store
 from trumps.room.table import CHAT_BURST, CHAT_WINDOW
 from trumps.room.timers import FakeClock
+from trumps.room.web.app import create_app
 
 T0 = 1_800_000_000.0
 

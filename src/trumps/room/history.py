@@ -1,6 +1,6 @@
 """Finished games: replay pages, JSON/PBN export, a player's own game list.
 
-Routes (mounted by :func:`trumps.room.app.create_app`):
+Routes (mounted by :func:`trumps.room.web.app.create_app`):
 
 * ``GET /replay/{tid}`` and ``GET /games``: the pages (static HTML + JS);
 * ``GET /api/tables/{tid}/replay``: every step of a finished game (each call

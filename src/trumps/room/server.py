@@ -119,7 +119,7 @@ class _UvicornSettings(UvicornLimits):
 
 def worker_app() -> Starlette:
     """The app of one of ``--workers N`` (uvicorn imports it in each process)."""
-    from trumps.room.app import create_app
+    from trumps.room.web.app import create_app
 
     db = os.environ["TRUMPS_SERVE_DB"]
     delay = float(os.environ.get("TRUMPS_SERVE_BOT_DELAY", "0.6"))
@@ -205,7 +205,7 @@ def serve(
     budgets do not count (trumps.room.limits)."""
     import uvicorn
 
-    from trumps.room.app import create_app
+    from trumps.room.web.app import create_app
 
     if workers < 1:
         raise TrumpsError("--workers must be at least 1")

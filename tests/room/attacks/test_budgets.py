@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import socket
 import sys
@@ -24,17 +23,15 @@ from argon2 import PasswordHasher
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-import trumps.room.app as app_module
-from trumps.room.app import create_app
 from trumps.room.limits import (
     GUEST_BURST,
     MESSAGE_BURST,
     PASSWORD_BURST,
     SEND_QUEUE_MESSAGES,
     SOCKETS_PER_TABLE,
-    SocketCount,
 )
 from trumps.room.table import ADDRESS_SHARE, CHAT_BURST
+from trumps.room.web.app import create_app
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from cluster_harness import Worker
@@ -210,8 +207,9 @@ def test_guests_of_one_address_cannot_multiply_their_sockets(
     count of sockets (SOCKETS_PER_ADDRESS; 4 here): a fresh guest from the
     same address gets no more.  (Counted per guest alone, GUEST_BURST guests
     of SOCKETS_PER_PERSON sockets each were over a thousand.)"""
-    monkeypatch.setattr(app_module, "SocketCount", functools.partial(SocketCount, per_address=4))
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.0)) as client:
+    app = create_app(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.0)
+    app.state.web.sockets.per_address = 4
+    with TestClient(app) as client:
         cookies = [new_guest(client, f"G{i}") for i in range(3)]
         with contextlib.ExitStack() as stack:
             for cookie in cookies[:2]:

@@ -35,9 +35,9 @@ from starlette.testclient import TestClient
 
 import trumps
 from trumps.room import limits
-from trumps.room.app import create_app
 from trumps.room.messages import AnyMessage, MessageError, parse_client_message
 from trumps.room.settings import TableSettings
+from trumps.room.web.app import create_app
 
 
 @pytest.fixture

@@ -24,9 +24,9 @@ from starlette.testclient import TestClient
 import trumps
 from trumps.core.errors import OptionError
 from trumps.room import accounts
-from trumps.room.app import create_app
 from trumps.room.db import TableRow
 from trumps.room.store import Store
+from trumps.room.web.app import create_app
 
 
 def lobby_works(client: TestClient) -> list[dict[str, Any]]:
