@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from trumps.core.errors import TrumpsError
@@ -51,7 +51,7 @@ class Bot(ABC):
     #: ``False``: the bot ignores the view, so drivers may pass ``{}``.
     needs_view: ClassVar[bool] = True
 
-    def choose(self, view: dict[str, Any], legal: Sequence[A], rng: random.Random) -> A:
+    def choose(self, view: Mapping[str, Any], legal: Sequence[A], rng: random.Random) -> A:
         """One of ``legal``, the same object it was given (an action or its
         notation).  ``view`` is the acting seat's view (``{}`` when
         :attr:`needs_view` is false); ``rng`` is the only source of chance.
@@ -68,7 +68,7 @@ class Bot(ABC):
             raise BotError(f"{self.name} chose {chosen!r}, which is not legal") from None
 
     @abstractmethod
-    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> str:
         """One of ``legal`` (notations): what each bot implements."""
 
     def __repr__(self) -> str:
@@ -81,7 +81,7 @@ class RandomBot(Bot):
     name = "random"
     needs_view = False
 
-    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> str:
         if not legal:
             raise BotError("no legal action to choose from")
         return legal[rng.randrange(len(legal))]
