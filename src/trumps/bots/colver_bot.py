@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any, ClassVar
 
 from trumps.bots.base import Bot, BotError
@@ -83,7 +84,7 @@ class ColverError(BotError):
     """colver is missing, or the two engines disagree on a deal."""
 
 
-def require_colver() -> Any:
+def require_colver() -> ModuleType:
     """The ``colver`` module, or :class:`ColverError` naming how to install it."""
     try:
         import colver
