@@ -82,10 +82,14 @@ LEVELS: dict[str, Budget] = {
 }
 
 
-def cards_in_hands(view: Mapping[str, Any]) -> int:
+def cards_in_hands(view: Mapping[str, object]) -> int:
     """Cards still held by the seats that play (from the public hand sizes)."""
-    sitting = set(view.get("sitting_out") or [])
-    return sum(int(k) for s, k in (view.get("hand_sizes") or {}).items() if s not in sitting)
+    sitting = view.get("sitting_out") or []
+    sizes = view.get("hand_sizes") or {}
+    if not isinstance(sitting, (list, tuple)) or not isinstance(sizes, Mapping):
+        raise TypeError("a view's sitting_out is a list and its hand_sizes an object")
+    out = set(sitting)
+    return sum(int(k) for s, k in sizes.items() if s not in out)
 
 
 def card_actions(legal: list[str]) -> list[str]:
