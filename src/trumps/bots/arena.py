@@ -33,17 +33,20 @@ import random
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 import trumps
 from trumps.bots.base import Bot, BotError
 from trumps.bots.selfplay import step
+from trumps.core.json_types import JSON, JSONDict
 from trumps.core.protocol import Deal, Match
 
 __all__ = [
     "ArenaResult",
+    "ArenaResultJSON",
     "DealOutcome",
     "Interval",
+    "IntervalJSON",
     "duplicate_deal",
     "duplicate_match",
     "interval",
@@ -51,6 +54,26 @@ __all__ = [
 ]
 
 MAX_ACTIONS = 10_000
+
+
+class IntervalJSON(TypedDict):
+    """:meth:`Interval.to_dict`."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+
+
+class ArenaResultJSON(TypedDict):
+    """:meth:`ArenaResult.to_dict`: the match and A's gain per measure."""
+
+    game: str
+    a: str
+    b: str
+    seed: int
+    deals: int
+    summary: dict[str, IntervalJSON]
 
 
 @dataclass(frozen=True)
@@ -69,7 +92,7 @@ class Interval:
     def format(self, digits: int = 2) -> str:
         return f"{self.mean:+.{digits}f} [{self.low:+.{digits}f}, {self.high:+.{digits}f}]"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> IntervalJSON:
         return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
 
 
@@ -92,7 +115,7 @@ class DealOutcome:
 
     seed: int
     gains: dict[str, float]
-    tables: tuple[dict[str, Any], dict[str, Any]]
+    tables: tuple[JSONDict, JSONDict]
 
 
 @dataclass
@@ -114,7 +137,7 @@ class ArenaResult:
         """Measure name -> mean of A's gain per deal with its 95% interval."""
         return {m: interval([d.gains[m] for d in self.per_deal]) for m in self.measures}
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ArenaResultJSON:
         return {
             "game": self.game,
             "a": self.a,
@@ -145,7 +168,7 @@ def _measures(game: str) -> tuple[str, ...]:
     return trumps.game_spec(game).arena_measures
 
 
-def _play_one_deal(match: Match[Deal], bots: Sequence[Bot], rng: random.Random) -> dict[str, Any]:
+def _play_one_deal(match: Match[Deal], bots: Sequence[Bot], rng: random.Random) -> JSONDict:
     """Play until the first deal has a result; return that result."""
     for _ in range(MAX_ACTIONS):
         if match.results:
@@ -159,9 +182,11 @@ def _play_one_deal(match: Match[Deal], bots: Sequence[Bot], rng: random.Random) 
     raise BotError("the deal did not finish")
 
 
-def _new_match(game: str, options: Mapping[str, Any] | None, seed: int) -> Match[Deal]:
+def _new_match(game: str, options: Mapping[str, object] | None, seed: int) -> Match[Deal]:
     opts = dict(options or {})
     preset = opts.pop("preset", None)
+    if preset is not None and not isinstance(preset, str):
+        raise BotError(f"a preset is named by a string, not {preset!r}")
     return trumps.new_game(game, preset=preset, options=opts, seed=seed)
 
 
@@ -175,7 +200,7 @@ def duplicate_deal(
     """Play the first deal of the game seeded ``seed`` twice, seats swapped.
     ``options`` may hold a ``"preset"`` key besides the game's options."""
     name = trumps.game_class(game).game
-    results: list[dict[str, Any]] = []
+    results: list[JSONDict] = []
     teams: list[list[int]] = []
     for table in (0, 1):
         match = _new_match(name, options, seed)
@@ -191,7 +216,17 @@ def duplicate_deal(
     return DealOutcome(seed, gains, (results[0], results[1]))
 
 
-def _gains(game: str, results: list[dict[str, Any]]) -> dict[str, float]:
+def _points(result: JSONDict) -> tuple[float, float]:
+    """A table's ``points`` of the two teams (none for a thrown-in deal)."""
+    p: JSON = result.get("points")
+    if isinstance(p, Sequence) and not isinstance(p, str) and len(p) == 2:
+        a, b = p
+        if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+            return a, b
+    return 0, 0
+
+
+def _gains(game: str, results: list[JSONDict]) -> dict[str, float]:
     """Side A's gain on one deal played at two tables with the seats swapped:
     the game's own comparison (its spec's ``arena_gains``: IMPs in bridge),
     else the difference in ``points`` of the two teams averaged over the tables."""
@@ -200,7 +235,7 @@ def _gains(game: str, results: list[dict[str, Any]]) -> dict[str, float]:
         out: dict[str, float] = gains(results)
         return out
     t1, t2 = results
-    p1, p2 = t1.get("points") or (0, 0), t2.get("points") or (0, 0)
+    p1, p2 = _points(t1), _points(t2)
     # A is team 0 at table 1 and team 1 at table 2; a thrown-in deal scores zero each
     return {"points": ((p1[0] - p1[1]) + (p2[1] - p2[0])) / 2}
 
@@ -227,7 +262,7 @@ def _factory(game: str, kind: str | Bot) -> Callable[[], Bot]:
     return lambda: uncapped(bot_for(game, kind))
 
 
-def _worker(args: tuple[str, str, str, int, dict[str, Any] | None]) -> DealOutcome:
+def _worker(args: tuple[str, str, str, int, dict[str, object] | None]) -> DealOutcome:
     game, a, b, seed, options = args
     return duplicate_deal(game, _factory(game, a), _factory(game, b), seed, options)
 

@@ -42,19 +42,22 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 import trumps
-from trumps.bots.arena import MAX_ACTIONS, Interval, _factory, _new_match, interval
+from trumps.bots.arena import MAX_ACTIONS, Interval, IntervalJSON, _factory, _new_match, interval
 from trumps.bots.base import Bot, BotError
 from trumps.bots.selfplay import step
 from trumps.core.errors import OptionError
+from trumps.core.options import Options
 from trumps.core.protocol import Deal, Match
 
 __all__ = [
     "MAX_DEALS",
     "GameOutcome",
+    "GameOutcomeJSON",
     "MatchResult",
+    "MatchResultJSON",
     "PairOutcome",
     "duplicate_game",
     "duplicate_games",
@@ -81,7 +84,7 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float, floa
     return (p, max(0.0, centre - half), min(1.0, centre + half))
 
 
-def match_options(game: str, options: Mapping[str, object] | None) -> dict[str, Any]:
+def match_options(game: str, options: Mapping[str, object] | None) -> dict[str, object]:
     """The options a match of ``game`` is played with: bridge plays a rubber
     unless ``scoring`` says Chicago; a duplicate board is refused (one deal
     is not a match: use the deal mode)."""
@@ -90,15 +93,17 @@ def match_options(game: str, options: Mapping[str, object] | None) -> dict[str, 
     if hook is None:
         return opts
     try:
-        out: dict[str, Any] = hook(opts)
+        out: dict[str, object] = hook(opts)
     except OptionError as exc:
         raise BotError(str(exc)) from None
     return out
 
 
-def _resolved(game: str, options: Mapping[str, Any]) -> Any:
+def _resolved(game: str, options: Mapping[str, object]) -> Options:
     opts = dict(options)
     preset = opts.pop("preset", None)
+    if preset is not None and not isinstance(preset, str):
+        raise BotError(f"a preset is named by a string, not {preset!r}")
     return trumps.game_class(game).schema.resolve(preset, opts)
 
 
@@ -153,6 +158,48 @@ def play_game(
     return match
 
 
+class GameOutcomeJSON(TypedDict):
+    """:meth:`GameOutcome.to_dict`."""
+
+    a_team: int
+    winner: str | None
+    scores: dict[str, int]
+    deals: int
+    stopped: bool
+
+
+class PairJSON(TypedDict):
+    """One pair of games in :meth:`MatchResult.to_dict`."""
+
+    seed: int
+    games: list[GameOutcomeJSON]
+
+
+class WinRateJSON(TypedDict):
+    """A's win rate: the paired interval and Wilson's."""
+
+    paired: IntervalJSON
+    wilson: IntervalJSON
+
+
+class MatchResultJSON(TypedDict):
+    """:meth:`MatchResult.to_dict`: the match, the games won, A's win rate and margin."""
+
+    game: str
+    a: str
+    b: str
+    seed: int
+    format: str
+    pairs: int
+    games: int
+    won: dict[str, int]
+    stopped: int
+    win_rate: WinRateJSON
+    margin: IntervalJSON
+    deals_per_game: float
+    per_pair: list[PairJSON]
+
+
 @dataclass(frozen=True)
 class GameOutcome:
     """One game seen from A's side: who won, the final scores, its length."""
@@ -188,7 +235,7 @@ class GameOutcome:
             stopped=any(r.get("deal") is None for r in match.results),
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> GameOutcomeJSON:
         return {
             "a_team": self.a_team,
             "winner": self.winner,
@@ -298,7 +345,7 @@ class MatchResult:
         n = self.games
         return sum(g.deals for p in self.per_pair for g in p.games) / n if n else 0.0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> MatchResultJSON:
         rate, (share, low, high) = self.win_rate(), self.wilson()
         return {
             "game": self.game,
@@ -346,7 +393,7 @@ def _verdict(n: int, a_better: bool, b_better: bool) -> str:
     return "A better" if a_better else "B better" if b_better else "no significant difference"
 
 
-def _worker(args: tuple[str, str, str, int, dict[str, Any], int]) -> PairOutcome:
+def _worker(args: tuple[str, str, str, int, dict[str, object], int]) -> PairOutcome:
     game, a, b, seed, options, max_deals = args
     return duplicate_game(game, _factory(game, a), _factory(game, b), seed, options, max_deals=max_deals)
 

@@ -16,6 +16,14 @@ A bot that ignores the view (:class:`RandomBot`) sets ``needs_view = False``
 and the driver passes an empty dict instead of building the view, which
 keeps fast self-play fast.
 
+A view is JSON data (:data:`~trumps.core.json_types.JSONObject`) here,
+where it is only handed on.  The bots that read it declare
+``Mapping[str, Any]`` in :meth:`Bot.decide` and their helpers: they read it
+key by key in their decision loops (and the simulations' sampling loops),
+where narrowing every value with ``isinstance`` would cost self-play speed
+(``benchmarks/bots.py`` measures it); the views' shapes are the games'
+(``five_hundred/view.py`` and its siblings).
+
 >>> import random
 >>> RandomBot().choose({}, ["P", "7H"], random.Random(1)) in ("P", "7H")
 True
@@ -29,9 +37,10 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
 from trumps.core.errors import TrumpsError
+from trumps.core.json_types import JSONObject
 
 __all__ = ["Bot", "BotError", "RandomBot"]
 
@@ -51,7 +60,7 @@ class Bot(ABC):
     #: ``False``: the bot ignores the view, so drivers may pass ``{}``.
     needs_view: ClassVar[bool] = True
 
-    def choose(self, view: dict[str, Any], legal: Sequence[A], rng: random.Random) -> A:
+    def choose(self, view: JSONObject, legal: Sequence[A], rng: random.Random) -> A:
         """One of ``legal``, the same object it was given (an action or its
         notation).  ``view`` is the acting seat's view (``{}`` when
         :attr:`needs_view` is false); ``rng`` is the only source of chance.
@@ -68,7 +77,7 @@ class Bot(ABC):
             raise BotError(f"{self.name} chose {chosen!r}, which is not legal") from None
 
     @abstractmethod
-    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: JSONObject, legal: list[str], rng: random.Random) -> str:
         """One of ``legal`` (notations): what each bot implements."""
 
     def __repr__(self) -> str:
@@ -81,7 +90,7 @@ class RandomBot(Bot):
     name = "random"
     needs_view = False
 
-    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: JSONObject, legal: list[str], rng: random.Random) -> str:
         if not legal:
             raise BotError("no legal action to choose from")
         return legal[rng.randrange(len(legal))]

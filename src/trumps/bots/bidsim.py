@@ -34,22 +34,41 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import trumps
 from trumps.bots.base import Bot
 from trumps.core.cards import Card, Suit
 from trumps.core.errors import TrumpsError
+from trumps.core.json_types import JSONDict
+from trumps.core.protocol import Deal, Match
+from trumps.core.trick import TrickDeal
 
-__all__ = ["COINCHE", "FIVE_HUNDRED", "BidOption", "BidStrategy", "BidTimeout", "SimulationBidder"]
+__all__ = ["COINCHE", "FIVE_HUNDRED", "BidOption", "BidStrategy", "BidTimeout", "Reason", "SimulationBidder"]
 
 SUITS = "SHDC"
 
 
 class BidTimeout(TrumpsError):
     """A bid's simulation ran past the bidder's ``cap`` seconds."""
+
+
+class Reason(TypedDict):
+    """One candidate of an explanation (:meth:`SimulationBidder.explain`,
+    :func:`trumps.bots.suggest.explain`): the action, its value over
+    ``samples`` deals in ``unit`` (``None`` for a call chosen by rule), and
+    what the producer adds: whether the seat wants the value high (card
+    play), how often the contract makes and why it was chosen (bidding)."""
+
+    action: str
+    value: float | None
+    samples: int
+    unit: str | None
+    maximising: NotRequired[bool]
+    make: NotRequired[float]
+    reason: NotRequired[str]
 
 
 @dataclass
@@ -67,9 +86,10 @@ class BidOption:
 class _Sim:
     """Per denomination: the declaring side's double-dummy total per sample."""
 
-    key: tuple[Any, ...]
+    key: tuple[object, ...]
     totals: dict[str, list[float]] = field(default_factory=dict)
-    extras: dict[str, list[Any]] = field(default_factory=dict)
+    #: per denomination: the sampled hands, seat -> cards
+    extras: dict[str, list[dict[str, list[str]]]] = field(default_factory=dict)
     samples: int = 0
     samples500: list[_Sample] = field(default_factory=list)
 
@@ -124,7 +144,7 @@ class SimulationBidder(Bot):
         self._cache: _Sim | None = None
 
     # ----- the Bot interface ------------------------------------------------
-    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> str:
         if str(view.get("phase", "")).upper() != "AUCTION" or len(legal) == 1:
             return self.rules.choose(view, legal, rng)
         try:
@@ -139,7 +159,7 @@ class SimulationBidder(Bot):
         best = max(options, key=lambda o: o.ev)
         return best.action if best.action in legal else self.rules.choose(view, legal, rng)
 
-    def explain(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> list[dict[str, Any]]:
+    def explain(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> list[Reason]:
         """The candidates with their expected score and how often they make
         (500: the chosen call first, its reason saying why it was chosen).
         A simulation the engine or solver refuses, or that passes its
@@ -152,7 +172,7 @@ class SimulationBidder(Bot):
         chosen, why = None, ""
         if self.strategy.decide is not None and options:
             chosen, why = self.strategy.decide(self, options, self.rules.choose(view, legal, rng))
-        rows = [
+        rows: list[Reason] = [
             {
                 "action": o.action,
                 "value": round(o.ev, 1),
@@ -170,7 +190,7 @@ class SimulationBidder(Bot):
         return rows
 
     # ----- evaluation ----------------------------------------------------------
-    def options_for(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> list[BidOption]:
+    def options_for(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> list[BidOption]:
         """Every call the simulation covers, valued; the pass included.
         Raises :class:`BidTimeout` past ``cap`` seconds and
         :class:`trumps.solver.SearchLimit` for a search past ``limit``."""
@@ -260,14 +280,14 @@ def _fits(hand: list[str], suits: set[str], view: Mapping[str, object]) -> bool:
 # ----- double-dummy totals ----------------------------------------------------------------
 def _solve_denom(
     bidder: SimulationBidder, view: Mapping[str, Any], denom: str, deals: list[dict[str, list[str]]]
-) -> tuple[list[float], list[Any]]:
+) -> tuple[list[float], list[dict[str, list[str]]]]:
     """Our side's double-dummy card points in the coinche denomination
     ``denom`` on each sampled deal, with us declaring."""
     from trumps.bots.solving import solve_values
 
     me = str(view["seat"])
     totals: list[float] = []
-    extras: list[Any] = []
+    extras: list[dict[str, list[str]]] = []
     for deal in deals:
         hands = {s: list(h) for s, h in deal.items()}
         hands.pop("kitty", None)
@@ -294,7 +314,7 @@ class _Sample:
     """One sampled deal of a 500 bid decision."""
 
     hands: dict[str, list[str]]  # seat -> ten cards, and "kitty"
-    base: Any  # the engine's match at this decision (the auction so far replayed)
+    base: Match[Deal]  # the engine's match at this decision (the auction so far replayed)
     #: (strain, contractor seat) -> the declaring side's double-dummy tricks
     tricks: dict[tuple[str, str], float] = field(default_factory=dict)
     #: our call -> the contract (call, seat) the rest of the auction leads to (None: thrown in)
@@ -421,7 +441,7 @@ def _exchange_by_rule(
     team = _team_of(view, seat)
     keep = list(hand)
     discards: list[str] = []
-    fake: dict[str, Any] = {
+    fake: JSONDict = {
         "game": view["game"],
         "phase": "KITTY",
         "seat": seat,
@@ -483,6 +503,8 @@ def _rest_of_auction(
         return sample.after[call]
     m = sample.base.clone()
     deal = m.deal
+    if not isinstance(deal, TrickDeal):
+        raise TrumpsError(f"{m.game} has no auction to simulate")
     m.apply(call)
     banned = set(view.get("banned") or [])
     rng = random.Random(0)
@@ -577,7 +599,7 @@ MISERE_DANGER = 1.0
 
 
 def _five_hundred_options(
-    bidder: SimulationBidder, view: dict[str, Any], legal: list[str], rng: random.Random
+    bidder: SimulationBidder, view: Mapping[str, Any], legal: list[str], rng: random.Random
 ) -> list[BidOption]:
     """Our candidate calls valued by playing out the rest of the auction (by
     rule) and the resulting contract (double dummy) on every sample: passing
@@ -683,7 +705,7 @@ def _team_of(view: Mapping[str, object], seat: str) -> int:
 
 
 def _coinche_options(
-    bidder: SimulationBidder, view: dict[str, Any], legal: list[str], rng: random.Random
+    bidder: SimulationBidder, view: Mapping[str, Any], legal: list[str], rng: random.Random
 ) -> list[BidOption]:
     from trumps.coinche.calls import Contract
     from trumps.coinche.scoring import score_deal
@@ -771,8 +793,8 @@ class BidStrategy:
     a suit bid promises three cards of the suit, one of them of these ranks
     ("J9" in coinche; "" for any three)."""
 
-    options: Any
-    decide: Any
+    options: Callable[[SimulationBidder, Mapping[str, Any], list[str], random.Random], list[BidOption]]
+    decide: Callable[[SimulationBidder, list[BidOption], str], tuple[str, str]] | None
     min_make: float
     margin: float
     handicap: float

@@ -23,7 +23,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trumps.bots.base import Bot
@@ -59,7 +59,7 @@ class BridgeRuleBot(Bot):
 
     name = "rules"
 
-    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> str:
         if not legal:
             raise ValueError("no legal action to choose from")
         if view.get("phase") == "AUCTION":
@@ -72,7 +72,7 @@ class BridgeRuleBot(Bot):
         return self._play(view, cards)
 
     # ----- bidding -----------------------------------------------------------
-    def _bid(self, view: dict[str, Any], legal: list[str]) -> str:
+    def _bid(self, view: Mapping[str, Any], legal: list[str]) -> str:
         seat = view["seat"]
         hand = [Card(c) for c in view["hands"][seat]]
         points = hcp(hand)
@@ -133,7 +133,7 @@ class BridgeRuleBot(Bot):
         return f"{min(target, 7)}{strain}"
 
     # ----- play ---------------------------------------------------------------
-    def _claim_plausible(self, view: dict[str, Any]) -> bool:
+    def _claim_plausible(self, view: Mapping[str, Any]) -> bool:
         """Accept a claim unless this hand alone holds more sure winners
         (masters) than the claim leaves to our side."""
         claim = view["claim"]
@@ -147,7 +147,7 @@ class BridgeRuleBot(Bot):
         masters = sum(1 for c in hand if _is_master(c, played))
         return masters <= remaining - int(claim["tricks"])
 
-    def _play(self, view: dict[str, Any], legal: list[str]) -> str:
+    def _play(self, view: Mapping[str, Any], legal: list[str]) -> str:
         cards = [Card(c) for c in legal]
         trump = view.get("trump")
         played = {Card(c) for t in view.get("tricks", []) for c in t["cards"]}
@@ -171,7 +171,7 @@ class BridgeRuleBot(Bot):
             return str(min((c for c in winners if _is_master(c, played)), key=lambda c: c.rank))
         return str(_lowest(cards, trump))
 
-    def _lead(self, view: dict[str, Any], cards: list[Card], trump: str | None, played: set[Card]) -> Card:
+    def _lead(self, view: Mapping[str, Any], cards: list[Card], trump: str | None, played: set[Card]) -> Card:
         masters = [c for c in cards if _is_master(c, played) and not _is_trump(c, trump)]
         if masters:
             return max(masters, key=lambda c: c.rank)

@@ -15,6 +15,7 @@ card worth the fewest points.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from trumps.bots.base import Bot
@@ -79,7 +80,7 @@ class CoincheRuleBot(Bot):
 
     name = "rules"
 
-    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> str:
         if len(legal) == 1:
             return legal[0]
         seat = view["seat"]
@@ -91,7 +92,7 @@ class CoincheRuleBot(Bot):
         return self._play(view, legal, hand, seat, rng)
 
     # ----- auction ---------------------------------------------------------
-    def _bid(self, view: dict[str, Any], legal: list[str], hand: list[Card], seat: str) -> str:
+    def _bid(self, view: Mapping[str, Any], legal: list[str], hand: list[Card], seat: str) -> str:
         seats: list[str] = view["seats"]
         me = seats.index(seat)
         auction = view["auction"]
@@ -123,7 +124,7 @@ class CoincheRuleBot(Bot):
 
     # ----- play ------------------------------------------------------------
     def _play(
-        self, view: dict[str, Any], legal: list[str], hand: list[Card], seat: str, rng: random.Random
+        self, view: Mapping[str, Any], legal: list[str], hand: list[Card], seat: str, rng: random.Random
     ) -> str:
         contract = view.get("contract") or {}
         t = _Table(contract.get("denom"))

@@ -48,6 +48,8 @@ Cards: colver's card ``8 * suit + rank`` (suits ♠ ♥ ♦ ♣, ranks 7 8 9 J Q
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from types import ModuleType
 from typing import Any, ClassVar
 
 from trumps.bots.base import Bot, BotError
@@ -82,7 +84,7 @@ class ColverError(BotError):
     """colver is missing, or the two engines disagree on a deal."""
 
 
-def require_colver() -> Any:
+def require_colver() -> ModuleType:
     """The ``colver`` module, or :class:`ColverError` naming how to install it."""
     try:
         import colver
@@ -153,7 +155,7 @@ def _card_of(action: str) -> str:
 # -- seats -------------------------------------------------------------------
 
 
-def _seat_map(view: dict[str, Any]) -> dict[str, int]:
+def _seat_map(view: Mapping[str, Any]) -> dict[str, int]:
     """trumps seat name -> colver seat: the same position in the playing order."""
     seats = [str(s) for s in view["seats"]]
     if len(seats) != 4:
@@ -195,7 +197,7 @@ class ColverBot(Bot):
 
     # the world the seat may know -------------------------------------------
 
-    def _hidden_hands(self, view: dict[str, Any], rng: random.Random) -> dict[str, list[str]]:
+    def _hidden_hands(self, view: Mapping[str, Any], rng: random.Random) -> dict[str, list[str]]:
         """Current hands of all seats: the seat's own, the others sampled."""
         seats = [str(s) for s in view["seats"]]
         me = str(view["seat"])
@@ -233,7 +235,7 @@ class ColverBot(Bot):
                 out[name], unseen = unseen[:k], unseen[k:]
         return out
 
-    def _history(self, view: dict[str, Any]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    def _history(self, view: Mapping[str, Any]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         calls = [(str(c["seat"]), str(c["call"])) for c in view.get("auction") or []]
         cards: list[tuple[str, str]] = []
         for trick in view.get("tricks") or []:
@@ -244,12 +246,12 @@ class ColverBot(Bot):
         return calls, cards
 
     @staticmethod
-    def _order(view: dict[str, Any], leader: str) -> list[str]:
+    def _order(view: Mapping[str, Any], leader: str) -> list[str]:
         seat_of = _seat_map(view)
         by_colver = {c: name for name, c in seat_of.items()}
         return [by_colver[(seat_of[leader] + k) % 4] for k in range(4)]
 
-    def _build(self, view: dict[str, Any], rng: random.Random) -> tuple[Any, Any]:
+    def _build(self, view: Mapping[str, Any], rng: random.Random) -> tuple[Any, Any]:
         """A colver Env of a world consistent with ``view``, replayed to
         now, and the agent seated at the acting seat having observed it."""
         colver = self.colver
@@ -299,7 +301,7 @@ class ColverBot(Bot):
             raise ColverError("colver and trumps disagree on who is to act")
         return env, agent
 
-    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> str:
         if not legal:
             raise ColverError("no legal action to choose from")
         if len(legal) == 1:
@@ -329,7 +331,7 @@ _TRUMP_ORDER = "78QKTA9J"
 _PLAIN_ORDER = "789JQKTA"
 
 
-def _forbidden(view: dict[str, Any]) -> dict[str, set[str]]:
+def _forbidden(view: Mapping[str, Any]) -> dict[str, set[str]]:
     """Seat -> cards it cannot hold now, by the duties of ``contree_exact``
     card play (follow suit; trump, or overtrump, when an opponent is
     master; overtrump on a trump lead; a partner master frees a seat from

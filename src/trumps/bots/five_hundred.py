@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from trumps.bots.base import Bot
@@ -176,7 +176,7 @@ def _phi(x: float) -> float:
 class _Table:
     """What the acting seat knows, read from its view."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: Mapping[str, Any]) -> None:
         self.view = view
         opts = view.get("options") or {}
         self.options = opts
@@ -312,7 +312,7 @@ class FiveHundredRuleBot(Bot):
     lead_partners_suit = True
     avoid_ruffs = True
 
-    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> str:
         if len(legal) == 1:
             return legal[0]
         phase = view.get("phase")
@@ -327,7 +327,7 @@ class FiveHundredRuleBot(Bot):
         return legal[0]
 
     # ----- auction --------------------------------------------------------------
-    def _estimates(self, view: dict[str, Any]) -> tuple[dict[Suit | None, float], float]:
+    def _estimates(self, view: Mapping[str, Any]) -> tuple[dict[Suit | None, float], float]:
         """Expected team tricks per denomination (``None`` = no trumps), and
         the misère danger of the hand."""
         players = int(view.get("players") or 4)
@@ -374,7 +374,7 @@ class FiveHundredRuleBot(Bot):
             p *= 0.5  # partner's unseen hand must lose every trick too
         return value * (2 * p - 1)
 
-    def _bid(self, view: dict[str, Any], legal: list[str]) -> str:
+    def _bid(self, view: Mapping[str, Any], legal: list[str]) -> str:
         if legal == ["P"]:
             return "P"
         est, danger = self._estimates(view)
@@ -417,7 +417,7 @@ class FiveHundredRuleBot(Bot):
                 return max(scored_inkles)[1]
         return "P"
 
-    def _breach(self, view: dict[str, Any], legal: list[str]) -> str:
+    def _breach(self, view: Mapping[str, Any], legal: list[str]) -> str:
         if "BREACH" not in legal:
             return legal[0]
         table = _Table(view)

@@ -11,8 +11,7 @@ that names none is sampled as a plain trick game (:data:`PLAIN`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
 
 from trumps.core.cards import Card, Suit
 
@@ -29,15 +28,47 @@ def _plain_suit(text: str) -> int:
     return 4 if card.suit is None else int(card.suit)
 
 
-def _bids(view: Mapping[str, Any]) -> list[tuple[int, str]]:
+def _at(obj: object, key: str) -> object:
+    """``obj[key]`` of a view's JSON object (a KeyError when absent, as indexing)."""
+    if not isinstance(obj, Mapping):
+        raise TypeError(f"a view's object was expected, not {type(obj).__name__}")
+    return obj[key]
+
+
+def _get(obj: object, key: str) -> object:
+    """``obj.get(key)`` of a view's JSON object; None when ``obj`` is none."""
+    return obj.get(key) if isinstance(obj, Mapping) else None
+
+
+def _items(obj: object) -> Sequence[object]:
+    """A view's JSON list (none: empty)."""
+    if not obj:
+        return []
+    if not isinstance(obj, Sequence) or isinstance(obj, str):
+        raise TypeError(f"a view's list was expected, not {type(obj).__name__}")
+    return obj
+
+
+def _int(value: object) -> int:
+    """A view's number (or numeric text) as an int."""
+    if not isinstance(value, (int, float, str)):
+        raise TypeError(f"a number was expected, not {value!r}")
+    return int(value)
+
+
+def _seats(view: Mapping[str, object]) -> list[str]:
+    return [str(s) for s in _items(view["seats"])]
+
+
+def _bids(view: Mapping[str, object]) -> list[tuple[int, str]]:
     """(seat, suit letter) of every natural suit bid of the auction."""
-    seats: list[str] = list(view["seats"])
+    seats = _seats(view)
     out = []
-    for entry in view.get("auction") or []:
-        call = str(entry["call"]).lstrip("i")
+    for entry in _items(view.get("auction")):
+        call = str(_at(entry, "call")).lstrip("i")
         if not call[:1].isdigit() or call.endswith(("NT", "AT")) or call[-1] not in "SHDC":
             continue
-        out.append((seats.index(str(entry["seat"])), call[-1]))
+        out.append((seats.index(str(_at(entry, "seat"))), call[-1]))
     return out
 
 
@@ -86,10 +117,10 @@ class Inference:
         """What the auction promised, as tests of a seat's hand as dealt."""
         return []
 
-    def contract_args(self, view: Mapping[str, Any]) -> tuple[str, str]:
+    def contract_args(self, view: Mapping[str, object]) -> tuple[str, str]:
         """``(contract, declarer)`` to restart a sampled deal at its play."""
         c = view["contract"]
-        return str(c["call"]), str(c["seat"])
+        return str(_at(c, "call")), str(_at(c, "seat"))
 
 
 class _FiveHundred(Inference):
@@ -99,15 +130,17 @@ class _FiveHundred(Inference):
 
     pile_key = "kitty"
 
-    def eff_suit(self, view: Mapping[str, Any]) -> Callable[[str], int]:
+    def eff_suit(self, view: Mapping[str, object]) -> Callable[[str], int]:
         from trumps.five_hundred.play import TrickRules
 
         trump = view.get("trump")
-        rules = TrickRules(Suit.parse(trump) if trump and trump in "SHDC" else None)
+        rules = TrickRules(
+            Suit.parse(trump) if isinstance(trump, str) and trump and trump in "SHDC" else None
+        )
         return lambda text: rules.eff_suit(Card(text))
 
-    def pile_known(self, view: Mapping[str, Any]) -> list[str]:
-        return [str(c) for c in view.get("discards") or []]
+    def pile_known(self, view: Mapping[str, object]) -> list[str]:
+        return [str(c) for c in _items(view.get("discards"))]
 
     def promises(self, view: Mapping[str, object]) -> list[Promise]:
         from trumps.five_hundred.play import TrickRules
@@ -124,9 +157,9 @@ class _Bridge(Inference):
     """Bridge: plain suits; its bids are partly artificial, so the sampler
     reads no promise from them."""
 
-    def contract_args(self, view: Mapping[str, Any]) -> tuple[str, str]:
+    def contract_args(self, view: Mapping[str, object]) -> tuple[str, str]:
         c = view["contract"]
-        return str(c["call"]), str(c["declarer"])
+        return str(_at(c, "call")), str(_at(c, "declarer"))
 
 
 @functools.cache
@@ -155,9 +188,9 @@ class _Coinche(Inference):
     announced at trick 1 and shown from trick 2 place cards; a suit bid
     promises three cards of the suit with its jack or nine."""
 
-    def contract_args(self, view: Mapping[str, Any]) -> tuple[str, str]:
+    def contract_args(self, view: Mapping[str, object]) -> tuple[str, str]:
         c = view["contract"]
-        return str(c["bid"]) + "X" * int(c.get("level") or 0), str(c["seat"])
+        return str(_at(c, "bid")) + "X" * _int(_get(c, "level") or 0), str(_at(c, "seat"))
 
     def promises(self, view: Mapping[str, object]) -> list[Promise]:
         def test(suit: str) -> Callable[[list[str]], bool]:
@@ -169,7 +202,7 @@ class _Coinche(Inference):
 
         return [(seat, test(suit)) for seat, suit in _bids(view)]
 
-    def excluded(self, view: Mapping[str, Any], played: Played, pool: list[str]) -> dict[int, set[str]]:
+    def excluded(self, view: Mapping[str, object], played: Played, pool: list[str]) -> dict[int, set[str]]:
         """What coinche's duties (follow, trump, overtrump; the partner
         exemptions of the options) say a seat did not hold: an unseen card is
         ruled out for a seat when holding it beside the card the seat played
@@ -179,13 +212,14 @@ class _Coinche(Inference):
         from trumps.coinche.options import SCHEMA
         from trumps.coinche.play import rules_for
 
-        denom_text = str((view.get("contract") or {}).get("denom") or "")
+        denom_text = str(_get(view.get("contract"), "denom") or "")
         if not denom_text:
             return {}
         denom = NT if denom_text == "NT" else AT if denom_text == "AT" else int(Suit.parse(denom_text))
-        options = SCHEMA.resolve(None, dict(view.get("options") or {}))
+        given = view.get("options")
+        options = SCHEMA.resolve(None, dict(given) if isinstance(given, Mapping) else {})
         rules = rules_for(denom, options)
-        n = len(view["seats"])
+        n = len(_items(view["seats"]))
         unseen = [Card(c) for c in pool]
         out: dict[int, set[str]] = {}
         for start in range(0, len(played), n):
@@ -205,7 +239,7 @@ class _Coinche(Inference):
 
     def announced(
         self,
-        view: Mapping[str, Any],
+        view: Mapping[str, object],
         seats: list[str],
         me: int,
         known: dict[int, list[str]],
@@ -214,14 +248,15 @@ class _Coinche(Inference):
         """The value (and, after a "How high?", the top rank) of each other
         seat's best meld, as announced at trick 1, unless already shown: the
         melds of that value it may hold."""
-        info = view.get("melds") or {}
-        if info.get("shown"):
+        info = view.get("melds")
+        if _get(info, "shown"):
             return []  # from trick 2 the winning side's melds are shown: pinned
         best: dict[int, tuple[int, str | None]] = {}
-        for a in info.get("announcements") or []:
-            seat = seats.index(a["seat"])
-            rank = (a.get("how_high") or {}).get(a["seat"])
-            best[seat] = (int(a["value"]), str(rank) if rank else None)
+        for a in _items(_get(info, "announcements")):
+            name = str(_at(a, "seat"))
+            seat = seats.index(name)
+            rank = _get(_get(a, "how_high"), name)
+            best[seat] = (_int(_at(a, "value")), str(rank) if rank else None)
         return [
             (s, _melds_of(v, r))
             for s, (v, r) in best.items()
@@ -229,12 +264,17 @@ class _Coinche(Inference):
         ]
 
     def pinned(
-        self, view: Mapping[str, Any], seats: list[str], me: int, known: dict[int, list[str]], played: Played
+        self,
+        view: Mapping[str, object],
+        seats: list[str],
+        me: int,
+        known: dict[int, list[str]],
+        played: Played,
     ) -> dict[int, list[str]]:
         """The winning side's melds are shown from the second trick; their
         cards not played yet are in their owners' hands, in every world."""
-        shown = (view.get("melds") or {}).get("shown") or {}
-        if not shown:
+        shown = _get(view.get("melds"), "shown")
+        if not shown or not isinstance(shown, Mapping):
             return {}
         from trumps.coinche.melds import Meld
 
@@ -244,7 +284,7 @@ class _Coinche(Inference):
             seat = seats.index(name)
             if seat == me or seat in known:
                 continue
-            cards = {str(c) for text in melds for c in Meld.parse(str(text)).cards} - gone
+            cards = {str(c) for text in _items(melds) for c in Meld.parse(str(text)).cards} - gone
             if cards:
                 out[seat] = sorted(cards)
         return out

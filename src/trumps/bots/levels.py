@@ -19,6 +19,7 @@ When the installed solver is too slow for a position (see
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -81,10 +82,14 @@ LEVELS: dict[str, Budget] = {
 }
 
 
-def cards_in_hands(view: dict[str, Any]) -> int:
+def cards_in_hands(view: Mapping[str, object]) -> int:
     """Cards still held by the seats that play (from the public hand sizes)."""
-    sitting = set(view.get("sitting_out") or [])
-    return sum(int(k) for s, k in (view.get("hand_sizes") or {}).items() if s not in sitting)
+    sitting = view.get("sitting_out") or []
+    sizes = view.get("hand_sizes") or {}
+    if not isinstance(sitting, (list, tuple)) or not isinstance(sizes, Mapping):
+        raise TypeError("a view's sitting_out is a list and its hand_sizes an object")
+    out = set(sitting)
+    return sum(int(k) for s, k in sizes.items() if s not in out)
 
 
 def card_actions(legal: list[str]) -> list[str]:
@@ -139,7 +144,7 @@ class PimcBot(Bot):
         b = self.budget
         return SimulationBidder(game, samples, self.rules(game), limit=b.limit, cap=b.bid_cap)
 
-    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> str:
         game = str(view.get("game"))
         if len(legal) == 1:
             return legal[0]
@@ -163,7 +168,7 @@ class PimcBot(Bot):
         choice = self.rules(game).choose(view, list(best), rng)
         return choice if choice in best else best[0]
 
-    def evaluate(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> Evaluation:
+    def evaluate(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> Evaluation:
         """This level's PIMC evaluation of a card decision."""
         b = self.budget
         # DDS reports no node counts: there the sample count alone bounds the work

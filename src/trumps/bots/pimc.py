@@ -28,7 +28,7 @@ import random
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import trumps
 from trumps.bots.sampling import PILE, SamplingError, knowledge
@@ -37,7 +37,15 @@ from trumps.core.errors import TrumpsError
 from trumps.core.protocol import Deal, Match
 from trumps.solver import SearchLimit
 
-__all__ = ["Evaluation", "card_of", "evaluate", "world"]
+__all__ = ["Evaluation", "Ranked", "card_of", "evaluate", "world"]
+
+
+class Ranked(TypedDict):
+    """One action of :meth:`Evaluation.ranked`: its mean value over the samples."""
+
+    action: str
+    value: float
+    samples: int
 
 
 @dataclass(frozen=True)
@@ -56,7 +64,7 @@ class Evaluation:
         top = max(self.values.values()) if self.maximising else min(self.values.values())
         return [a for a, v in self.values.items() if abs(v - top) <= eps]
 
-    def ranked(self) -> list[dict[str, Any]]:
+    def ranked(self) -> list[Ranked]:
         """``[{"action", "value", "samples"}]``, best first."""
         sign = -1 if self.maximising else 1
         order = sorted(self.values.items(), key=lambda kv: sign * kv[1])
@@ -74,7 +82,7 @@ def world(view: Mapping[str, Any], hands: Mapping[int, list[str]]) -> Match[Deal
     start: dict[str, list[str]] = {name: list(hands.get(i, [])) for i, name in enumerate(seats)}
     for seat, card, _ in played:
         start[seats[seat]].append(card)
-    deal: dict[str, Any] = dict(start)
+    deal: dict[str, list[str]] = dict(start)
     rules = inference_of(view)
     if rules.pile_key is not None:
         deal[rules.pile_key] = list(hands.get(PILE, []))
@@ -95,7 +103,7 @@ def world(view: Mapping[str, Any], hands: Mapping[int, list[str]]) -> Match[Deal
     return match
 
 
-def _action_for(match: Match[Deal], card: str, led: int | None) -> Any:
+def _action_for(match: Match[Deal], card: str, led: int | None) -> object:
     """The legal action that plays ``card`` (a 500 joker lead names its suit)."""
     candidates = [a for a in match.legal_actions() if str(a) == card or str(a).startswith(card + ":")]
     if not candidates:

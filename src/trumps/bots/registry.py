@@ -17,7 +17,6 @@ lazily, so a game's bot module is only loaded when asked for), and the levels ``
 from __future__ import annotations
 
 import importlib
-from typing import Any
 
 from trumps.bots.base import Bot, BotError, RandomBot
 
@@ -40,7 +39,7 @@ def canonical_game(game: str) -> str:
     return spec(game).name
 
 
-def _load(path: str) -> Any:
+def _load(path: str) -> object:
     module_name, sep, attr = path.partition(":")
     if not sep or not module_name or not attr:
         raise BotError(f"a bot path is 'package.module:Class', not {path!r}")

@@ -42,7 +42,7 @@ class SamplingError(TrumpsError):
 
 
 @lru_cache(maxsize=64)
-def _deck(game: str, options_key: tuple[tuple[str, Any], ...]) -> tuple[str, ...]:
+def _deck(game: str, options_key: tuple[tuple[str, object], ...]) -> tuple[str, ...]:
     """Every card of the game under these options (the spec's ``deck``)."""
     spec = trumps.game_spec(game)
     options = spec.schema.resolve(None, dict(options_key))
@@ -58,7 +58,7 @@ def inference_of(view: Mapping[str, object]) -> Inference:
     return found
 
 
-def _options_key(view: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+def _options_key(view: Mapping[str, Any]) -> tuple[tuple[str, object], ...]:
     return tuple(sorted((str(k), v) for k, v in dict(view.get("options") or {}).items()))
 
 

@@ -67,7 +67,7 @@ the bidding's own accuracy, not misunderstandings.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -625,7 +625,7 @@ RULES: list[tuple[str, Callable[[Auction], str | None]]] = [
 ]
 
 
-def choose_call(view: dict[str, Any], legal: list[str]) -> tuple[str, str]:
+def choose_call(view: Mapping[str, Any], legal: list[str]) -> tuple[str, str]:
     """(call, name of the rule that made it); ``("P", "pass")`` when no rule fits."""
     seat = view["seat"]
     me = SEATS.index(seat)
@@ -650,7 +650,7 @@ class SaycBot(Bot):
 
         self._play = BridgeRuleBot()
 
-    def decide(self, view: dict[str, Any], legal: list[str], rng: random.Random) -> str:
+    def decide(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> str:
         if str(view.get("phase", "")).upper() == "AUCTION":
             return choose_call(view, legal)[0]
         return self._play.choose(view, legal, rng)

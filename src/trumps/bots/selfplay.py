@@ -12,9 +12,9 @@ import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from trumps.bots.base import Bot, BotError
+from trumps.core.json_types import JSONDict
 from trumps.core.protocol import Deal, Match
 
 __all__ = ["SelfPlayResult", "bots_for_seats", "play_game", "play_games", "selfplay", "step"]
@@ -32,7 +32,7 @@ def step(match: Match[Deal], bot: Bot, rng: random.Random) -> tuple[int, str]:
         raise BotError("the game is over")
     actions = match.legal_actions()
     legal = [str(a) for a in actions]
-    view: dict[str, Any] = match.view(seat) if getattr(bot, "needs_view", True) else {}
+    view = match.view(seat) if getattr(bot, "needs_view", True) else {}
     choice = bot.choose(view, list(legal), rng)
     try:
         action = actions[legal.index(choice)]
@@ -117,7 +117,7 @@ class SelfPlayResult:
     undecided: int = 0  # games that ended without a single winner
     points: list[int] = field(default_factory=list)  # per team, summed over deals
     seconds: float = 0.0
-    records: list[dict[str, Any]] = field(default_factory=list)
+    records: list[JSONDict] = field(default_factory=list)
 
     @property
     def mean_points_per_deal(self) -> list[float]:

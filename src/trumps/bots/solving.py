@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
 
 import trumps
 from trumps.core.errors import TrumpsError
 from trumps.core.protocol import Deal, Match
 from trumps.core.registry import specs
+from trumps.core.trick import TrickPlay
 
 __all__ = [
     "FALLBACK_CARDS",
@@ -60,7 +62,7 @@ class Values:
     nodes: int = 0
 
 
-def _project_solver() -> Any:
+def _project_solver() -> ModuleType | None:
     try:
         import trumps.solver as solver
     except ImportError:
@@ -121,10 +123,10 @@ def exact_limit(game: str) -> int:
 
 def cards_left(match: Match[Deal]) -> int:
     """Cards still held by the seats that play (a 500 misère partner sits out)."""
-    deal: Any = getattr(match, "deal", None)
-    if deal is None:
+    deal = getattr(match, "deal", None)
+    if not isinstance(deal, TrickPlay):  # only trick-taking deals hold cards
         return 0
-    active = getattr(deal, "active", range(len(deal.hands)))
+    active: Sequence[int] = getattr(deal, "active", range(len(deal.hands)))
     return sum(len(deal.hands[s]) for s in active)
 
 
@@ -138,8 +140,8 @@ def solve_values(match: Match[Deal], limit: int | None = None) -> Values:
     if name == "dds":
         by_dds: Values = trumps.game_spec(game).load("dds_solver")(match)
         return by_dds
-    if name in ("c", "reference"):
-        solver = _project_solver()
+    solver = _project_solver() if name in ("c", "reference") else None
+    if solver is not None:
         sol = solver.solve(match, limit=limit)
         values = {str(k): float(v) for k, v in sol.values.items()}
         return Values(values, bool(sol.maximising), str(sol.unit), int(getattr(sol, "nodes", 0)))
@@ -152,8 +154,8 @@ def solve_value(match: Match[Deal], limit: int | None = None) -> float:
     project's solver answers (about half the work of every card's value);
     what a bidding simulation needs from each sampled deal.  ``limit`` as
     in :func:`solve_values`."""
-    if solver_name(match.game) in ("c", "reference"):
-        solver = _project_solver()
+    solver = _project_solver() if solver_name(match.game) in ("c", "reference") else None
+    if solver is not None:
         return float(solver.value(match, limit=limit))
     vals = solve_values(match)
     pick = max if vals.maximising else min
@@ -164,10 +166,15 @@ def solve_value(match: Match[Deal], limit: int | None = None) -> float:
 def bridge_dds(match: Match[Deal]) -> Values:
     """A bridge position's card values from DDS (bridge's spec names it as its ``dds_solver``)."""
     from trumps.bridge.dd import _DENOM_OF_STRAIN, _card_text, _endplay, solve_board
+    from trumps.bridge.deal import BridgeDeal
     from trumps.bridge.hands import format_deal
 
     _, types = _endplay()
-    d: Any = getattr(match, "deal", None)
+    d = match.deal
+    if not isinstance(d, BridgeDeal):
+        raise SolveError(f"DDS solves bridge, not {match.game}")
+    if d.contract is None or d.declarer is None or d.hand_to_play is None:
+        raise SolveError("no card play to solve in this position")
     hands = [list(h) for h in d.hands]
     for seat, card in zip(d.trick_seats, d.trick, strict=True):
         hands[seat].append(card)
@@ -185,11 +192,11 @@ def bridge_dds(match: Match[Deal]) -> Values:
     solved = {_card_text(c): int(t) for c, t in solve_board(ep)}
     legal = [str(a) for a in match.legal_actions()]
     values: dict[str, float] = {}
-    for card in legal:
-        t = solved.get(card)
+    for text in legal:
+        t = solved.get(text)
         if t is None:  # DDS lists one card of a run of equals
-            t = _equal_value(card, solved, legal)
-        values[card] = float(won + (t if ours else remaining - t))
+            t = _equal_value(text, solved, legal)
+        values[text] = float(won + (t if ours else remaining - t))
     return Values(values, ours, "tricks")
 
 
@@ -219,11 +226,10 @@ def _declaring_total(match: Match[Deal], team: int) -> float:
 def _fallback(match: Match[Deal]) -> Values:
     if cards_left(match) > FALLBACK_CARDS:
         raise SolveError(f"the fallback solver takes at most {FALLBACK_CARDS} cards")
-    d: Any = getattr(match, "deal", None)
     team = _declaring_team(match)
     teams = _team_of(match)
     # a misère contract (500) wants as few tricks as it can
-    misere = bool(getattr(d.contract, "is_misere", False))
+    misere = bool(getattr(getattr(match.deal, "contract", None), "is_misere", False))
     unit = trumps.game_spec(match.game).solver_unit
     n_results = len(match.results)
 
@@ -267,9 +273,8 @@ def _team_of(match: Match[Deal]) -> list[int]:
 
 
 def _declaring_team(match: Match[Deal]) -> int:
-    d: Any = getattr(match, "deal", None)
     for attr in ("declarer", "taker", "contractor"):
-        seat = getattr(d, attr, None)
+        seat = getattr(match.deal, attr, None)
         if seat is not None:
             return _team_of(match)[int(seat)]
     raise SolveError("no declaring side in this position")

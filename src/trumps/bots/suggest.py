@@ -17,20 +17,43 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TypedDict
 
 import trumps
 from trumps.bots.base import BotError
+from trumps.bots.bidsim import Reason
 from trumps.bots.levels import PimcBot, card_actions
 from trumps.bots.registry import bot_for
 from trumps.bots.sampling import SamplingError
+from trumps.core.json_types import JSONObject
 from trumps.core.protocol import Deal, Match, read_record
 from trumps.solver import SearchLimit
 
-__all__ = ["EXPLAIN_BID_SAMPLES", "explain", "review", "suggest"]
+__all__ = ["EXPLAIN_BID_SAMPLES", "Reason", "ReviewRow", "Suggestion", "explain", "review", "suggest"]
 
 #: Deals simulated to explain a 500 / coinche bid when the level itself bids by rule.
 EXPLAIN_BID_SAMPLES = 6
+
+
+class Suggestion(TypedDict):
+    """:func:`suggest`: the level's action (of the kind the legal actions
+    were given in) and :func:`explain`'s ranking as its reasons."""
+
+    action: object
+    reasons: list[Reason]
+
+
+class ReviewRow(TypedDict):
+    """One card played, in :func:`review`."""
+
+    index: int
+    deal: int
+    seat: str
+    card: str
+    cost: float | None
+    value: float | None
+    best: list[str]
+    unit: str
 
 
 def _level_bot(game: str, level: str) -> PimcBot:
@@ -40,8 +63,8 @@ def _level_bot(game: str, level: str) -> PimcBot:
 
 
 def _decision(
-    game: str | Match[Deal], view: dict[str, Any] | None, legal: Sequence[object] | None
-) -> tuple[str, dict[str, Any], list[str]]:
+    game: str | Match[Deal], view: JSONObject | None, legal: Sequence[object] | None
+) -> tuple[str, JSONObject, list[str]]:
     """The game's name, the view and the legal notations of one decision.
 
     ``game`` is a game's name or a live game; with a live game, ``view`` and
@@ -62,11 +85,11 @@ def _decision(
 
 def explain(
     game: str | Match[Deal],
-    view: dict[str, Any] | None = None,
+    view: JSONObject | None = None,
     legal: Sequence[object] | None = None,
     level: str = "normal",
     rng: random.Random | None = None,
-) -> list[dict[str, Any]]:
+) -> list[Reason]:
     """The candidates of this decision, best first.
 
     ``game`` is a game's name (then ``view`` and ``legal`` say the decision)
@@ -98,11 +121,16 @@ def explain(
             ev = bot.evaluate(view, cards, rng)
         except (SamplingError, SearchLimit):
             return [{"action": a, "value": None, "samples": 0, "unit": None} for a in cards]
-        out = ev.ranked()
-        for row in out:
-            row["unit"] = ev.unit
-            row["maximising"] = ev.maximising
-        return out
+        return [
+            {
+                "action": r["action"],
+                "value": r["value"],
+                "samples": r["samples"],
+                "unit": ev.unit,
+                "maximising": ev.maximising,
+            }
+            for r in ev.ranked()
+        ]
     spec = trumps.game_spec(name)
     explainer = spec.hook("system_explainer")
     if explainer is not None and phase == "AUCTION":
@@ -111,7 +139,7 @@ def explain(
     if spec.has("bid_simulation") and phase == "AUCTION":
         # the level's own sample count for this game
         samples = bot.bid_samples(name) or EXPLAIN_BID_SAMPLES
-        rows: list[dict[str, Any]] = bot.simulation_bidder(name, samples).explain(view, legal, rng)
+        rows: list[Reason] = bot.simulation_bidder(name, samples).explain(view, legal, rng)
         return rows
     chosen = bot.bidder(name).choose(view, legal, rng)
     return [{"action": chosen, "value": None, "samples": 0, "unit": None, "reason": "rule-based"}]
@@ -119,11 +147,11 @@ def explain(
 
 def suggest(
     game: str | Match[Deal],
-    view: dict[str, Any] | None = None,
+    view: JSONObject | None = None,
     legal: Sequence[object] | None = None,
     level: str = "normal",
     rng: random.Random | None = None,
-) -> dict[str, Any]:
+) -> Suggestion:
     """``{"action", "reasons"}``: the level's choice from this view, with
     :func:`explain`'s ranking as its reasons (same seed, same answer).
     Takes what :func:`explain` takes; ``action`` is of the kind ``legal``
@@ -133,15 +161,15 @@ def suggest(
         legal = game.legal_actions()
     given = list(legal) if legal is not None else None
     name, view, notations = _decision(game, view, given)
-    found = _suggest(name, view, notations, level, rng)
+    action, reasons = _suggest(name, view, notations, level, rng)
     if given is not None and any(type(a) is not str for a in given):
-        found["action"] = given[notations.index(found["action"])]
-    return found
+        return {"action": given[notations.index(action)], "reasons": reasons}
+    return {"action": action, "reasons": reasons}
 
 
 def _suggest(
-    game: str, view: dict[str, Any], legal: list[str], level: str, rng: random.Random | None
-) -> dict[str, Any]:
+    game: str, view: JSONObject, legal: list[str], level: str, rng: random.Random | None
+) -> tuple[str, list[Reason]]:
     seed = (rng if rng is not None else random.Random(0)).getrandbits(64)
     reasons = explain(game, view, legal, level, random.Random(seed))
     # 500's simulation keeps the rule call unless another is clearly better,
@@ -154,7 +182,7 @@ def _suggest(
         and reasons[0].get("value") is not None
     ):
         # a simulated bid: suggest what the reasons rank first
-        return {"action": reasons[0]["action"], "reasons": reasons}
+        return reasons[0]["action"], reasons
     bot = _level_bot(trumps.game_class(game).game, level)
     action = bot.choose(view, list(legal), random.Random(seed))
     if all(r.get("action") != action for r in reasons):
@@ -170,10 +198,10 @@ def _suggest(
             },
             *reasons,
         ]
-    return {"action": action, "reasons": reasons}
+    return action, reasons
 
 
-def review(record: Mapping[str, object] | str) -> list[dict[str, Any]]:
+def review(record: Mapping[str, object] | str) -> list[ReviewRow]:
     """Every card played in a game record with its double-dummy cost.
 
     Returns ``[{"index", "deal", "seat", "card", "cost", "value", "best",
@@ -189,15 +217,16 @@ def review(record: Mapping[str, object] | str) -> list[dict[str, Any]]:
     data = read_record(record)
     cls = trumps.game_class(str(data.get("game")))
     match = cls._from_record(data)
-    out: list[dict[str, Any]] = []
+    out: list[ReviewRow] = []
     for i, entry in enumerate(data.get("actions", [])):
         action = str(entry["action"])
-        deal: Any = getattr(match, "deal", None)
+        deal = match.deal
         seat = match.to_act_index
+        hand = deal.hand_to_play
         if (
-            deal is not None
+            hand is not None
             and seat is not None
-            and getattr(deal, "phase", None) == "PLAY"
+            and deal.phase == "PLAY"
             and not match.is_over
             and card_actions([action])
         ):
@@ -218,7 +247,7 @@ def review(record: Mapping[str, object] | str) -> list[dict[str, Any]]:
                         {
                             "index": i,
                             "deal": match.deal_number + 1,
-                            "seat": match.seat_name(int(deal.hand_to_play)),
+                            "seat": match.seat_name(hand),
                             "card": action,
                             "cost": cost,
                             "value": v,
@@ -231,7 +260,7 @@ def review(record: Mapping[str, object] | str) -> list[dict[str, Any]]:
                     {
                         "index": i,
                         "deal": match.deal_number + 1,
-                        "seat": match.seat_name(int(deal.hand_to_play)),
+                        "seat": match.seat_name(hand),
                         "card": action,
                         # a forced card costs nothing; one no solver could take is not analysed
                         "cost": None if unsolved else 0,

@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 __all__ = [
     "DEFAULT",
@@ -36,7 +36,9 @@ __all__ = [
     "LOCALE_DIR",
     "N_",
     "PSEUDO",
+    "Catalog",
     "Translator",
+    "TranslatorJSON",
     "catalog",
     "catalog_script",
     "cli_language",
@@ -53,6 +55,21 @@ PSEUDO = "qps"
 DOMAIN = "trumps"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
+
+class TranslatorJSON(TypedDict):
+    """:meth:`Translator.as_json`: the code and the messages (a plural one as its list of forms)."""
+
+    lang: str
+    messages: dict[str, str | list[str]]
+
+
+class Catalog(TranslatorJSON):
+    """:func:`catalog`: a translator's JSON plus gettext's plural rule."""
+
+    nplurals: int
+    plural: str
+
+
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 
@@ -62,7 +79,7 @@ def N_(text: str) -> str:
     return text
 
 
-def fill(text: str, params: Mapping[str, Any] | None) -> str:
+def fill(text: str, params: Mapping[str, object] | None) -> str:
     """``{name}`` placeholders of ``text`` replaced by ``params`` (unknown ones left as they are).
 
     >>> fill("{n} tricks for {team}", {"n": 3, "team": "NS"})
@@ -95,20 +112,20 @@ class Translator:
     def _plural_index(self, n: int) -> int:
         return int(_plural_index(self.lang)(n))
 
-    def gettext(self, msgid: str, **params: Any) -> str:
+    def gettext(self, msgid: str, **params: object) -> str:
         """``msgid`` in this language (itself when untranslated), placeholders filled."""
         found = self.messages.get(msgid)
         if isinstance(found, str) and found:
             return fill(found, params)
         return fill(msgid, params) if params else self.message(msgid)
 
-    def pgettext(self, context: str, msgid: str, **params: Any) -> str:
+    def pgettext(self, context: str, msgid: str, **params: object) -> str:
         """``msgid`` in ``context`` (the same English word meaning different things)."""
         found = self.messages.get(f"{context}\x04{msgid}")
         text = found if isinstance(found, str) and found else msgid
         return fill(text, params)
 
-    def ngettext(self, singular: str, plural: str, n: int, **params: Any) -> str:
+    def ngettext(self, singular: str, plural: str, n: int, **params: object) -> str:
         """The form for ``n`` (``{n}`` is filled with ``n`` unless given)."""
         params.setdefault("n", n)
         found = self.messages.get(singular)
@@ -188,7 +205,7 @@ class Translator:
     def locale(self) -> str:
         return DEFAULT if self.lang == PSEUDO else self.lang
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> TranslatorJSON:
         return {"lang": self.lang, "messages": self.messages}
 
 
@@ -273,7 +290,7 @@ def gettext_plural(lang: str) -> tuple[int, str]:
 
 
 @cache
-def _plural_index(lang: str) -> Any:
+def _plural_index(lang: str) -> Callable[[int], int]:
     """``n`` -> the index of the plural form of ``lang`` (gettext's rule)."""
     code = compile(c_plural_to_python(gettext_plural(lang)[1]), "<plural>", "eval")
     return lambda n: int(eval(code, {"__builtins__": {}}, {"n": n}))
@@ -301,7 +318,7 @@ def translator(lang: str) -> Translator:
         key = m.id[0] if isinstance(m.id, (list, tuple)) else m.id
         if m.context:
             # Babel's read_mo leaves the context as bytes
-            raw: Any = m.context
+            raw: object = m.context
             context = raw.decode() if isinstance(raw, bytes) else str(raw)
             key = f"{context}\x04{key}"
         if isinstance(m.string, (list, tuple)):
@@ -323,7 +340,7 @@ def _pseudo() -> Translator:
     return Translator(PSEUDO, messages)
 
 
-def catalog(lang: str) -> dict[str, Any]:
+def catalog(lang: str) -> Catalog:
     """The JSON catalogue of the pages: ``lang``, ``messages``, ``nplurals``
     and ``plural`` (gettext's rule, a C expression of ``n`` that is also
     valid JavaScript)."""

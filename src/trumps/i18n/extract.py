@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from trumps.i18n import has_letters
 
@@ -172,7 +172,7 @@ def _python_messages(source: str) -> Iterator[tuple[int, str | None, tuple[str, 
 
 
 def extract_python(
-    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: dict[str, Any]
+    fileobj: IO[bytes], keywords: object, comment_tags: object, options: Mapping[str, str]
 ) -> Iterator[tuple[int, str | None, tuple[str, ...], list[str]]]:
     """Babel extraction method for trumps' Python sources (see the module doc)."""
     source = fileobj.read().decode(options.get("encoding", "utf-8"))
@@ -215,7 +215,7 @@ def html_texts(source: str) -> list[tuple[int, str]]:
 
 
 def extract_html(
-    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: dict[str, Any]
+    fileobj: IO[bytes], keywords: object, comment_tags: object, options: Mapping[str, str]
 ) -> Iterator[tuple[int, str | None, tuple[str, ...], list[str]]]:
     """Babel extraction method for the room's pages (see the module doc)."""
     for lineno, text in html_texts(fileobj.read().decode("utf-8")):
@@ -223,7 +223,7 @@ def extract_html(
 
 
 def extract_runtime(
-    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: dict[str, Any]
+    fileobj: IO[bytes], keywords: object, comment_tags: object, options: Mapping[str, str]
 ) -> Iterator[tuple[int, str | None, tuple[str, ...], list[str]]]:
     """Babel extraction method run on ``src/trumps/i18n/runtime.py``: the
     texts the code produces as data (see the module doc)."""
@@ -254,7 +254,11 @@ def known_messages() -> list[tuple[str, str | None, str | None]]:
 
 
 #: The JavaScript keywords of the pages: t(msgid, params), tn(singular, plural, n, params), tc(context, msgid, params).
-JS_KEYWORDS: dict[str, Any] = {"t": None, "tn": (1, 2), "tc": ((1, "c"), 2)}
+JS_KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
+    "t": None,
+    "tn": (1, 2),
+    "tc": ((1, "c"), 2),
+}
 
 #: What ``babel.cfg`` says, for extraction from the installed package (paths relative to src/trumps).
 METHOD_MAP = [

@@ -36,7 +36,7 @@ TEXT_KEYS = frozenset(
 )
 
 
-def _walk(data: Any, where: str, key: str | None = None) -> Iterator[tuple[str, str]]:
+def _walk(data: object, where: str, key: str | None = None) -> Iterator[tuple[str, str]]:
     if isinstance(data, dict):
         for k, v in data.items():
             yield from _walk(v, where, str(k))
@@ -47,14 +47,27 @@ def _walk(data: Any, where: str, key: str | None = None) -> Iterator[tuple[str, 
         yield data, where
 
 
-def _strings(data: Any, where: str) -> Iterator[tuple[str, str]]:
+def _strings(data: object, where: str) -> Iterator[tuple[str, str]]:
     """Every string value of a flat mapping (labels, names, terms)."""
-    for v in (data or {}).values():
+    if not isinstance(data, dict):
+        return
+    for v in data.values():
         if isinstance(v, str) and has_letters(v):
             yield v, where
 
 
-def _presentation(p: dict[str, Any], where: str) -> Iterator[tuple[str, str]]:
+def _texts_of(part: object, keys: tuple[str, ...], where: str) -> Iterator[tuple[str, str]]:
+    """The strings under ``keys`` of one entry of a bidding box (a dict)."""
+    if isinstance(part, dict):
+        for k in keys:
+            text = part.get(k)
+            if isinstance(text, str) and has_letters(text):
+                yield text, where
+
+
+def _presentation(p: object, where: str) -> Iterator[tuple[str, str]]:
+    if not isinstance(p, dict):
+        return
     yield from _strings(p.get("labels"), where)
     yield from _strings(p.get("names"), where)
     yield from _strings(p.get("terms"), where)
@@ -64,19 +77,15 @@ def _presentation(p: dict[str, Any], where: str) -> Iterator[tuple[str, str]]:
     if isinstance(target, str) and has_letters(target):
         yield target, where
     box = p.get("box") or {}
+    if not isinstance(box, dict):
+        return
     for part in ("columns", "side"):
         for c in box.get(part) or []:
-            for k in ("label", "name"):
-                if isinstance(c.get(k), str) and has_letters(c[k]):
-                    yield c[k], where
+            yield from _texts_of(c, ("label", "name"), where)
     for part in ("popup", "inkles"):
-        c = box.get(part) or {}
-        for k in ("label", "name"):
-            if isinstance(c.get(k), str) and has_letters(c[k]):
-                yield c[k], where
+        yield from _texts_of(box.get(part) or {}, ("label", "name"), where)
     for r in box.get("rows") or []:
-        if isinstance(r.get("label"), str) and has_letters(r["label"]):
-            yield r["label"], where
+        yield from _texts_of(r, ("label",), where)
 
 
 def runtime_texts() -> Iterator[tuple[str, str]]:
@@ -122,11 +131,11 @@ def runtime_texts() -> Iterator[tuple[str, str]]:
     yield "+{n} house rules", "rules summary"
 
 
-def _variations(schema: Any) -> list[dict[str, Any]]:
+def _variations(schema: Any) -> list[dict[str, object]]:
     """Option sets that may change the presentation: each value of each
     option with a few choices, one at a time (player counts, scoring forms,
     variations, misère modes...)."""
-    out: list[dict[str, Any]] = [{}]
+    out: list[dict[str, object]] = [{}]
     for spec in schema.specs:
         if spec.choices is not None and len(spec.choices) <= 6:
             out += [{spec.name: v} for v in spec.choices if v != spec.default]
