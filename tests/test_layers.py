@@ -100,3 +100,20 @@ def test_the_checker_sees_forbidden_imports(tmp_path: Path) -> None:
 def test_no_game_package_keeps_a_cli_module() -> None:
     for pkg in ("five_hundred", "bridge", "coinche"):
         assert not (SRC / pkg / "cli.py").exists(), f"trumps/{pkg}/cli.py belongs in trumps/cli/games/"
+
+
+def test_the_languages_know_no_room_module() -> None:
+    """The room registers what it translates with ``trumps.i18n`` (the
+    ``trumps.texts`` entry points), not the reverse: no import cycle."""
+    for path in sorted((SRC / "i18n").rglob("*.py")):
+        bad = sorted({n for n in imported_names(path) if n == "trumps.room" or n.startswith("trumps.room.")})
+        assert not bad, f"{path.relative_to(SRC)} imports {bad}"
+
+
+def test_the_room_registers_its_texts_for_translation() -> None:
+    from trumps.i18n.runtime import registered_texts
+
+    texts = dict(registered_texts())
+    assert texts.get("Kind of game") == "table settings"
+    assert any(where == "personal settings" for where in texts.values())
+    assert any(where == "preset chat phrase" for where in texts.values())

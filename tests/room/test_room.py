@@ -14,8 +14,8 @@ import pytest
 from starlette.testclient import TestClient
 
 import trumps
+import trumps.core.registry
 import trumps.room
-import trumps.room.web.tables
 from trumps.room.store import Store
 from trumps.room.web.app import create_app
 from trumps.room.web.sockets import since_param
@@ -310,7 +310,7 @@ def test_a_request_that_fails_closes_its_connection(tmp_path: Path, monkeypatch:
     def broken() -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(trumps.room.web.tables, "game_catalogue", broken)
+    monkeypatch.setattr(trumps.core.registry, "catalogue", broken)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'r.db'}"), raise_server_exceptions=False) as c:
         r = c.get("/api/games")
         assert r.status_code == 500

@@ -38,6 +38,7 @@ __all__ = [
     "BUILTIN",
     "ENTRY_POINT_GROUP",
     "UnknownGame",
+    "catalogue",
     "game_class",
     "games",
     "load_game",
@@ -157,6 +158,15 @@ def unregister(name: str) -> None:
 def specs() -> list[GameSpec]:
     """Every registered game, built-ins first."""
     return list(_load().values())
+
+
+def catalogue() -> list[dict[str, Any]]:  # (the schema's description, as the schema gives it)
+    """Every installed game with its option metadata (a form is built from
+    it) and its names for people: ``short_title`` ("Bridge", a heading) and
+    ``noun`` (inside a sentence: "a … table"), so that no page names a game.
+    What the room's ``/api/games`` answers, and what the catalogue of
+    translations takes the options' words from."""
+    return [{"game": s.name, "short_title": s.title, "noun": s.noun, **s.schema.describe()} for s in specs()]
 
 
 def games() -> list[str]:

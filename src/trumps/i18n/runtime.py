@@ -2,20 +2,32 @@
 
 Option labels and help texts, presets, the variant's words, every game's
 presentation (bidding box, call labels and names, target) for every
-preset and player count, the table settings, the personal settings and the
-preset chat phrases: the pages receive them as JSON and translate each
-one, so each one must be in the catalogue.  Walking the real data (not a
-copy of it) means a new option or call is extracted with no marking.
+preset and player count, the bots' reasons, and whatever other parts
+register under the ``trumps.texts`` entry point group (the card room: its
+table settings, personal settings and preset chat phrases): the pages
+receive them as JSON and translate each one, so each one must be in the
+catalogue.  Walking the real data (not a copy of it) means a new option or
+call is extracted with no marking.
+
+The room registers its texts here rather than this module reading the
+room: the languages are a layer below the room, and a part that sends
+texts of its own (a plug-in game's server, say) registers them the same
+way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from importlib.metadata import entry_points
 from typing import Any
 
 from trumps.i18n import has_letters
 
-__all__ = ["TEXT_KEYS", "runtime_texts"]
+__all__ = ["TEXT_KEYS", "TEXT_SOURCES", "registered_texts", "runtime_texts", "walk"]
+
+#: The entry point group of the functions that yield ``(text, where)`` for
+#: the texts a part of trumps sends as data (``trumps.room.texts:texts``).
+TEXT_SOURCES = "trumps.texts"
 
 #: The keys under which the pages' JSON data holds words a person reads.
 TEXT_KEYS = frozenset(
@@ -36,13 +48,14 @@ TEXT_KEYS = frozenset(
 )
 
 
-def _walk(data: object, where: str, key: str | None = None) -> Iterator[tuple[str, str]]:
+def walk(data: object, where: str, key: str | None = None) -> Iterator[tuple[str, str]]:
+    """Every string of ``data`` (JSON) under one of :data:`TEXT_KEYS`."""
     if isinstance(data, dict):
         for k, v in data.items():
-            yield from _walk(v, where, str(k))
+            yield from walk(v, where, str(k))
     elif isinstance(data, list):
         for v in data:
-            yield from _walk(v, where, key)
+            yield from walk(v, where, key)
     elif isinstance(data, str) and key in TEXT_KEYS and has_letters(data):
         yield data, where
 
@@ -91,13 +104,11 @@ def _presentation(p: object, where: str) -> Iterator[tuple[str, str]]:
 def runtime_texts() -> Iterator[tuple[str, str]]:
     """``(text, where it comes from)`` for every text the pages receive as data."""
     import trumps
-    from trumps.room.prefs import prefs_schema
-    from trumps.room.room import game_catalogue
-    from trumps.room.settings import PRESET_PHRASES, settings_schema
+    from trumps.core import registry
 
-    for game in game_catalogue():
+    for game in registry.catalogue():
         where = f"options of {game['game']}"
-        yield from _walk({k: v for k, v in game.items() if k != "variants"}, where)
+        yield from walk({k: v for k, v in game.items() if k != "variants"}, where)
         yield from _strings(game.get("terms"), where)
         for terms in (game.get("variants") or {}).get("terms", {}).values():
             yield from _strings(terms, where)
@@ -121,14 +132,23 @@ def runtime_texts() -> Iterator[tuple[str, str]]:
                     continue
                 match = cls(options, seed=1)
                 yield from _presentation(match.presentation(), f"presentation of {name}")
-    yield from _walk(settings_schema(), "table settings")
-    yield from _walk(prefs_schema(), "personal settings")
-    for phrase in PRESET_PHRASES.values():
-        yield phrase, "preset chat phrase"
+    yield from registered_texts()
     yield from _bot_reasons()
     # OptionSchema.summary's count of other rules (one piece of the summary line)
     yield "+{n} house rule", "rules summary"
     yield "+{n} house rules", "rules summary"
+
+
+def registered_texts() -> Iterator[tuple[str, str]]:
+    """The texts of every part registered under :data:`TEXT_SOURCES`, by
+    name.  A part whose extra is not installed (the room without
+    ``trumps[room]``) has nothing to translate: it is passed over."""
+    for source in sorted(entry_points(group=TEXT_SOURCES), key=lambda e: e.name):
+        try:
+            texts = source.load()
+        except ImportError:
+            continue
+        yield from texts()
 
 
 def _variations(schema: Any) -> list[dict[str, object]]:

@@ -369,8 +369,8 @@ class People:
             answer = await self.cluster.ask(table.id, {"what": "admit", "player": player})
         except TimeoutError:
             raise RoomError("the table did not answer; try again") from None
-        if not answer.get("ok"):
-            raise RoomError(answer.get("error", "the table did not let them in"))
+        if not answer["ok"]:
+            raise RoomError(answer["error"])
 
     async def tables_changed(self, table: access.Facts) -> None:
         """Who may see ``table`` changed: the lobby is told (by its owner)."""

@@ -128,7 +128,7 @@ class PlayDesk:
         if answer.get("cancelled"):
             raise PlayCancelled("cancelled")
         if not answer["ok"]:
-            raise RoomError(answer.get("error", "the matchmaker failed"))
+            raise RoomError(answer["error"])
         return answer["table"]
 
     async def _queue(self, pid: str, game: str, rules: str, since: float) -> str:

@@ -11,12 +11,11 @@ import random
 import secrets
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 import trumps
-from trumps.core import registry as game_registry
 from trumps.core.errors import TrumpsError
 from trumps.room import access, timing, wire
 from trumps.room.messages import PROTOCOL_VERSION
@@ -40,24 +39,12 @@ if TYPE_CHECKING:
     from trumps.room.account_routes import Sessions
     from trumps.room.cluster import Cluster, RemoteTable
 
-__all__ = ["Room", "game_catalogue"]
+__all__ = ["Room"]
 
 KEEP_FINISHED = 60.0  # seconds a finished table nobody is connected to stays live
 LOBBY_INTERVAL = 0.1  # seconds: lobby updates are gathered, at most one push per interval
 
 log = logging.getLogger("trumps.room")
-
-
-def game_catalogue() -> list[dict[str, Any]]:  # (the schema's description, as core gives it)
-    """Every installed game with its option metadata (forms are built from it)
-    and its names for people: ``short_title`` ("Bridge", a heading) and
-    ``noun`` (inside a sentence: "a … table"), so no page names a game."""
-    out = []
-    for spec in game_registry.specs():
-        out.append(
-            {"game": spec.name, "short_title": spec.title, "noun": spec.noun, **spec.schema.describe()}
-        )
-    return out
 
 
 class LobbyEntry(TableSummary, total=False):

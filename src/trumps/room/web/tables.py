@@ -18,10 +18,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from trumps.core import registry
 from trumps.room import access, history_store
 from trumps.room.cluster.relay import ROUTING_HEADER, routing_name
 from trumps.room.messages import MessageError
-from trumps.room.room import game_catalogue
 from trumps.room.settings import PRESET_PHRASES, settings_schema
 from trumps.room.table import RoomError
 from trumps.room.validate import Line
@@ -77,7 +77,7 @@ class Tables:
         ]
 
     async def api_games(self, _request: Request) -> Response:
-        return JSONResponse(game_catalogue())
+        return JSONResponse(registry.catalogue())
 
     async def api_settings(self, _request: Request) -> Response:
         return JSONResponse(
