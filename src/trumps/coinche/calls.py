@@ -7,7 +7,7 @@ only the bid's number matters; a capot beats every number and a générale
 beats a capot.
 
 >>> Call.parse("100nt"), Call.parse("capot-h").rank > Call.parse("160S").rank
-(Call('100NT'), True)
+(trumps.coinche.Call('100NT'), True)
 >>> Contract.parse("110HX")
 Contract('110HX')
 """

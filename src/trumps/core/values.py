@@ -1,7 +1,7 @@
 """The shared behaviour of value types that are their notation.
 
 Calls of every game are immutable, interned objects whose ``str()`` is their
-notation and whose ``repr()`` pastes back; they pickle by their text so a
+notation and whose ``repr()`` names their game and pastes back; they pickle by their text so a
 copy is the same interned object.  Subclasses set ``_text`` once (through
 ``object.__setattr__``) when they are made.
 """
@@ -29,4 +29,8 @@ class TextValue:
         return self._text
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self._text!r})"
+        """Named by its game's package (``trumps.bridge.Call('1C')``): a 500
+        bid and a bridge bid may read alike, and with ``import trumps`` the
+        repr pastes back as the same value."""
+        package = type(self).__module__.rpartition(".")[0]
+        return f"{package}.{type(self).__name__}({self._text!r})"

@@ -3,7 +3,7 @@
 >>> Call.parse("7NT").value
 220
 >>> Call.parse("i6S"), str(Call.parse("omis"))
-(Call('i6S'), 'OMIS')
+(trumps.five_hundred.Call('i6S'), 'OMIS')
 """
 
 from __future__ import annotations
