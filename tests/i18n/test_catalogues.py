@@ -76,14 +76,14 @@ def test_the_plural_rule_is_the_catalogues_own_not_babels() -> None:
 #: Raises whose message is not written at the raise: each re-raises a message
 #: that is itself extracted where it is made (an engine error, a refusal).
 RERAISES = {
-    ("room/accounts.py", "WRONG"),  # a constant marked N_() where it is defined
-    ("room/people.py", 'answer["error"]'),
-    ("room/play.py", 'answer["error"]'),
+    ("room/people/accounts.py", "WRONG"),  # a constant marked N_() where it is defined
+    ("room/people/presence.py", 'answer["error"]'),
+    ("room/people/play.py", 'answer["error"]'),
     ("room/table.py", "str(exc)"),
     ("room/table.py", "refusal"),
     ("room/table.py", "reason or NOT_INVITED"),  # access.not_seen_because's N_ messages, or table.NOT_INVITED
     ("room/table.py", "self.match.explain_illegal(parsed, legal)"),
-    ("room/play.py", "str(exc)"),
+    ("room/people/play.py", "str(exc)"),
     ("room/room.py", "str(exc)"),
     ("cli/common.py", "message"),
     ("cli/games/bridge.py", "message"),

@@ -15,7 +15,11 @@ from starlette.testclient import TestClient
 
 from trumps.room.web.app import create_app
 
+# the room's test helpers (peers, browser, pg...) and the test modules other
+# tests borrow from are imported by name, wherever in tests/room they live
+# (the tests mirror the room's areas: tests/room/people/...)
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent / "people"))
 from browser import CHROMIUM_ARGS, LiveServer, chromium_path, free_port
 from pg import postgres_server
 

@@ -527,8 +527,8 @@ def test_players_whose_table_is_being_made_are_not_sent_to_the_next_matchmaker()
     """The matchmaker is given up while it makes a group's table: those
     players get that table (they are out of the queue); the others waiting
     are told to go to the next matchmaker."""
-    from trumps.room.matchmaking import Ticket
-    from trumps.room.play import MatchmakerMoved, PlayDesk
+    from trumps.room.people.matchmaking import Ticket
+    from trumps.room.people.play import MatchmakerMoved, PlayDesk
     from trumps.room.timers import FakeClock
 
     clock = FakeClock(1000.0)

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from trumps.room.accounts import Busy, Hashing
 from trumps.room.limits import (
     MESSAGE_BURST,
     MESSAGE_RATE,
@@ -22,6 +21,7 @@ from trumps.room.limits import (
     SocketCount,
     person_key,
 )
+from trumps.room.people.accounts import Busy, Hashing
 from trumps.room.sockets import CLOSE_WAIT, SLOW_READER, QueuedSocket, SocketGone
 
 sys.path.insert(0, str(Path(__file__).parent))

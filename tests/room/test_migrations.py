@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 
 import trumps
-from trumps.room import accounts
+from trumps.room.people import accounts
 from trumps.room.store import Store
 from trumps.room.web.app import create_app
 

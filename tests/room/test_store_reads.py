@@ -61,7 +61,7 @@ def test_reads_run_beside_the_database_thread_on_postgresql_only(db_url: str) ->
         pid = asyncio.run(store.run(store.create_player, "Wren"))
 
         async def name() -> str | None:
-            from trumps.room.accounts import player_info
+            from trumps.room.people.accounts import player_info
 
             info = await store.read(player_info, store, pid)
             return None if info is None else info.name

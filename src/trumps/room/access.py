@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from trumps.i18n import N_
-from trumps.room.friends import Social
+from trumps.room.people.friends import Social
 
 if TYPE_CHECKING:
     from trumps.room.settings import TableSettings

@@ -3,7 +3,7 @@ the account routes (guest, register, log in, log out, log out everywhere,
 change password, me).
 
 The cookie ``trumps_session`` holds a random token (HttpOnly, SameSite=Lax,
-Secure over HTTPS); the server keeps its SHA-256 (:mod:`trumps.room.accounts`).
+Secure over HTTPS); the server keeps its SHA-256 (:mod:`trumps.room.people.accounts`).
 Looking a session up costs a query, so live sessions are cached for
 :data:`CACHE_SECONDS`; a revocation made here drops the cache entry and
 closes every WebSocket opened with that session at once.
@@ -29,11 +29,12 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from trumps.room import accounts, competition
-from trumps.room.accounts import Busy, Hashing, Throttled
+from trumps.room import competition
 from trumps.room.limits import GUEST_BURST, GUEST_RATE, PASSWORD_BURST, PASSWORD_RATE, Budget
 from trumps.room.messages import MessageError
-from trumps.room.prefs import get_prefs
+from trumps.room.people import accounts
+from trumps.room.people.accounts import Busy, Hashing, Throttled
+from trumps.room.people.prefs import get_prefs
 from trumps.room.table import Connection, RoomError
 from trumps.room.validate import BodyReader, Line
 
@@ -201,7 +202,7 @@ def routes(
     a budget of new guests, and one of password attempts (sign-ups and
     logins, each counted before any hashing, whatever its outcome: a
     sign-up with a taken name costs a hash too).  Hashing runs on threads
-    of its own (:class:`~trumps.room.accounts.Hashing`), never on the
+    of its own (:class:`~trumps.room.people.accounts.Hashing`), never on the
     database thread."""
     guests = Budget(GUEST_RATE, GUEST_BURST, clock)
     passwords = Budget(PASSWORD_RATE, PASSWORD_BURST, clock)

@@ -71,8 +71,8 @@ from starlette.routing import BaseRoute, Route
 import trumps
 from trumps.core.protocol import Deal, Match
 from trumps.i18n import N_
-from trumps.room import ratings
 from trumps.room.db import Player, ResultRow, SeatRow, TableRow
+from trumps.room.people import ratings
 from trumps.room.settings import bot_level
 from trumps.room.table import RoomError
 

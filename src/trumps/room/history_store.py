@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import func, or_, select
 
-from trumps.room.accounts import display_name
 from trumps.room.db import ActionRow, Player, SeatRow, TableRow
+from trumps.room.people.accounts import display_name
 from trumps.room.store import Store
 
 __all__ = ["GameSeat", "PlayerGame", "player_games", "player_names", "table_exists"]

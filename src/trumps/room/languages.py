@@ -23,7 +23,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from trumps.i18n import LANGUAGES, PSEUDO, catalog, catalog_script, negotiate, pick
-from trumps.room.prefs import get_prefs
+from trumps.room.people.prefs import get_prefs
 
 if TYPE_CHECKING:
     from trumps.room.account_routes import Sessions

@@ -1,4 +1,4 @@
-"""The routes of :mod:`trumps.room.people`: friends, invitations, personal
+"""The routes of :mod:`trumps.room.people.presence`: friends, invitations, personal
 settings and the personal channel ``/ws/me``."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from starlette.websockets import WebSocket
 from trumps.room.account_routes import Sessions
 from trumps.room.limits import SocketCount, person_key
 from trumps.room.messages import MessageError
-from trumps.room.prefs import get_prefs, prefs_schema, set_prefs
+from trumps.room.people.prefs import get_prefs, prefs_schema, set_prefs
 from trumps.room.sockets import QueuedSocket, admit_socket, client_messages
 from trumps.room.table import RoomError
 from trumps.room.validate import BodyReader, Line, parse_int

@@ -19,8 +19,8 @@ import trumps
 from trumps.core.errors import TrumpsError
 from trumps.room import access, timing, wire
 from trumps.room.messages import PROTOCOL_VERSION
-from trumps.room.people import People
-from trumps.room.play import PlayDesk
+from trumps.room.people.play import PlayDesk
+from trumps.room.people.presence import People
 from trumps.room.settings import SCHEDULE_HORIZON, TableSettings
 from trumps.room.store import Store, StoredTable
 from trumps.room.table import (
@@ -217,9 +217,9 @@ class Room:
 
     async def _game_over(self, table: Table) -> None:
         """A finished game: each person's result for their profile
-        (:mod:`trumps.room.profiles`), and the ratings of the accounts that
-        played it (:mod:`trumps.room.ratings`); both idempotent."""
-        from trumps.room import profiles, ratings
+        (:mod:`trumps.room.people.profiles`), and the ratings of the accounts that
+        played it (:mod:`trumps.room.people.ratings`); both idempotent."""
+        from trumps.room.people import profiles, ratings
 
         m = table.match
         winner = m.winner

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from trumps.i18n.runtime import walk
-from trumps.room.prefs import prefs_schema
+from trumps.room.people.prefs import prefs_schema
 from trumps.room.settings import PRESET_PHRASES, settings_schema
 
 __all__ = ["texts"]

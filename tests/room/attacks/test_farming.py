@@ -18,10 +18,11 @@ from peers import create_table, new_account, peer
 from starlette.testclient import TestClient
 
 import trumps
-from trumps.room import competition, ratings
+from trumps.room import competition
 from trumps.room.competition import Entry, leaderboard, pay_out, start_competition
-from trumps.room.people import People
-from trumps.room.ratings import SeatEntry, rate_game
+from trumps.room.people import ratings
+from trumps.room.people.presence import People
+from trumps.room.people.ratings import SeatEntry, rate_game
 from trumps.room.store import Store
 
 LEVELS = ("random", "easy", "normal", "strong")

@@ -72,7 +72,7 @@ from trumps.room.cluster.messages import (
 from trumps.room.cluster.ownership import Ownership
 from trumps.room.cluster.relay import Relay, RemoteConnection, Replay, routing_name
 from trumps.room.messages import PROTOCOL_VERSION, error_event
-from trumps.room.play import MatchmakerMoved, PlayCancelled
+from trumps.room.people.play import MatchmakerMoved, PlayCancelled
 from trumps.room.settings import TableSettings
 from trumps.room.table import AccessDenied, Connection, Seat, Table, TableClosed, TableSummary
 

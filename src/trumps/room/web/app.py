@@ -21,18 +21,10 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
-from trumps.room import (
-    account_routes,
-    competition,
-    history,
-    languages,
-    people_routes,
-    play,
-    profiles,
-    rematch,
-)
+from trumps.room import account_routes, competition, history, languages, people_routes, rematch
 from trumps.room.csrf import CrossSiteGuard
 from trumps.room.limits import BodyLimit
+from trumps.room.people import play, profiles
 from trumps.room.room import KEEP_FINISHED, Room
 from trumps.room.sockets import TransportAccess
 from trumps.room.stopping import CloseWhenStopping, Stopping

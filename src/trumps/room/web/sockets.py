@@ -68,7 +68,7 @@ class WsConnection(QueuedSocket):
 
 class Sockets:
     """``/ws/lobby`` and ``/ws/table/{id}`` (a person's own channel,
-    ``/ws/me``, is :mod:`trumps.room.people_routes`')."""
+    ``/ws/me``, is :mod:`trumps.room.people.presence_routes`')."""
 
     def __init__(self, web: Web) -> None:
         self.web = web

@@ -4,7 +4,7 @@ Each finished game leaves one :class:`~trumps.room.db.GameResultRow` per
 person who played it (:func:`record_game`, idempotent), so a profile is a
 few indexed queries, never a replay: games played and won per game, the
 contracts the person held and made, the rating with its history
-(:mod:`trumps.room.ratings`) and the recent games, each linking to its
+(:mod:`trumps.room.people.ratings`) and the recent games, each linking to its
 replay.  Profiles are of accounts (``/player/<username>``); a guest has no
 page.  A person the owner has blocked finds no profile at all (the same
 404 as for no such player, as on lichess): it would show them the
@@ -23,9 +23,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 import trumps
-from trumps.room import ratings
-from trumps.room.accounts import find_account
 from trumps.room.db import FriendRow, GameResultRow, Player
+from trumps.room.people import ratings
+from trumps.room.people.accounts import find_account
 from trumps.room.validate import parse_int
 
 if TYPE_CHECKING:

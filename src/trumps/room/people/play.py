@@ -1,4 +1,4 @@
-"""The Play button: the glue around the sans-I/O :mod:`~trumps.room.matchmaking` core.
+"""The Play button: the glue around the sans-I/O :mod:`~trumps.room.people.matchmaking` core.
 
 Pressing Play (``POST /api/play``) puts a ticket in the matchmaker with the
 player's displayed rating in that game and their usual seconds per move
@@ -27,11 +27,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from trumps.room import access, ratings
+from trumps.room import access
 from trumps.room.account_routes import Sessions
 from trumps.room.db import ActionRow, SeatRow
-from trumps.room.matchmaking import RULE_SETS, Group, Matchmaker, MatchmakingError, Ticket, rule_set
 from trumps.room.messages import MessageError
+from trumps.room.people import ratings
+from trumps.room.people.matchmaking import RULE_SETS, Group, Matchmaker, MatchmakingError, Ticket, rule_set
 from trumps.room.table import LIVE, RoomError, Table
 from trumps.room.validate import BodyReader, Line
 

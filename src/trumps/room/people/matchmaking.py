@@ -76,7 +76,7 @@ __all__ = [
 ]
 
 #: A new player's displayed rating (the glue passes it when a player has no rating yet); the
-#: same as ``trumps.room.ratings.DISPLAY_BASE``, not imported to keep this module free of the
+#: same as ``trumps.room.people.ratings.DISPLAY_BASE``, not imported to keep this module free of the
 #: database.  On that scale (40 points per unit of openskill's mu) 200 points is 5 mu.
 DEFAULT_RATING = 1000.0
 #: The rating spread (display points) a group may have at once...
@@ -150,7 +150,7 @@ def rule_set(game: str, key: str) -> RuleSet:
     >>> rule_set("500", "klondike")
     Traceback (most recent call last):
     ...
-    trumps.room.matchmaking.MatchmakingError: 500 has no Play rule set 'klondike' (choose one of: american, australian)
+    trumps.room.people.matchmaking.MatchmakingError: 500 has no Play rule set 'klondike' (choose one of: american, australian)
     """
     sets = RULE_SETS.get(game)
     if sets is None:

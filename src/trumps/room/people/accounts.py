@@ -208,7 +208,7 @@ def check_username(username: str) -> str:
     >>> check_username("A")
     Traceback (most recent call last):
     ...
-    trumps.room.accounts.AccountError: a username has 3 to 24 characters
+    trumps.room.people.accounts.AccountError: a username has 3 to 24 characters
     """
     if not 3 <= len(username) <= 24:
         raise AccountError("a username has 3 to 24 characters")

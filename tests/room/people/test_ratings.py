@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import func, select
 
-from trumps.room import ratings
 from trumps.room.db import Player, RatingHistoryRow, RatingRow
-from trumps.room.ratings import (
+from trumps.room.people import ratings
+from trumps.room.people.ratings import (
     BOT_RATINGS,
     DEFAULT_MU,
     DEFAULT_SIGMA,

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trumps
-from trumps.room.matchmaking import (
+from trumps.room.people.matchmaking import (
     POPULAR,
     RULE_SETS,
     Group,

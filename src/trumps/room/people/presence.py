@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict
 from sqlalchemy import select
 
 from trumps.room import access
-from trumps.room.accounts import PlayerInfo, find_account, player_info, player_infos
 from trumps.room.db import InvitationRow, TableRow
-from trumps.room.friends import FriendError, Social, apply_change, load_social
 from trumps.room.messages import PROTOCOL_VERSION
+from trumps.room.people.accounts import PlayerInfo, find_account, player_info, player_infos
+from trumps.room.people.friends import FriendError, Social, apply_change, load_social
 from trumps.room.table import LIVE, Connection, RoomError, Table
 
 if TYPE_CHECKING:
@@ -190,9 +190,10 @@ class People:
         """Say at the table why a finished game moved no chips or no rating
         (chips and ratings move only in games between people:
         :func:`trumps.room.competition.unpaid_reason`,
-        :func:`trumps.room.ratings.people_sides`).  The pay-out and the
+        :func:`trumps.room.people.ratings.people_sides`).  The pay-out and the
         rating decide the same way from the stored seats; this only says so."""
-        from trumps.room import competition, ratings
+        from trumps.room import competition
+        from trumps.room.people import ratings
 
         m = table.match
         seats: list[ratings.SeatEntry] = [

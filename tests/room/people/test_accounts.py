@@ -16,8 +16,8 @@ from sqlalchemy import select
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from trumps.room import accounts
 from trumps.room.db import STARTING_CHIPS, LoginFailure, Player, SessionRow
+from trumps.room.people import accounts
 from trumps.room.store import Store
 from trumps.room.web.app import create_app
 
@@ -375,7 +375,7 @@ def test_players_and_a_session_s_player_in_one_call(tmp_path: Path) -> None:
 
 
 def test_people_learn_several_names_at_once(tmp_path: Path) -> None:
-    from trumps.room.people import People
+    from trumps.room.people.presence import People
 
     store = Store(f"sqlite:///{tmp_path / 'room.db'}")
     try:
@@ -411,7 +411,7 @@ def test_a_lookup_that_meets_a_logout_is_made_again(tmp_path: Path) -> None:
 
     from trumps.room.account_routes import COOKIE as SESSION_COOKIE
     from trumps.room.account_routes import Sessions
-    from trumps.room.people import People
+    from trumps.room.people.presence import People
 
     store = Store(f"sqlite:///{tmp_path / 'room.db'}")
     try:
