@@ -20,6 +20,7 @@ from trumps.room.web.app import create_app
 # (the tests mirror the room's areas: tests/room/people/...)
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent / "people"))
+sys.path.insert(0, str(Path(__file__).parent / "history"))
 from browser import CHROMIUM_ARGS, LiveServer, chromium_path, free_port
 from pg import postgres_server
 

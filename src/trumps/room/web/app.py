@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
-from trumps.room import account_routes, competition, history, languages, people_routes, rematch
+from trumps.room import account_routes, competition, languages, people_routes, rematch
 from trumps.room.csrf import CrossSiteGuard
 from trumps.room.limits import BodyLimit
 from trumps.room.people import play, profiles
@@ -32,6 +32,7 @@ from trumps.room.store import Store, StoreUnavailable
 from trumps.room.table import ABANDON_AFTER
 from trumps.room.timers import Clock
 from trumps.room.validate import RefuseControlCharacters
+from trumps.room.web import history
 from trumps.room.web.pages import Pages
 from trumps.room.web.shared import STATIC, Web
 from trumps.room.web.sockets import Sockets

@@ -15,7 +15,9 @@ from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from trumps.i18n import N_, translator
-from trumps.room import history, history_store, languages
+from trumps.room import languages
+from trumps.room.history import queries
+from trumps.room.history.replays import CLOSED_UNPLAYED
 from trumps.room.pages import message_page
 from trumps.room.web.shared import STATIC, Web
 from trumps.room.web.tables import live_elsewhere
@@ -63,9 +65,9 @@ class Pages:
         if table is None:
             # every unfinished table is live, so a stored table that is not is
             # finished (its replay), or was closed before it began
-            status = await room.store.run(history_store.table_status, room.store, tid)
+            status = await room.store.run(queries.table_status, room.store, tid)
             if status == "closed":
-                return await self.said(request, history.CLOSED_UNPLAYED, 410)
+                return await self.said(request, CLOSED_UNPLAYED, 410)
             if status is not None:
                 return RedirectResponse(f"/replay/{tid}", status_code=303)
             return await self.said(request, N_("No such table"), 404)

@@ -19,8 +19,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from trumps.core import registry
-from trumps.room import access, history_store
+from trumps.room import access
 from trumps.room.cluster.relay import ROUTING_HEADER, routing_name
+from trumps.room.history import queries
 from trumps.room.messages import MessageError
 from trumps.room.settings import PRESET_PHRASES, settings_schema
 from trumps.room.table import RoomError
@@ -51,7 +52,7 @@ async def live_elsewhere(web: Web, tid: str) -> access.Facts | Literal[True] | N
     room = web.room()
     c = room.cluster
     assert c is not None
-    status = await room.store.run(history_store.table_status, room.store, tid)
+    status = await room.store.run(queries.table_status, room.store, tid)
     if status not in ("waiting", "playing"):
         return None
     for _ in range(20):
@@ -139,7 +140,7 @@ class Tables:
                 raise RoomError(f"no table {tid!r}")
             t = found
         except RoomError as exc:
-            if await room.store.run(history_store.table_exists, room.store, tid):
+            if await room.store.run(queries.table_exists, room.store, tid):
                 # a finished game leaves the live tables: its record is in the history
                 return bad(f"table {tid} is finished: its record is /api/tables/{tid}/record", 404)
             return bad(str(exc), 404)

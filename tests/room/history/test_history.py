@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 
 import trumps
 from trumps.bridge.pbn import read_pbn, records_from_game
-from trumps.room.history import (
+from trumps.room.history.replays import (
     CLOSED,
     NOT_STARTED,
     STILL_PLAYING,

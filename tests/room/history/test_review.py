@@ -22,8 +22,8 @@ from starlette.testclient import TestClient
 import trumps
 from trumps.bots.solving import solve_values
 from trumps.bots.suggest import review
-from trumps.room import history
-from trumps.room.history import CLOSED, NOT_STARTED, STILL_PLAYING
+from trumps.room.history import review as review_module
+from trumps.room.history.replays import CLOSED, NOT_STARTED, STILL_PLAYING
 from trumps.room.store import Store
 from trumps.room.web.app import create_app
 from trumps.solver import solve
@@ -246,14 +246,14 @@ def test_the_time_limit_leaves_cards_unanalysed(lite: TestClient, monkeypatch: p
     tid = finished_game(lite, "coinche", {"target_score": 1})
     record = lite.get(f"/api/tables/{tid}/record").json()
     deal = next(n for n, r in enumerate(record["results"], 1) if not r.get("passed_out"))
-    monkeypatch.setattr(history, "REVIEW_SECONDS", 0.05)  # not even time to start the worker
+    monkeypatch.setattr(review_module, "REVIEW_SECONDS", 0.05)  # not even time to start the worker
     body = get_review(lite, tid, deal)
     assert body["complete"] is False and body["limit"] == 0.05
     cards = body["cards"]
     assert [c["card"] for c in cards] == [r["card"] for r in review(record) if r["deal"] == deal]
     assert all(not c["analysed"] and c["cost"] is None and c["best"] == [] for c in cards)
     assert all(t == {"cards": 0, "mistakes": 0, "cost": 0} for t in body["totals"].values())
-    monkeypatch.setattr(history, "REVIEW_SECONDS", 20.0)
+    monkeypatch.setattr(review_module, "REVIEW_SECONDS", 20.0)
     assert get_review(lite, tid, deal) == body  # kept: a finished game's analysis is made once
 
 
@@ -267,14 +267,14 @@ def test_solver_failures_are_json_errors(lite: TestClient, monkeypatch: pytest.M
     said = (
         "import json, sys; sys.stdin.read(); print(json.dumps({'error': 'SolverError: boom'})); sys.exit(1)"
     )
-    monkeypatch.setattr(history, "REVIEW_COMMAND", fake_worker(said))
+    monkeypatch.setattr(review_module, "REVIEW_COMMAND", fake_worker(said))
     refused(
         lite.get(f"/api/tables/{tid}/review?deal=1"),
         503,
         "the double-dummy analysis of deal 1 failed: SolverError: boom",
     )
     died = "import sys; sys.stdin.read(); sys.stderr.write('Fatal: out of memory'); sys.exit(3)"
-    monkeypatch.setattr(history, "REVIEW_COMMAND", fake_worker(died))
+    monkeypatch.setattr(review_module, "REVIEW_COMMAND", fake_worker(died))
     r = lite.get(f"/api/tables/{tid}/review?deal=1")
     assert r.status_code == 503 and r.headers["content-type"] == "application/json"
     # the exit status is 3; on a loaded machine asyncio's child watcher may lose it (255,
@@ -297,9 +297,9 @@ def test_one_analysis_per_deal_and_the_loop_keeps_serving(
     runs = tmp_path / "runs"
     slow = (
         f"import time; open({str(runs)!r}, 'a').write('run\\n'); time.sleep(2); "
-        "from trumps.room.history import review_worker; review_worker()"
+        "from trumps.room.history.review import review_worker; review_worker()"
     )
-    monkeypatch.setattr(history, "REVIEW_COMMAND", fake_worker(slow))
+    monkeypatch.setattr(review_module, "REVIEW_COMMAND", fake_worker(slow))
     answers: list[dict[str, Any]] = []
 
     def ask() -> None:
