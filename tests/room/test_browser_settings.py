@@ -500,7 +500,9 @@ def test_a_suggestion_is_highlighted_and_followed(browser: Browser, server: Live
             # discarded), the rest of the discards made up, then confirmed; the
             # suggested card's choice is waited for (on a loaded machine the page
             # may take it after the next click, and the order of the discards with it)
-            ann.wait_for_selector(f"#hand button.card.chosen[data-card='{action.split(':')[0]}']", timeout=5000)
+            ann.wait_for_selector(
+                f"#hand button.card.chosen[data-card='{action.split(':')[0]}']", timeout=5000
+            )
             need = ann.evaluate("() => state.view.kitty_size - (state.view.discards || []).length")
             for _ in range(20):
                 if ann.locator("#hand button.card.chosen").count() >= need:
