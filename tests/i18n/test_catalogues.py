@@ -92,7 +92,7 @@ RERAISES = {
     ("core/protocol.py", "self.explain_illegal(action, legal)"),
     ("core/options.py", "name"),
 }
-SKIP = ("bots/", "solver/", "envs/", "i18n/", "room/migrations/")
+SKIP = ("bots/", "solver/", "envs/", "i18n/", "room/storage/migrations/")
 
 
 def _raise_sites() -> list[tuple[str, int, str]]:

@@ -21,6 +21,7 @@ from trumps.room.web.app import create_app
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent / "people"))
 sys.path.insert(0, str(Path(__file__).parent / "history"))
+sys.path.insert(0, str(Path(__file__).parent / "storage"))
 from browser import CHROMIUM_ARGS, LiveServer, chromium_path, free_port
 from pg import postgres_server
 

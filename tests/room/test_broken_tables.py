@@ -17,7 +17,7 @@ from test_migrations import upgrade
 from test_room import _sit_and_fill, create, guest, recv_state
 
 from trumps.cli.main import main
-from trumps.room.store import Store
+from trumps.room.storage.store import Store
 from trumps.room.web.app import create_app
 
 

@@ -24,7 +24,7 @@ import trumps
 sys.path.insert(0, str(Path(__file__).parent))
 from browser import SCREENSHOTS, LiveServer, free_port
 
-from trumps.room.store import Store
+from trumps.room.storage.store import Store
 
 SEED = 3
 LEAD = "RJ:H"

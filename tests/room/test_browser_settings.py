@@ -26,7 +26,7 @@ from playwright.sync_api import Browser, Page, WebSocket
 
 import trumps
 from trumps.room.settings import PRESET_PHRASES
-from trumps.room.store import Store, StoredTable
+from trumps.room.storage.store import Store, StoredTable
 from trumps.room.timers import FakeClock
 
 sys.path.insert(0, str(Path(__file__).parent))

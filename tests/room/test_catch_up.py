@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import trumps
-from trumps.room.store import Store
+from trumps.room.storage.store import Store
 from trumps.room.table import Table
 
 

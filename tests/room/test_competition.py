@@ -12,8 +12,8 @@ from starlette.testclient import TestClient
 
 from trumps.room import competition
 from trumps.room.competition import CompetitionError, Entry, leaderboard, pay_out, prize, start_competition
-from trumps.room.db import Player, ResultRow, TableRow
-from trumps.room.store import Store
+from trumps.room.storage.db import Player, ResultRow, TableRow
+from trumps.room.storage.store import Store
 from trumps.room.table import RoomError
 
 

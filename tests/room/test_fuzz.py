@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from trumps.room.store import Store
+from trumps.room.storage.store import Store
 from trumps.room.table import CHAT_BURST
 
 COOKIE = "trumps_session"

@@ -19,7 +19,7 @@ import pytest
 from trumps.room.cluster.node import Cluster
 from trumps.room.cluster.relay import Relay, RemoteConnection
 from trumps.room.dispatch import handle
-from trumps.room.store import Store
+from trumps.room.storage.store import Store
 from trumps.room.table import Table, TableClosed
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -12,7 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import trumps
-from trumps.room.store import Store
+from trumps.room.storage.store import Store
 from trumps.room.web.app import create_app
 
 RECORDS = json.loads(

@@ -15,7 +15,7 @@ import pytest
 from peers import Peer, advance, as_guest, create_table, new_account, new_guest, peer
 from starlette.testclient import TestClient
 
-from trumps.room.store import Store
+from trumps.room.storage.store import Store
 from trumps.room.table import ABANDON_AFTER
 from trumps.room.timers import FakeClock
 from trumps.room.web.app import create_app

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 import trumps
 import trumps.core.registry
 import trumps.room
-from trumps.room.store import Store
+from trumps.room.storage.store import Store
 from trumps.room.web.app import create_app
 from trumps.room.web.sockets import since_param
 

@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 import trumps
 from trumps.room.settings import MAX_SPECTATORS, PRESET_PHRASES
-from trumps.room.store import Store
+from trumps.room.storage.store import Store
 from trumps.room.table import CHAT_BURST, CHAT_WINDOW
 from trumps.room.timers import FakeClock
 from trumps.room.web.app import create_app

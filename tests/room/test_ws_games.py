@@ -25,7 +25,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import trumps
-from trumps.room.store import Store
+from trumps.room.storage.store import Store
 
 CARD = re.compile(r'"((?:[AKQJT2-9]|1[0-3])[SHDC]|RJ|BJ)(?::[SHDC])?"')
 COOKIE = "trumps_session"

@@ -86,7 +86,7 @@ def _broken(args: argparse.Namespace) -> int:
     _require_room()
     from sqlalchemy.exc import SQLAlchemyError
 
-    from trumps.room.store import Store
+    from trumps.room.storage.store import Store
 
     url = _existing(args.db)
     try:

@@ -1,7 +1,7 @@
 """Competitions: play-chip buy-ins, a fixed prize table and the leaderboard.
 
 Every player has a balance of play chips (no real money; new players get
-:data:`trumps.room.db.STARTING_CHIPS`).  A competition table has a buy-in of
+:data:`trumps.room.storage.db.STARTING_CHIPS`).  A competition table has a buy-in of
 30, 110, 275 or 550 chips.  Each buy-in is a *stake* plus a house fee of
 about 10% of the stake, as in the usual tournament buy-ins (110 = 100 + 10).
 Each player of the winning side is paid ``sides × stake``:
@@ -71,14 +71,14 @@ from starlette.routing import BaseRoute, Route
 import trumps
 from trumps.core.protocol import Deal, Match
 from trumps.i18n import N_
-from trumps.room.db import Player, ResultRow, SeatRow, TableRow
 from trumps.room.people import ratings
 from trumps.room.settings import bot_level
+from trumps.room.storage.db import Player, ResultRow, SeatRow, TableRow
 from trumps.room.table import RoomError
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
-    from trumps.room.store import Store
+    from trumps.room.storage.store import Store
 
 __all__ = [
     "PRIZE_TABLE",

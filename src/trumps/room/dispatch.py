@@ -23,7 +23,7 @@ from trumps.room.messages import (
     Suggest,
     parse_client_message,
 )
-from trumps.room.store import StoreUnavailable
+from trumps.room.storage.store import StoreUnavailable
 from trumps.room.table import Connection, RoomError, Table, TableClosed
 
 __all__ = ["handle"]

@@ -38,7 +38,7 @@ from trumps.room.table import RoomError, Table
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
-    from trumps.room.store import StoredTable
+    from trumps.room.storage.store import StoredTable
 
 __all__ = ["play_again", "routes"]
 

@@ -22,7 +22,7 @@ from trumps.room.messages import PROTOCOL_VERSION
 from trumps.room.people.play import PlayDesk
 from trumps.room.people.presence import People
 from trumps.room.settings import SCHEDULE_HORIZON, TableSettings
-from trumps.room.store import Store, StoredTable
+from trumps.room.storage.store import Store, StoredTable
 from trumps.room.table import (
     ABANDON_AFTER,
     LIVE,

@@ -50,7 +50,7 @@ def startup_line(host: str, port: int, db: str, workers: int) -> str:
 def check_database(db: str) -> None:
     """Open (and migrate) ``db`` once, so a bad URL or an unreachable server
     is one readable error before the server starts."""
-    from trumps.room.store import Store
+    from trumps.room.storage.store import Store
 
     try:
         Store(db).close()
@@ -63,7 +63,7 @@ def check_database(db: str) -> None:
 
 def sqlite_path(db: str) -> str | None:
     """The file of an SQLite URL (None for other databases or in memory)."""
-    from trumps.room.db import sqlite_file
+    from trumps.room.storage.db import sqlite_file
 
     return sqlite_file(db)
 

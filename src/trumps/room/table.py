@@ -32,7 +32,7 @@ from trumps.i18n import N_
 from trumps.room import timing
 from trumps.room.messages import PROTOCOL_VERSION, error_event
 from trumps.room.settings import MAX_SPECTATORS, PHRASE_OF_TEXT, PRESET_PHRASES, TableSettings, bot_level
-from trumps.room.store import Store, StoredTable, StoreUnavailable
+from trumps.room.storage.store import Store, StoredTable, StoreUnavailable
 from trumps.room.thinking import think
 from trumps.room.timers import SLACK, Timers
 
@@ -1299,7 +1299,7 @@ class Table:
 
     async def leave_seat(self, player: str) -> None:
         """``player`` goes to play elsewhere (Play pressed while seated here,
-        :mod:`trumps.room.play`): a waiting table's seat is freed; in a game
+        :mod:`trumps.room.people.play`): a waiting table's seat is freed; in a game
         under way the seat is marked away, a bot plays it at bot pace (the
         game is not stopped for them), and "I'm back" takes it again."""
         async with self.lock:

@@ -23,14 +23,14 @@ from trumps.room.competition import Entry, leaderboard, pay_out, start_competiti
 from trumps.room.people import ratings
 from trumps.room.people.presence import People
 from trumps.room.people.ratings import SeatEntry, rate_game
-from trumps.room.store import Store
+from trumps.room.storage.store import Store
 
 LEVELS = ("random", "easy", "normal", "strong")
 
 
 def account(store: Store, name: str) -> str:
     """An account (a person) with the starting 1,000 chips."""
-    from trumps.room.db import Player
+    from trumps.room.storage.db import Player
 
     pid = store.create_player(name)
     with store.sessions.begin() as s:

@@ -30,7 +30,7 @@ from test_ws_games import Oracle, _allowed
 
 import trumps
 from trumps.room import dispatch
-from trumps.room.store import Store
+from trumps.room.storage.store import Store
 from trumps.room.table import CHAT_BURST, CHAT_WINDOW, MAX_REPLAY, REPLAY_PACE, Table, spoken_action
 from trumps.room.timers import FakeClock, Timers
 

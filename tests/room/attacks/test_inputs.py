@@ -23,9 +23,9 @@ from starlette.testclient import TestClient
 
 import trumps
 from trumps.core.errors import OptionError
-from trumps.room.db import TableRow
 from trumps.room.people import accounts
-from trumps.room.store import Store
+from trumps.room.storage.db import TableRow
+from trumps.room.storage.store import Store
 from trumps.room.web.app import create_app
 
 

@@ -27,8 +27,8 @@ from test_catch_up import Sink
 from test_kill import Server, _state
 from websockets.sync.client import connect
 
-from trumps.room.db import Player, SeatRow, TableRow
-from trumps.room.store import Store
+from trumps.room.storage.db import Player, SeatRow, TableRow
+from trumps.room.storage.store import Store
 from trumps.room.table import Table
 
 

@@ -31,7 +31,7 @@ from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
-from trumps.room.db import GONE, UNREACHABLE
+from trumps.room.storage.db import GONE, UNREACHABLE
 from trumps.room.web.app import create_app
 
 sys.path.insert(0, str(Path(__file__).parent.parent))

@@ -26,7 +26,7 @@ from trumps.room.history.replays import (
     pbn_export,
     rebuild,
 )
-from trumps.room.store import StoredTable
+from trumps.room.storage.store import StoredTable
 from trumps.room.web.app import create_app
 
 COOKIE = "trumps_session"

@@ -24,7 +24,7 @@ from trumps.bots.solving import solve_values
 from trumps.bots.suggest import review
 from trumps.room.history import review as review_module
 from trumps.room.history.replays import CLOSED, NOT_STARTED, STILL_PLAYING
-from trumps.room.store import Store
+from trumps.room.storage.store import Store
 from trumps.room.web.app import create_app
 from trumps.solver import solve
 

@@ -16,9 +16,9 @@ from sqlalchemy import select
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from trumps.room.db import STARTING_CHIPS, LoginFailure, Player, SessionRow
 from trumps.room.people import accounts
-from trumps.room.store import Store
+from trumps.room.storage.db import STARTING_CHIPS, LoginFailure, Player, SessionRow
+from trumps.room.storage.store import Store
 from trumps.room.web.app import create_app
 
 PASSWORD = "correct horse 1"

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import func, select
 
-from trumps.room.db import Player, RatingHistoryRow, RatingRow
 from trumps.room.people import ratings
 from trumps.room.people.ratings import (
     BOT_RATINGS,
@@ -24,7 +23,8 @@ from trumps.room.people.ratings import (
     rating,
     ratings_of,
 )
-from trumps.room.store import Store
+from trumps.room.storage.db import Player, RatingHistoryRow, RatingRow
+from trumps.room.storage.store import Store
 
 
 @pytest.fixture

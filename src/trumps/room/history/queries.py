@@ -1,6 +1,6 @@
 """Read-only queries behind the history pages (a player's own game list).
 
-Kept apart from :mod:`trumps.room.store`, which owns every write: these
+Kept apart from :mod:`trumps.room.storage.store`, which owns every write: these
 functions only read, through :attr:`Store.sessions`, and like every other
 storage call they run on the database thread (``store.run(fn, store, ...)``)
 so the event loop never blocks on the database.
@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import func, or_, select
 
-from trumps.room.db import ActionRow, Player, SeatRow, TableRow
 from trumps.room.people.accounts import display_name
-from trumps.room.store import Store
+from trumps.room.storage.db import ActionRow, Player, SeatRow, TableRow
+from trumps.room.storage.store import Store
 
 __all__ = ["GameSeat", "PlayerGame", "player_games", "player_names", "table_exists"]
 

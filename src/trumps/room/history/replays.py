@@ -21,7 +21,7 @@ from trumps.core.json_types import JSONDict
 from trumps.core.protocol import Deal, Match
 from trumps.core.seats import seat_name
 from trumps.i18n import N_
-from trumps.room.store import StoredTable
+from trumps.room.storage.store import StoredTable
 
 if TYPE_CHECKING:
     pass

@@ -1,6 +1,6 @@
 """Accounts, guests and sessions.
 
-Everyone in the room is a :class:`~trumps.room.db.Player`: a *guest* (a
+Everyone in the room is a :class:`~trumps.room.storage.db.Player`: a *guest* (a
 display name, no password) or an *account* (a unique username and an
 argon2id password hash).  A browser is tied to a player by a *session*: a
 random token in an HttpOnly, SameSite cookie, stored on the server as its
@@ -10,7 +10,7 @@ password change) and a database dump yields no usable cookie.
 Why guests stay: people play straight away.  A guest can turn into an
 account later (:func:`register` with ``guest``): the same player row, so its
 games, results and chips stay.  Guests never hold chips; an account is
-granted :data:`~trumps.room.db.STARTING_CHIPS` once (``chips_granted``), so
+granted :data:`~trumps.room.storage.db.STARTING_CHIPS` once (``chips_granted``), so
 clearing cookies mints nothing.
 
 Failed logins are throttled per username typed and per address
@@ -49,13 +49,13 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from sqlalchemy import delete, select, update
 
 from trumps.i18n import N_
-from trumps.room.db import STARTING_CHIPS, LoginFailure, Player, SessionRow
 from trumps.room.limits import HASH_QUEUE, HASH_THREADS
-from trumps.room.store import new_id
+from trumps.room.storage.db import STARTING_CHIPS, LoginFailure, Player, SessionRow
+from trumps.room.storage.store import new_id
 from trumps.room.table import RoomError
 
 if TYPE_CHECKING:
-    from trumps.room.store import Store
+    from trumps.room.storage.store import Store
 
 __all__ = [
     "FREE_TRIES",

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import ColumnElement, delete, or_, select
 
-from trumps.room.db import BlockRow, FriendRow, Player
+from trumps.room.storage.db import BlockRow, FriendRow, Player
 from trumps.room.table import RoomError
 
 if TYPE_CHECKING:
-    from trumps.room.store import Store
+    from trumps.room.storage.store import Store
 
 __all__ = ["FriendError", "Social", "apply_change", "load_social"]
 

@@ -29,17 +29,17 @@ from starlette.routing import BaseRoute, Route
 
 from trumps.room import access
 from trumps.room.account_routes import Sessions
-from trumps.room.db import ActionRow, SeatRow
 from trumps.room.messages import MessageError
 from trumps.room.people import ratings
 from trumps.room.people.matchmaking import RULE_SETS, Group, Matchmaker, MatchmakingError, Ticket, rule_set
+from trumps.room.storage.db import ActionRow, SeatRow
 from trumps.room.table import LIVE, RoomError, Table
 from trumps.room.validate import BodyReader, Line
 
 if TYPE_CHECKING:
     from trumps.room.cluster.messages import AskRequest
     from trumps.room.room import Room
-    from trumps.room.store import Store
+    from trumps.room.storage.store import Store
 
 __all__ = ["MatchmakerMoved", "PlayCancelled", "PlayDesk", "routes", "usual_speed"]
 

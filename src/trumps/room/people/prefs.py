@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from trumps.room.db import Player
+from trumps.room.storage.db import Player
 from trumps.room.table import RoomError
 
 if TYPE_CHECKING:
-    from trumps.room.store import Store
+    from trumps.room.storage.store import Store
 
 __all__ = ["Prefs", "get_prefs", "prefs_schema", "set_prefs"]
 

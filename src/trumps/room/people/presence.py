@@ -25,15 +25,15 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict
 from sqlalchemy import select
 
 from trumps.room import access
-from trumps.room.db import InvitationRow, TableRow
 from trumps.room.messages import PROTOCOL_VERSION
 from trumps.room.people.accounts import PlayerInfo, find_account, player_info, player_infos
 from trumps.room.people.friends import FriendError, Social, apply_change, load_social
+from trumps.room.storage.db import InvitationRow, TableRow
 from trumps.room.table import LIVE, Connection, RoomError, Table
 
 if TYPE_CHECKING:
     from trumps.room.cluster.node import Cluster, RemoteTable
-    from trumps.room.store import Store
+    from trumps.room.storage.store import Store
 
 __all__ = ["People"]
 

@@ -1,6 +1,6 @@
 """Profiles: what a player has done, and the rating leaderboards.
 
-Each finished game leaves one :class:`~trumps.room.db.GameResultRow` per
+Each finished game leaves one :class:`~trumps.room.storage.db.GameResultRow` per
 person who played it (:func:`record_game`, idempotent), so a profile is a
 few indexed queries, never a replay: games played and won per game, the
 contracts the person held and made, the rating with its history
@@ -23,16 +23,16 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 import trumps
-from trumps.room.db import FriendRow, GameResultRow, Player
 from trumps.room.people import ratings
 from trumps.room.people.accounts import find_account
+from trumps.room.storage.db import FriendRow, GameResultRow, Player
 from trumps.room.validate import parse_int
 
 if TYPE_CHECKING:
     from trumps.core.protocol import Deal, Match
     from trumps.room.account_routes import Sessions
     from trumps.room.room import Room
-    from trumps.room.store import Store
+    from trumps.room.storage.store import Store
 
 __all__ = ["contracts_of", "profile", "record_game", "routes"]
 

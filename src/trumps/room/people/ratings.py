@@ -102,10 +102,10 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from sqlalchemy import select
 
 from trumps.i18n import N_
-from trumps.room.db import Player, RatingHistoryRow, RatingRow, TableRow
+from trumps.room.storage.db import Player, RatingHistoryRow, RatingRow, TableRow
 
 if TYPE_CHECKING:
-    from trumps.room.store import Store
+    from trumps.room.storage.store import Store
 
 __all__ = [
     "BOT_RATINGS",

@@ -28,7 +28,7 @@ from trumps.room.people import play, profiles
 from trumps.room.room import KEEP_FINISHED, Room
 from trumps.room.sockets import TransportAccess
 from trumps.room.stopping import CloseWhenStopping, Stopping
-from trumps.room.store import Store, StoreUnavailable
+from trumps.room.storage.store import Store, StoreUnavailable
 from trumps.room.table import ABANDON_AFTER
 from trumps.room.timers import Clock
 from trumps.room.validate import RefuseControlCharacters
@@ -58,7 +58,7 @@ async def server_error(_request: Request, _exc: Exception) -> Response:
 
 
 async def store_unavailable(_request: Request, exc: Exception) -> Response:
-    """A write the database did not take (trumps.room.db.StoreUnavailable):
+    """A write the database did not take (trumps.room.storage.db.StoreUnavailable):
     503 with the reason, nothing acknowledged (logged once where detected)."""
     return JSONResponse({"error": str(exc)}, status_code=503)
 

@@ -67,7 +67,7 @@ from trumps.room.history.review import (
     review_summary,
     run_review,
 )
-from trumps.room.store import StoredTable
+from trumps.room.storage.store import StoredTable
 from trumps.room.validate import parse_int
 
 if TYPE_CHECKING:

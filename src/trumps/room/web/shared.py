@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from itsdangerous import URLSafeSerializer
 
     from trumps.room.room import Room
-    from trumps.room.store import Store
+    from trumps.room.storage.store import Store
 
 __all__ = ["BODY_LIMIT", "STATIC", "Web", "bad"]
 

@@ -491,7 +491,7 @@ def _on_errors(engine: Engine, watch: FileWatch | None) -> None:
 
 def migrate(engine: Engine) -> None:
     """Bring the database schema up to date with the Alembic migrations
-    shipped in ``trumps/room/migrations``."""
+    shipped in ``trumps/room/storage/migrations``."""
     from alembic import command
     from alembic.config import Config
 

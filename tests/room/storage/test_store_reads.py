@@ -10,7 +10,7 @@ import threading
 import time
 from pathlib import Path
 
-from trumps.room.store import READ_THREADS, Store
+from trumps.room.storage.store import READ_THREADS, Store
 
 sys.path.insert(0, str(Path(__file__).parent))
 from waiting import until

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from trumps.room.db import Base
+from trumps.room.storage.db import Base
 
 connection = context.config.attributes.get("connection")
 if connection is None:  # pragma: no cover - only when run from the alembic CLI

@@ -15,10 +15,10 @@ from starlette.testclient import TestClient
 
 import trumps
 from trumps.room.people import accounts
-from trumps.room.store import Store
+from trumps.room.storage.store import Store
 from trumps.room.web.app import create_app
 
-MIGRATIONS = Path(trumps.__file__).parent / "room" / "migrations"
+MIGRATIONS = Path(trumps.__file__).parent / "room" / "storage" / "migrations"
 
 
 def upgrade(url: str, revision: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from trumps.room.store import Store
+from trumps.room.storage.store import Store
 
 
 def test_workers_racing_to_create_the_secret_share_one(pg_db: str) -> None:

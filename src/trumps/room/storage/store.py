@@ -7,7 +7,7 @@ action waiting when the database thread gets to them is committed in one
 transaction (group commit), and each caller resumes only once its action is
 committed, so nothing is shown that is not stored.  On SQLite "committed"
 includes "into the file a restart will read": a deleted, replaced or
-unwritable file stops every write (:class:`trumps.room.db.FileWatch`,
+unwritable file stops every write (:class:`trumps.room.storage.db.FileWatch`,
 :class:`StoreUnavailable`)."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from trumps.room import timing
-from trumps.room.db import (
+from trumps.room.storage.db import (
     ActionRow,
     ChatRow,
     Meta,
