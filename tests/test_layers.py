@@ -117,3 +117,102 @@ def test_the_room_registers_its_texts_for_translation() -> None:
     assert texts.get("Kind of game") == "table settings"
     assert any(where == "personal settings" for where in texts.values())
     assert any(where == "preset chat phrase" for where in texts.values())
+
+
+# ----- the room's areas ---------------------------------------------------------------
+ROOM = SRC / "room"
+#: the room's areas (subpackages) and the modules at its top: ``room.py``
+#: and ``texts.py`` assemble the areas (below the web only); the rest of the
+#: top (limits, validate, wire, timing, the package itself) is the base
+#: every area may use
+ASSEMBLY = frozenset({"room", "texts"})
+#: what each area may import at run time (besides itself and the base)
+ALLOWED = {
+    "storage": set(),
+    "tables": {"storage"},
+    "people": {"storage", "tables"},
+    "history": {"storage", "people"},
+    "compete": {"storage", "tables", "people"},
+    "cluster": {"storage", "tables", "people"},
+    "assembly": {"storage", "tables", "people", "compete", "history", "cluster"},
+    "web": {"storage", "tables", "people", "compete", "history", "cluster", "assembly"},
+}
+
+
+def _area(module: str) -> str | None:
+    """The area of a module of the room (None outside it)."""
+    parts = module.split(".")
+    if parts[:2] != ["trumps", "room"] or len(parts) < 3:
+        return None
+    if (ROOM / parts[2]).is_dir() and parts[2] != "static":
+        return parts[2]
+    return "assembly" if parts[2] in ASSEMBLY else "base"
+
+
+def _runtime_imports(path: Path) -> list[str]:
+    """The modules a file imports when it runs (``if TYPE_CHECKING:`` blocks
+    left out: a name used only in annotations makes no arrow)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    typing_only = {
+        id(n)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+        for n in ast.walk(block)
+    }
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.append(node.module)
+            names.extend(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            names.extend(a.name for a in node.names)
+    return names
+
+
+def _room_modules() -> list[tuple[Path, str]]:
+    out = []
+    for path in sorted(ROOM.rglob("*.py")):
+        if "migrations" in path.parts:
+            continue
+        parts = path.relative_to(SRC.parent).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out.append((path, module))
+    return out
+
+
+def test_the_room_is_split_into_its_areas() -> None:
+    areas = {p.name for p in ROOM.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    assert areas == set(ALLOWED) - {"assembly"}
+    flat = sorted(p.name for p in ROOM.glob("*.py") if p.stem not in ASSEMBLY | {"__init__"})
+    assert flat == ["limits.py", "timing.py", "validate.py", "wire.py"], flat
+
+
+@pytest.mark.parametrize("path,module", _room_modules(), ids=lambda v: str(v).rsplit("src/", 1)[-1])
+def test_the_room_imports_only_downwards(path: Path, module: str) -> None:
+    """web may import every area, the tables neither the web nor the people
+    (they are given a Policy and a Ledger), storage no other area: no cycle."""
+    mine = _area(module if path.name != "__init__.py" else module + ".x")
+    assert mine is not None
+    if mine == "base":
+        allowed: set[str] = set()
+    else:
+        allowed = ALLOWED[mine] | {mine}
+    bad = sorted({n for n in _runtime_imports(path) if _area(n) not in (None, "base", *allowed)})
+    assert not bad, f"{path.relative_to(SRC)} ({mine}) imports {bad}"
+
+
+def test_the_room_areas_make_no_cycle() -> None:
+    seen: set[str] = set()
+
+    def visit(area: str, path: tuple[str, ...]) -> None:
+        assert area not in path, f"cycle: {' -> '.join((*path, area))}"
+        if area in seen:
+            return
+        for nxt in ALLOWED[area]:
+            visit(nxt, (*path, area))
+        seen.add(area)
+
+    for area in ALLOWED:
+        visit(area, ())

@@ -384,7 +384,7 @@ def test_serve_never_prints_the_database_password(capsys: pytest.CaptureFixture[
     ],
 )
 def test_a_database_url_is_shown_without_its_password(url: str, expected: str) -> None:
-    from trumps.room.server import shown, startup_line
+    from trumps.room.web.server import shown, startup_line
 
     assert shown(url) == expected
     line = startup_line("0.0.0.0", 8001, url, 1)

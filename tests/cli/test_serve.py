@@ -70,6 +70,6 @@ def test_the_top_port_is_a_port(monkeypatch: pytest.MonkeyPatch, capsys: pytest.
     """65535 passes the argument check and reaches the room (stood in for)."""
     seen: dict[str, object] = {}
     monkeypatch.setattr("trumps.cli.main.check_port", lambda host, port: seen.update(port=port))
-    monkeypatch.setattr("trumps.room.server.serve", lambda **kw: seen.update(kw))
+    monkeypatch.setattr("trumps.room.web.server.serve", lambda **kw: seen.update(kw))
     assert main(["serve", "--port", "65535"]) == 0
     assert seen["port"] == 65535

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from trumps.cli.main import build_parser
-from trumps.room.server import WORKER_NAME
+from trumps.room.web.server import WORKER_NAME
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "room"))
 from nginx import free_port
@@ -63,7 +63,7 @@ def test_the_command_is_one_the_cli_accepts() -> None:
     assert WORKER_NAME.fullmatch(args.worker_name) and args.worker_name == "w8001"
     # nginx on the machine: its X-Forwarded-For is believed, nobody else's
     assert args.trusted_proxies == "127.0.0.1"
-    # longer than the handover may take (trumps.room.server.HANDOVER_LIMIT, 30 s)
+    # longer than the handover may take (trumps.room.web.server.HANDOVER_LIMIT, 30 s)
     assert int(s["TimeoutStopSec"]) > 30 and s["KillSignal"] == "SIGTERM"
 
 

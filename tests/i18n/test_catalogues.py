@@ -79,10 +79,13 @@ RERAISES = {
     ("room/people/accounts.py", "WRONG"),  # a constant marked N_() where it is defined
     ("room/people/presence.py", 'answer["error"]'),
     ("room/people/play.py", 'answer["error"]'),
-    ("room/table.py", "str(exc)"),
-    ("room/table.py", "refusal"),
-    ("room/table.py", "reason or NOT_INVITED"),  # access.not_seen_because's N_ messages, or table.NOT_INVITED
-    ("room/table.py", "self.match.explain_illegal(parsed, legal)"),
+    ("room/tables/table.py", "str(exc)"),
+    ("room/tables/table.py", "refusal"),
+    (
+        "room/tables/table.py",
+        "reason or NOT_INVITED",
+    ),  # access.not_seen_because's N_ messages, or table.NOT_INVITED
+    ("room/tables/table.py", "self.match.explain_illegal(parsed, legal)"),
     ("room/people/play.py", "str(exc)"),
     ("room/room.py", "str(exc)"),
     ("cli/common.py", "message"),

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import uvicorn
 
-from trumps.room.timers import Clock
+from trumps.room.tables.timers import Clock
 from trumps.room.web.app import create_app
 
 if TYPE_CHECKING:  # Playwright is imported only by the browser tests themselves

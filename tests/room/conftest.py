@@ -22,6 +22,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent / "people"))
 sys.path.insert(0, str(Path(__file__).parent / "history"))
 sys.path.insert(0, str(Path(__file__).parent / "storage"))
+sys.path.insert(0, str(Path(__file__).parent / "tables"))
+sys.path.insert(0, str(Path(__file__).parent / "compete"))
+sys.path.insert(0, str(Path(__file__).parent / "web"))
+sys.path.insert(0, str(Path(__file__).parent / "cluster"))
 from browser import CHROMIUM_ARGS, LiveServer, chromium_path, free_port
 from pg import postgres_server
 

@@ -132,6 +132,6 @@ def my_turn(ev: dict[str, Any]) -> bool:
 
 
 def advance(client: TestClient, clock: Any, seconds: float) -> None:
-    """Move a fake clock (trumps.room.timers.FakeClock) on, in the app's loop."""
+    """Move a fake clock (trumps.room.tables.timers.FakeClock) on, in the app's loop."""
     assert client.portal is not None
     client.portal.call(clock.advance, seconds)

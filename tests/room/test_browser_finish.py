@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from trumps.room.table import ABANDON_AFTER
-from trumps.room.timers import FakeClock
+from trumps.room.tables.table import ABANDON_AFTER
+from trumps.room.tables.timers import FakeClock
 
 sys.path.insert(0, str(Path(__file__).parent))
 from browser import SCREENSHOTS, LiveServer, act, click, free_port

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from browser import CALL, PLAYABLE_CARD, SCREENSHOTS, LiveServer, play_until
 
 from trumps.i18n import translator
-from trumps.room.settings import PRESET_PHRASES
+from trumps.room.tables.settings import PRESET_PHRASES
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}

@@ -25,9 +25,9 @@ import pytest
 from playwright.sync_api import Browser, Page, WebSocket
 
 import trumps
-from trumps.room.settings import PRESET_PHRASES
 from trumps.room.storage.store import Store, StoredTable
-from trumps.room.timers import FakeClock
+from trumps.room.tables.settings import PRESET_PHRASES
+from trumps.room.tables.timers import FakeClock
 
 sys.path.insert(0, str(Path(__file__).parent))
 from browser import CALL, OFFERED, PLAYABLE_CARD, SCREENSHOTS, LiveServer, choosing_discards, click, free_port

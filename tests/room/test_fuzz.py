@@ -30,7 +30,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from trumps.room.storage.store import Store
-from trumps.room.table import CHAT_BURST
+from trumps.room.tables.table import CHAT_BURST
 
 COOKIE = "trumps_session"
 TIMEOUT = 10.0

@@ -1,5 +1,5 @@
 """The budget machinery (trumps.room.limits) and the bounded send queue
-(trumps.room.sockets), on a fake clock and a fake socket."""
+(trumps.room.web.socket_queue), on a fake clock and a fake socket."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from trumps.room.limits import (
     person_key,
 )
 from trumps.room.people.accounts import Busy, Hashing
-from trumps.room.sockets import CLOSE_WAIT, SLOW_READER, QueuedSocket, SocketGone
+from trumps.room.web.socket_queue import CLOSE_WAIT, SLOW_READER, QueuedSocket, SocketGone
 
 sys.path.insert(0, str(Path(__file__).parent))
 from waiting import until

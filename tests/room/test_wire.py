@@ -9,7 +9,7 @@ import json
 import pytest
 
 from trumps.room import wire
-from trumps.room.messages import MessageError, parse_client_message
+from trumps.room.tables.messages import MessageError, parse_client_message
 
 
 def test_same_values_as_the_standard_library() -> None:

@@ -358,7 +358,7 @@ def _tool(command: str) -> Callable[[list[str]], int]:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    serve = _room_import("trumps.room.server").serve
+    serve = _room_import("trumps.room.web.server").serve
     if not args.bot_delay >= 0:  # also NaN
         raise UsageError("--bot-delay must not be negative")
     check_port(args.host, args.port)

@@ -2,3 +2,10 @@
 empty seats with bots and play in the browser.  It knows games only through
 the engine protocol (`trumps.new_game`, `apply`, `view`) and the option
 metadata (`schema.describe()`), so a new game needs no room code."""
+
+from pathlib import Path
+
+__all__ = ["STATIC"]
+
+#: the pages, scripts, styles and card images the room serves (``/static``)
+STATIC = Path(__file__).parent / "static"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import random
@@ -17,13 +18,15 @@ from pydantic import ValidationError
 
 import trumps
 from trumps.core.errors import TrumpsError
-from trumps.room import access, timing, wire
-from trumps.room.messages import PROTOCOL_VERSION
+from trumps.room import timing, wire
+from trumps.room.compete import competition
 from trumps.room.people.play import PlayDesk
 from trumps.room.people.presence import People
-from trumps.room.settings import SCHEDULE_HORIZON, TableSettings
 from trumps.room.storage.store import Store, StoredTable
-from trumps.room.table import (
+from trumps.room.tables import access
+from trumps.room.tables.messages import PROTOCOL_VERSION
+from trumps.room.tables.settings import SCHEDULE_HORIZON, TableSettings
+from trumps.room.tables.table import (
     ABANDON_AFTER,
     LIVE,
     Connection,
@@ -33,11 +36,11 @@ from trumps.room.table import (
     TableSummary,
     new_invite_code,
 )
-from trumps.room.timers import Clock, Timers
+from trumps.room.tables.timers import Clock, Timers
 
 if TYPE_CHECKING:
-    from trumps.room.account_routes import Sessions
     from trumps.room.cluster import Cluster, RemoteTable
+    from trumps.room.web.accounts import Sessions
 
 __all__ = ["Room"]
 
@@ -75,6 +78,7 @@ class Room:
         self.lobby: set[Connection] = set()
         self.names: dict[str, str] = {}
         self.people = People(store, self.tables, self.names)
+        self.people.on_finished.append(functools.partial(competition.tell_unpaid, people=self.people))
         self.people.on_finished.append(self._game_over)
         self.play = PlayDesk(self)
         self._lobby_dirty = False
@@ -153,6 +157,7 @@ class Room:
             timers=self.timers, on_done=self._done,
         )  # fmt: skip
         table.policy = self.people
+        table.ledger = competition
         table.on_abandoned = self.close_waiting
         table.abandon_after = self.abandon_after
         if self.cluster is not None:
@@ -161,7 +166,7 @@ class Room:
 
     async def close_waiting(self, table: Table, *, force: bool = False) -> None:
         """Close a waiting table no person has been connected to for
-        :data:`~trumps.room.table.ABANDON_AFTER` seconds (``force``: whoever
+        :data:`~trumps.room.tables.table.ABANDON_AFTER` seconds (``force``: whoever
         is connected, a Play again copy not to be used): stored ``closed``
         (never resumed nor listed again), gone from the live tables, and the
         friends of whoever sat there told they are no longer at it.  A
@@ -285,7 +290,7 @@ class Room:
         if chosen.competition and not self.people.is_account(host):
             raise RoomError("Compete games are for accounts: register (free) to play for chips")
         if chosen.competition:
-            from trumps.room import competition
+            from trumps.room.compete import competition
 
             have = await self.store.run(competition.chips, self.store, host)
             if have < chosen.buy_in:
@@ -359,7 +364,7 @@ class Room:
 
     def listing(self, viewer: str | None = None) -> list[TableSummary | LobbyEntry]:
         """The lobby as ``viewer`` sees it: every unfinished table listed for
-        them (:func:`trumps.room.access.listed`), newest first.  ``you``: the
+        them (:func:`trumps.room.tables.access.listed`), newest first.  ``you``: the
         seat the viewer holds there (the lobby offers the way back to it)."""
         every: list[access.Facts] = list(self.tables.values())
         if self.cluster is not None:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from trumps.i18n.runtime import walk
 from trumps.room.people.prefs import prefs_schema
-from trumps.room.settings import PRESET_PHRASES, settings_schema
+from trumps.room.tables.settings import PRESET_PHRASES, settings_schema
 
 __all__ = ["texts"]
 

@@ -30,7 +30,7 @@ from trumps.room.limits import (
     SEND_QUEUE_MESSAGES,
     SOCKETS_PER_TABLE,
 )
-from trumps.room.table import ADDRESS_SHARE, CHAT_BURST
+from trumps.room.tables.table import ADDRESS_SHARE, CHAT_BURST
 from trumps.room.web.app import create_app
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
@@ -404,7 +404,7 @@ def test_forwarded_headers_are_believed_only_from_configured_proxies(
         assert set(forged_logins(proxied.url)) == {400}
     finally:
         proxied.stop()
-    from trumps.room.server import uvicorn_limits
+    from trumps.room.web.server import uvicorn_limits
 
     assert uvicorn_limits(())["proxy_headers"] is False
     assert uvicorn_limits(("10.0.0.5",))["forwarded_allow_ips"] == ["10.0.0.5"]

@@ -10,6 +10,7 @@ both databases."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from types import SimpleNamespace
 from typing import Any
 
@@ -18,8 +19,8 @@ from peers import create_table, new_account, peer
 from starlette.testclient import TestClient
 
 import trumps
-from trumps.room import competition
-from trumps.room.competition import Entry, leaderboard, pay_out, start_competition
+from trumps.room.compete import competition
+from trumps.room.compete.competition import Entry, leaderboard, pay_out, start_competition
 from trumps.room.people import ratings
 from trumps.room.people.presence import People
 from trumps.room.people.ratings import SeatEntry, rate_game
@@ -141,7 +142,8 @@ def test_partners_against_bots_move_no_rating_people_on_two_sides_do(store: Stor
 
 
 class _Table(SimpleNamespace):
-    """What :meth:`People.tell_unpaid` reads of a finished table, and the notices it gets."""
+    """What the end of a game reads of a finished table (:meth:`People.finished`:
+    the competition's unpaid notice, the unrated one), and the notices it gets."""
 
     async def notify(self, text: str, **extra: Any) -> None:
         self.notices.append((text, extra))
@@ -162,20 +164,21 @@ def test_the_end_of_the_game_says_why_nothing_moved(store: Store) -> None:
 
 async def _the_end_says_why(people: People) -> None:
     people.accounts.update({"ann": True, "bob": True, "guest": False})
+    people.on_finished.append(functools.partial(competition.tell_unpaid, people=people))  # as the room does
     alone = finished_table([("ann", None), (None, "random"), (None, "strong"), (None, "random")], True)
-    await people.tell_unpaid(alone)  # type: ignore[arg-type]
+    await people.finished(alone)  # type: ignore[arg-type]
     assert alone.notices == [
         (competition.BETWEEN_PEOPLE, {"kind": "unpaid"}),
         (ratings.NOT_RATED, {"kind": "unrated"}),
     ]
     mixed = finished_table([("ann", None), ("bob", None), (None, "strong"), (None, "random")], True)
-    await people.tell_unpaid(mixed)  # type: ignore[arg-type]
+    await people.finished(mixed)  # type: ignore[arg-type]
     assert mixed.notices == [(competition.MIXED_BOTS, {"kind": "unpaid"})]
     fair = finished_table([("ann", None), ("bob", None), (None, "easy"), (None, "easy")], False)
-    await people.tell_unpaid(fair)  # type: ignore[arg-type]
+    await people.finished(fair)  # type: ignore[arg-type]
     assert fair.notices == []
     guests = finished_table([("guest", None), (None, "easy"), (None, "easy"), (None, "easy")], False)
-    await people.tell_unpaid(guests)  # type: ignore[arg-type]
+    await people.finished(guests)  # type: ignore[arg-type]
     assert guests.notices == []  # guests are never rated: nothing to explain
 
 

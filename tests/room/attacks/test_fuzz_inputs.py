@@ -6,7 +6,7 @@ path parameters and bodies: arbitrary JSON (wrong types, NaN and infinite
 floats, integers far beyond 64 bits, NUL and other control characters,
 lone surrogates, deep nesting), raw bytes, and each endpoint's own body
 with fields replaced, dropped or added.  Every WebSocket message type of
-:mod:`trumps.room.messages` (enumerated from its union) gets the same at a
+:mod:`trumps.room.tables.messages` (enumerated from its union) gets the same at a
 table.  Checked: never a 500 (the test client re-raises what escaped the
 app), never a closed socket; a message the schema refuses gets an ``error``
 event with the schema's reason; and after each input the lobby still
@@ -35,8 +35,8 @@ from starlette.testclient import TestClient
 
 import trumps
 from trumps.room import limits
-from trumps.room.messages import AnyMessage, MessageError, parse_client_message
-from trumps.room.settings import TableSettings
+from trumps.room.tables.messages import AnyMessage, MessageError, parse_client_message
+from trumps.room.tables.settings import TableSettings
 from trumps.room.web.app import create_app
 
 

@@ -29,10 +29,10 @@ from test_catch_up import Sink
 from test_ws_games import Oracle, _allowed
 
 import trumps
-from trumps.room import dispatch
 from trumps.room.storage.store import Store
-from trumps.room.table import CHAT_BURST, CHAT_WINDOW, MAX_REPLAY, REPLAY_PACE, Table, spoken_action
-from trumps.room.timers import FakeClock, Timers
+from trumps.room.tables import dispatch
+from trumps.room.tables.table import CHAT_BURST, CHAT_WINDOW, MAX_REPLAY, REPLAY_PACE, Table, spoken_action
+from trumps.room.tables.timers import FakeClock, Timers
 
 T0 = 1_800_000_000.0
 LIMIT = 7  # the move timer of every test table (bids and cards)

@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 from test_friends import as_, befriend, friends, lobby_ids
 from test_play import press, pressing, wait_queued
 
-from trumps.room.timers import FakeClock
+from trumps.room.tables.timers import FakeClock
 from trumps.room.web.app import create_app
 
 T0 = 1_800_000_000.0

@@ -29,7 +29,7 @@ from websockets.sync.client import connect
 
 from trumps.room.storage.db import Player, SeatRow, TableRow
 from trumps.room.storage.store import Store
-from trumps.room.table import Table
+from trumps.room.tables.table import Table
 
 
 def _stored(store: Store, tid: str) -> tuple[str, int]:

@@ -409,9 +409,9 @@ def test_a_lookup_that_meets_a_logout_is_made_again(tmp_path: Path) -> None:
     cache) the player once the logout is done."""
     from types import SimpleNamespace
 
-    from trumps.room.account_routes import COOKIE as SESSION_COOKIE
-    from trumps.room.account_routes import Sessions
     from trumps.room.people.presence import People
+    from trumps.room.web.accounts import COOKIE as SESSION_COOKIE
+    from trumps.room.web.accounts import Sessions
 
     store = Store(f"sqlite:///{tmp_path / 'room.db'}")
     try:

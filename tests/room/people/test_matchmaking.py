@@ -21,7 +21,7 @@ from trumps.room.people.matchmaking import (
     seats_for,
     tempo_for,
 )
-from trumps.room.timers import TIME_LIMITS
+from trumps.room.tables.timers import TIME_LIMITS
 
 
 def ticket(

@@ -12,7 +12,7 @@ import pytest
 from peers import COOKIE, create_table, new_account, new_guest, peer
 from starlette.testclient import TestClient
 
-from trumps.room.timers import FakeClock
+from trumps.room.tables.timers import FakeClock
 from trumps.room.web.app import create_app
 
 T0 = 1_800_000_000.0

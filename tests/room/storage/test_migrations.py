@@ -71,7 +71,7 @@ def test_0003_keeps_guests_chips_tables_and_games(db_url: str) -> None:
     try:
         info = accounts.player_info(store, "g1")
         assert info is not None and info.name == "Old Ann (guest)" and not info.is_account
-        from trumps.room import competition
+        from trumps.room.compete import competition
 
         assert competition.chips(store, "g1") == 870
         st = store.load_table("t1")
@@ -94,7 +94,7 @@ def test_0003_upgrades_an_empty_database_and_a_new_guest_has_no_chips(tmp_path: 
     store = Store(url)
     try:
         pid = store.create_player("New")
-        from trumps.room import competition
+        from trumps.room.compete import competition
 
         assert competition.chips(store, pid) == 0
     finally:

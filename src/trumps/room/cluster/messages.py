@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 if TYPE_CHECKING:
-    from trumps.room.table import TableSummary
+    from trumps.room.tables.table import TableSummary
 
 __all__ = [
     "AccessFacts",
@@ -42,7 +42,7 @@ BusMessage = TypedDict("BusMessage", {"k": str, "from": str})
 
 
 class AccessFacts(TypedDict):
-    """What the access rules read of a table run elsewhere (:func:`trumps.room.access`)."""
+    """What the access rules read of a table run elsewhere (:func:`trumps.room.tables.access`)."""
 
     host: str
     seats: list[str | None]

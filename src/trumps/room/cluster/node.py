@@ -46,7 +46,6 @@ from collections import defaultdict
 from collections.abc import AsyncIterable, Mapping
 from typing import TYPE_CHECKING
 
-from trumps.room import access
 from trumps.room.cluster.bus import Bus, stop_tasks
 from trumps.room.cluster.messages import (
     AccessFacts,
@@ -71,10 +70,11 @@ from trumps.room.cluster.messages import (
 )
 from trumps.room.cluster.ownership import Ownership
 from trumps.room.cluster.relay import Relay, RemoteConnection, Replay, routing_name
-from trumps.room.messages import PROTOCOL_VERSION, error_event
 from trumps.room.people.play import MatchmakerMoved, PlayCancelled
-from trumps.room.settings import TableSettings
-from trumps.room.table import AccessDenied, Connection, Seat, Table, TableClosed, TableSummary
+from trumps.room.tables import access
+from trumps.room.tables.messages import PROTOCOL_VERSION, error_event
+from trumps.room.tables.settings import TableSettings
+from trumps.room.tables.table import AccessDenied, Connection, Seat, Table, TableClosed, TableSummary
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
@@ -585,7 +585,7 @@ class Cluster:
     async def _guest_loop(
         self, table: Table, conn: RemoteConnection, since: int | None, paced: bool = True
     ) -> None:
-        from trumps.room.dispatch import handle
+        from trumps.room.tables.dispatch import handle
 
         try:
             await table.join(conn, since, paced=paced)

@@ -29,7 +29,7 @@ from trumps.room import wire
 
 if TYPE_CHECKING:
     from trumps.room.cluster.bus import Bus
-    from trumps.room.table import Connection
+    from trumps.room.tables.table import Connection
 
 __all__ = ["REPLAY_WAIT", "ROUTING_HEADER", "Relay", "RemoteConnection", "Replay", "routing_name"]
 

@@ -52,7 +52,7 @@ from trumps.i18n import N_
 from trumps.room.limits import HASH_QUEUE, HASH_THREADS
 from trumps.room.storage.db import STARTING_CHIPS, LoginFailure, Player, SessionRow
 from trumps.room.storage.store import new_id
-from trumps.room.table import RoomError
+from trumps.room.tables.table import RoomError
 
 if TYPE_CHECKING:
     from trumps.room.storage.store import Store

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import ColumnElement, delete, or_, select
 
 from trumps.room.storage.db import BlockRow, FriendRow, Player
-from trumps.room.table import RoomError
+from trumps.room.tables.table import RoomError
 
 if TYPE_CHECKING:
     from trumps.room.storage.store import Store

@@ -87,7 +87,7 @@ WIDEN_PER_SECOND = 100.0
 FAST_SPEED = 4.0
 SLOW_SPEED = 15.0
 #: (bid time, play time) in seconds for fast, ordinary and slow tables; every value is a
-#: time limit a table may have (:data:`trumps.room.settings.TIME_LIMITS`).
+#: time limit a table may have (:data:`trumps.room.tables.settings.TIME_LIMITS`).
 TEMPOS: Mapping[str, tuple[int, int]] = MappingProxyType(
     {"fast": (15, 7), "normal": (30, 15), "slow": (60, 30)}
 )

@@ -13,35 +13,25 @@ speed, suggestions allowed, the humans seated, bots in the other seats.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import logging
 import statistics
-from collections.abc import Callable
 from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
 
-from trumps.room import access
-from trumps.room.account_routes import Sessions
-from trumps.room.messages import MessageError
 from trumps.room.people import ratings
 from trumps.room.people.matchmaking import RULE_SETS, Group, Matchmaker, MatchmakingError, Ticket, rule_set
 from trumps.room.storage.db import ActionRow, SeatRow
-from trumps.room.table import LIVE, RoomError, Table
-from trumps.room.validate import BodyReader, Line
+from trumps.room.tables.table import RoomError, Table
 
 if TYPE_CHECKING:
     from trumps.room.cluster.messages import AskRequest
     from trumps.room.room import Room
     from trumps.room.storage.store import Store
 
-__all__ = ["MatchmakerMoved", "PlayCancelled", "PlayDesk", "routes", "usual_speed"]
+__all__ = ["MatchmakerMoved", "PlayCancelled", "PlayDesk", "usual_speed"]
 
 log = logging.getLogger("trumps.room")
 
@@ -276,83 +266,3 @@ class PlayDesk:
             self.room._drop(table)
         except Exception:
             log.exception("the unmade Play table %s could not be closed", table.id)
-
-
-class PlayIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    game: Line = Field(min_length=1, max_length=20)
-    rules: Line = Field(min_length=1, max_length=40)
-    # the player, told they sit at another table, chose to leave it (else 409)
-    leave: bool = False
-
-
-#: The refusal of Play to a player seated at another live table: the page asks
-#: whether to go back there or to leave it (``leave``) and look for a game.
-SEATED_ELSEWHERE = "you are seated at another table"
-
-
-def seated_at(room: Room, pid: str) -> access.Facts | None:
-    """The live table (here or on another worker) where ``pid`` holds a
-    seat they have not left, or None.  A seat marked away (the player left
-    it for another game, or ran out of time twice) does not hold them."""
-    tables: list[access.Facts] = [
-        *room.tables.values(),
-        *(room.cluster.remote.values() if room.cluster else ()),
-    ]
-    for t in tables:
-        seat = t.seat_of(pid)
-        if t.status in LIVE and seat is not None and seat not in getattr(t, "idle", ()):
-            return t
-    return None
-
-
-def routes(room: Callable[[], Room], sessions: Sessions, body: BodyReader) -> list[BaseRoute]:
-    def bad(reason: str, status: int = 400) -> JSONResponse:
-        return JSONResponse({"error": reason}, status_code=status)
-
-    async def waiting() -> dict[str, int]:
-        cluster = room().cluster
-        if cluster is not None and not cluster.leader:  # the matchmaker's worker knows
-            with contextlib.suppress(TimeoutError, KeyError):
-                answer = await cluster.ask(None, {"what": "waiting"}, timeout=1.0)
-                return dict(answer["waiting"])
-        return room().play.waiting()
-
-    async def api_play(request: Request) -> Response:
-        desk = room().play
-        if request.method == "GET":
-            return JSONResponse(
-                {
-                    "rule_sets": {
-                        game: [{"key": r.key, "label": r.label} for r in sets]
-                        for game, sets in RULE_SETS.items()
-                    },
-                    "waiting": await waiting(),
-                }
-            )
-        who = await sessions.who(request)
-        if who.player is None:
-            return bad("choose a name first", 401)
-        if request.method == "DELETE":
-            return JSONResponse({"cancelled": desk.cancel(who.player)})
-        try:
-            data = await body(request, PlayIn)
-            there = seated_at(room(), who.player)
-            if there is not None and not data.leave:
-                seated = {"table": there.id, "game": there.game, "status": there.status}
-                return JSONResponse({"error": SEATED_ELSEWHERE, "seated": seated}, status_code=409)
-            if there is not None:
-                if there.id not in room().tables:  # (its worker frees the seat: the page leaves there)
-                    return bad("leave that table from its page first", 409)
-                await room().tables[there.id].leave_seat(who.player)
-            tid = await desk.press(who.player, data.game, data.rules)
-        except PlayCancelled:
-            return bad("cancelled", 409)
-        except (MessageError, RoomError) as exc:
-            return bad(str(exc))
-        except TimeoutError:
-            desk.cancel(who.player)
-            return bad("no table could be made in time; press Play again", 503)
-        return JSONResponse({"table": tid})
-
-    return [Route("/api/play", api_play, methods=["GET", "POST", "DELETE"])]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from trumps.room.storage.db import Player
-from trumps.room.table import RoomError
+from trumps.room.tables.table import RoomError
 
 if TYPE_CHECKING:
     from trumps.room.storage.store import Store

@@ -1,7 +1,7 @@
 """The room's people: who is an account, friends and blocks, who is online
 and where, invitations, and each person's own channel of notifications.
 
-This is the :class:`~trumps.room.table.Policy` the tables consult (may this
+This is the :class:`~trumps.room.tables.table.Policy` the tables consult (may this
 person see the table, sit, whose chat lines to hide) and what they tell
 when a game ends (ratings).  Tables run games; this module knows people.
 
@@ -24,12 +24,13 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from sqlalchemy import select
 
-from trumps.room import access
-from trumps.room.messages import PROTOCOL_VERSION
+from trumps.room.people import ratings
 from trumps.room.people.accounts import PlayerInfo, find_account, player_info, player_infos
 from trumps.room.people.friends import FriendError, Social, apply_change, load_social
 from trumps.room.storage.db import InvitationRow, TableRow
-from trumps.room.table import LIVE, Connection, RoomError, Table
+from trumps.room.tables import access
+from trumps.room.tables.messages import PROTOCOL_VERSION
+from trumps.room.tables.table import LIVE, Connection, RoomError, Table
 
 if TYPE_CHECKING:
     from trumps.room.cluster.node import Cluster, RemoteTable
@@ -182,28 +183,27 @@ class People:
         return self.social.blocks_of(viewer)
 
     async def finished(self, table: Table) -> None:
-        await self.tell_unpaid(table)
-        for callback in list(self.on_finished):
+        for callback in list(self.on_finished):  # the unpaid notice (compete), ratings...
             await callback(table)
+        await self.tell_unrated(table)
 
-    async def tell_unpaid(self, table: Table) -> None:
-        """Say at the table why a finished game moved no chips or no rating
-        (chips and ratings move only in games between people:
-        :func:`trumps.room.competition.unpaid_reason`,
-        :func:`trumps.room.people.ratings.people_sides`).  The pay-out and the
-        rating decide the same way from the stored seats; this only says so."""
-        from trumps.room import competition
-        from trumps.room.people import ratings
-
+    def seats_of(self, table: Table) -> tuple[list[ratings.SeatEntry], set[str]]:
+        """A finished table's seats as the pay-out and the rating read them,
+        and which of its players are accounts (people)."""
         m = table.match
         seats: list[ratings.SeatEntry] = [
             {"player": s.player, "bot": s.bot, "team": m.team_of(i)} for i, s in enumerate(table.seats)
         ]
         accounts = {s["player"] for s in seats if s["player"] is not None and self.is_account(s["player"])}
-        if table.settings.competition:
-            reason = competition.unpaid_reason(seats, accounts)
-            if reason is not None:
-                await table.notify(reason, kind="unpaid")
+        return seats, accounts
+
+    async def tell_unrated(self, table: Table) -> None:
+        """Say at the table why a finished game moved no rating (ratings
+        move only in games between people: :func:`trumps.room.people.ratings.people_sides`).
+        The rating decides the same way from the stored seats; this only
+        says so.  (Why no chips moved is the competition's to say:
+        :func:`trumps.room.compete.competition.tell_unpaid`.)"""
+        seats, accounts = self.seats_of(table)
         if accounts and ratings.people_sides(seats, accounts) < 2:
             await table.notify(ratings.NOT_RATED, kind="unrated")
 

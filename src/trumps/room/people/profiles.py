@@ -14,7 +14,6 @@ blocker's presence and friends.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from sqlalchemy import case, func, or_, select
@@ -23,6 +22,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 import trumps
+from trumps.room import STATIC
 from trumps.room.people import ratings
 from trumps.room.people.accounts import find_account
 from trumps.room.storage.db import FriendRow, GameResultRow, Player
@@ -30,13 +30,12 @@ from trumps.room.validate import parse_int
 
 if TYPE_CHECKING:
     from trumps.core.protocol import Deal, Match
-    from trumps.room.account_routes import Sessions
     from trumps.room.room import Room
     from trumps.room.storage.store import Store
+    from trumps.room.web.accounts import Sessions
 
 __all__ = ["contracts_of", "profile", "record_game", "routes"]
 
-STATIC = Path(__file__).parent / "static"
 RECENT = 20
 
 #: The key of a deal result naming the seat that held the contract, per game.

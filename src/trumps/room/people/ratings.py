@@ -88,7 +88,7 @@ about three games in four.
 **Storage.**  :func:`rate_game` is one transaction and idempotent: once any
 account's rating history row for a table is stored, the table counts as
 rated and a second call (after a crash and a restart, say) does nothing.
-The functions are synchronous, as in :mod:`trumps.room.competition`: the
+The functions are synchronous, as in :mod:`trumps.room.compete.competition`: the
 room runs them on its database thread,
 ``await store.run(rate_game, store, table_id, game, seats, scores, winner, t)``.
 """

@@ -214,7 +214,7 @@ class TableRow(Base):
     # start-up, so it is set aside (not resumed, not listed) until an admin clears it
     status: Mapped[str] = mapped_column(String(16), default="waiting")
     created: Mapped[float] = mapped_column(Float, default=time.time)
-    # room settings (timers, chat, watching, ...): see trumps.room.settings
+    # room settings (timers, chat, watching, ...): see trumps.room.tables.settings
     settings: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
     invite: Mapped[str | None] = mapped_column(String(24), nullable=True, unique=True)
     # {"invited": [player ids let in by the invite], "banned": [player ids removed by the host]}
@@ -222,7 +222,7 @@ class TableRow(Base):
     started: Mapped[float | None] = mapped_column(Float, nullable=True)
     broken_at: Mapped[float | None] = mapped_column(Float, nullable=True)  # when it was set aside
     broken_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)  # the error
-    # a finished table: the table its players went on to with Play again (trumps.room.rematch)
+    # a finished table: the table its players went on to with Play again (trumps.room.tables.rematch)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 

@@ -1,9 +1,9 @@
 """The ASGI app: pages, a small JSON API and three WebSockets (lobby,
 table, and each person's own channel), assembled from the areas' routes.
 
-Who a request is comes from its session cookie (:mod:`trumps.room.account_routes`),
+Who a request is comes from its session cookie (:mod:`trumps.room.web.accounts`),
 so a client can only ever act for its own seat; cross-site requests are
-refused (:mod:`trumps.room.csrf`).
+refused (:mod:`trumps.room.web.csrf`).
 """
 
 from __future__ import annotations
@@ -21,21 +21,24 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
-from trumps.room import account_routes, competition, languages, people_routes, rematch
-from trumps.room.csrf import CrossSiteGuard
+from trumps.room.compete import competition
 from trumps.room.limits import BodyLimit
-from trumps.room.people import play, profiles
+from trumps.room.people import profiles
 from trumps.room.room import KEEP_FINISHED, Room
-from trumps.room.sockets import TransportAccess
-from trumps.room.stopping import CloseWhenStopping, Stopping
 from trumps.room.storage.store import Store, StoreUnavailable
-from trumps.room.table import ABANDON_AFTER
-from trumps.room.timers import Clock
+from trumps.room.tables import rematch
+from trumps.room.tables.table import ABANDON_AFTER
+from trumps.room.tables.timers import Clock
 from trumps.room.validate import RefuseControlCharacters
-from trumps.room.web import history
+from trumps.room.web import accounts as account_routes
+from trumps.room.web import history, languages, play
+from trumps.room.web import people as people_routes
+from trumps.room.web.csrf import CrossSiteGuard
 from trumps.room.web.pages import Pages
 from trumps.room.web.shared import STATIC, Web
+from trumps.room.web.socket_queue import TransportAccess
 from trumps.room.web.sockets import Sockets
+from trumps.room.web.stopping import CloseWhenStopping, Stopping
 from trumps.room.web.tables import Tables
 
 __all__ = ["create_app", "server_gc"]
@@ -160,7 +163,7 @@ def create_app(
     app = Starlette(
         routes=routes(web, Pages(web)),
         lifespan=lifespan,
-        # TransportAccess first: it needs the server's own ``send`` (trumps.room.sockets)
+        # TransportAccess first: it needs the server's own ``send`` (trumps.room.web.socket_queue)
         middleware=[
             Middleware(TransportAccess),
             Middleware(RefuseControlCharacters),
@@ -176,7 +179,7 @@ def create_app(
         the others (a rolling restart; nothing to do on one process).  True
         on a worker of several: it then answers every request with
         ``Connection: close``, and the server leaves its proxy's pooled
-        connections for the proxy to close (trumps.room.stopping)."""
+        connections for the proxy to close (trumps.room.web.stopping)."""
         r = web.running
         if r is None or r.cluster is None:
             return False

@@ -35,7 +35,6 @@ import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from starlette.requests import HTTPConnection, Request
@@ -46,6 +45,7 @@ from trumps.core.errors import TrumpsError
 from trumps.core.protocol import Deal, Match
 from trumps.core.seats import seat_name
 from trumps.i18n import N_
+from trumps.room import STATIC
 from trumps.room.history import review
 from trumps.room.history.queries import PlayerGame, player_games, table_exists
 from trumps.room.history.replays import (
@@ -78,7 +78,6 @@ __all__ = ["CACHE_SIZE", "GAMES_LIMIT", "STATIC", "routes"]
 _Key = TypeVar("_Key", bound=Hashable)
 _Value = TypeVar("_Value")
 Identity = Callable[[HTTPConnection], Awaitable[tuple[str | None, str]]]
-STATIC = Path(__file__).parent.parent / "static"
 CACHE_SIZE = 64  # finished tables kept built (match + replay JSON)
 GAMES_LIMIT = 200  # most tables listed in a player's game list
 

@@ -15,10 +15,10 @@ from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from trumps.i18n import N_, translator
-from trumps.room import languages
 from trumps.room.history import queries
 from trumps.room.history.replays import CLOSED_UNPLAYED
-from trumps.room.pages import message_page
+from trumps.room.web import languages
+from trumps.room.web.message import message_page
 from trumps.room.web.shared import STATIC, Web
 from trumps.room.web.tables import live_elsewhere
 

@@ -9,16 +9,16 @@ instead of a ``dict[str, Any]`` every handler read by key.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse
 
-from trumps.room.account_routes import Sessions
+from trumps.room import STATIC
 from trumps.room.limits import SocketCount
-from trumps.room.messages import MessageError
+from trumps.room.tables.messages import MessageError
+from trumps.room.web.accounts import Sessions
 
 if TYPE_CHECKING:
     from itsdangerous import URLSafeSerializer
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
 __all__ = ["BODY_LIMIT", "STATIC", "Web", "bad"]
 
-STATIC = Path(__file__).parent.parent / "static"
 BODY_LIMIT = 16_384  # bytes of a JSON request body at most
 
 M = TypeVar("M", bound=BaseModel)

@@ -2,7 +2,7 @@
 
 Every socket is counted against its person's budget before it is served
 (:mod:`trumps.room.limits`), sends only through its bounded queue
-(:class:`~trumps.room.sockets.QueuedSocket`: a reader that does not read
+(:class:`~trumps.room.web.socket_queue.QueuedSocket`: a reader that does not read
 is dropped, never holding up a table or the lobby), and is tracked with
 its login session, so that logging out ends it.  A table socket for a
 table another worker runs is relayed there (:mod:`trumps.room.cluster`).
@@ -14,14 +14,14 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from trumps.room import wire
-from trumps.room.account_routes import Who
 from trumps.room.cluster.relay import ROUTING_HEADER, routing_name
-from trumps.room.dispatch import handle
 from trumps.room.limits import person_key
-from trumps.room.messages import error_event
-from trumps.room.sockets import QueuedSocket, admit_socket, client_messages
-from trumps.room.table import AccessDenied, RoomError, Table, TableClosed
+from trumps.room.tables.dispatch import handle
+from trumps.room.tables.messages import error_event
+from trumps.room.tables.table import AccessDenied, RoomError, Table, TableClosed
+from trumps.room.web.accounts import Who
 from trumps.room.web.shared import Web
+from trumps.room.web.socket_queue import QueuedSocket, admit_socket, client_messages
 from trumps.room.web.tables import live_elsewhere
 
 __all__ = ["Sockets", "WsConnection", "since_param", "socket_person"]
@@ -43,7 +43,7 @@ def since_param(text: str | None) -> int | None:
 
 class WsConnection(QueuedSocket):
     """A table or lobby client over a WebSocket.  ``send`` only queues
-    (:class:`~trumps.room.sockets.QueuedSocket`): a client that does not read
+    (:class:`~trumps.room.web.socket_queue.QueuedSocket`): a client that does not read
     is dropped, and never holds up the table or the lobby."""
 
     def __init__(

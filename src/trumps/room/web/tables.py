@@ -19,12 +19,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from trumps.core import registry
-from trumps.room import access
 from trumps.room.cluster.relay import ROUTING_HEADER, routing_name
 from trumps.room.history import queries
-from trumps.room.messages import MessageError
-from trumps.room.settings import PRESET_PHRASES, settings_schema
-from trumps.room.table import RoomError
+from trumps.room.tables import access
+from trumps.room.tables.messages import MessageError
+from trumps.room.tables.settings import PRESET_PHRASES, settings_schema
+from trumps.room.tables.table import RoomError
 from trumps.room.validate import Line
 from trumps.room.web.shared import Web, bad
 

@@ -26,8 +26,8 @@ from trumps.i18n import LANGUAGES, PSEUDO, catalog, catalog_script, negotiate, p
 from trumps.room.people.prefs import get_prefs
 
 if TYPE_CHECKING:
-    from trumps.room.account_routes import Sessions
     from trumps.room.room import Room
+    from trumps.room.web.accounts import Sessions
 
 __all__ = ["COOKIE", "language_of", "routes"]
 

@@ -10,11 +10,18 @@ import pytest
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
-from trumps.room import competition
-from trumps.room.competition import CompetitionError, Entry, leaderboard, pay_out, prize, start_competition
+from trumps.room.compete import competition
+from trumps.room.compete.competition import (
+    CompetitionError,
+    Entry,
+    leaderboard,
+    pay_out,
+    prize,
+    start_competition,
+)
 from trumps.room.storage.db import Player, ResultRow, TableRow
 from trumps.room.storage.store import Store
-from trumps.room.table import RoomError
+from trumps.room.tables.table import RoomError
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""trumps.room.stopping: a stopping worker's responses close their
+"""trumps.room.web.stopping: a stopping worker's responses close their
 connections, and it waits (bounded) for its HTTP connections to go."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from trumps.room.stopping import CloseWhenStopping, Stopping, http_connections, wait_for_http_connections
+from trumps.room.web.stopping import CloseWhenStopping, Stopping, http_connections, wait_for_http_connections
 
 
 def app(stopping: Stopping) -> Starlette:

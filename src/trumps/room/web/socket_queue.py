@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from trumps.i18n import N_
 from trumps.room import wire
 from trumps.room.limits import SEND_QUEUE_BYTES, SEND_QUEUE_MESSAGES, MessageBudget, SocketCount
-from trumps.room.messages import error_event
+from trumps.room.tables.messages import error_event
 
 __all__ = [
     "ABORT_KEY",

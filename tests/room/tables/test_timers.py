@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Hashable
 
-from trumps.room.timers import FakeClock, SystemClock, Timers
+from trumps.room.tables.timers import FakeClock, SystemClock, Timers
 
 
 def run(coro: object) -> None:

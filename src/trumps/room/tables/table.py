@@ -30,11 +30,17 @@ from trumps.core.errors import TrumpsError
 from trumps.core.protocol import Deal, Match
 from trumps.i18n import N_
 from trumps.room import timing
-from trumps.room.messages import PROTOCOL_VERSION, error_event
-from trumps.room.settings import MAX_SPECTATORS, PHRASE_OF_TEXT, PRESET_PHRASES, TableSettings, bot_level
 from trumps.room.storage.store import Store, StoredTable, StoreUnavailable
-from trumps.room.thinking import think
-from trumps.room.timers import SLACK, Timers
+from trumps.room.tables.messages import PROTOCOL_VERSION, error_event
+from trumps.room.tables.settings import (
+    MAX_SPECTATORS,
+    PHRASE_OF_TEXT,
+    PRESET_PHRASES,
+    TableSettings,
+    bot_level,
+)
+from trumps.room.tables.thinking import think
+from trumps.room.tables.timers import SLACK, Timers
 
 __all__ = [
     "ABANDON_AFTER",
@@ -205,9 +211,51 @@ class Connection(Protocol):
     async def close(self, code: int = 1000) -> None: ...
 
 
+class ChipEntry(TypedDict):
+    """One human seat's result at the end of a Compete game, as the table
+    gives it to the ledger's ``pay_out``."""
+
+    player: str
+    seat: int
+    won: bool
+    score: int  # the side's final score
+    deals: int
+
+
+class Ledger(Protocol):
+    """The chips of Compete tables: the balance a buy-in is checked
+    against, the buy-ins charged at the start and the pay-out at the end
+    (:mod:`trumps.room.compete.competition`, given by the room: the tables
+    do not know the competition, they are given it, as they are given the
+    people's :class:`Policy`)."""
+
+    def chips(self, store: Store, player_id: str) -> int: ...
+
+    def start_seated(
+        self,
+        store: Store,
+        table_id: str,
+        seats: list[tuple[int, str | None, str | None]],
+        buy_in: int,
+        started: float,
+    ) -> list[int]: ...
+
+    def pay_out(
+        self,
+        store: Store,
+        table_id: str,
+        game: str,
+        buy_in: int,
+        entries: list[ChipEntry],
+        sides: int | None = None,
+        draw: bool = False,
+        at: float | None = None,
+    ) -> str | None: ...
+
+
 class Policy(Protocol):
     """The room's rules about people that a table consults (friends, blocks,
-    accounts: :mod:`trumps.room.access`), and what it tells the room when a
+    accounts: :mod:`trumps.room.tables.access`), and what it tells the room when a
     game ends (ratings)."""
 
     def may_see(self, table: Table, player: str | None) -> bool: ...
@@ -305,6 +353,7 @@ class Table:
         self.abandon_after = ABANDON_AFTER
         self.rematch: str | None = stored.rematch  # finished: the table Play again went on to
         self.policy: Policy | None = None  # set by the room
+        self.ledger: Ledger | None = None  # a Compete table's chips (the room gives it)
         self.match: Match[Deal] = trumps.new_game(self.game, options=self.options, seed=self.seed)
         # the rules in words for the lobby, and the game's name (the game's own metadata)
         self.rules_text = self.match.schema.summary(self.options, self.preset)
@@ -560,7 +609,7 @@ class Table:
             await self._store_access()
 
     async def carry_access(self, invited: Iterable[str], banned: Iterable[str]) -> None:
-        """A Play again copy (:mod:`trumps.room.rematch`) keeps who was let
+        """A Play again copy (:mod:`trumps.room.tables.rematch`) keeps who was let
         in and who was removed at the finished table."""
         self.banned |= set(banned)
         self.invited |= set(invited) - self.banned
@@ -851,9 +900,14 @@ class Table:
         await self.broadcast()
         self._after_change()
 
-    async def _check_chips(self, player: str) -> None:
-        from trumps.room import competition
+    def _chips(self) -> Ledger:
+        """The ledger of a Compete table's chips (the room gives it)."""
+        if self.ledger is None:
+            raise RoomError("this room keeps no chips: Compete tables cannot be played here")
+        return self.ledger
 
+    async def _check_chips(self, player: str) -> None:
+        competition = self._chips()
         buy_in = self.settings.buy_in
         have = await self.store.run(competition.chips, self.store, player)
         if have < buy_in:
@@ -916,7 +970,7 @@ class Table:
 
     def _check_bot_level(self, kind: str, seat: int | None = None) -> None:
         """At a Compete table every bot plays at one level (chips move only
-        then: trumps.room.competition.unpaid_reason), so a bot of another
+        then: trumps.room.compete.competition.unpaid_reason), so a bot of another
         level than those seated (other than at ``seat``) is refused up front,
         rather than the game being played for nothing."""
         if not self.settings.competition:
@@ -960,8 +1014,7 @@ class Table:
             if writes:
                 await self.store.write(self.store.seats_write, self.id, writes)
         elif self.settings.competition:
-            from trumps.room import competition
-
+            competition = self._chips()
             started = self.clock.now()
             buy_in = self.settings.buy_in
             freed = await self.store.run(
@@ -1120,10 +1173,9 @@ class Table:
         if self.policy is not None:  # ratings: after the end is stored (they are idempotent)
             self._spawn(self._tell_finished())
         if self.settings.competition:
-            from trumps.room import competition
-
+            competition = self._chips()
             winner = self.match.winner
-            entries: list[competition.Entry] = [
+            entries: list[ChipEntry] = [
                 {
                     "player": s.player,
                     "seat": i,

@@ -18,9 +18,9 @@ import pytest
 
 from trumps.room.cluster.node import Cluster
 from trumps.room.cluster.relay import Relay, RemoteConnection
-from trumps.room.dispatch import handle
 from trumps.room.storage.store import Store
-from trumps.room.table import Table, TableClosed
+from trumps.room.tables.dispatch import handle
+from trumps.room.tables.table import Table, TableClosed
 
 sys.path.insert(0, str(Path(__file__).parent))
 from waiting import until
@@ -529,7 +529,7 @@ def test_players_whose_table_is_being_made_are_not_sent_to_the_next_matchmaker()
     are told to go to the next matchmaker."""
     from trumps.room.people.matchmaking import Ticket
     from trumps.room.people.play import MatchmakerMoved, PlayDesk
-    from trumps.room.timers import FakeClock
+    from trumps.room.tables.timers import FakeClock
 
     clock = FakeClock(1000.0)
     timers = SimpleNamespace(cancel=lambda key: None, arm=lambda key, at, fn: None)

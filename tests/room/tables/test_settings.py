@@ -12,10 +12,10 @@ from peers import Peer, as_guest, create_table, my_turn, new_account, new_guest,
 from starlette.testclient import TestClient
 
 import trumps
-from trumps.room.settings import MAX_SPECTATORS, PRESET_PHRASES
 from trumps.room.storage.store import Store
-from trumps.room.table import CHAT_BURST, CHAT_WINDOW
-from trumps.room.timers import FakeClock
+from trumps.room.tables.settings import MAX_SPECTATORS, PRESET_PHRASES
+from trumps.room.tables.table import CHAT_BURST, CHAT_WINDOW
+from trumps.room.tables.timers import FakeClock
 from trumps.room.web.app import create_app
 
 T0 = 1_800_000_000.0

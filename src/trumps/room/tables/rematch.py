@@ -13,7 +13,7 @@ an invitation-only copy lets the old players in.  Nobody is left watching
 an empty copy: the presser is seated before the table is recorded, and a
 copy they could not sit at (a Compete buy-in they cannot pay any more) is
 closed at once.  A copy nobody came to is closed by the room after
-:data:`~trumps.room.table.ABANDON_AFTER` like any waiting table.
+:data:`~trumps.room.tables.table.ABANDON_AFTER` like any waiting table.
 
 Like the lichess rematch, it is an offer the others see: the finished
 table's state names the new table (``table.rematch``), and the page shows
@@ -33,8 +33,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from trumps.core.seats import seat_name
-from trumps.room.settings import TableSettings
-from trumps.room.table import RoomError, Table
+from trumps.room.tables.settings import TableSettings
+from trumps.room.tables.table import RoomError, Table
 
 if TYPE_CHECKING:
     from trumps.room.room import Room

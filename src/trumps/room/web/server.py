@@ -149,7 +149,7 @@ def _handover_server() -> type[uvicorn.Server]:
 
     import uvicorn
 
-    from trumps.room.stopping import wait_for_http_connections
+    from trumps.room.web.stopping import wait_for_http_connections
 
     class HandoverServer(uvicorn.Server):
         """uvicorn's server, but a worker stopped normally hands its tables
@@ -159,7 +159,7 @@ def _handover_server() -> type[uvicorn.Server]:
         through a worker that still ran them, to move again (a rolling
         restart's stall; docs/scaling.md).  Then, on a worker of several, it
         waits for its proxy to close the pooled HTTP connections rather than
-        closing them under a request in flight (trumps.room.stopping)."""
+        closing them under a request in flight (trumps.room.web.stopping)."""
 
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             for server in self.servers:
@@ -172,7 +172,7 @@ def _handover_server() -> type[uvicorn.Server]:
                 except Exception:  # the normal shutdown still runs (and hands over what is left)
                     logging.getLogger("trumps.cluster").exception("handover failed")
                     clustered = True
-            if clustered:  # let the proxy close its pooled connections (trumps.room.stopping)
+            if clustered:  # let the proxy close its pooled connections (trumps.room.web.stopping)
                 await wait_for_http_connections(
                     self.server_state.connections,
                     self.config.timeout_keep_alive + 1.0,
@@ -246,4 +246,4 @@ def serve(
     os.environ["TRUMPS_SERVE_DB"] = db
     os.environ["TRUMPS_SERVE_UNMETERED"] = ",".join(unmetered)
     os.environ["TRUMPS_SERVE_BOT_DELAY"] = str(bot_delay)
-    uvicorn.run("trumps.room.server:worker_app", factory=True, workers=workers, **common)
+    uvicorn.run("trumps.room.web.server:worker_app", factory=True, workers=workers, **common)

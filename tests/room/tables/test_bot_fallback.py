@@ -15,7 +15,7 @@ import pytest
 
 import trumps
 import trumps.bots.registry as registry
-from trumps.room.table import Table
+from trumps.room.tables.table import Table
 
 
 class _Raises:

@@ -11,8 +11,8 @@ import pytest
 from peers import new_account, new_guest
 from starlette.testclient import TestClient
 
-from trumps.room.languages import COOKIE
 from trumps.room.web.app import create_app
+from trumps.room.web.languages import COOKIE
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import sys
 import threading
 from pathlib import Path
 
-from trumps.room import thinking
+from trumps.room.tables import thinking
 
 sys.path.insert(0, str(Path(__file__).parent))
 from waiting import until

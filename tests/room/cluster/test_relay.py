@@ -18,7 +18,7 @@ import pytest
 from trumps.room.cluster import relay as relay_module
 from trumps.room.cluster.node import Cluster
 from trumps.room.cluster.relay import Relay
-from trumps.room.table import Table
+from trumps.room.tables.table import Table
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_handover import Bus, Sink, three_seated

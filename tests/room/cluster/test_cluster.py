@@ -347,7 +347,7 @@ def test_rolling_restart(workers: list[Worker], proxy: str, pg_db: str, routed: 
         asyncio.run(play(clients, until, timeout=120))
     check_clients(pg_db, tid, clients)
     # plain requests through nginx all the while: a stopping worker closes no
-    # pooled connection under one (trumps.room.stopping), so none met a 502
+    # pooled connection under one (trumps.room.web.stopping), so none met a 502
     print(f"posts through the proxy: {dict(posts.answers)}")
     assert set(posts.answers) == {403} and posts.answers[403] > 50, posts.answers
     # a handover is a reconnect and a rebuild: no stall beyond a second

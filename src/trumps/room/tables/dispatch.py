@@ -8,7 +8,8 @@ from __future__ import annotations
 import contextlib
 import logging
 
-from trumps.room.messages import (
+from trumps.room.storage.store import StoreUnavailable
+from trumps.room.tables.messages import (
     Act,
     Back,
     Chat,
@@ -23,8 +24,7 @@ from trumps.room.messages import (
     Suggest,
     parse_client_message,
 )
-from trumps.room.storage.store import StoreUnavailable
-from trumps.room.table import Connection, RoomError, Table, TableClosed
+from trumps.room.tables.table import Connection, RoomError, Table, TableClosed
 
 __all__ = ["handle"]
 

@@ -31,15 +31,24 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from trumps.i18n import N_
-from trumps.room.people.friends import Social
 
 if TYPE_CHECKING:
-    from trumps.room.settings import TableSettings
-    from trumps.room.table import Seat, Table, TableSummary
+    from trumps.room.tables.settings import TableSettings
+    from trumps.room.tables.table import Seat, Table, TableSummary
+
+
+class Social(Protocol):
+    """Who is whose friend and who blocked whom, as the rules read it (the
+    people's :class:`~trumps.room.people.friends.Social`: the tables do not
+    know the people, they are told)."""
+
+    def are_friends(self, a: str | None, b: str | None) -> bool: ...
+
+    def blocked(self, a: str | None, b: str | None) -> bool: ...
 
 
 class Facts(Protocol):
-    """What the rules read of a table: a :class:`~trumps.room.table.Table`
+    """What the rules read of a table: a :class:`~trumps.room.tables.table.Table`
     run here, or the mirror of one another worker runs
     (:class:`~trumps.room.cluster.node.RemoteTable`), judged alike."""
 

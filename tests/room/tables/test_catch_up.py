@@ -13,7 +13,7 @@ import pytest
 
 import trumps
 from trumps.room.storage.store import Store
-from trumps.room.table import Table
+from trumps.room.tables.table import Table
 
 
 class Sink:

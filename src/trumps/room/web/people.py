@@ -13,13 +13,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from trumps.room.account_routes import Sessions
 from trumps.room.limits import SocketCount, person_key
-from trumps.room.messages import MessageError
 from trumps.room.people.prefs import get_prefs, prefs_schema, set_prefs
-from trumps.room.sockets import QueuedSocket, admit_socket, client_messages
-from trumps.room.table import RoomError
+from trumps.room.tables.messages import MessageError
+from trumps.room.tables.table import RoomError
 from trumps.room.validate import BodyReader, Line, parse_int
+from trumps.room.web.accounts import Sessions
+from trumps.room.web.socket_queue import QueuedSocket, admit_socket, client_messages
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
@@ -47,7 +47,7 @@ class AnswerIn(BaseModel):
 
 class MeSocket(QueuedSocket):
     """A personal channel over a WebSocket (a bounded send queue: a client
-    that does not read is dropped, trumps.room.sockets)."""
+    that does not read is dropped, trumps.room.web.socket_queue)."""
 
     def __init__(self, ws: WebSocket, player: str | None, name: str, person: str | None = None) -> None:
         super().__init__(ws)

@@ -1,4 +1,4 @@
-"""Play again (trumps.room.rematch) and abandoned waiting tables (issue 30):
+"""Play again (trumps.room.tables.rematch) and abandoned waiting tables (issue 30):
 the players of a finished table reach one new table, each in their own
 seat, with the same rules, settings and bots; a waiting table with no
 person connected for five minutes closes, unlisted, unresumed, presence
@@ -16,8 +16,8 @@ from peers import Peer, advance, as_guest, create_table, new_account, new_guest,
 from starlette.testclient import TestClient
 
 from trumps.room.storage.store import Store
-from trumps.room.table import ABANDON_AFTER
-from trumps.room.timers import FakeClock
+from trumps.room.tables.table import ABANDON_AFTER
+from trumps.room.tables.timers import FakeClock
 from trumps.room.web.app import create_app
 
 T0 = 1_800_000_000.0

@@ -29,13 +29,13 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from trumps.room import competition
+from trumps.room.compete import competition
 from trumps.room.limits import GUEST_BURST, GUEST_RATE, PASSWORD_BURST, PASSWORD_RATE, Budget
-from trumps.room.messages import MessageError
 from trumps.room.people import accounts
 from trumps.room.people.accounts import Busy, Hashing, Throttled
 from trumps.room.people.prefs import get_prefs
-from trumps.room.table import Connection, RoomError
+from trumps.room.tables.messages import MessageError
+from trumps.room.tables.table import Connection, RoomError
 from trumps.room.validate import BodyReader, Line
 
 if TYPE_CHECKING:

@@ -49,17 +49,16 @@ result row is already stored (the row and the prize commit together).
 The functions are synchronous: the room runs them on the database thread,
 ``await store.run(start_competition, store, table_id, players, buy_in, t)``.
 
-:class:`CompetitionError` is a :class:`~trumps.room.table.RoomError`, so
+:class:`CompetitionError` is a :class:`~trumps.room.tables.table.RoomError`, so
 a refused start reaches the player as any refused request does.  The table
 and the room import this module inside their functions (it imports
-:mod:`trumps.room.table`, so a module-level import back would be a cycle).
+:mod:`trumps.room.tables.table`, so a module-level import back would be a cycle).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 from sqlalchemy import case, func, select
@@ -71,14 +70,17 @@ from starlette.routing import BaseRoute, Route
 import trumps
 from trumps.core.protocol import Deal, Match
 from trumps.i18n import N_
+from trumps.room import STATIC
 from trumps.room.people import ratings
-from trumps.room.settings import bot_level
 from trumps.room.storage.db import Player, ResultRow, SeatRow, TableRow
-from trumps.room.table import RoomError
+from trumps.room.tables.settings import bot_level
+from trumps.room.tables.table import ChipEntry, RoomError
 
 if TYPE_CHECKING:
+    from trumps.room.people.presence import People
     from trumps.room.room import Room
     from trumps.room.storage.store import Store
+    from trumps.room.tables.table import Table
 
 __all__ = [
     "PRIZE_TABLE",
@@ -108,7 +110,6 @@ PRIZE_TABLE: dict[int, dict[int, int]] = {
 #: The most rows one leaderboard request may ask for.
 MAX_LIMIT = 200
 
-STATIC = Path(__file__).parent / "static"
 
 Identity = Callable[[HTTPConnection], Awaitable[tuple[str | None, str]]]
 
@@ -131,14 +132,8 @@ class Standing(TypedDict):
     chips: int
 
 
-class Entry(TypedDict):
-    """One human seat's result, as given to :func:`pay_out`."""
-
-    player: str
-    seat: int
-    won: bool
-    score: int  # the side's final score
-    deals: int
+#: One human seat's result, as the table gives it to :func:`pay_out`.
+Entry = ChipEntry
 
 
 def prize(buy_in: int, sides: int) -> int:
@@ -149,7 +144,7 @@ def prize(buy_in: int, sides: int) -> int:
     >>> prize(40, 2)
     Traceback (most recent call last):
     ...
-    trumps.room.competition.CompetitionError: no competition has a buy-in of 40 (30, 110, 275 or 550)
+    trumps.room.compete.competition.CompetitionError: no competition has a buy-in of 40 (30, 110, 275 or 550)
     """
     pays = PRIZE_TABLE.get(buy_in)
     if pays is None:
@@ -176,6 +171,17 @@ BETWEEN_PEOPLE = N_(
 MIXED_BOTS = N_(
     "No chips moved: at a Compete game every bot must play at the same level. Every buy-in was refunded."
 )
+
+
+async def tell_unpaid(table: Table, people: People) -> None:
+    """Say at a finished Compete table why it moved no chips (chips move
+    only in games between people: :func:`unpaid_reason`).  The pay-out
+    decides the same way from the stored seats; this only says so."""
+    if not table.settings.competition:
+        return
+    reason = unpaid_reason(*people.seats_of(table))
+    if reason is not None:
+        await table.notify(reason, kind="unpaid")
 
 
 def unpaid_reason(seats: Sequence[ratings.SeatEntry], accounts: set[str]) -> str | None:
