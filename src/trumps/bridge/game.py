@@ -20,7 +20,9 @@ from trumps.bridge.rubber import ChicagoSheet, RubberSheet
 from trumps.bridge.scoring import board_dealer, board_vulnerability, deal_score, honors, vulnerable_sides
 from trumps.core.cards import Card
 from trumps.core.errors import GameOver, OptionError, ParseError, RecordError
+from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
+from trumps.core.presentation import Presentation
 from trumps.core.protocol import Action, Match
 from trumps.core.seats import parse_seat
 
@@ -46,11 +48,11 @@ class Bridge(Match[BridgeDeal]):
         options: Options,
         *,
         seed: int | None = None,
-        deal: Mapping[Any, Any] | str | None = None,
+        deal: object = None,  # a deal spec (or text), checked by the reader
         dealer: int | str | None = None,
         contract: str | None = None,
         declarer: int | str | None = None,
-        _deals: list[Mapping[str, Any]] | None = None,
+        _deals: Sequence[object] | None = None,
     ) -> None:
         self.form = "duplicate" if options.scoring in DUPLICATE_FORMS else str(options.scoring)
         if isinstance(deal, Mapping) and deal.get("dealer") is not None:
@@ -68,7 +70,7 @@ class Bridge(Match[BridgeDeal]):
                 )
             dealer = fixed
         self._explicit = deal_from_any(deal) if deal is not None else None
-        init = {
+        init: JSONDict = {
             "deal": format_deal(self._explicit) if self._explicit is not None else None,
             "contract": str(Contract.parse(contract)) if contract is not None else None,
             "declarer": "NESW"[parse_seat(declarer)] if declarer is not None else None,
@@ -295,7 +297,7 @@ class Bridge(Match[BridgeDeal]):
         self._winner = self.rubber.winner()
 
     # ----- views and records -------------------------------------------------
-    def presentation(self) -> dict[str, Any]:
+    def presentation(self) -> Presentation:
         from trumps.bridge.presentation import presentation
 
         return presentation(self.options)
