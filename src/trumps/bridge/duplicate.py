@@ -18,6 +18,7 @@ from typing import Any
 
 from trumps.bridge.scoring import imps
 from trumps.core.errors import TrumpsError
+from trumps.core.json_types import JSONDict
 
 __all__ = [
     "BoardResult",
@@ -116,7 +117,7 @@ class PairSummary:
     def percentage(self) -> float:
         return 100.0 * self.matchpoints / self.top if self.top else 50.0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONDict:
         return {
             "pair": self.pair,
             "boards": self.boards,

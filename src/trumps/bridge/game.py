@@ -198,7 +198,7 @@ class Bridge(Match[BridgeDeal]):
     def _finish_deal(self) -> None:
         d = self.deal
         name = self.seat_name
-        result: dict[str, Any] = {
+        result: JSONDict = {
             "deal": len(self.results) + 1,
             "dealer": name(d.dealer),
             "vulnerable": _VUL_NAME[d.vulnerable],
@@ -220,7 +220,7 @@ class Bridge(Match[BridgeDeal]):
         if not self._over:
             self._next_deal(same_dealer=d.passed_out and self.form == "chicago")
 
-    def _score_duplicate(self, d: BridgeDeal, result: dict[str, Any]) -> None:
+    def _score_duplicate(self, d: BridgeDeal, result: JSONDict) -> None:
         ns = 0
         if d.contract is not None and d.declarer is not None:
             s = deal_score(d.contract, d.vulnerable[d.declarer & 1], d.declarer_tricks())
@@ -234,7 +234,7 @@ class Bridge(Match[BridgeDeal]):
         seat, points = honors(d.dealt, d.contract.trump)
         return (seat & 1 if seat >= 0 else -1, points)
 
-    def _score_rubber(self, d: BridgeDeal, result: dict[str, Any]) -> None:
+    def _score_rubber(self, d: BridgeDeal, result: JSONDict) -> None:
         sheet = self.rubber
         assert sheet is not None
         if d.contract is not None and d.declarer is not None:
@@ -253,7 +253,7 @@ class Bridge(Match[BridgeDeal]):
             result["back_score"] = sheet.back_score()
             self._end(sheet.winner())
 
-    def _score_chicago(self, d: BridgeDeal, result: dict[str, Any]) -> None:
+    def _score_chicago(self, d: BridgeDeal, result: JSONDict) -> None:
         sheet = self.chicago
         assert sheet is not None
         if d.contract is not None and d.declarer is not None:

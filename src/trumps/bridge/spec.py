@@ -9,6 +9,7 @@ from typing import Any
 from trumps.core.cards import Card
 from trumps.core.decks import deck_bridge
 from trumps.core.errors import OptionError
+from trumps.core.options import Options
 from trumps.core.spec import GameSpec
 
 __all__ = ["SPEC", "arena_gains", "deck", "match_format", "match_options"]
@@ -41,7 +42,7 @@ def match_options(options: dict[str, Any]) -> dict[str, Any]:
     return opts
 
 
-def match_format(options: Any) -> str:
+def match_format(options: Options) -> str:
     return "Chicago (four deals)" if options.scoring == "chicago" else "rubber"
 
 

@@ -130,7 +130,7 @@ class Coinche(Match[CoincheDeal]):
     def _finish_deal(self) -> None:
         d = self.deal
         name = self.seat_name
-        result: dict[str, Any] = {
+        result: JSONDict = {
             "deal": self.deal_number + 1,
             "dealer": name(d.dealer),
             "contract": None if d.contract is None else str(d.contract),

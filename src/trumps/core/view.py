@@ -18,6 +18,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from trumps.core.cards import Card
+from trumps.core.json_types import JSONDict
 from trumps.core.protocol import Deal, Match
 from trumps.core.trick import TrickPlay
 
@@ -51,7 +52,7 @@ def seat_view(
     name = game.seat_names.__getitem__
     players = game.players
     hands = d.hands
-    out: dict[str, Any] = {
+    out: JSONDict = {
         "game": game.game,
         "seat": None if seat is None else name(seat),
         "players": players,

@@ -173,7 +173,7 @@ class FiveHundred(Match[FiveHundredDeal]):
     def _finish_deal(self) -> None:
         d = self.deal
         number = self.deal_number + 1
-        result: dict[str, Any] = {
+        result: JSONDict = {
             "deal": number,
             "dealer": self.seat_name(d.dealer),
             "contract": str(d.contract) if d.contract is not None else None,
