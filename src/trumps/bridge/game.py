@@ -23,7 +23,7 @@ from trumps.core.errors import GameOver, OptionError, ParseError, RecordError
 from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
 from trumps.core.presentation import Presentation
-from trumps.core.protocol import Action, Match
+from trumps.core.protocol import Action, Match, read_record
 from trumps.core.seats import parse_seat
 
 __all__ = ["Bridge"]
@@ -331,26 +331,20 @@ class Bridge(Match[BridgeDeal]):
         return write_lin(records_from_game(self))
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any] | str) -> Bridge:
+    def from_json(cls, data: Mapping[str, object] | str) -> Bridge:
         """Replay a record (see :meth:`Match.from_json`); a rubber stopped
         unfinished with :meth:`finish_rubber` is stopped again."""
-        import json
-
-        if isinstance(data, str):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"not JSON: {exc}") from None
-        if not isinstance(data, Mapping) or not data.get("stopped"):
-            match = super().from_json(data)
+        record = read_record(data)  # JSON text read once; not a mapping: RecordError
+        if not record.get("stopped"):
+            match = super().from_json(record)
             assert isinstance(match, Bridge)
             return match
-        body = {k: v for k, v in data.items() if k not in ("scores", "stopped")}
+        body = {k: v for k, v in record.items() if k not in ("scores", "stopped")}
         match = super().from_json(body)
         assert isinstance(match, Bridge)
         match.finish_rubber()
-        if "scores" in data and list(data["scores"]) != match.totals:
-            raise RecordError(f"record scores {data['scores']} differ from the replayed {match.totals}")
+        if "scores" in record and list(record["scores"]) != match.totals:
+            raise RecordError(f"record scores {record['scores']} differ from the replayed {match.totals}")
         return match
 
     @classmethod

@@ -4,6 +4,7 @@ Cheap to import: the code it names is loaded on first use."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from trumps.core.cards import Card
@@ -29,7 +30,7 @@ def arena_gains(results: list[dict[str, Any]]) -> dict[str, float]:
     return {"imps": float(team_imps(int(t1["points"][0]), int(t2["points"][0])))}
 
 
-def match_options(options: dict[str, Any]) -> dict[str, Any]:
+def match_options(options: Mapping[str, object]) -> dict[str, object]:
     """A whole bridge match is a rubber unless ``scoring`` says Chicago; a
     duplicate board is one deal, not a match."""
     opts = dict(options)
