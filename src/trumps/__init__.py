@@ -109,9 +109,9 @@ def new_game(
     game: str,
     *,
     preset: str | None = None,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     seed: int | None = None,
-    deal: Mapping[Any, Any] | str | None = None,
+    deal: object = None,  # a deal spec (or text), checked by the reader
     dealer: int | str | None = None,
     contract: str | None = None,
     declarer: int | str | None = None,
@@ -139,7 +139,7 @@ def new_game(
     )
 
 
-def load_game(record: Mapping[str, Any] | str) -> Match[Deal]:
+def load_game(record: Mapping[str, object] | str) -> Match[Deal]:
     """Rebuild any game from its JSON record (a dict or a JSON string)."""
     from trumps.core.registry import load_game as _load_game
 

@@ -5,7 +5,7 @@ defender's claim, by the claimer's partner)."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from trumps.core.errors import ParseError
 
@@ -47,7 +47,7 @@ class ClaimCall:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("ClaimCall is immutable")
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         return (ClaimCall, (self.kind, self.tricks))
 
     def __str__(self) -> str:

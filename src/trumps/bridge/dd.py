@@ -39,6 +39,7 @@ from trumps.bridge.calls import STRAINS, Contract
 from trumps.bridge.hands import format_deal, parse_deal
 from trumps.core.cards import Card
 from trumps.core.errors import TrumpsError
+from trumps.core.json_types import JSONDict
 from trumps.core.seats import SEAT_NAMES_4, parse_seat
 
 if TYPE_CHECKING:
@@ -355,7 +356,7 @@ class Par:
     score: int
     contracts: tuple[tuple[str, str, int], ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONDict:
         return {
             "score": self.score,
             "contracts": [{"contract": c, "declarer": d, "result": r} for c, d, r in self.contracts],

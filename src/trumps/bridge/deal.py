@@ -17,6 +17,7 @@ from trumps.bridge.calls import Call, Contract
 from trumps.bridge.claims import ACCEPT, REJECT, ClaimCall, claim
 from trumps.bridge.play import SUIT_OF, rules_for, trick_winner
 from trumps.core.cards import Card
+from trumps.core.json_types import JSONDict
 from trumps.core.protocol import Action
 from trumps.core.trick import DONE, Trick, TrickDeal
 
@@ -226,7 +227,7 @@ class BridgeDeal(TrickDeal):
             out.add(seat)
         return out
 
-    def record(self, name: Callable[[int], str]) -> dict[str, Any]:
+    def record(self, name: Callable[[int], str]) -> JSONDict:
         """The deal as dealt (every hidden card: for the stored record only)."""
         vul = {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "Both"}
         return {

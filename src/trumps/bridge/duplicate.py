@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from trumps.bridge.scoring import imps
 from trumps.core.errors import TrumpsError
+from trumps.core.json_types import JSONDict
 
 __all__ = [
     "BoardResult",
@@ -33,12 +33,12 @@ __all__ = [
 ]
 
 
-def matchpoints(scores: Sequence[int], scale: str = "2_1") -> list[Any]:
+def matchpoints(scores: Sequence[int], scale: str = "2_1") -> list[float]:
     """NS matchpoints of each result on one board: 2 per score beaten and 1
     per tie (``scale="1_half"``: 1 and ½)."""
     if scale not in ("2_1", "1_half"):
         raise TrumpsError(f"matchpoint scale must be 2_1 or 1_half, not {scale!r}")
-    out: list[Any] = []
+    out: list[float] = []  # whole numbers on the 2_1 scale
     for i, s in enumerate(scores):
         beaten = sum(1 for j, t in enumerate(scores) if j != i and s > t)
         tied = sum(1 for j, t in enumerate(scores) if j != i and s == t)
@@ -46,7 +46,7 @@ def matchpoints(scores: Sequence[int], scale: str = "2_1") -> list[Any]:
     return out
 
 
-def ew_matchpoints(scores: Sequence[int], scale: str = "2_1") -> list[Any]:
+def ew_matchpoints(scores: Sequence[int], scale: str = "2_1") -> list[float]:
     """EW matchpoints at each table: top − NS matchpoints."""
     top = (2 if scale == "2_1" else 1) * (len(scores) - 1)
     return [top - m for m in matchpoints(scores, scale)]
@@ -116,7 +116,7 @@ class PairSummary:
     def percentage(self) -> float:
         return 100.0 * self.matchpoints / self.top if self.top else 50.0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONDict:
         return {
             "pair": self.pair,
             "boards": self.boards,

@@ -20,8 +20,10 @@ from trumps.bridge.rubber import ChicagoSheet, RubberSheet
 from trumps.bridge.scoring import board_dealer, board_vulnerability, deal_score, honors, vulnerable_sides
 from trumps.core.cards import Card
 from trumps.core.errors import GameOver, OptionError, ParseError, RecordError
+from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
-from trumps.core.protocol import Action, Match
+from trumps.core.presentation import Presentation
+from trumps.core.protocol import Action, Match, read_record
 from trumps.core.seats import parse_seat
 
 __all__ = ["Bridge"]
@@ -46,11 +48,11 @@ class Bridge(Match[BridgeDeal]):
         options: Options,
         *,
         seed: int | None = None,
-        deal: Mapping[Any, Any] | str | None = None,
+        deal: object = None,  # a deal spec (or text), checked by the reader
         dealer: int | str | None = None,
         contract: str | None = None,
         declarer: int | str | None = None,
-        _deals: list[Mapping[str, Any]] | None = None,
+        _deals: Sequence[object] | None = None,
     ) -> None:
         self.form = "duplicate" if options.scoring in DUPLICATE_FORMS else str(options.scoring)
         if isinstance(deal, Mapping) and deal.get("dealer") is not None:
@@ -68,7 +70,7 @@ class Bridge(Match[BridgeDeal]):
                 )
             dealer = fixed
         self._explicit = deal_from_any(deal) if deal is not None else None
-        init = {
+        init: JSONDict = {
             "deal": format_deal(self._explicit) if self._explicit is not None else None,
             "contract": str(Contract.parse(contract)) if contract is not None else None,
             "declarer": "NESW"[parse_seat(declarer)] if declarer is not None else None,
@@ -196,7 +198,7 @@ class Bridge(Match[BridgeDeal]):
     def _finish_deal(self) -> None:
         d = self.deal
         name = self.seat_name
-        result: dict[str, Any] = {
+        result: JSONDict = {
             "deal": len(self.results) + 1,
             "dealer": name(d.dealer),
             "vulnerable": _VUL_NAME[d.vulnerable],
@@ -218,7 +220,7 @@ class Bridge(Match[BridgeDeal]):
         if not self._over:
             self._next_deal(same_dealer=d.passed_out and self.form == "chicago")
 
-    def _score_duplicate(self, d: BridgeDeal, result: dict[str, Any]) -> None:
+    def _score_duplicate(self, d: BridgeDeal, result: JSONDict) -> None:
         ns = 0
         if d.contract is not None and d.declarer is not None:
             s = deal_score(d.contract, d.vulnerable[d.declarer & 1], d.declarer_tricks())
@@ -232,7 +234,7 @@ class Bridge(Match[BridgeDeal]):
         seat, points = honors(d.dealt, d.contract.trump)
         return (seat & 1 if seat >= 0 else -1, points)
 
-    def _score_rubber(self, d: BridgeDeal, result: dict[str, Any]) -> None:
+    def _score_rubber(self, d: BridgeDeal, result: JSONDict) -> None:
         sheet = self.rubber
         assert sheet is not None
         if d.contract is not None and d.declarer is not None:
@@ -251,7 +253,7 @@ class Bridge(Match[BridgeDeal]):
             result["back_score"] = sheet.back_score()
             self._end(sheet.winner())
 
-    def _score_chicago(self, d: BridgeDeal, result: dict[str, Any]) -> None:
+    def _score_chicago(self, d: BridgeDeal, result: JSONDict) -> None:
         sheet = self.chicago
         assert sheet is not None
         if d.contract is not None and d.declarer is not None:
@@ -295,7 +297,7 @@ class Bridge(Match[BridgeDeal]):
         self._winner = self.rubber.winner()
 
     # ----- views and records -------------------------------------------------
-    def presentation(self) -> dict[str, Any]:
+    def presentation(self) -> Presentation:
         from trumps.bridge.presentation import presentation
 
         return presentation(self.options)
@@ -329,26 +331,20 @@ class Bridge(Match[BridgeDeal]):
         return write_lin(records_from_game(self))
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any] | str) -> Bridge:
+    def from_json(cls, data: Mapping[str, object] | str) -> Bridge:
         """Replay a record (see :meth:`Match.from_json`); a rubber stopped
         unfinished with :meth:`finish_rubber` is stopped again."""
-        import json
-
-        if isinstance(data, str):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"not JSON: {exc}") from None
-        if not isinstance(data, Mapping) or not data.get("stopped"):
-            match = super().from_json(data)
+        record = read_record(data)  # JSON text read once; not a mapping: RecordError
+        if not record.get("stopped"):
+            match = super().from_json(record)
             assert isinstance(match, Bridge)
             return match
-        body = {k: v for k, v in data.items() if k not in ("scores", "stopped")}
+        body = {k: v for k, v in record.items() if k not in ("scores", "stopped")}
         match = super().from_json(body)
         assert isinstance(match, Bridge)
         match.finish_rubber()
-        if "scores" in data and list(data["scores"]) != match.totals:
-            raise RecordError(f"record scores {data['scores']} differ from the replayed {match.totals}")
+        if "scores" in record and list(record["scores"]) != match.totals:
+            raise RecordError(f"record scores {record['scores']} differ from the replayed {match.totals}")
         return match
 
     @classmethod

@@ -11,7 +11,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from trumps.core.cards import Card, format_hand, parse_hand
 from trumps.core.deal_reader import DealReader
@@ -91,7 +90,7 @@ def format_deal(hands: Sequence[Sequence[Card]], first: int = 0) -> str:
     )
 
 
-def deal_from_any(deal: Mapping[Any, Any] | str) -> list[list[Card]]:
+def deal_from_any(deal: object) -> list[list[Card]]:
     """Hands from a PBN deal string or a mapping of seats (or ``"hands"``)
     to cards (lists of card strings or suit-grouped hand strings)."""
     if isinstance(deal, str):

@@ -9,7 +9,7 @@ differ only in how boards are compared across tables).
 from __future__ import annotations
 
 from trumps.core.errors import OptionError
-from trumps.core.options import OptionGroup, Options, OptionSchema, OptionSpec
+from trumps.core.options import OptionGroup, Options, OptionSchema, OptionSpec, PopularRules
 
 __all__ = ["DUPLICATE_FORMS", "SCHEMA"]
 
@@ -79,7 +79,7 @@ def _validate(o: Options) -> None:
 
 #: What a card room's Play button offers: the forms scored at one table (duplicate
 #: needs other tables to compare a board with).
-POPULAR = [
+POPULAR: list[PopularRules] = [
     {"key": "rubber", "label": "Rubber bridge", "preset": None, "options": {"scoring": "rubber"}},
     {"key": "chicago", "label": "Chicago (four deals)", "preset": None, "options": {"scoring": "chicago"}},
 ]

@@ -14,11 +14,11 @@ implementation.  Sides are 0 = NS (We) and 1 = EW (They).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from trumps.bridge.calls import Contract
 from trumps.bridge.scoring import contract_points, overtrick_points, slam_bonus, undertrick_penalty
 from trumps.core.errors import ParseError
+from trumps.core.json_types import JSONDict
 
 __all__ = [
     "ChicagoSheet",
@@ -50,7 +50,7 @@ class DealEntry:
         (self.below if below else self.above)[side] += points
         self.items.append((side, what, points))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONDict:
         return {
             "below": list(self.below),
             "above": list(self.above),

@@ -4,11 +4,13 @@ Cheap to import: the code it names is loaded on first use."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from trumps.core.cards import Card
 from trumps.core.decks import deck_bridge
 from trumps.core.errors import OptionError
+from trumps.core.options import Options
 from trumps.core.spec import GameSpec
 
 __all__ = ["SPEC", "arena_gains", "deck", "match_format", "match_options"]
@@ -28,7 +30,7 @@ def arena_gains(results: list[dict[str, Any]]) -> dict[str, float]:
     return {"imps": float(team_imps(int(t1["points"][0]), int(t2["points"][0])))}
 
 
-def match_options(options: dict[str, Any]) -> dict[str, Any]:
+def match_options(options: Mapping[str, object]) -> dict[str, object]:
     """A whole bridge match is a rubber unless ``scoring`` says Chicago; a
     duplicate board is one deal, not a match."""
     opts = dict(options)
@@ -41,7 +43,7 @@ def match_options(options: dict[str, Any]) -> dict[str, Any]:
     return opts
 
 
-def match_format(options: Any) -> str:
+def match_format(options: Options) -> str:
     return "Chicago (four deals)" if options.scoring == "chicago" else "rubber"
 
 

@@ -9,9 +9,10 @@ counts, scores and earlier results.  Keys mirror the 500 view.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from trumps.bridge.deal import PLAY
+from trumps.core.json_types import JSONDict
 from trumps.core.view import SUIT_CODES, current_trick, finished_tricks, seat_view
 
 if TYPE_CHECKING:
@@ -22,12 +23,12 @@ __all__ = ["view"]
 _VUL = {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "Both"}
 
 
-def view(game: Bridge, seat: int | None) -> dict[str, Any]:
+def view(game: Bridge, seat: int | None) -> JSONDict:
     """The JSON-ready view of ``game`` for ``seat`` (``None``: spectator)."""
     d = game.deal
     name = game.seat_names.__getitem__
     contract = d.contract
-    play: dict[str, Any] = {
+    play: JSONDict = {
         "contract": None
         if contract is None or d.declarer is None
         else {

@@ -52,7 +52,6 @@ from trumps.cli.lang import N_, _, message, ngettext, number
 from trumps.cli.progress import Bar, add_progress_argument
 
 if TYPE_CHECKING:
-    from trumps.core.json_types import JSONObject
     from trumps.core.protocol import Deal, Match
 
 __all__ = ["build_parser", "game_command", "main", "port_number", "score_parser"]
@@ -434,7 +433,7 @@ def _word(text: str) -> str:
     return message(text) if text else text
 
 
-def _values_line(o: JSONObject) -> str:
+def _values_line(o: Mapping[str, object]) -> str:
     """An option's allowed values: the value to type, its words when they
     say more, the default marked (``o``: an option's ``describe()``)."""
     choices = o["choice_labels"]

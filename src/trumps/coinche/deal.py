@@ -10,14 +10,15 @@ next action.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from trumps.coinche.auction import Auction
 from trumps.coinche.calls import AT, NT, Call, Contract
-from trumps.coinche.melds import Declaration, announcements, declarations, meld_winner
+from trumps.coinche.melds import Announcement, Declaration, announcements, declarations, meld_winner
 from trumps.coinche.play import DIX_DE_DER, TrickRules, rules_for
 from trumps.core.cards import Card
 from trumps.core.errors import ParseError
+from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
 from trumps.core.protocol import Action
 from trumps.core.trick import DONE, Trick, TrickDeal
@@ -61,7 +62,7 @@ class BelotePlay:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("BelotePlay is immutable")
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         return (BelotePlay, (self.card,))
 
     def __str__(self) -> str:
@@ -287,11 +288,11 @@ class CoincheDeal(TrickDeal):
                     out[self.meld_team] += decl.value
         return out
 
-    def meld_announcements(self) -> list[dict[str, Any]]:
+    def meld_announcements(self) -> list[Announcement]:
         trump = self.rules.trump if self.rules is not None else -1
         return announcements(self.meld_order, trump, self.o.meld_equal_value)
 
-    def record(self, name: Callable[[int], str]) -> dict[str, Any]:
+    def record(self, name: Callable[[int], str]) -> JSONDict:
         """The deal as dealt (every hidden card: for the stored record only)."""
         return {
             "dealer": name(self.dealer),

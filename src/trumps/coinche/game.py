@@ -3,7 +3,7 @@ common protocol (:class:`~trumps.core.protocol.Match`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from trumps.coinche.auction import bid_table
@@ -16,7 +16,9 @@ from trumps.core.cards import Card, sort_cards
 from trumps.core.deal_reader import DealReader, deal_json
 from trumps.core.decks import deck_coinche
 from trumps.core.errors import OptionError, ParseError
+from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
+from trumps.core.presentation import Presentation
 from trumps.core.protocol import Action, Match
 from trumps.core.seats import parse_seat
 
@@ -38,13 +40,13 @@ class Coinche(Match[CoincheDeal]):
         options: Options,
         *,
         seed: int | None = None,
-        deal: Mapping[Any, Any] | None = None,
+        deal: object = None,  # a deal spec, checked by the reader
         dealer: int | str | None = None,
         contract: str | None = None,
         declarer: int | str | None = None,
-        _deals: list[Mapping[str, Any]] | None = None,
+        _deals: Sequence[object] | None = None,
     ) -> None:
-        init = {
+        init: JSONDict = {
             "deal": deal_json(deal) if deal is not None else None,
             "contract": contract,
             "declarer": str(declarer) if declarer is not None else None,
@@ -83,7 +85,7 @@ class Coinche(Match[CoincheDeal]):
         self.deal_records.append(deal.record(self.seat_name))
         return deal
 
-    def _read_deal(self, spec: Mapping[Any, Any]) -> list[list[Card]]:
+    def _read_deal(self, spec: object) -> list[list[Card]]:
         return _READER.read(spec)[0]
 
     # ----- protocol --------------------------------------------------------
@@ -128,7 +130,7 @@ class Coinche(Match[CoincheDeal]):
     def _finish_deal(self) -> None:
         d = self.deal
         name = self.seat_name
-        result: dict[str, Any] = {
+        result: JSONDict = {
             "deal": self.deal_number + 1,
             "dealer": name(d.dealer),
             "contract": None if d.contract is None else str(d.contract),
@@ -178,7 +180,7 @@ class Coinche(Match[CoincheDeal]):
         self.deal = self._new_deal()
 
     # ----- views -------------------------------------------------------------
-    def presentation(self) -> dict[str, Any]:
+    def presentation(self) -> Presentation:
         from trumps.coinche.presentation import presentation
 
         return presentation(self.options)

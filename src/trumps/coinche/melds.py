@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import ClassVar, NotRequired, TypedDict
 
 from trumps.core.cards import Card, Suit
 from trumps.core.errors import ParseError
@@ -173,7 +173,7 @@ class Declaration:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Declaration is immutable")
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         return (Declaration.parse, (self._text,))
 
     def __str__(self) -> str:
@@ -252,12 +252,21 @@ def meld_winner(
     return None
 
 
+class Announcement(TypedDict):
+    """A seat's announced value class, with the "How high?" answers (seat ->
+    its top meld's rank) when it tied the one before."""
+
+    seat: int
+    value: int
+    how_high: NotRequired[dict[int, str]]
+
+
 def announcements(
     committed: Sequence[tuple[int, Declaration]], trump: int, equal_value: str
-) -> list[dict[str, Any]]:
+) -> list[Announcement]:
     """The public "value class" announcements and "How high?" exchanges of
     §7.2, as (seat, value[, how_high]) records in turn order."""
-    out: list[dict[str, Any]] = []
+    out: list[Announcement] = []
     current: tuple[int, tuple[int, int, int, int], str] | None = None  # seat, key, rank
     for seat, decl in committed:
         if not decl.melds:

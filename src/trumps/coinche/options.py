@@ -10,10 +10,18 @@ changing one preset can never silently change another.  The boolean alias
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from trumps.core.errors import OptionError
-from trumps.core.options import OptionGroup, Options, OptionSchema, OptionSpec, PresetInfo
+from trumps.core.options import (
+    OptionGroup,
+    Options,
+    OptionSchema,
+    OptionSpec,
+    OptionValue,
+    PopularRules,
+    PresetInfo,
+    SchemaDescription,
+)
 
 __all__ = [
     "COMMON_FFB",
@@ -26,7 +34,7 @@ __all__ = [
     "resolve_options",
 ]
 
-SEED_PARLETT: dict[str, Any] = dict(
+SEED_PARLETT: dict[str, OptionValue] = dict(
     direction="anticlockwise", allow_no_trump=True, allow_all_trump=True,
     nt_values="ace19", at_values="scaled38", max_numeric_bid=160, allow_capot_bid=True,
     allow_generale_bid=False, contract_threshold="nominal", must_beat_opponents=True,
@@ -41,18 +49,18 @@ SEED_PARLETT: dict[str, Any] = dict(
     target_score=1000, target_rule="reach", both_over_target_rule="higher_total",
 )  # fmt: skip
 
-COMMON_FFB: dict[str, Any] = dict(
+COMMON_FFB: dict[str, OptionValue] = dict(
     SEED_PARLETT, melds="none", rounding="nearest", belote_on_failure="kept", scoring="common",
     coinche_formula="all_times_m", capot_fail_base=250, capot_flat=False, defense_complement=False,
 )  # fmt: skip
 
-FFB_2016: dict[str, Any] = dict(
+FFB_2016: dict[str, OptionValue] = dict(
     COMMON_FFB, allow_no_trump=True, allow_all_trump=True, melds="none", chute_base=160,
     coinche_formula="all_times_m", surcoinche_multiplier=4, rounding="nearest", capot_flat=True,
     target_score=2000, must_beat_opponents=False, min_82_for_80=False, belote_on_failure="to_defence",
 )  # fmt: skip
 
-CONTREE_EXACT: dict[str, Any] = dict(
+CONTREE_EXACT: dict[str, OptionValue] = dict(
     COMMON_FFB, allow_no_trump=False, allow_all_trump=False,
     melds="none", belote_requires_announcement=False, belote_counts_for_contract=True,
     max_numeric_bid=160, allow_capot_bid=True, capot_bid_value=250,
@@ -66,12 +74,12 @@ CONTREE_EXACT: dict[str, Any] = dict(
     capot_flat=False, target_score=2000, target_rule="reach",
 )  # fmt: skip
 
-PAGAT: dict[str, Any] = dict(
+PAGAT: dict[str, OptionValue] = dict(
     COMMON_FFB, must_beat_opponents=False, min_82_for_80=True, surcoinche_multiplier=4,
     coinche_formula="base_plus_bid_times_m", chute_base=160,
 )  # fmt: skip
 
-PRESETS: dict[str, dict[str, Any]] = {
+PRESETS: dict[str, dict[str, OptionValue]] = {
     "seed": SEED_PARLETT,
     "common": COMMON_FFB,
     "ffb_2016": FFB_2016,
@@ -235,14 +243,14 @@ class CoincheSchema(OptionSchema):
             options = opts
         return super().resolve(preset, options)
 
-    def describe(self, values: Mapping[str, object] | None = None) -> dict[str, Any]:
+    def describe(self, values: Mapping[str, object] | None = None) -> SchemaDescription:
         out = super().describe(values)
         out["aliases"] = {ALIAS: "belote_on_failure (true = kept, false = lost)"}
         return out
 
 
 #: What a card room's Play button offers (the seed's melds and scoring are not a popular way to play).
-POPULAR = [
+POPULAR: list[PopularRules] = [
     {"key": "common", "label": "Common rules", "preset": "common", "options": {}},
     {"key": "ffb_2016", "label": "FFB 2016", "preset": "ffb_2016", "options": {}},
     {"key": "contree_exact", "label": "Contrée, exact points", "preset": "contree_exact", "options": {}},

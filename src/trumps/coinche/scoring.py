@@ -24,6 +24,7 @@ from trumps.coinche.calls import AT, DENOM_CODES, NT, Contract
 from trumps.coinche.options import resolve_options
 from trumps.coinche.play import rules_for
 from trumps.core.errors import TrumpsError
+from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
 
 __all__ = ["GENERALE_VALUE", "DealScore", "contract_made", "game_end", "round_points", "score", "score_deal"]
@@ -56,7 +57,7 @@ class DealScore:
     cards: list[int]
     multiplier: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONDict:
         return {
             "made": self.made,
             "points": list(self.points),

@@ -8,6 +8,7 @@ from typing import Any
 
 from trumps.core.cards import Card
 from trumps.core.decks import deck_coinche
+from trumps.core.options import Options
 from trumps.core.spec import GameSpec
 
 __all__ = ["SPEC", "arena_gains", "deck", "match_format"]
@@ -31,7 +32,7 @@ def arena_gains(results: list[dict[str, Any]]) -> dict[str, float]:
     return {"deal_score": diff("points"), "card_points": diff("card_points")}
 
 
-def match_format(options: Any) -> str:
+def match_format(options: Options) -> str:
     return f"to {int(options.target_score)} points ({options.target_rule})"
 
 

@@ -10,10 +10,12 @@ winning side's melds from trick 2, scores and earlier results.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from trumps.coinche.calls import DENOM_CODES
+from trumps.coinche.calls import DENOM_CODES, Call
 from trumps.coinche.deal import AUCTION
+from trumps.core.json_types import JSONDict
+from trumps.core.options import Options
 from trumps.core.view import SUIT_CODES, current_trick, finished_tricks, seat_view
 
 if TYPE_CHECKING:
@@ -22,11 +24,11 @@ if TYPE_CHECKING:
 __all__ = ["view"]
 
 
-def view(game: Coinche, seat: int | None) -> dict[str, Any]:
+def view(game: Coinche, seat: int | None) -> JSONDict:
     """The JSON-ready view of ``game`` for ``seat`` (``None``: spectator)."""
     d = game.deal
     name = game.seat_names.__getitem__
-    contract = None
+    contract: JSONDict | None = None
     if d.contract is not None and d.taker is not None:
         contract = {
             "call": str(d.contract),
@@ -37,7 +39,7 @@ def view(game: Coinche, seat: int | None) -> dict[str, Any]:
             "team": d.taker % 2,
             "goal": _goal(game.options, d.contract.bid),
         }
-    play: dict[str, Any] = {
+    play: JSONDict = {
         "contract": contract,
         "trump": None if d.rules is None or d.rules.trump < 0 else SUIT_CODES[d.rules.trump],
         "exposed": [],
@@ -60,12 +62,12 @@ def view(game: Coinche, seat: int | None) -> dict[str, Any]:
     )
 
 
-def _melds(game: Coinche, seat: int | None) -> dict[str, Any] | None:
+def _melds(game: Coinche, seat: int | None) -> JSONDict | None:
     d = game.deal
     if game.options.melds == "none":
         return None
     name = game.seat_names.__getitem__
-    announced = [
+    announced: list[JSONDict] = [
         {
             "seat": name(a["seat"]),
             "value": a["value"],
@@ -78,7 +80,7 @@ def _melds(game: Coinche, seat: int | None) -> dict[str, Any] | None:
         for s, decl in d.meld_order:
             if s % 2 == d.meld_team and decl.melds:
                 shown[name(s)] = [str(m) for m in decl.melds]
-    out: dict[str, Any] = {
+    out: JSONDict = {
         "announcements": announced,
         "winner": d.meld_team if d.melds_done and d.tricks else None,
         "shown": shown,
@@ -89,7 +91,7 @@ def _melds(game: Coinche, seat: int | None) -> dict[str, Any] | None:
     return out
 
 
-def _goal(o: Any, bid: Any) -> dict[str, Any]:
+def _goal(o: Options, bid: Call) -> JSONDict:
     """What the taker's side must reach (§11, as :func:`contract_made` decides):
     every trick for a capot (the taker alone for a générale), else card points."""
     if bid.kind == "CAPOT":

@@ -22,10 +22,10 @@ trumps.core.errors.DealError: deal: no hand for E, S, W
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from trumps.core.cards import Card, parse_cards, sort_cards
 from trumps.core.errors import DealError, ParseError
+from trumps.core.json_types import JSONDict
 from trumps.core.seats import parse_seat, seat_name
 
 __all__ = ["DealReader", "cards_of", "deal_json"]
@@ -38,13 +38,13 @@ def cards_of(value: object) -> list[Card]:
     raise DealError(f"deal: not a list of cards: {value!r}")
 
 
-def deal_json(deal: Mapping[Any, Any], piles: Sequence[str] = ()) -> dict[str, Any]:
+def deal_json(deal: object, piles: Sequence[str] = ()) -> JSONDict:
     """An explicit deal as a game record stores it: seat (or pile) → card
     strings, flat.  Takes the forms :meth:`DealReader.read` takes, so a deal
     taken from a record can start a new game."""
     if not isinstance(deal, Mapping):
         raise _not_a_mapping(piles)
-    out: dict[str, Any] = {}
+    out: JSONDict = {}
     for k, v in deal.items():
         if k == "dealer":
             continue
@@ -92,7 +92,7 @@ class DealReader:
         self.skip = tuple(skip)
         self.deck_words = deck_words or f"in the {len(self.deck)}-card deck"
 
-    def read(self, spec: Mapping[Any, Any]) -> tuple[list[list[Card]], dict[str, list[Card]]]:
+    def read(self, spec: object) -> tuple[list[list[Card]], dict[str, list[Card]]]:
         """The hands (indexed by seat) and the piles of the deal ``spec``;
         :class:`DealError` for anything that is not a deal of this game."""
         if not isinstance(spec, Mapping):

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypeAlias, TypedDict
 
 from trumps.core.errors import OptionError
 
@@ -48,6 +48,105 @@ _WHOLE = re.compile(r"[+-]?[0-9]{1,18}")  # a whole number as text: within 64 bi
 #: The bound of a whole number without ``bounds`` (every game's options have
 #: theirs): the largest integer any JSON reader keeps exactly.
 SAFE_INT = 2**53 - 1
+
+#: What an option can be: a flag, a number or a word (JSON scalars, so every
+#: option set can be stored and sent as it is).
+OptionValue: TypeAlias = "bool | int | float | str | None"
+
+
+class PopularRules(TypedDict):
+    """One of the rule sets a game names as popular (:attr:`OptionSchema.popular`)."""
+
+    key: str
+    label: str
+    preset: str | None
+    options: dict[str, OptionValue]
+
+
+class ValueWords(TypedDict):
+    value: OptionValue
+    label: str
+
+
+class OptionTemplates(TypedDict):
+    label: str
+    help: str
+    choice_labels: list[ValueWords]
+
+
+class OptionDescription(TypedDict):
+    """One option as :meth:`OptionSpec.describe` tells it."""
+
+    name: str
+    type: str
+    default: OptionValue
+    choices: list[OptionValue] | None
+    doc: str
+    label: str
+    help: str
+    group: str
+    choice_labels: list[ValueWords]
+    default_label: str
+    when: dict[str, list[OptionValue]] | None
+    bounds: list[int] | None
+    templates: NotRequired[OptionTemplates]
+
+
+class GroupTemplates(TypedDict):
+    label: str
+    doc: str
+
+
+class GroupDescription(TypedDict):
+    key: str
+    label: str
+    doc: str
+    advanced: NotRequired[bool]  # always given here; a reader may draw a group of its own
+    templates: NotRequired[GroupTemplates]
+
+
+class OptionChange(TypedDict):
+    """An option a preset or a table changes: its name, label, value and words."""
+
+    name: str
+    label: str
+    value: object  # house_rules passes on what the table stored, unchecked
+    words: str
+
+
+class PresetDescription(TypedDict):
+    label: str
+    doc: str
+    changes: list[OptionChange]
+
+
+class Variants(TypedDict):
+    option: str
+    terms: dict[str, dict[str, str]]
+    defaults: dict[str, dict[str, OptionValue]]
+
+
+class SchemaDescription(TypedDict):
+    """What :meth:`OptionSchema.describe` answers (its docstring tells the keys)."""
+
+    title: str
+    options: list[OptionDescription]
+    groups: list[GroupDescription]
+    presets: dict[str, dict[str, OptionValue]]
+    preset_info: dict[str, PresetDescription]
+    popular: list[PopularRules]
+    terms: dict[str, str]
+    variants: Variants | None
+    aliases: NotRequired[dict[str, str]]  # names an option is also known by (coinche)
+
+
+class HouseRules(TypedDict):
+    """What :meth:`OptionSchema.house_rules` answers."""
+
+    preset: str | None
+    label: str | None
+    changes: list[OptionChange]
+    terms: dict[str, str]
 
 
 def fill_terms(text: str, words: Mapping[str, str]) -> str:
@@ -96,20 +195,21 @@ class OptionSpec:
     its key (``{nullo_points}``)."""
 
     name: str
-    kind: type
-    default: Any
-    choices: tuple[Any, ...] | None = None
+    kind: type[bool] | type[int] | type[str]
+    default: OptionValue
+    choices: tuple[OptionValue, ...] | None = None
     doc: str = ""
+    # called with a value coerce() has already made of the option's kind
     check: Callable[[Any], bool] | None = None
     check_doc: str = ""
     label: str = ""
     group: str = ""
-    choice_labels: Mapping[Any, str] | None = field(default=None, hash=False)
-    when: Mapping[str, tuple[Any, ...]] | None = field(default=None, hash=False)
+    choice_labels: Mapping[OptionValue, str] | None = field(default=None, hash=False)
+    when: Mapping[str, tuple[OptionValue, ...]] | None = field(default=None, hash=False)
     bounds: tuple[int, int, int] | None = None
-    summary: str | Mapping[Any, str] | None = field(default=None, hash=False)
+    summary: str | Mapping[OptionValue, str] | None = field(default=None, hash=False)
 
-    def coerce(self, value: object) -> Any:
+    def coerce(self, value: object) -> OptionValue:
         """Convert ``value`` (possibly a string from a command line or a form)
         to this option's type, or raise :class:`OptionError`."""
         v = value
@@ -134,6 +234,8 @@ class OptionSpec:
             if not isinstance(v, str):
                 raise OptionError(f"option {self.name} must be text, not {value!r}")
             v = v.strip()
+        else:  # pragma: no cover - kind is bool, int or str
+            raise OptionError(f"option {self.name} has an unknown kind {self.kind!r}")
         if self.choices is not None and v not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
             raise OptionError(f"option {self.name} must be one of {allowed}, not {value!r}")
@@ -141,7 +243,7 @@ class OptionSpec:
             raise OptionError(f"option {self.name}: {self.check_doc or 'bad value'} ({value!r})")
         return v
 
-    def values(self) -> tuple[Any, ...] | None:
+    def values(self) -> tuple[OptionValue, ...] | None:
         """The allowed values in order (``True, False`` for a bool), or None
         for a free value."""
         if self.choices is not None:
@@ -162,12 +264,12 @@ class OptionSpec:
         """Whether this option matters given the other options' ``values``."""
         return all(values.get(k) in allowed for k, allowed in (self.when or {}).items())
 
-    def describe(self, terms: Mapping[str, str] | None = None) -> dict[str, Any]:
+    def describe(self, terms: Mapping[str, str] | None = None) -> OptionDescription:
         """Metadata with its texts filled in with ``terms``; an option whose
         texts use terms also carries them unfilled (``templates``)."""
         words = terms or {}
         values = self.values()
-        out: dict[str, Any] = {
+        out: OptionDescription = {
             "name": self.name,
             "type": self.kind.__name__,
             "default": self.default,
@@ -194,7 +296,9 @@ class OptionSpec:
         """Raise ``ValueError`` on metadata that contradicts the option
         (words for a value it cannot take)."""
         allowed = self.values()
-        if self.bounds is not None and not self.bounds[0] <= self.default <= self.bounds[1]:
+        if self.bounds is not None and not (
+            isinstance(self.default, int) and self.bounds[0] <= self.default <= self.bounds[1]
+        ):
             raise ValueError(f"option {self.name}: default {self.default!r} outside its bounds")
         for key in self.choice_labels or {}:
             if allowed is None or not any(key == a and type(key) is type(a) for a in allowed):
@@ -233,7 +337,7 @@ class Options(Mapping[str, Any]):
     (equality compares the values only, as for any mapping)."""
 
     __slots__ = ("_game", "_values")
-    _values: dict[str, Any]
+    _values: dict[str, OptionValue]
     _game: str
 
     def __init__(self, values: Mapping[str, object], game: str = "") -> None:
@@ -263,7 +367,7 @@ class Options(Mapping[str, Any]):
     def __len__(self) -> int:
         return len(self._values)
 
-    def __reduce__(self) -> tuple[type[Options], tuple[dict[str, Any], str]]:
+    def __reduce__(self) -> tuple[type[Options], tuple[dict[str, OptionValue], str]]:
         """Copies and pickles rebuild through ``__init__`` (the slots are
         read-only, so the default slot-by-slot restore cannot set them)."""
         return (Options, (self._values, self._game))
@@ -273,7 +377,7 @@ class Options(Mapping[str, Any]):
             return f"Options({self._values!r}, game={self._game!r})"
         return f"Options({self._values!r})"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, OptionValue]:
         return dict(self._values)
 
 
@@ -298,10 +402,10 @@ class OptionSchema:
     """
 
     specs: list[OptionSpec]
-    presets: dict[str, dict[str, Any]] = field(default_factory=dict)
-    defaults_for: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    presets: dict[str, dict[str, OptionValue]] = field(default_factory=dict)
+    defaults_for: Callable[[Mapping[str, object]], dict[str, OptionValue]] | None = None
     validate: Callable[[Options], None] | None = None
-    popular: list[dict[str, Any]] = field(default_factory=list)
+    popular: list[PopularRules] = field(default_factory=list)
     title: str = ""
     groups: list[OptionGroup] = field(default_factory=list)
     preset_info: dict[str, PresetInfo] = field(default_factory=dict)
@@ -345,7 +449,7 @@ class OptionSchema:
 
     def resolve(self, preset: str | None = None, options: Mapping[str, object] | None = None) -> Options:
         """Preset values, then ``options`` on top, then defaults for the rest."""
-        chosen: dict[str, Any] = {}
+        chosen: dict[str, OptionValue] = {}
         if preset is not None:
             key = str(preset).strip().lower()
             if key not in self.presets:
@@ -362,7 +466,7 @@ class OptionSchema:
             self.validate(full)
         return full
 
-    def _defaults(self, chosen: dict[str, Any]) -> dict[str, Any]:
+    def _defaults(self, chosen: Mapping[str, object]) -> dict[str, OptionValue]:
         defaults = {s.name: s.default for s in self.specs}
         if self.defaults_for is not None:
             defaults.update(self.defaults_for(chosen))
@@ -378,7 +482,7 @@ class OptionSchema:
                 return dict(self.terms[key])
         return dict(self.terms.get("", {}))
 
-    def preset_changes(self, name: str) -> list[dict[str, Any]]:
+    def preset_changes(self, name: str) -> list[OptionChange]:
         """What preset ``name`` changes from the defaults: ``name``, ``label``,
         ``value`` and ``words`` of each option it changes, worded as the
         preset's own rules word them."""
@@ -395,7 +499,7 @@ class OptionSchema:
             if not _same(chosen[s.name], plain[s.name])
         ]
 
-    def describe(self, values: Mapping[str, object] | None = None) -> dict[str, Any]:
+    def describe(self, values: Mapping[str, object] | None = None) -> SchemaDescription:
         """Machine-readable metadata: every option and every preset, with
         their texts worded for option ``values`` (neutral words by default).
 
@@ -412,7 +516,7 @@ class OptionSchema:
         terms = self.terms_for(values)
         groups = []
         for g in self.groups:
-            group: dict[str, Any] = {
+            group: GroupDescription = {
                 "key": g.key,
                 "label": fill_terms(g.label, terms),
                 "doc": fill_terms(g.doc, terms),
@@ -421,7 +525,7 @@ class OptionSchema:
             if _has_terms(g.label) or _has_terms(g.doc):
                 group["templates"] = {"label": g.label, "doc": g.doc}
             groups.append(group)
-        info = {}
+        info: dict[str, PresetDescription] = {}
         for name in self.presets:
             meta = self.preset_info.get(name, PresetInfo(name))
             own = self.terms_for(self.resolve(name))
@@ -430,7 +534,7 @@ class OptionSchema:
                 "doc": fill_terms(meta.doc, own),
                 "changes": self.preset_changes(name),
             }
-        variants = None
+        variants: Variants | None = None
         if self.varies_by is not None:
             choices = self.spec(self.varies_by).values() or ()
             variants = {
@@ -444,12 +548,12 @@ class OptionSchema:
             "groups": groups,
             "presets": {k: dict(v) for k, v in self.presets.items()},
             "preset_info": info,
-            "popular": [dict(p) for p in self.popular],
+            "popular": [PopularRules(**p) for p in self.popular],
             "terms": terms,
             "variants": variants,
         }
 
-    def house_rules(self, options: Mapping[str, object], preset: str | None = None) -> dict[str, Any]:
+    def house_rules(self, options: Mapping[str, object], preset: str | None = None) -> HouseRules:
         """What a table's rules are, for its Rules panel: the preset
         (``preset``: its name, ``label``: its label as a template, or None)
         and ``changes``, every option that applies and differs from it (from
@@ -466,10 +570,10 @@ class OptionSchema:
             key = None
         keep = {self.varies_by: values[self.varies_by]} if self.varies_by is not None and key is None else {}
         try:
-            base: Mapping[str, Any] = self.resolve(key, keep)
+            base: Mapping[str, object] = self.resolve(key, keep)
         except OptionError:
             base = self._defaults(keep)
-        changes = [
+        changes: list[OptionChange] = [
             {
                 "name": s.name,
                 "label": s.label or s.name,
@@ -528,7 +632,7 @@ class OptionSchema:
         (or the defaults) with the covered options as chosen, among those
         that apply."""
         try:
-            base: Mapping[str, Any] = self.resolve(preset, {k: values[k] for k in covered})
+            base: Mapping[str, object] = self.resolve(preset, {k: values[k] for k in covered})
         except OptionError:
             try:
                 base = self.resolve(preset)
@@ -545,7 +649,7 @@ def _same(a: object, b: object) -> bool:
     return bool(a == b and type(a) is type(b))
 
 
-def _pick(summary: str | Mapping[Any, str] | None, value: object) -> str | None:
+def _pick(summary: str | Mapping[OptionValue, str] | None, value: object) -> str | None:
     if summary is None or isinstance(summary, str):
         return summary
     for key, template in summary.items():

@@ -27,8 +27,8 @@ The shape, JSON-ready:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypedDict, TypeVar
 
 __all__ = ["SUIT_SYMBOLS", "Presentation", "grid_rows", "number_word", "side_calls"]
 
@@ -51,7 +51,60 @@ _WORDS = [
     "thirteen",
 ]
 
-Presentation = dict[str, Any]
+
+class Column(TypedDict):
+    key: str
+    label: str
+    name: str
+
+
+class GridRow(TypedDict):
+    label: str
+    calls: list[str]  # the games fill every cell (a page also draws None as an empty one)
+
+
+class SideCall(TypedDict):
+    call: str
+    label: str
+    name: str
+    kind: str
+
+
+class CallGroup(TypedDict, total=False):
+    """A row of calls apart from the grid: 500's Misère popup (``name``: its
+    accessible name), its inkles; a reader may start from ``{}``."""
+
+    label: str
+    name: str
+    calls: list[str]
+
+
+# total=False: the games give every key, but a page (and a reader that
+# starts from ``{}``) must cope with a game that gives less
+class Box(TypedDict, total=False):
+    columns: list[Column]
+    rows: list[GridRow]
+    side: list[SideCall]
+    popup: CallGroup | None
+    inkles: CallGroup | None
+
+
+class Target(TypedDict):
+    points: int | None
+    text: str
+
+
+class Presentation(TypedDict, total=False):
+    """The shape the module docstring describes."""
+
+    box: Box | None
+    labels: dict[str, str]
+    names: dict[str, str]
+    terms: dict[str, str | None]
+    target: Target | None
+
+
+L = TypeVar("L")
 
 
 def number_word(n: int) -> str:
@@ -60,16 +113,20 @@ def number_word(n: int) -> str:
 
 
 def grid_rows(
-    levels: Iterable[Any], columns: Sequence[str], call: Any, *, label: Any = str
-) -> list[dict[str, Any]]:
+    levels: Iterable[L],
+    columns: Sequence[str],
+    call: Callable[[L, str], str],
+    *,
+    label: Callable[[L], str] = str,
+) -> list[GridRow]:
     """One row per level: ``call(level, column)`` gives each cell's call
-    (``None`` for an empty cell) and ``label(level)`` the row's heading."""
+    and ``label(level)`` the row's heading."""
     return [{"label": label(level), "calls": [call(level, col) for col in columns]} for level in levels]
 
 
 def side_calls(
     labels: dict[str, str], names: dict[str, str], kinds: Sequence[tuple[str, str]]
-) -> list[dict[str, Any]]:
+) -> list[SideCall]:
     """The buttons beside the grid (Pass, X, XX...): ``(call, kind)`` pairs,
     their words taken from ``labels`` and ``names`` so they are written once."""
     return [{"call": c, "label": labels[c], "name": names[c], "kind": k} for c, k in kinds]

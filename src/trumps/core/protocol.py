@@ -30,7 +30,9 @@ from trumps.core.errors import (
     RecordError,
     WrongSeat,
 )
+from trumps.core.json_types import JSONDict
 from trumps.core.options import Options, OptionSchema
+from trumps.core.presentation import Presentation
 from trumps.core.seats import SEAT_NAMES_4, parse_seat, seat_name
 
 __all__ = ["RECORD_FORMAT", "Action", "Deal", "Match"]
@@ -95,12 +97,14 @@ class Match(ABC, Generic[D]):
     deal: D
     deal_number: int
     totals: list[int]
+    # one row per deal, each game's own keys; read key by key across the
+    # package (room, bots, envs), so its values stay Any
     results: list[dict[str, Any]]
     log: list[tuple[int, Action, float | None]]
-    deal_records: list[dict[str, Any]]
+    deal_records: list[JSONDict]
     _winner: int | None
     _over: bool
-    _init: dict[str, Any]
+    _init: JSONDict
 
     # ----- construction ------------------------------------------------
     @abstractmethod
@@ -113,7 +117,7 @@ class Match(ABC, Generic[D]):
         dealer: int | str | None = None,
         contract: str | None = None,
         declarer: int | str | None = None,
-        _deals: list[Mapping[str, Any]] | None = None,
+        _deals: Sequence[object] | None = None,
     ) -> None:
         """Every game is built from complete options, a seed, an optional
         explicit first deal and dealer, and an optional contract to start
@@ -126,7 +130,7 @@ class Match(ABC, Generic[D]):
         *,
         seed: int | None,
         dealer: int | str | None,
-        init: dict[str, Any],
+        init: JSONDict,
     ) -> None:
         self.options = options
         self.players = players
@@ -268,10 +272,10 @@ class Match(ABC, Generic[D]):
         return legal[0]
 
     @abstractmethod
-    def view(self, seat: int | str | None) -> dict[str, Any]:
+    def view(self, seat: int | str | None) -> dict[str, Any]:  # JSON; read key by key by bots, envs, cli
         """Everything ``seat`` may see (``None``: a spectator), as JSON data."""
 
-    def presentation(self) -> dict[str, Any]:
+    def presentation(self) -> Presentation:
         """How a card table draws this game under its options: the bidding
         box, the call labels and names, the variant's words, the target (see
         :mod:`trumps.core.presentation`).  Public and the same for every seat.
@@ -299,13 +303,13 @@ class Match(ABC, Generic[D]):
         """The action log as (seat name, notation) pairs."""
         return [(self.seat_name(s), str(a)) for s, a, _ in self.log]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONDict:
         """The complete game record: options, every deal as dealt, every
         action with its seat (and time when given), results and scores.
         This is the stored record, not a view: it holds every hidden card."""
         actions = []
         for s, a, t in self.log:
-            entry: dict[str, Any] = {"seat": self.seat_name(s), "action": str(a)}
+            entry: JSONDict = {"seat": self.seat_name(s), "action": str(a)}
             if t is not None:
                 entry["time"] = t
             actions.append(entry)
@@ -326,18 +330,18 @@ class Match(ABC, Generic[D]):
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any] | str) -> Match[D]:
+    def from_json(cls, data: Mapping[str, object] | str) -> Match[D]:
         """Rebuild a game from :meth:`to_json` output by replaying its
         actions.  Raises :class:`RecordError` if it is malformed or does not
         replay to the recorded scores."""
-        data = read_record(data)
-        if data.get("format") != RECORD_FORMAT:
-            raise RecordError(f"not a trumps record (format {data.get('format')!r})")
-        if data.get("game") != cls.game:
-            raise RecordError(f"record is for game {data.get('game')!r}, not {cls.game!r}")
+        record = read_record(data)
+        if record.get("format") != RECORD_FORMAT:
+            raise RecordError(f"not a trumps record (format {record.get('format')!r})")
+        if record.get("game") != cls.game:
+            raise RecordError(f"record is for game {record.get('game')!r}, not {cls.game!r}")
         try:
-            match = cls._from_record(data)
-            for i, entry in enumerate(data.get("actions", [])):
+            match = cls._from_record(record)
+            for i, entry in enumerate(record.get("actions", [])):
                 try:
                     match.apply(entry["action"], entry["seat"], time=entry.get("time"))
                 except (KeyError, TypeError) as exc:
@@ -350,12 +354,12 @@ class Match(ABC, Generic[D]):
             # bad options or deals inside a record make the record malformed:
             # callers of load_game catch one error class for a bad record
             raise RecordError(f"record does not parse: {exc}") from exc
-        if "scores" in data and list(data["scores"]) != match.totals:
-            raise RecordError(f"record scores {data['scores']} differ from the replayed {match.totals}")
+        if "scores" in record and list(record["scores"]) != match.totals:
+            raise RecordError(f"record scores {record['scores']} differ from the replayed {match.totals}")
         return match
 
     @classmethod
-    def _from_record(cls, data: Mapping[str, Any]) -> Match[D]:
+    def _from_record(cls, data: Mapping[str, Any]) -> Match[D]:  # unchecked JSON: cls() checks it
         """A match in its initial state, as the record says it was created."""
         from trumps.core.errors import DealError
 
@@ -382,7 +386,7 @@ class Match(ABC, Generic[D]):
         return data.get("dealer")
 
 
-def read_record(data: Mapping[str, object] | str) -> Mapping[str, Any]:
+def read_record(data: Mapping[str, object] | str) -> Mapping[str, Any]:  # unchecked JSON: readers check
     """A record given as JSON text or as a mapping, as a mapping."""
     import json
 

@@ -196,7 +196,7 @@ def new_game(
     preset: str | None = None,
     options: Mapping[str, object] | None = None,
     seed: int | None = None,
-    deal: Mapping[Any, Any] | str | None = None,
+    deal: object = None,  # a deal spec (or text), checked by the reader
     dealer: int | str | None = None,
     contract: str | None = None,
     declarer: int | str | None = None,

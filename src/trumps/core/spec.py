@@ -158,7 +158,7 @@ class GameSpec:
     #: contracts and option sets that start play-phase deals for the solver's
     #: property tests and benchmarks (``trumps.solver.randpos``).
     sample_contracts: tuple[str, ...] = ()
-    sample_options: tuple[Mapping[str, Any], ...] = ({},)
+    sample_options: tuple[Mapping[str, object], ...] = ({},)
     #: the longest game in actions (OpenSpiel's ``max_game_length``).
     max_game_length: int = 1000
     #: reward name -> the largest magnitude of that reward (OpenSpiel's utility bounds).

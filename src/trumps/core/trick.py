@@ -17,11 +17,12 @@ handing the lead to the winner are the same everywhere and live here.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol, Self
 
 from trumps.core.cards import Card
 from trumps.core.errors import ParseError
+from trumps.core.json_types import JSONDict
 from trumps.core.protocol import Action, Deal
 from trumps.core.seats import parse_seat, seat_name
 
@@ -108,10 +109,10 @@ class Trick:
         has one in every trick: at most one seat of a side sits out)."""
         return 6 if max(self.seats) > 3 else 4
 
-    def to_json(self, name: Any, *, led_suit: bool = False) -> dict[str, Any]:
+    def to_json(self, name: Callable[[int], str], *, led_suit: bool = False) -> JSONDict:
         """The trick as views send it (``name``: seat index → its name)."""
         seats, cards, winner, led, _ = self._f
-        out: dict[str, Any] = {
+        out: JSONDict = {
             "leader": name(seats[0]),
             "cards": [str(c) for c in cards],
             "winner": name(winner),
@@ -167,12 +168,12 @@ class Trick:
         seats, cards, winner, led, _ = self._f
         return (tuple(seats), tuple(cards), winner, led)
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         seats, cards, winner, led, width = self._f
         return (_rebuild, (tuple(seats), tuple(cards), winner, led, width))
 
     # ----- the tuple form the engines used to keep -----------------------------
-    def _fields(self) -> tuple[Any, ...]:
+    def _fields(self) -> tuple[object, ...]:
         seats, cards, winner, led, width = self._f
         head = (seats[0], tuple(cards), winner)
         return (*head, led) if width == 4 else head

@@ -18,6 +18,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from trumps.core.cards import Card
+from trumps.core.json_types import JSON, JSONDict
 from trumps.core.protocol import Deal, Match
 from trumps.core.trick import TrickPlay
 
@@ -25,7 +26,7 @@ __all__ = ["SUIT_CODES", "current_trick", "finished_tricks", "seat_view"]
 
 SUIT_CODES = "SHDC"  # a suit number (0-3) as the views write it
 
-Extra = Mapping[str, Any]
+Extra = Mapping[str, JSON]
 _NONE: Extra = {}
 
 
@@ -51,7 +52,7 @@ def seat_view(
     name = game.seat_names.__getitem__
     players = game.players
     hands = d.hands
-    out: dict[str, Any] = {
+    out: JSONDict = {
         "game": game.game,
         "seat": None if seat is None else name(seat),
         "players": players,
@@ -89,8 +90,6 @@ def current_trick(d: TrickPlay, name: Callable[[int], str]) -> list[dict[str, st
     return [{"seat": name(s), "card": str(c)} for s, c in zip(d.trick_seats, d.trick, strict=True)]
 
 
-def finished_tricks(
-    d: TrickPlay, name: Callable[[int], str], *, led_suit: bool = False
-) -> list[dict[str, Any]]:
+def finished_tricks(d: TrickPlay, name: Callable[[int], str], *, led_suit: bool = False) -> list[JSONDict]:
     """Every finished trick (with its led suit where the game shows it)."""
     return [t.to_json(name, led_suit=led_suit) for t in d.tricks]

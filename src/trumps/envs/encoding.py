@@ -41,8 +41,7 @@ def _presentation_calls(m: Match[Deal]) -> list[str]:
     out: list[str] = []
     for side in box.get("side", []):
         out.append(str(side["call"]))
-    for key in ("popup", "inkles"):
-        part = box.get(key)
+    for part in (box.get("popup"), box.get("inkles")):
         if part:
             out += [str(c) for c in part.get("calls", [])]
     for row in box.get("rows", []):

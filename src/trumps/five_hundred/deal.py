@@ -4,10 +4,10 @@ exchange, exposure, ten tricks.  Scoring lives in :mod:`.scoring`; the match
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from trumps.core.cards import Card
+from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
 from trumps.core.protocol import Action
 from trumps.core.trick import Trick, TrickDeal
@@ -290,7 +290,7 @@ class FiveHundredDeal(TrickDeal):
             out.add(seat)
         return out
 
-    def record(self, name: Any) -> dict[str, Any]:
+    def record(self, name: Callable[[int], str]) -> JSONDict:
         """The deal as dealt (every hidden card: for the stored record only)."""
         return {
             "dealer": name(self.dealer),

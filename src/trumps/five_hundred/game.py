@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from trumps.core.cards import Card, sort_cards
 from trumps.core.deal_reader import DealReader, deal_json
 from trumps.core.decks import deck_500
 from trumps.core.errors import IllegalAction, OptionError, ParseError
+from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
+from trumps.core.presentation import Presentation
 from trumps.core.protocol import Action, Match
 from trumps.core.seats import parse_seat
 from trumps.five_hundred.calls import Call
@@ -32,11 +34,11 @@ class FiveHundred(Match[FiveHundredDeal]):
         options: Options,
         *,
         seed: int | None = None,
-        deal: Mapping[Any, Any] | None = None,
+        deal: object = None,  # a deal spec, checked by the reader
         dealer: int | str | None = None,
         contract: str | None = None,
         declarer: int | str | None = None,
-        _deals: list[Mapping[str, Any]] | None = None,
+        _deals: Sequence[object] | None = None,
     ) -> None:
         players = 4 if options.players == "2v2" else 6
         self._team = team_map(options.players)
@@ -45,7 +47,7 @@ class FiveHundred(Match[FiveHundredDeal]):
         self._reader = DealReader(
             self.deck, players=players, hand_size=10, piles={"kitty": len(self.deck) - 10 * players}
         )
-        init = {
+        init: JSONDict = {
             "deal": deal_json(deal, ["kitty"]) if deal is not None else None,
             "contract": contract,
             "declarer": str(declarer) if declarer is not None else None,
@@ -90,7 +92,7 @@ class FiveHundred(Match[FiveHundredDeal]):
         self.deal_records.append(deal.record(self.seat_name))
         return deal
 
-    def _read_deal(self, spec: Mapping[Any, Any]) -> tuple[list[list[Card]], list[Card]]:
+    def _read_deal(self, spec: object) -> tuple[list[list[Card]], list[Card]]:
         hands, piles = self._reader.read(spec)
         return hands, piles["kitty"]
 
@@ -171,7 +173,7 @@ class FiveHundred(Match[FiveHundredDeal]):
     def _finish_deal(self) -> None:
         d = self.deal
         number = self.deal_number + 1
-        result: dict[str, Any] = {
+        result: JSONDict = {
             "deal": number,
             "dealer": self.seat_name(d.dealer),
             "contract": str(d.contract) if d.contract is not None else None,
@@ -230,7 +232,7 @@ class FiveHundred(Match[FiveHundredDeal]):
         self.deal = self._new_deal()
 
     # ----- views -------------------------------------------------------------
-    def presentation(self) -> dict[str, Any]:
+    def presentation(self) -> Presentation:
         from trumps.five_hundred.presentation import presentation
 
         return presentation(self.options)

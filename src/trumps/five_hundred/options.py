@@ -6,14 +6,22 @@ Defaults that the rules give per variation (``must_bid_to_win``,
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from trumps.core.errors import OptionError
-from trumps.core.options import OptionGroup, Options, OptionSchema, OptionSpec, PresetInfo
+from trumps.core.options import (
+    OptionGroup,
+    Options,
+    OptionSchema,
+    OptionSpec,
+    OptionValue,
+    PopularRules,
+    PresetInfo,
+)
 
 __all__ = ["AMERICAN", "AUSTRALIAN", "SCHEMA", "resolve_options"]
 
-AMERICAN: dict[str, Any] = dict(
+AMERICAN: dict[str, OptionValue] = dict(
     variation="american", players="2v2", kitty_size=3,
     must_bid_to_win=False, raise_own_bid=False, nullo_mode="anytime",
     nullo_points=250, eight_spades_overbids_nullo=True, nullo_plays="own_hand",
@@ -23,7 +31,7 @@ AMERICAN: dict[str, Any] = dict(
     open_misere_expose="before_lead", breach_enabled=False,
 )  # fmt: skip
 
-AUSTRALIAN: dict[str, Any] = dict(
+AUSTRALIAN: dict[str, OptionValue] = dict(
     AMERICAN, variation="australian", must_bid_to_win=True, nullo_mode="after_7"
 )
 
@@ -159,7 +167,7 @@ _SPECS = [
 ]  # fmt: skip
 
 
-def _defaults_for(chosen: dict[str, Any]) -> dict[str, Any]:
+def _defaults_for(chosen: Mapping[str, object]) -> dict[str, OptionValue]:
     variation = chosen.get("variation", "american")
     return dict(AUSTRALIAN if variation == "australian" else AMERICAN)
 
@@ -180,7 +188,7 @@ def _validate(o: Options) -> None:
 
 
 #: What a card room's Play button offers.
-POPULAR = [
+POPULAR: list[PopularRules] = [
     {"key": "american", "label": "American rules", "preset": "american", "options": {}},
     {"key": "australian", "label": "Australian rules", "preset": "australian", "options": {}},
 ]
@@ -207,6 +215,6 @@ SCHEMA = OptionSchema(
 )
 
 
-def resolve_options(preset: str | None = None, options: dict[str, Any] | None = None) -> Options:
+def resolve_options(preset: str | None = None, options: Mapping[str, object] | None = None) -> Options:
     """A complete 500 option set: ``preset`` then ``options`` then defaults."""
     return SCHEMA.resolve(preset, options)

@@ -8,7 +8,7 @@ table look-ups indexed by :attr:`Card.index`, which keeps self-play fast.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from trumps.core.cards import Card, Suit
 from trumps.core.errors import ParseError
@@ -51,7 +51,7 @@ class JokerLead:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("JokerLead is immutable")
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         return (JokerLead, (self.card, self.suit))
 
     def __str__(self) -> str:

@@ -9,7 +9,7 @@ the kitty the widow, and adds a row of 6-level inkles.
 from __future__ import annotations
 
 from trumps.core.options import Options
-from trumps.core.presentation import SUIT_SYMBOLS, Presentation, grid_rows, number_word
+from trumps.core.presentation import SUIT_SYMBOLS, CallGroup, Presentation, SideCall, grid_rows, number_word
 from trumps.five_hundred.options import TERMS
 
 __all__ = ["presentation"]
@@ -38,10 +38,10 @@ def presentation(options: Options) -> Presentation:
             if level == 6 and american:
                 labels["i" + call] = f"inkle {level}{_label(col)}"
                 names["i" + call] = f"inkle {number_word(level)} {_NAMES[col]}"
-    side = [{"call": "P", "label": "Pass", "name": "pass", "kind": "pass"}]
+    side: list[SideCall] = [{"call": "P", "label": "Pass", "name": "pass", "kind": "pass"}]
     if options.breach_enabled:
         side.append({"call": "BREACH", "label": "Breach", "name": "breach", "kind": "double"})
-    popup = None
+    popup: CallGroup | None = None
     if options.nullo_mode != "off":
         popup = {
             "label": misere,

@@ -4,22 +4,21 @@ Cheap to import: the code it names is loaded on first use."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from trumps.core.cards import Card
 from trumps.core.decks import deck_500
+from trumps.core.options import Options
 from trumps.core.spec import GameSpec
 
 __all__ = ["SPEC", "deck", "match_format"]
 
 
-def deck(options: Any) -> list[Card]:
+def deck(options: Options) -> list[Card]:
     """Every card of a 500 deal under ``options`` (43 to 66 cards)."""
     players = 4 if options.players == "2v2" else 6
     return deck_500(players, int(options.kitty_size))
 
 
-def match_format(options: Any) -> str:
+def match_format(options: Options) -> str:
     op = ">=" if options.win_threshold_inclusive else ">"
     return f"to 500 points (out at {op} 500 or {'<=' if op == '>=' else '<'} -500)"
 

@@ -10,9 +10,10 @@ scores and the results of earlier deals.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from trumps.core.cards import sort_cards
+from trumps.core.json_types import JSONDict
 from trumps.core.view import SUIT_CODES, current_trick, finished_tricks, seat_view
 from trumps.five_hundred.deal import AUCTION, KITTY, PLAY
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["view"]
 
 
-def view(game: FiveHundred, seat: int | None) -> dict[str, Any]:
+def view(game: FiveHundred, seat: int | None) -> JSONDict:
     """The JSON-ready view of ``game`` for ``seat`` (``None``: spectator)."""
     d = game.deal
     name = game.seat_names.__getitem__
@@ -33,7 +34,7 @@ def view(game: FiveHundred, seat: int | None) -> dict[str, Any]:
         and (d.phase != "BREACH" or d.breach_window == 2)
         and not d.no_contract
     )
-    play: dict[str, Any] = {
+    play: JSONDict = {
         "banned": [name(s) for s in sorted(d.banned)],
         "contract": None
         if d.contract is None
