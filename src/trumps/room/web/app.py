@@ -9,9 +9,12 @@ refused (:mod:`trumps.room.web.csrf`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 
 from itsdangerous import URLSafeSerializer
 from starlette.applications import Starlette
@@ -105,6 +108,66 @@ def routes(web: Web, pages: Pages) -> list[BaseRoute]:
     ]
 
 
+@dataclass(frozen=True)
+class Startup:
+    """How :func:`create_app`'s room starts once the server runs (the store
+    and the room exist only then): its database, its bots' pace and its
+    clock, its garbage collection, one worker or one of several."""
+
+    db_url: str
+    bot_delay: float
+    grace: float
+    clock: Clock | None
+    tune_gc: bool
+    keep_finished: float
+    abandon_after: float
+    cluster: bool | None
+    worker: str | None
+
+    def lifespan(self, web: Web) -> Callable[[Starlette], AbstractAsyncContextManager[None]]:
+        """The app's lifespan: the room started into ``web``, stopped after."""
+
+        @contextlib.asynccontextmanager
+        async def run(_app: Starlette) -> AsyncIterator[None]:
+            store = Store(self.db_url)
+            room = Room(
+                store, bot_delay=self.bot_delay, grace=self.grace, clock=self.clock,
+                keep_finished=self.keep_finished, abandon_after=self.abandon_after,
+            )  # fmt: skip
+            web.store, web.running = store, room
+            web.signer_key = URLSafeSerializer(store.secret(), salt="trumps-player")
+            on_postgres = store.engine.dialect.name == "postgresql"
+            if self.cluster and not on_postgres:
+                raise RuntimeError("several workers need PostgreSQL: SQLite serves one process")
+            if (self.cluster is None and on_postgres) or self.cluster:
+                room.use_cluster(self.db_url, self.worker)
+            room.sessions = web.sessions
+            await room.start()
+            if self.tune_gc:
+                server_gc()
+            try:
+                yield
+            finally:
+                await room.stop()
+                store.close()
+
+        return run
+
+
+async def hand_over(web: Web, stopping: Stopping) -> bool:
+    """Before the server closes its sockets: give this worker's tables to
+    the others (a rolling restart; nothing to do on one process).  True
+    on a worker of several: it then answers every request with
+    ``Connection: close``, and the server leaves its proxy's pooled
+    connections for the proxy to close (trumps.room.web.stopping)."""
+    r = web.running
+    if r is None or r.cluster is None:
+        return False
+    stopping.now = True
+    await r.cluster.hand_over()
+    return True
+
+
 def create_app(
     db_url: str = "sqlite:///trumps.db",
     *,
@@ -134,35 +197,11 @@ def create_app(
     ``unmetered``: client addresses the per-address budgets of
     :mod:`trumps.room.limits` do not count (a load test's own machine)."""
     web = Web(unmetered=unmetered)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        store = Store(db_url)
-        room = Room(
-            store, bot_delay=bot_delay, grace=grace, clock=clock, keep_finished=keep_finished,
-            abandon_after=abandon_after,
-        )  # fmt: skip
-        web.store, web.running = store, room
-        web.signer_key = URLSafeSerializer(store.secret(), salt="trumps-player")
-        on_postgres = store.engine.dialect.name == "postgresql"
-        if cluster and not on_postgres:
-            raise RuntimeError("several workers need PostgreSQL: SQLite serves one process")
-        if (cluster is None and on_postgres) or cluster:
-            room.use_cluster(db_url, worker)
-        room.sessions = web.sessions
-        await room.start()
-        if tune_gc:
-            server_gc()
-        try:
-            yield
-        finally:
-            await room.stop()
-            store.close()
-
+    start = Startup(db_url, bot_delay, grace, clock, tune_gc, keep_finished, abandon_after, cluster, worker)
     stopping = Stopping()
     app = Starlette(
         routes=routes(web, Pages(web)),
-        lifespan=lifespan,
+        lifespan=start.lifespan(web),
         # TransportAccess first: it needs the server's own ``send`` (trumps.room.web.socket_queue)
         middleware=[
             Middleware(TransportAccess),
@@ -174,20 +213,7 @@ def create_app(
         exception_handlers={Exception: server_error, StoreUnavailable: store_unavailable},
     )
 
-    async def hand_over() -> bool:
-        """Before the server closes its sockets: give this worker's tables to
-        the others (a rolling restart; nothing to do on one process).  True
-        on a worker of several: it then answers every request with
-        ``Connection: close``, and the server leaves its proxy's pooled
-        connections for the proxy to close (trumps.room.web.stopping)."""
-        r = web.running
-        if r is None or r.cluster is None:
-            return False
-        stopping.now = True
-        await r.cluster.hand_over()
-        return True
-
-    app.state.hand_over = hand_over
+    app.state.hand_over = functools.partial(hand_over, web, stopping)
     app.state.current_room = lambda: web.running  # the running room, or None (tests, tools)
     app.state.web = web
     return app
