@@ -27,6 +27,7 @@ from test_catch_up import Sink
 from test_kill import Server, _state
 from websockets.sync.client import connect
 
+from trumps.room.compete import competition
 from trumps.room.storage.db import Player, SeatRow, TableRow
 from trumps.room.storage.store import Store
 from trumps.room.tables.table import Table
@@ -43,7 +44,9 @@ def _stored(store: Store, tid: str) -> tuple[str, int]:
 def _load(store: Store, tid: str) -> Table:
     stored = store.load_table(tid)
     assert stored is not None
-    return Table(stored, store, {}, bot_delay=0)
+    table = Table(stored, store, {}, bot_delay=0)
+    table.ledger = competition  # as the room gives it (a Compete table's chips)
+    return table
 
 
 def _new_table(store: Store, settings: dict[str, Any] | None = None) -> str:
@@ -181,7 +184,7 @@ def test_unknown_player_at_a_compete_start_changes_nothing(db_url: str) -> None:
             table = _load(store, tid)
             table.settings = table.settings.model_copy(update={"buy_in": 30})
             with pytest.raises(Exception):  # noqa: B017 (unknown to the store: refused by its keys)
-                await table._seat_and_start([(0, type(table.seats[0])(ghost.player, "Ghost", None))])
+                await table.seat_and_start([(0, type(table.seats[0])(ghost.player, "Ghost", None))])
             await table.close()
             return table
 
