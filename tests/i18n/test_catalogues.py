@@ -79,12 +79,10 @@ RERAISES = {
     ("room/people/accounts.py", "WRONG"),  # a constant marked N_() where it is defined
     ("room/people/presence.py", 'answer["error"]'),
     ("room/people/play.py", 'answer["error"]'),
+    ("room/tables/seating.py", "str(exc)"),
     ("room/tables/table.py", "str(exc)"),
-    ("room/tables/table.py", "refusal"),
-    (
-        "room/tables/table.py",
-        "reason or NOT_INVITED",
-    ),  # access.not_seen_because's N_ messages, or table.NOT_INVITED
+    ("room/tables/seating.py", "refusal"),
+    ("room/tables/admission.py", "reason or NOT_INVITED"),  # not_seen_because's N_ messages, or NOT_INVITED
     ("room/tables/table.py", "self.match.explain_illegal(parsed, legal)"),
     ("room/people/play.py", "str(exc)"),
     ("room/room.py", "str(exc)"),

@@ -209,7 +209,9 @@ def test_a_replay_after_taking_a_bots_seat_shows_nothing_from_before(tmp_path: A
         await _until(lambda: table.seats[0].player == ann.player, "the takeover")
         await _until(lambda: table.match.to_act_index == 0 or table.status == "finished", "Ann's turn")
         assert table.match.deal_number + 1 >= taken_deal
-        taken = table._deal_start[0]  # (a takeover is made as a deal starts; Ann's turn holds the deal)
+        taken = table.replays.deal_start[
+            0
+        ]  # (a takeover is made as a deal starts; Ann's turn holds the deal)
         ann.events.clear()
         await table.catch_up(ann, 1)  # (what `hello since=1` does)
         states = [e for e in ann.events if e["type"] == "state"]
@@ -219,7 +221,7 @@ def test_a_replay_after_taking_a_bots_seat_shows_nothing_from_before(tmp_path: A
             assert ev["view"]["deal_number"] == table.match.deal_number + 1
         # a replay within the deal after the takeover; asked again at once: the
         # current state only; later, the replay again
-        since = max(table._deal_start[0], taken)
+        since = max(table.replays.deal_start[0], taken)
         assert table.seq - since > 1, "the test wants a replay of several states"
         for wait, count in ((0.0, table.seq - since), (0.0, 1), (REPLAY_PACE, table.seq - since)):
             await clock.advance(wait)
@@ -255,14 +257,16 @@ def test_a_replay_is_bounded_and_carries_the_chat_once(tmp_path: Any) -> None:
             if i % CHAT_BURST == CHAT_BURST - 1:
                 await clock.advance(CHAT_WINDOW)
         table._after_change()
-        await _until(lambda: table.match.deal_number >= 1 and table.seq - table._deal_start[0] > 20, "a deal")
+        await _until(
+            lambda: table.match.deal_number >= 1 and table.seq - table.replays.deal_start[0] > 20, "a deal"
+        )
         await clock.advance(REPLAY_PACE)
         spec.events.clear()
         await table.catch_up(spec, 1)  # a game-long replay asked for: the current state only
         assert [e["seq"] for e in spec.events] == [table.seq]
         await clock.advance(REPLAY_PACE)
         spec.events.clear()
-        since = table._deal_start[0]
+        since = table.replays.deal_start[0]
         await table.catch_up(spec, since)
         assert 1 < len(spec.events) <= MAX_REPLAY
         assert [e["seq"] for e in spec.events] == list(range(since + 1, table.seq + 1))
@@ -375,7 +379,7 @@ def test_no_message_of_any_type_leaks_a_card(
                 await clock.advance(LIMIT)
             elif table.match.to_act_index == 1 and table.seats[1].player == bob.player:
                 if not taken:
-                    taken.append(table._deal_start[0])  # (taken as that deal started)
+                    taken.append(table.replays.deal_start[0])  # (taken as that deal started)
                     await send(bob, type="hello", since=1)
                     await send(bob, type="act", action="ZZ", seq=table.seq)  # refused
                     await send(bob, type="chat", text="my turn")

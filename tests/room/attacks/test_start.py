@@ -184,7 +184,7 @@ def test_unknown_player_at_a_compete_start_changes_nothing(db_url: str) -> None:
             table = _load(store, tid)
             table.settings = table.settings.model_copy(update={"buy_in": 30})
             with pytest.raises(Exception):  # noqa: B017 (unknown to the store: refused by its keys)
-                await table._seat_and_start([(0, type(table.seats[0])(ghost.player, "Ghost", None))])
+                await table.seat_and_start([(0, type(table.seats[0])(ghost.player, "Ghost", None))])
             await table.close()
             return table
 

@@ -106,14 +106,14 @@ def test_a_stand_in_whose_socket_closes_finishes_the_message_it_is_handling(tmp_
         assert stored is not None
         table = Table(stored, store, {}, bot_delay=10)
         gate, inside = asyncio.Event(), asyncio.Event()
-        start = table._seat_and_start
+        start = table.seat_and_start
 
         async def slow_start(changes: Any) -> None:  # the start is under way when the socket closes
             inside.set()
             await gate.wait()
             await start(changes)
 
-        table._seat_and_start = slow_start  # type: ignore[method-assign]
+        table.seat_and_start = slow_start  # type: ignore[method-assign]
         conn = RemoteConnection(Bus(), "w2", "c1", last, "Last")  # type: ignore[arg-type]
         conn.task = asyncio.create_task(cluster._guest_loop(table, conn, None))
         conn.inbox.put_nowait(sit("W"))
@@ -205,9 +205,9 @@ def test_a_closed_table_starts_no_bot_and_arms_no_timer(tmp_path: Path) -> None:
         table.lock.release()
         seq = table.seq
         table._after_change()  # (what an action that just finished does)
-        table._schedule_bot()  # (what a player's grace running out does)
+        table.bots.schedule()  # (what a player's grace running out does)
         await asyncio.sleep(0.3)  # (time for a bot 30 times over: that none moves is the test)
-        assert table._bot_task is None or table._bot_task.done()
+        assert table.bots.task is None or table.bots.task.done()
         assert table.timers.deadline((tid, "move")) is None
         return seq, table.seq
 

@@ -134,7 +134,7 @@ def test_a_workers_repair_of_a_relayed_stream_is_not_paced(tmp_path: Path) -> No
             assert to_act is not None
             legal = table.match.legal_actions()
             await table.act(players[to_act], str(legal[min(1, len(legal) - 1)]))
-        assert table._deal_start[0] == 0
+        assert table.replays.deal_start[0] == 0
         await table.catch_up(Person(None), 1)  # the person's replay
         cluster = Cluster(SimpleNamespace(tables={tid: table}), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
         bus = Bus()

@@ -8,14 +8,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 import trumps
 import trumps.bots.registry as registry
-from trumps.room.tables.table import Table
+from trumps.room.tables.bots import bot_choice
 
 
 class _Raises:
@@ -38,9 +37,9 @@ class _Last(_Raises):
 def _choice(monkeypatch: pytest.MonkeyPatch, bots: dict[str, Any]) -> tuple[str, Any]:
     match = trumps.new_game("500", seed=3)
     monkeypatch.setattr(registry, "bot_for", lambda game, kind="rules", **_: bots[kind]())
-    table = SimpleNamespace(match=match, game="500", _rng=random.Random(1), id="t1")
     seat = match.to_act_index
-    return asyncio.run(Table._bot_choice(table, seat, "normal")), match  # type: ignore[arg-type]
+    assert seat is not None
+    return asyncio.run(bot_choice("500", match, seat, "normal", random.Random(1), "t1")), match
 
 
 @pytest.mark.parametrize("broken", [_Raises, _Illegal])

@@ -53,7 +53,7 @@ def test_catch_up_matches_a_full_replay(game: str, tmp_path: Path) -> None:
         assert table.match.deal_number >= 2 or table.status == "finished"
         full = trumps.new_game(game, options=table.options, seed=11)
         total = table.seq
-        deal_start = table._deal_start[0]
+        deal_start = table.replays.deal_start[0]
         assert deal_start < total
         for since in sorted({0, 1, deal_start, total - 3, *rng.sample(range(total), 12)}):
             sink = Sink(None)

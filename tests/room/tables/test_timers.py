@@ -126,7 +126,7 @@ class EarlyClock(SystemClock):
 
 def test_a_timer_never_fires_before_its_deadline_by_its_clock() -> None:
     """A scheduled start fired by such a timer found its time not come yet
-    (``Table._may_start``), seated the bots and never started."""
+    (``seating.may_start``), seated the bots and never started."""
 
     async def main() -> None:
         clock = EarlyClock()
