@@ -242,18 +242,6 @@ def build_replay(stored: StoredTable, names: dict[str, str]) -> dict[str, object
             deal_step()
     if not match.is_over:
         raise TrumpsError("the stored actions do not finish the game")
-    deals: list[dict[str, object]] = []
-    for n, dealt in enumerate(match.deal_records, start=1):
-        mine = [s["index"] for s in steps if s["deal"] == n]
-        deals.append(
-            {
-                "number": n,
-                **dict(dealt),
-                "result": match.results[n - 1] if n - 1 < len(match.results) else None,
-                "first_step": mine[0],
-                "last_step": mine[-1],
-            }
-        )
     teams = [[match.seat_name(s) for s in team] for team in match.teams]
     return {
         "id": stored.id,
@@ -269,7 +257,7 @@ def build_replay(stored: StoredTable, names: dict[str, str]) -> dict[str, object
         # the game's labels and names of its calls ("Pass", not "P"), which the
         # page shows in the reader's language, as the table does
         "presentation": match.presentation(),
-        "deals": deals,
+        "deals": _deals(match, steps),
         "steps": steps,
         "sheet": {
             "teams": teams,
@@ -279,6 +267,24 @@ def build_replay(stored: StoredTable, names: dict[str, str]) -> dict[str, object
         },
         "exports": exports(stored.id, stored.game),
     }
+
+
+def _deals(match: Match[Deal], steps: list[ReplayStep]) -> list[dict[str, object]]:
+    """Every deal as dealt (all hands, the 500 kitty), its result, and the
+    range of the replay's steps that show it."""
+    deals: list[dict[str, object]] = []
+    for n, dealt in enumerate(match.deal_records, start=1):
+        mine = [s["index"] for s in steps if s["deal"] == n]
+        deals.append(
+            {
+                "number": n,
+                **dict(dealt),
+                "result": match.results[n - 1] if n - 1 < len(match.results) else None,
+                "first_step": mine[0],
+                "last_step": mine[-1],
+            }
+        )
+    return deals
 
 
 def may_replay(stored: StoredTable, player: str | None) -> bool:

@@ -314,21 +314,7 @@ def rate_game(
                 select(RatingRow).where(RatingRow.player_id.in_(accounts), RatingRow.game == game)
             )
         }
-        teams: dict[int, list[PlackettLuceRating]] = {}
-        rated: list[tuple[str, PlackettLuceRating]] = []
-        for seat in seats:
-            pid, bot = seat["player"], seat["bot"]
-            if pid is not None:
-                row = stored.get(pid)
-                r = MODEL.rating() if row is None else MODEL.rating(mu=row.mu, sigma=row.sigma)
-                if pid in accounts:
-                    rated.append((pid, r))
-            elif bot is not None:
-                mu, sigma = BOT_RATINGS.get(bot, (DEFAULT_MU, DEFAULT_SIGMA))
-                r = MODEL.rating(mu=mu, sigma=sigma)
-            else:
-                continue  # an empty seat
-            teams.setdefault(seat["team"], []).append(r)
+        teams, rated = _teams(seats, stored, accounts)
         if len(teams) < 2:
             return {}
         order = sorted(teams)
@@ -351,6 +337,30 @@ def rate_game(
             s.add(RatingHistoryRow(table_id=table_id, player_id=pid, game=game, mu=mu, sigma=sigma, at=at))
             out[pid] = (mu, sigma)
         return out
+
+
+def _teams(
+    seats: Sequence[SeatEntry], stored: dict[str, RatingRow], accounts: set[str]
+) -> tuple[dict[int, list[PlackettLuceRating]], list[tuple[str, PlackettLuceRating]]]:
+    """Each team's ratings as the model reads them (a person's stored or
+    new rating, a bot's fixed one; empty seats take no part), and the
+    accounts' own ratings, which the game updates."""
+    teams: dict[int, list[PlackettLuceRating]] = {}
+    rated: list[tuple[str, PlackettLuceRating]] = []
+    for seat in seats:
+        pid, bot = seat["player"], seat["bot"]
+        if pid is not None:
+            row = stored.get(pid)
+            r = MODEL.rating() if row is None else MODEL.rating(mu=row.mu, sigma=row.sigma)
+            if pid in accounts:
+                rated.append((pid, r))
+        elif bot is not None:
+            mu, sigma = BOT_RATINGS.get(bot, (DEFAULT_MU, DEFAULT_SIGMA))
+            r = MODEL.rating(mu=mu, sigma=sigma)
+        else:
+            continue  # an empty seat
+        teams.setdefault(seat["team"], []).append(r)
+    return teams, rated
 
 
 def _row(mu: float, sigma: float, games: int) -> Rating:
