@@ -19,6 +19,7 @@ from trumps.room.tables.messages import MessageError
 from trumps.room.tables.table import RoomError
 from trumps.room.validate import BodyReader, Line, parse_int
 from trumps.room.web.accounts import Sessions
+from trumps.room.web.shared import bad
 from trumps.room.web.socket_queue import QueuedSocket, admit_socket, client_messages
 
 if TYPE_CHECKING:
@@ -56,66 +57,70 @@ class MeSocket(QueuedSocket):
         self.person = person
 
 
-def routes(
-    room: Callable[[], Room],
-    sessions: Sessions,
-    body: BodyReader,
-    sockets: SocketCount | None = None,
-) -> list[BaseRoute]:
-    """The routes; ``sockets`` counts the personal channels against each
-    person's budget of open sockets (trumps.room.limits)."""
-    sockets = SocketCount() if sockets is None else sockets
+class PeopleRoutes:
+    """Friends, invitations, personal settings and the personal channel;
+    ``sockets`` counts the personal channels against each person's budget
+    of open sockets (trumps.room.limits)."""
 
-    def bad(reason: str, status: int = 400) -> JSONResponse:
-        return JSONResponse({"error": reason}, status_code=status)
+    def __init__(
+        self,
+        room: Callable[[], Room],
+        sessions: Sessions,
+        body: BodyReader,
+        sockets: SocketCount | None = None,
+    ) -> None:
+        self.room = room
+        self.sessions = sessions
+        self.body = body
+        self.sockets = SocketCount() if sockets is None else sockets
 
-    async def api_friends(request: Request) -> Response:
-        who = await sessions.who(request)
+    async def api_friends(self, request: Request) -> Response:
+        who = await self.sessions.who(request)
         if who.player is None:
             return bad("choose a name first", 401)
-        people = room().people
+        people = self.room().people
         if request.method == "GET":
             return JSONResponse(await people.friends_view(who.player))
         if not who.account:
             return bad("register an account to have friends", 403)
         try:
-            data = await body(request, FriendIn)
+            data = await self.body(request, FriendIn)
             result = await people.change(who.player, data.player, data.action)
         except (MessageError, RoomError) as exc:
             return bad(str(exc))
         return JSONResponse({"result": result, **(await people.friends_view(who.player))})
 
-    async def api_invite(request: Request) -> Response:
-        who = await sessions.who(request)
+    async def api_invite(self, request: Request) -> Response:
+        who = await self.sessions.who(request)
         if who.player is None:
             return bad("choose a name first", 401)
         try:
-            table = room().people.find(request.path_params["tid"])  # on any worker
-            if table is None or not room().people.may_see(table, who.player):
+            table = self.room().people.find(request.path_params["tid"])  # on any worker
+            if table is None or not self.room().people.may_see(table, who.player):
                 return bad("no such table", 404)
-            data = await body(request, InviteIn)
-            invited = await room().people.invite(table, who.player, data.players)
+            data = await self.body(request, InviteIn)
+            invited = await self.room().people.invite(table, who.player, data.players)
         except (MessageError, RoomError) as exc:
             return bad(str(exc))
         return JSONResponse({"invited": invited})
 
-    async def api_answer(request: Request) -> Response:
-        who = await sessions.who(request)
+    async def api_answer(self, request: Request) -> Response:
+        who = await self.sessions.who(request)
         if who.player is None:
             return bad("choose a name first", 401)
         iid = parse_int(request.path_params["iid"], 0, 10**12)
         if iid is None:
             return bad("no such invitation", 404)
         try:
-            data = await body(request, AnswerIn)
-            taken = await room().people.answer(who.player, iid, data.answer == "accept")
+            data = await self.body(request, AnswerIn)
+            taken = await self.room().people.answer(who.player, iid, data.answer == "accept")
         except (MessageError, RoomError) as exc:
             return bad(str(exc))
         return JSONResponse(taken or {"table": None})
 
-    async def api_prefs(request: Request) -> Response:
-        who = await sessions.who(request)
-        r = room()
+    async def api_prefs(self, request: Request) -> Response:
+        who = await self.sessions.who(request)
+        r = self.room()
         if request.method == "GET":
             values = await r.store.run(get_prefs, r.store, who.player) if who.account and who.player else None
             return JSONResponse({"schema": prefs_schema(), "values": values, "account": who.account})
@@ -135,9 +140,9 @@ def routes(
             return bad(str(exc))
         return JSONResponse({"values": values})
 
-    async def ws_me(ws: WebSocket) -> None:
+    async def ws_me(self, ws: WebSocket) -> None:
         await ws.accept()
-        who = await sessions.who(ws)
+        who = await self.sessions.who(ws)
         if who.player is None:
             await ws.send_text(json.dumps({"v": 1, "type": "me", "friends": [], "incoming": [], "outgoing": [],
                                            "blocked": [], "invitations": []}))  # fmt: skip
@@ -145,25 +150,36 @@ def routes(
             return
         address = ws.client.host if ws.client else None
         guests = None if who.account else person_key(None, False, address)  # (counted by address too)
-        if not await admit_socket(ws, sockets, who.player, None, guests):
+        if not await admit_socket(ws, self.sockets, who.player, None, guests):
             return
         conn = MeSocket(ws, who.player, who.name, person_key(who.player, who.account, address))
-        people = room().people
-        sessions.track(who.session, conn)
+        people = self.room().people
+        self.sessions.track(who.session, conn)
         try:
             await people.attach(conn)
             async for _ in client_messages(ws, conn):
                 pass  # nothing to say on this channel; keep it open
         finally:
-            sessions.untrack(who.session, conn)
+            self.sessions.untrack(who.session, conn)
             await people.detach(conn)
-            sockets.close(who.player, None, guests)
+            self.sockets.close(who.player, None, guests)
             await conn.finish()
 
-    return [
-        Route("/api/friends", api_friends, methods=["GET", "POST"]),
-        Route("/api/tables/{tid:tid}/invite", api_invite, methods=["POST"]),
-        Route("/api/invitations/{iid}", api_answer, methods=["POST"]),
-        Route("/api/prefs", api_prefs, methods=["GET", "POST"]),
-        WebSocketRoute("/ws/me", ws_me),
-    ]
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/api/friends", self.api_friends, methods=["GET", "POST"]),
+            Route("/api/tables/{tid:tid}/invite", self.api_invite, methods=["POST"]),
+            Route("/api/invitations/{iid}", self.api_answer, methods=["POST"]),
+            Route("/api/prefs", self.api_prefs, methods=["GET", "POST"]),
+            WebSocketRoute("/ws/me", self.ws_me),
+        ]
+
+
+def routes(
+    room: Callable[[], Room],
+    sessions: Sessions,
+    body: BodyReader,
+    sockets: SocketCount | None = None,
+) -> list[BaseRoute]:
+    """The routes (:class:`PeopleRoutes`)."""
+    return PeopleRoutes(room, sessions, body, sockets).routes()
