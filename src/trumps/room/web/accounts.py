@@ -19,7 +19,7 @@ import contextlib
 import time
 import unicodedata
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -37,11 +37,12 @@ from trumps.room.people.prefs import get_prefs
 from trumps.room.tables.messages import MessageError
 from trumps.room.tables.table import Connection, RoomError
 from trumps.room.validate import BodyReader, Line
+from trumps.room.web.message import bad
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
 
-__all__ = ["COOKIE", "LEGACY_COOKIE", "Sessions", "Who", "routes"]
+__all__ = ["COOKIE", "LEGACY_COOKIE", "AccountRoutes", "Sessions", "Who", "routes"]
 
 COOKIE = "trumps_session"
 LEGACY_COOKIE = "trumps_player"
@@ -188,14 +189,7 @@ def set_session(request: Request, resp: Response, token: str, account: bool) -> 
     resp.delete_cookie(LEGACY_COOKIE, path="/")
 
 
-def routes(
-    room: Callable[[], Room],
-    sessions: Sessions,
-    body: BodyReader,
-    *,
-    unmetered: tuple[str, ...] = (),
-    clock: Callable[[], float] = time.monotonic,
-) -> list[BaseRoute]:
+class AccountRoutes:
     """The account routes; ``body(request, Model)`` parses a JSON body.
 
     Per address (trumps.room.limits; none for the ``unmetered`` addresses):
@@ -204,20 +198,40 @@ def routes(
     sign-up with a taken name costs a hash too).  Hashing runs on threads
     of its own (:class:`~trumps.room.people.accounts.Hashing`), never on the
     database thread."""
-    guests = Budget(GUEST_RATE, GUEST_BURST, clock)
-    passwords = Budget(PASSWORD_RATE, PASSWORD_BURST, clock)
-    hashing = Hashing()
 
-    def bad(reason: str, status: int = 400, **headers: str) -> JSONResponse:
-        return JSONResponse({"error": reason}, status_code=status, headers=headers or None)
+    def __init__(
+        self,
+        room: Callable[[], Room],
+        sessions: Sessions,
+        body: BodyReader,
+        *,
+        unmetered: tuple[str, ...] = (),
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.room = room
+        self.sessions = sessions
+        self.body = body
+        self.unmetered = unmetered
+        self.guests = Budget(GUEST_RATE, GUEST_BURST, clock)
+        self.passwords = Budget(PASSWORD_RATE, PASSWORD_BURST, clock)
+        self.hashing = Hashing()
+        self.handlers: dict[str, Callable[[Request], Awaitable[Response]]] = {
+            "/api/me": self.api_me,
+            "/api/guest": self.api_guest,
+            "/api/register": self.api_register,
+            "/api/login": self.api_login,
+            "/api/logout": self.api_logout,
+            "/api/logout-all": self.api_logout_all,
+            "/api/password": self.api_password,
+        }
 
-    def address_of(request: Request) -> str:
+    def address_of(self, request: Request) -> str:
         return request.client.host if request.client else "?"
 
-    def over_budget(request: Request, budget: Budget, what: str) -> JSONResponse | None:
+    def over_budget(self, request: Request, budget: Budget, what: str) -> JSONResponse | None:
         """A 429 if the request's address has spent ``budget`` (None: go on)."""
-        address = address_of(request)
-        if address in unmetered:
+        address = self.address_of(request)
+        if address in self.unmetered:
             return None
         wait = budget.take(f"ip:{address}")
         if wait <= 0:
@@ -225,11 +239,11 @@ def routes(
         retry = Throttled(wait, what)
         return bad(str(retry), 429, **{"Retry-After": str(retry.retry_after)})
 
-    def agent(request: Request) -> str:
+    def agent(self, request: Request) -> str:
         return request.headers.get("user-agent", "")[:200]
 
-    async def me_payload(who: Who) -> dict[str, object]:
-        r = room()
+    async def me_payload(self, who: Who) -> dict[str, object]:
+        r = self.room()
         if who.player is None:
             return {"player": None, "name": None, "account": False, "chips": 0}
         chips = await r.store.run(competition.chips, r.store, who.player) if who.account else 0
@@ -239,32 +253,32 @@ def routes(
             "username": who.name if who.account else None, "prefs": prefs,
         }  # fmt: skip
 
-    async def api_me(request: Request) -> Response:
-        who = await sessions.who(request)
-        resp = JSONResponse(await me_payload(who))
+    async def api_me(self, request: Request) -> Response:
+        who = await self.sessions.who(request)
+        resp = JSONResponse(await self.me_payload(who))
         if who.player is not None and who.session is None:  # an old signed guest cookie: swap it
-            r = room()
-            token = await r.store.run(accounts.new_session, r.store, who.player, agent(request), False)
+            r = self.room()
+            token = await r.store.run(accounts.new_session, r.store, who.player, self.agent(request), False)
             set_session(request, resp, token, False)
         return resp
 
-    async def api_guest(request: Request) -> Response:
-        data = await body(request, GuestIn)
+    async def api_guest(self, request: Request) -> Response:
+        data = await self.body(request, GuestIn)
         name = " ".join(data.name.split())
         if not name:
             return bad("name: must not be blank")
         if hidden_characters(name):
             return bad("name: no control or invisible formatting characters")
-        r = room()
-        who = await sessions.who(request)
+        r = self.room()
+        who = await self.sessions.who(request)
         if who.account:
             return bad("you are logged in: your name is your username", 409)
         if who.player is None:
-            refused = over_budget(request, guests, "new guests from this address")
+            refused = self.over_budget(request, self.guests, "new self.guests from this address")
             if refused is not None:
                 return refused
             pid = await r.new_player(name)
-            token = await r.store.run(accounts.new_session, r.store, pid, agent(request), False)
+            token = await r.store.run(accounts.new_session, r.store, pid, self.agent(request), False)
             resp = JSONResponse({"player": pid, "name": await r.player_name(pid)})
             set_session(request, resp, token, False)
             return resp
@@ -272,24 +286,24 @@ def routes(
         await r.people.renamed(who.player)
         resp = JSONResponse({"player": who.player, "name": await r.player_name(who.player)})
         if who.session is None:
-            token = await r.store.run(accounts.new_session, r.store, who.player, agent(request), False)
+            token = await r.store.run(accounts.new_session, r.store, who.player, self.agent(request), False)
             set_session(request, resp, token, False)
         return resp
 
-    async def api_register(request: Request) -> Response:
-        data = await body(request, RegisterIn)
-        r = room()
-        who = await sessions.who(request)
+    async def api_register(self, request: Request) -> Response:
+        data = await self.body(request, RegisterIn)
+        r = self.room()
+        who = await self.sessions.who(request)
         if who.account:
             return bad("you already have an account: log out first", 409)
         username = data.username.strip()
         accounts.check_signup(username, data.password)  # a bad form costs no budget
-        refused = over_budget(request, passwords, "password attempts from this address")
+        refused = self.over_budget(request, self.passwords, "password attempts from this address")
         if refused is not None:
             return refused
         try:
             pid = await accounts.register_async(
-                r.store, hashing, username, data.password, who.player, address_of(request)
+                r.store, self.hashing, username, data.password, who.player, self.address_of(request)
             )
         except Throttled as exc:
             return bad(str(exc), 429, **{"Retry-After": str(exc.retry_after)})
@@ -297,92 +311,96 @@ def routes(
             return bad(str(exc), 503, **{"Retry-After": "1"})
         if who.session is not None:  # the guest's session becomes an account's: a new token
             await r.store.run(accounts.revoke_session, r.store, who.session)
-            await sessions.ended([who.session])
+            await self.sessions.ended([who.session])
         await r.people.renamed(pid)
-        token = await r.store.run(accounts.new_session, r.store, pid, agent(request), True)
+        token = await r.store.run(accounts.new_session, r.store, pid, self.agent(request), True)
         resp = JSONResponse(
-            await me_payload(Who(pid, await r.player_name(pid) or "?", None, True)), status_code=201
+            await self.me_payload(Who(pid, await r.player_name(pid) or "?", None, True)), status_code=201
         )
         set_session(request, resp, token, True)
         return resp
 
-    async def api_login(request: Request) -> Response:
-        data = await body(request, LoginIn)
-        r = room()
-        refused = over_budget(request, passwords, "password attempts from this address")
+    async def api_login(self, request: Request) -> Response:
+        data = await self.body(request, LoginIn)
+        r = self.room()
+        refused = self.over_budget(request, self.passwords, "password attempts from this address")
         if refused is not None:
             return refused
         try:
             pid = await accounts.login_async(
-                r.store, hashing, data.username, data.password, address_of(request)
+                r.store, self.hashing, data.username, data.password, self.address_of(request)
             )
         except Throttled as exc:
             return bad(str(exc), 429, **{"Retry-After": str(exc.retry_after)})
         except Busy as exc:
             return bad(str(exc), 503, **{"Retry-After": "1"})
         await r.people.learn(pid)
-        token = await r.store.run(accounts.new_session, r.store, pid, agent(request), True)
-        resp = JSONResponse(await me_payload(Who(pid, await r.player_name(pid) or "?", None, True)))
+        token = await r.store.run(accounts.new_session, r.store, pid, self.agent(request), True)
+        resp = JSONResponse(await self.me_payload(Who(pid, await r.player_name(pid) or "?", None, True)))
         set_session(request, resp, token, True)
         return resp
 
-    async def api_logout(request: Request) -> Response:
-        who = await sessions.who(request)
-        r = room()
+    async def api_logout(self, request: Request) -> Response:
+        who = await self.sessions.who(request)
+        r = self.room()
         if who.session is not None:
             await r.store.run(accounts.revoke_session, r.store, who.session)
-            await sessions.ended([who.session])
+            await self.sessions.ended([who.session])
         resp = JSONResponse({"ok": True})
         resp.delete_cookie(COOKIE, path="/")
         resp.delete_cookie(LEGACY_COOKIE, path="/")
         return resp
 
-    async def api_logout_all(request: Request) -> Response:
-        who = await sessions.who(request)
+    async def api_logout_all(self, request: Request) -> Response:
+        who = await self.sessions.who(request)
         if not who.account or who.player is None:
             return bad("log in first", 401)
-        r = room()
+        r = self.room()
         ended = await r.store.run(accounts.revoke_all, r.store, who.player, None)
-        await sessions.ended(ended)
+        await self.sessions.ended(ended)
         resp = JSONResponse({"ok": True, "ended": len(ended)})
         resp.delete_cookie(COOKIE, path="/")
         return resp
 
-    async def api_password(request: Request) -> Response:
-        data = await body(request, PasswordIn)
-        who = await sessions.who(request)
+    async def api_password(self, request: Request) -> Response:
+        data = await self.body(request, PasswordIn)
+        who = await self.sessions.who(request)
         if not who.account or who.player is None:
             return bad("log in first", 401)
-        r = room()
-        refused = over_budget(request, passwords, "password attempts from this address")
+        r = self.room()
+        refused = self.over_budget(request, self.passwords, "password attempts from this address")
         if refused is not None:
             return refused
         try:
             ended = await accounts.change_password_async(
-                r.store, hashing, who.player, data.old, data.new, who.session
+                r.store, self.hashing, who.player, data.old, data.new, who.session
             )
         except Busy as exc:
             return bad(str(exc), 503, **{"Retry-After": "1"})
-        await sessions.ended(ended)
+        await self.sessions.ended(ended)
         return JSONResponse({"ok": True, "ended": len(ended)})
 
-    async def guarded(request: Request) -> Response:
-        handler = handlers[request.url.path]
+    async def guarded(self, request: Request) -> Response:
+        handler = self.handlers[request.url.path]
         try:
             return await handler(request)
         except (MessageError, RoomError) as exc:
             return bad(str(exc))
 
-    handlers = {
-        "/api/me": api_me,
-        "/api/guest": api_guest,
-        "/api/register": api_register,
-        "/api/login": api_login,
-        "/api/logout": api_logout,
-        "/api/logout-all": api_logout_all,
-        "/api/password": api_password,
-    }
-    return [
-        Route("/api/me", guarded),
-        *(Route(path, guarded, methods=["POST"]) for path in handlers if path != "/api/me"),
-    ]
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/api/me", self.guarded),
+            *(Route(path, self.guarded, methods=["POST"]) for path in self.handlers if path != "/api/me"),
+        ]
+
+
+def routes(
+    room: Callable[[], Room],
+    sessions: Sessions,
+    body: BodyReader,
+    *,
+    unmetered: tuple[str, ...] = (),
+    clock: Callable[[], float] = time.monotonic,
+) -> list[BaseRoute]:
+    """The routes (:class:`AccountRoutes`)."""
+    return AccountRoutes(room, sessions, body, unmetered=unmetered, clock=clock).routes()

@@ -69,20 +69,18 @@ from trumps.room.history.review import (
 )
 from trumps.room.storage.store import StoredTable
 from trumps.room.validate import parse_int
+from trumps.room.web.message import bad
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
 
-__all__ = ["CACHE_SIZE", "GAMES_LIMIT", "STATIC", "routes"]
+__all__ = ["CACHE_SIZE", "GAMES_LIMIT", "STATIC", "HistoryRoutes", "routes"]
 
 _Key = TypeVar("_Key", bound=Hashable)
 _Value = TypeVar("_Value")
 Identity = Callable[[HTTPConnection], Awaitable[tuple[str | None, str]]]
 CACHE_SIZE = 64  # finished tables kept built (match + replay JSON)
 GAMES_LIMIT = 200  # most tables listed in a player's game list
-
-
-# ----- the routes ---------------------------------------------------------------------
 
 
 @dataclass
@@ -102,41 +100,45 @@ def _replay_bytes(entry: _Finished) -> bytes:
     return gzip.compress(json.dumps(data, separators=(",", ":")).encode(), compresslevel=6)
 
 
-def _error(reason: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": reason}, status_code=status)
-
-
-def routes(
-    room: Callable[[], Room],
-    identity: Identity,
-    said: Callable[[Request, str, int], Awaitable[Response]],
-) -> list[BaseRoute]:
+class HistoryRoutes:
     """The history routes, given the live room and the cookie identity;
-    ``said`` makes the page of a message (a replay that does not exist)."""
-    cache: OrderedDict[str, _Finished] = OrderedDict()
-    outcomes: OrderedDict[str, Outcome] = OrderedDict()
-    reviews: OrderedDict[tuple[str, int], Review] = OrderedDict()
-    reviewing: dict[tuple[str, int], asyncio.Future[Review]] = {}
-    workers: list[asyncio.Semaphore] = []  # made on first use, in the server's loop
+    ``said`` makes the page of a message (a replay that does not exist).
+    Finished tables never change, so what is built for them is cached."""
 
+    def __init__(
+        self,
+        room: Callable[[], Room],
+        identity: Identity,
+        said: Callable[[Request, str, int], Awaitable[Response]],
+    ) -> None:
+        self.room = room
+        self.identity = identity
+        self.said = said
+        self.cache: OrderedDict[str, _Finished] = OrderedDict()
+        self.outcomes: OrderedDict[str, Outcome] = OrderedDict()
+        self.reviews: OrderedDict[tuple[str, int], Review] = OrderedDict()
+        self.reviewing: dict[tuple[str, int], asyncio.Future[Review]] = {}
+        self.workers: list[asyncio.Semaphore] = []  # made on first use, in the server's loop
+
+    @staticmethod
     def remember(store: OrderedDict[_Key, _Value], key: _Key, value: _Value, size: int) -> None:
         store[key] = value
         store.move_to_end(key)
         while len(store) > size:
             store.popitem(last=False)
 
-    async def exists(tid: str) -> bool:
-        if tid in room().tables:
+    async def exists(self, tid: str) -> bool:
+        if tid in self.room().tables:
             return True
-        return await room().store.run(table_exists, room().store, tid)
+        return await self.room().store.run(table_exists, self.room().store, tid)
 
-    async def load(tid: str) -> _Finished | None:
+    async def load(self, tid: str) -> _Finished | None:
         """The finished table ``tid`` built from storage, ``None`` if there is
         no such table; raises :class:`NotFinished` if its game is not over."""
-        live = room().tables.get(tid)
+        live = self.room().tables.get(tid)
         if live is not None and live.status != "finished":
             raise NotFinished(live.status)  # known without touching the database
-        store = room().store
+        store = self.room().store
         stored = await store.run(store.load_table, tid)
         if stored is None:
             return None
@@ -145,51 +147,51 @@ def routes(
         names: dict[str, str] = {}
         for player, _bot in stored.seats.values():
             if player is not None:
-                names[player] = await room().player_name(player) or "?"
+                names[player] = await self.room().player_name(player) or "?"
         match = await asyncio.to_thread(rebuild, stored)
-        remember(outcomes, tid, game_outcome(match), CACHE_SIZE * 16)
+        self.remember(self.outcomes, tid, game_outcome(match), CACHE_SIZE * 16)
         return _Finished(stored, names, match)
 
-    async def finished(tid: str) -> _Finished | None:
+    async def finished(self, tid: str) -> _Finished | None:
         """:func:`load`, through the cache of finished tables."""
-        hit = cache.get(tid)
+        hit = self.cache.get(tid)
         if hit is not None:
-            cache.move_to_end(tid)
+            self.cache.move_to_end(tid)
             return hit
-        entry = await load(tid)
+        entry = await self.load(tid)
         if entry is not None:
-            remember(cache, tid, entry, CACHE_SIZE)
+            self.remember(self.cache, tid, entry, CACHE_SIZE)
         return entry
 
-    async def lookup(request: Request) -> _Finished | Response:
+    async def lookup(self, request: Request) -> _Finished | Response:
         """The finished table of the request, or the error response."""
         tid = request.path_params["tid"]
         try:
-            entry = await finished(tid)
+            entry = await self.finished(tid)
         except NotFinished as exc:
-            return _error(str(exc), 409)
+            return bad(str(exc), 409)
         except TrumpsError as exc:
-            return _error(f"table {tid!r} could not be rebuilt from its stored actions: {exc}", 500)
+            return bad(f"table {tid!r} could not be rebuilt from its stored actions: {exc}", 500)
         if entry is None:
-            return _error(f"no table {tid!r}", 404)
-        if not may_replay(entry.stored, (await identity(request))[0]):
-            return _error(CLOSED, 403)
+            return bad(f"no table {tid!r}", 404)
+        if not may_replay(entry.stored, (await self.identity(request))[0]):
+            return bad(CLOSED, 403)
         return entry
 
     # ----- pages -----------------------------------------------------------------
-    async def replay_page(request: Request) -> Response:
+    async def replay_page(self, request: Request) -> Response:
         # the page holds no game data: it loads the replay through the API,
         # which refuses unfinished games (the page then says so)
-        if not await exists(request.path_params["tid"]):
-            return await said(request, N_("No such table"), 404)
+        if not await self.exists(request.path_params["tid"]):
+            return await self.said(request, N_("No such table"), 404)
         return FileResponse(STATIC / "replay.html")
 
-    async def games_page(_request: Request) -> Response:
+    async def games_page(self, _request: Request) -> Response:
         return FileResponse(STATIC / "games.html")
 
     # ----- API -------------------------------------------------------------------------
-    async def api_replay(request: Request) -> Response:
-        entry = await lookup(request)
+    async def api_replay(self, request: Request) -> Response:
+        entry = await self.lookup(request)
         if isinstance(entry, Response):
             return entry
         if entry.replay_gz is None:
@@ -201,18 +203,18 @@ def routes(
         body = await asyncio.to_thread(gzip.decompress, entry.replay_gz)  # rare: browsers take gzip
         return Response(body, media_type="application/json", headers=headers)
 
-    async def api_record(request: Request) -> Response:
+    async def api_record(self, request: Request) -> Response:
         fmt = request.query_params.get("format", "json")
         if fmt not in ("json", "pbn"):
-            return _error(f"unknown format {fmt!r} (json or pbn)", 400)
-        entry = await lookup(request)
+            return bad(f"unknown format {fmt!r} (json or pbn)", 400)
+        entry = await self.lookup(request)
         if isinstance(entry, Response):
             return entry
         st = entry.stored
         stem = f"trumps-{st.game}-{st.id}"
         if fmt == "pbn":
             if pbn_module(st.game) is None:
-                return _error(f"{st.game} games have no PBN export (only JSON)", 400)
+                return bad(f"{st.game} games have no PBN export (only JSON)", 400)
             text = pbn_export(entry.match, st, entry.names)
             return Response(
                 text.encode(),
@@ -223,14 +225,14 @@ def routes(
             entry.match.to_json(), headers={"Content-Disposition": f'attachment; filename="{stem}.json"'}
         )
 
-    async def analyse(entry: _Finished, deal: int) -> Review:
+    async def analyse(self, entry: _Finished, deal: int) -> Review:
         """Deal ``deal``'s analysis, made once (in a worker process, at most
         :data:`review.REVIEW_WORKERS` at a time) and kept."""
         key = (entry.stored.id, deal)
-        if not workers:
-            workers.append(asyncio.Semaphore(review.REVIEW_WORKERS))
-        async with workers[0]:
-            hit = reviews.get(key)
+        if not self.workers:
+            self.workers.append(asyncio.Semaphore(review.REVIEW_WORKERS))
+        async with self.workers[0]:
+            hit = self.reviews.get(key)
             if hit is not None:
                 return hit
             st, match = entry.stored, entry.match
@@ -252,44 +254,44 @@ def routes(
             "seconds": ran["seconds"],
             "limit": review.REVIEW_SECONDS,
         }
-        remember(reviews, key, result, review.REVIEW_CACHE)
+        self.remember(self.reviews, key, result, review.REVIEW_CACHE)
         return result
 
-    async def api_review(request: Request) -> Response:
-        entry = await lookup(request)
+    async def api_review(self, request: Request) -> Response:
+        entry = await self.lookup(request)
         if isinstance(entry, Response):
             return entry
         count = len(entry.match.deal_records)
         deal = parse_int(request.query_params.get("deal"), 1, count)
         if deal is None:
-            return _error(f"give the deal to analyse: ?deal=N with N from 1 to {count}", 400)
+            return bad(f"give the deal to analyse: ?deal=N with N from 1 to {count}", 400)
         key = (entry.stored.id, deal)
-        result = reviews.get(key)
+        result = self.reviews.get(key)
         if result is None:
-            task = reviewing.get(key)
+            task = self.reviewing.get(key)
             if task is None:  # one analysis per deal, whoever asks meanwhile
-                task = asyncio.ensure_future(analyse(entry, deal))
-                reviewing[key] = task
-                task.add_done_callback(lambda _t: reviewing.pop(key, None))
+                task = asyncio.ensure_future(self.analyse(entry, deal))
+                self.reviewing[key] = task
+                task.add_done_callback(lambda _t: self.reviewing.pop(key, None))
             try:
                 result = await asyncio.shield(task)
             except ReviewFailed as exc:
-                return _error(f"the double-dummy analysis of deal {deal} failed: {exc}", 503)
-        reviews.move_to_end(key)
+                return bad(f"the double-dummy analysis of deal {deal} failed: {exc}", 503)
+        self.reviews.move_to_end(key)
         return JSONResponse(result, headers={"Cache-Control": "private, max-age=3600"})
 
-    async def api_my_games(request: Request) -> Response:
-        pid, name = await identity(request)
+    async def api_my_games(self, request: Request) -> Response:
+        pid, name = await self.identity(request)
         if pid is None:
-            return _error("choose a name first", 401)
-        store = room().store
+            return bad("choose a name first", 401)
+        store = self.room().store
         rows = await store.run(player_games, store, pid, GAMES_LIMIT)
         out = []
         for row in rows:
-            out.append(await describe(row, pid))
+            out.append(await self.describe(row, pid))
         return JSONResponse({"player": pid, "name": name, "games": out})
 
-    async def describe(row: PlayerGame, pid: str) -> dict[str, object]:
+    async def describe(self, row: PlayerGame, pid: str) -> dict[str, object]:
         """One entry of a game list: public facts only (seats, status,
         scores), never a card, whatever the table's status."""
         players = len(row.seats)
@@ -297,17 +299,17 @@ def routes(
         mine = next((seat_name(s.seat, players) for s in row.seats if s.player == pid), None)
         outcome: Outcome | None = None
         status = row.status
-        live = room().tables.get(row.id)
+        live = self.room().tables.get(row.id)
         if live is not None and live.status != "finished":
             status = live.status
             outcome = game_outcome(live.match)
             outcome["winner"] = None
         elif status == "finished":
-            outcome = outcomes.get(row.id)
+            outcome = self.outcomes.get(row.id)
             if outcome is None:  # built once, without filling the cache of whole tables
                 with contextlib.suppress(NotFinished, TrumpsError):
-                    await load(row.id)
-                outcome = outcomes.get(row.id)
+                    await self.load(row.id)
+                outcome = self.outcomes.get(row.id)
         result = None
         if status == "finished" and outcome is not None and mine is not None:
             win = outcome["winner"]
@@ -336,11 +338,21 @@ def routes(
             },
         }
 
-    return [
-        Route("/replay/{tid:tid}", replay_page),
-        Route("/games", games_page),
-        Route("/api/tables/{tid:tid}/replay", api_replay),
-        Route("/api/tables/{tid:tid}/record", api_record),
-        Route("/api/tables/{tid:tid}/review", api_review),
-        Route("/api/me/games", api_my_games),
-    ]
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/replay/{tid:tid}", self.replay_page),
+            Route("/games", self.games_page),
+            Route("/api/tables/{tid:tid}/replay", self.api_replay),
+            Route("/api/tables/{tid:tid}/record", self.api_record),
+            Route("/api/tables/{tid:tid}/review", self.api_review),
+            Route("/api/me/games", self.api_my_games),
+        ]
+
+
+def routes(
+    room: Callable[[], Room],
+    identity: Identity,
+    said: Callable[[Request, str, int], Awaitable[Response]],
+) -> list[BaseRoute]:
+    """The routes (:class:`HistoryRoutes`)."""
+    return HistoryRoutes(room, identity, said).routes()

@@ -1,5 +1,5 @@
-"""Pages that say one thing: a table that does not exist, or that the reader
-may not open.  A real page (the room's look, a phone's viewport, the way back
+"""Answers that say one thing: a refusal as the API gives it (:func:`bad`),
+and pages for a table that does not exist, or that the reader may not open.  A real page (the room's look, a phone's viewport, the way back
 to the lobby, the reader's language), not a bare line of English text: the
 address may come from a stale link or a friend's message."""
 
@@ -7,11 +7,17 @@ from __future__ import annotations
 
 from html import escape
 
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, JSONResponse
 
 from trumps.i18n import Translator
 
-__all__ = ["message_page"]
+__all__ = ["bad", "message_page"]
+
+
+def bad(reason: str, status: int = 400, **headers: str) -> JSONResponse:
+    """A refusal as the API gives it: ``{"error": reason}`` (with ``headers``,
+    such as ``Retry-After``)."""
+    return JSONResponse({"error": reason}, status_code=status, headers=headers or None)
 
 
 def message_page(words: Translator, message: str, status: int, lang: str = "en") -> HTMLResponse:

@@ -22,6 +22,7 @@ from trumps.room.tables.messages import MessageError
 from trumps.room.tables.table import LIVE, RoomError
 from trumps.room.validate import BodyReader, Line
 from trumps.room.web.accounts import Sessions
+from trumps.room.web.message import bad
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
@@ -58,9 +59,6 @@ def seated_at(room: Room, pid: str) -> access.Facts | None:
 
 
 def routes(room: Callable[[], Room], sessions: Sessions, body: BodyReader) -> list[BaseRoute]:
-    def bad(reason: str, status: int = 400) -> JSONResponse:
-        return JSONResponse({"error": reason}, status_code=status)
-
     async def waiting() -> dict[str, int]:
         cluster = room().cluster
         if cluster is not None and not cluster.leader:  # the matchmaker's worker knows

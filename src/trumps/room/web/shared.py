@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse
 
 from trumps.room import STATIC
 from trumps.room.limits import SocketCount
 from trumps.room.tables.messages import MessageError
 from trumps.room.web.accounts import Sessions
+from trumps.room.web.message import bad
 
 if TYPE_CHECKING:
     from itsdangerous import URLSafeSerializer
@@ -31,11 +31,6 @@ __all__ = ["BODY_LIMIT", "STATIC", "Web", "bad"]
 BODY_LIMIT = 16_384  # bytes of a JSON request body at most
 
 M = TypeVar("M", bound=BaseModel)
-
-
-def bad(reason: str, status: int = 400) -> JSONResponse:
-    """A refusal as the API gives it: ``{"error": reason}``."""
-    return JSONResponse({"error": reason}, status_code=status)
 
 
 @dataclass(eq=False)
