@@ -4,8 +4,9 @@ blocks on the database and writes happen in the order they were made.
 
 Actions, the busiest writes, go through :meth:`Store.write_action`: every
 action waiting when the database thread gets to them is committed in one
-transaction (group commit), and each caller resumes only once its action is
-committed, so nothing is shown that is not stored.  On SQLite "committed"
+transaction (:mod:`~trumps.room.storage.group_commit`), and each caller
+resumes only once its action is committed, so nothing is shown that is not
+stored.  On SQLite "committed"
 includes "into the file a restart will read": a deleted, replaced or
 unwritable file stops every write (:class:`trumps.room.storage.db.FileWatch`,
 :class:`StoreUnavailable`)."""
@@ -16,7 +17,6 @@ import asyncio
 import json
 import logging
 import secrets
-import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -40,6 +40,7 @@ from trumps.room.storage.db import (
     make_engine,
     migrate,
 )
+from trumps.room.storage.group_commit import ActionValues, GroupCommit, Write
 
 __all__ = ["READ_THREADS", "Store", "StoreUnavailable", "StoredTable", "new_id"]
 
@@ -60,18 +61,6 @@ class ChatLine(TypedDict):
     text: str
     at: float
     channel: str
-
-
-class ActionValues(TypedDict):
-    """One ``actions`` row as the group commit inserts it."""
-
-    table_id: str
-    seq: int
-    seat: int
-    action: str
-    at: float
-    auto: bool
-    timeout: bool
 
 
 class BrokenTable(TypedDict):
@@ -134,11 +123,8 @@ class Store:
             if self.engine.dialect.name == "postgresql"
             else self._pool
         )
-        # writes waiting for the next group commit (an action row, or a function
-        # run on the transaction's connection), with the future of each caller
-        self._batch: list[tuple[ActionValues | _Write, asyncio.Future[None]]] = []
-        self._batch_lock = threading.Lock()
-        self._batch_queued = False
+        # actions, and seat and status changes, committed together (group_commit)
+        self._commits = GroupCommit(self.engine, self.watch, self._pool)
 
     async def run(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
         """Run a synchronous storage call on the database thread."""
@@ -169,86 +155,13 @@ class Store:
             "table_id": tid, "seq": seq, "seat": seat, "action": action, "at": at, "auto": auto,
             "timeout": timeout,
         }  # fmt: skip
-        await self._queue(row)
+        await self._commits.queue(row)
 
     async def write(self, fn: Callable[[Connection, *Ts], None], *args: *Ts) -> None:
         """Run ``fn(connection, *args)`` in the next group commit, in order
         with the actions (seat and status changes take this path, so a busy
         room does not pay one transaction for each)."""
-        await self._queue(_Write(fn, args))
-
-    async def _queue(self, item: ActionValues | _Write) -> None:
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[None] = loop.create_future()
-        with self._batch_lock:
-            self._batch.append((item, fut))
-            queue = not self._batch_queued
-            self._batch_queued = True
-        if queue:
-            self._pool.submit(self._write_batch)
-        if not timing.ENABLED:
-            await fut
-            return
-        t0 = time.perf_counter()
-        await fut
-        timing.record("dbwait", time.perf_counter() - t0)
-
-    def _write_batch(self) -> None:
-        """On the database thread: commit every waiting action at once, then
-        wake their callers.  If the batch fails, each action is retried in a
-        transaction of its own, so one bad row fails only its own caller."""
-        with self._batch_lock:
-            batch, self._batch = self._batch, []
-            self._batch_queued = False
-        if not batch:
-            return
-        t0 = time.perf_counter()
-        try:
-            if self.watch is not None:
-                self.watch.refuse()  # writes stopped: not even a transaction
-            self._commit([item for item, _ in batch])
-            results: list[BaseException | None] = [None] * len(batch)
-        except Exception as exc:
-            # each write again alone: one bad row fails only its caller, and a lost
-            # PostgreSQL connection is replaced; but no retry helps a lost SQLite file
-            gone = isinstance(exc, StoreUnavailable) and self.watch is not None
-            results = [exc] * len(batch) if gone else [self._retry(item) for item, _ in batch]
-        timing.record("batch", len(batch), time.perf_counter() - t0)
-        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]] = {}
-        for (_, fut), failure in zip(batch, results, strict=True):
-            by_loop.setdefault(fut.get_loop(), []).append((fut, failure))
-        for loop, done in by_loop.items():
-            try:
-                loop.call_soon_threadsafe(_resolve, done)
-            except RuntimeError:  # the loop is closed: nobody is waiting any more
-                log.warning("dropped %d action acknowledgements: event loop closed", len(done))
-
-    def _retry(self, item: ActionValues | _Write) -> BaseException | None:
-        """One write of a failed batch in a transaction of its own: its failure, or None."""
-        try:
-            self._commit([item])
-        except Exception as exc:
-            return exc
-        return None
-
-    def _insert_actions(self, rows: list[ActionValues]) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(insert(ActionRow), rows)
-
-    def _commit(self, items: list[ActionValues | _Write]) -> None:
-        """One transaction: consecutive action rows in one insert, writes in order."""
-        with self.engine.begin() as conn:
-            rows: list[ActionValues] = []
-            for item in items:
-                if isinstance(item, dict):
-                    rows.append(item)
-                    continue
-                if rows:
-                    conn.execute(insert(ActionRow), rows)
-                    rows = []
-                item.fn(conn, *item.args)
-            if rows:
-                conn.execute(insert(ActionRow), rows)
+        await self._commits.queue(Write(fn, args))
 
     def close(self) -> None:
         if self._reads is not self._pool:
@@ -366,13 +279,12 @@ class Store:
         )
 
     def set_seat(self, tid: str, seat: int, player: str | None, bot: str | None) -> None:
-        with self.sessions.begin() as s:
-            row = s.get(SeatRow, (tid, seat))
-            if row is None:
-                s.add(SeatRow(table_id=tid, seat=seat, player_id=player, bot=bot))
+        with self.engine.begin() as conn:
+            there = conn.scalar(select(SeatRow.seat).where(SeatRow.table_id == tid, SeatRow.seat == seat))
+            if there is None:  # a seat the table was made without
+                conn.execute(insert(SeatRow).values(table_id=tid, seat=seat, player_id=player, bot=bot))
             else:
-                row.player_id = player
-                row.bot = bot
+                Store.seat_write(conn, tid, seat, player, bot)
 
     @staticmethod
     def seat_write(conn: Connection, tid: str, seat: int, player: str | None, bot: str | None) -> None:
@@ -413,12 +325,8 @@ class Store:
         conn.execute(update(TableRow).where(TableRow.id == tid).values(**values))
 
     def set_status(self, tid: str, status: str, started: float | None = None) -> None:
-        with self.sessions.begin() as s:
-            row = s.get(TableRow, tid)
-            if row is not None:
-                row.status = status
-                if started is not None:
-                    row.started = started
+        with self.engine.begin() as conn:
+            Store.status_write(conn, tid, status, started)
 
     def close_waiting(self, tid: str) -> bool:
         """Close a table still ``waiting`` (abandoned: nobody came for
@@ -463,19 +371,12 @@ class Store:
 
     def append_action(self, tid: str, seq: int, seat: int, action: str, at: float, auto: bool) -> None:
         """Store one action now (synchronously; the room uses :meth:`write_action`)."""
-        self._insert_actions(
-            [
-                {
-                    "table_id": tid,
-                    "seq": seq,
-                    "seat": seat,
-                    "action": action,
-                    "at": at,
-                    "auto": auto,
-                    "timeout": False,
-                }
-            ]
-        )
+        row: ActionValues = {
+            "table_id": tid, "seq": seq, "seat": seat, "action": action, "at": at, "auto": auto,
+            "timeout": False,
+        }  # fmt: skip
+        with self.engine.begin() as conn:
+            conn.execute(insert(ActionRow), [row])
 
     def append_chat(
         self, tid: str, player: str | None, name: str, text: str, at: float, channel: str = "players"
@@ -566,25 +467,7 @@ class Store:
         return t
 
 
-@dataclass(frozen=True)
-class _Write:
-    """A write queued for a group commit: ``fn(connection, *args)``."""
-
-    fn: Callable[..., None]  # called with (connection, *args): checked where made (Store.write)
-    args: tuple[object, ...]
-
-
 def _as_stored(value: Mapping[str, object]) -> dict[str, object]:
     """``value`` as a JSON column gives it back (tuples become lists...)."""
     out: dict[str, object] = json.loads(json.dumps(value))
     return out
-
-
-def _resolve(done: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
-    for fut, exc in done:
-        if fut.done():  # the caller was cancelled
-            continue
-        if exc is None:
-            fut.set_result(None)
-        else:
-            fut.set_exception(exc)

@@ -1,0 +1,146 @@
+"""Group commit: every write waiting when the database thread gets to them
+goes into one transaction, and each caller resumes only once its write is
+committed.
+
+Actions are the room's busiest writes (one per card or call, from every
+table at once); one transaction each would cap a busy room at the disk's
+fsync rate.  Seat and status changes ride along in the same order, so what
+a table shows after them is what a restart will read."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TypedDict
+
+from sqlalchemy import Engine, insert
+
+from trumps.room import timing
+from trumps.room.storage.db import ActionRow, FileWatch, StoreUnavailable
+
+__all__ = ["ActionValues", "GroupCommit", "Write"]
+
+log = logging.getLogger("trumps.room")
+
+
+class ActionValues(TypedDict):
+    """One ``actions`` row as the group commit inserts it."""
+
+    table_id: str
+    seq: int
+    seat: int
+    action: str
+    at: float
+    auto: bool
+    timeout: bool
+
+
+@dataclass(frozen=True)
+class Write:
+    """A write queued for a group commit: ``fn(connection, *args)``."""
+
+    fn: Callable[..., None]  # called with (connection, *args): checked where made (Store.write)
+    args: tuple[object, ...]
+
+
+Item = ActionValues | Write
+
+
+class GroupCommit:
+    """The queue of writes waiting for the next transaction, committed on
+    ``pool`` (the one database thread)."""
+
+    def __init__(self, engine: Engine, watch: FileWatch | None, pool: ThreadPoolExecutor) -> None:
+        self.engine = engine
+        self.watch = watch
+        self.pool = pool
+        # writes waiting for the next group commit, with the future of each caller
+        self._batch: list[tuple[Item, asyncio.Future[None]]] = []
+        self._lock = threading.Lock()
+        self._queued = False
+
+    async def queue(self, item: Item) -> None:
+        """Add ``item`` to the next transaction; returns once it is committed
+        (raises if it could not be)."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+        with self._lock:
+            self._batch.append((item, fut))
+            queue = not self._queued
+            self._queued = True
+        if queue:
+            self.pool.submit(self._write_batch)
+        if not timing.ENABLED:
+            await fut
+            return
+        t0 = time.perf_counter()
+        await fut
+        timing.record("dbwait", time.perf_counter() - t0)
+
+    def _write_batch(self) -> None:
+        """On the database thread: commit every waiting write at once, then
+        wake their callers.  If the batch fails, each write is retried in a
+        transaction of its own, so one bad row fails only its own caller."""
+        with self._lock:
+            batch, self._batch = self._batch, []
+            self._queued = False
+        if not batch:
+            return
+        t0 = time.perf_counter()
+        try:
+            if self.watch is not None:
+                self.watch.refuse()  # writes stopped: not even a transaction
+            self._commit([item for item, _ in batch])
+            results: list[BaseException | None] = [None] * len(batch)
+        except Exception as exc:
+            # each write again alone: one bad row fails only its caller, and a lost
+            # PostgreSQL connection is replaced; but no retry helps a lost SQLite file
+            gone = isinstance(exc, StoreUnavailable) and self.watch is not None
+            results = [exc] * len(batch) if gone else [self._retry(item) for item, _ in batch]
+        timing.record("batch", len(batch), time.perf_counter() - t0)
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]] = {}
+        for (_, fut), failure in zip(batch, results, strict=True):
+            by_loop.setdefault(fut.get_loop(), []).append((fut, failure))
+        for loop, done in by_loop.items():
+            try:
+                loop.call_soon_threadsafe(_resolve, done)
+            except RuntimeError:  # the loop is closed: nobody is waiting any more
+                log.warning("dropped %d action acknowledgements: event loop closed", len(done))
+
+    def _retry(self, item: Item) -> BaseException | None:
+        """One write of a failed batch in a transaction of its own: its failure, or None."""
+        try:
+            self._commit([item])
+        except Exception as exc:
+            return exc
+        return None
+
+    def _commit(self, items: list[Item]) -> None:
+        """One transaction: consecutive action rows in one insert, writes in order."""
+        with self.engine.begin() as conn:
+            rows: list[ActionValues] = []
+            for item in items:
+                if isinstance(item, dict):
+                    rows.append(item)
+                    continue
+                if rows:
+                    conn.execute(insert(ActionRow), rows)
+                    rows = []
+                item.fn(conn, *item.args)
+            if rows:
+                conn.execute(insert(ActionRow), rows)
+
+
+def _resolve(done: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    for fut, exc in done:
+        if fut.done():  # the caller was cancelled
+            continue
+        if exc is None:
+            fut.set_result(None)
+        else:
+            fut.set_exception(exc)
