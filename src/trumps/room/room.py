@@ -1,12 +1,12 @@
-"""The room: every live table, the lobby's subscribers, table creation and
-the rebuild of every unfinished table at start-up."""
+"""The room: every live table, table creation, the rebuild of every
+unfinished table at start-up, and what follows a table's change or end
+(the lobby, the other workers, friends, profiles and ratings)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import functools
-import json
 import logging
 import random
 import secrets
@@ -18,22 +18,19 @@ from pydantic import ValidationError
 
 import trumps
 from trumps.core.errors import TrumpsError
-from trumps.room import timing, wire
+from trumps.room import timing
 from trumps.room.compete import competition
+from trumps.room.people.lobby import Lobby
 from trumps.room.people.play import PlayDesk
 from trumps.room.people.presence import People
 from trumps.room.storage.store import Store, StoredTable
-from trumps.room.tables import access
-from trumps.room.tables.messages import PROTOCOL_VERSION
 from trumps.room.tables.settings import SCHEDULE_HORIZON, TableSettings
 from trumps.room.tables.table import (
     ABANDON_AFTER,
     LIVE,
-    Connection,
     RoomError,
     Table,
     TableClosed,
-    TableSummary,
     new_invite_code,
 )
 from trumps.room.tables.timers import Clock, Timers
@@ -45,15 +42,8 @@ if TYPE_CHECKING:
 __all__ = ["Room"]
 
 KEEP_FINISHED = 60.0  # seconds a finished table nobody is connected to stays live
-LOBBY_INTERVAL = 0.1  # seconds: lobby updates are gathered, at most one push per interval
 
 log = logging.getLogger("trumps.room")
-
-
-class LobbyEntry(TableSummary, total=False):
-    """A table in the lobby: its summary, and the viewer's seat there (``you``)."""
-
-    you: str
 
 
 class Room:
@@ -75,19 +65,14 @@ class Room:
         self.bot_delay = bot_delay
         self.grace = grace
         self.tables: dict[str, Table] = {}
-        self.lobby: set[Connection] = set()
         self.names: dict[str, str] = {}
         self.people = People(store, self.tables, self.names)
         self.people.on_finished.append(functools.partial(competition.tell_unpaid, people=self.people))
         self.people.on_finished.append(self._game_over)
         self.play = PlayDesk(self)
-        self._lobby_dirty = False
-        self._lobby_task: asyncio.Task[None] | None = None
+        self.lobby = Lobby(self.tables, self.people)
         self.cluster: Cluster | None = None  # several workers: see trumps.room.cluster
         self.sessions: Sessions | None = None  # the app's Sessions (ends sockets of revoked sessions)
-        # lobby entries checked to encode (see _entry): table id -> what was checked
-        self._sound: dict[str, tuple[int, int, int, int, str, str]] = {}
-        self._unlisted: set[str] = set()  # tables left out of the lobby (logged once)
         self._seated: dict[str, set[str]] = {}  # table id -> people seated there (presence told)
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -210,10 +195,7 @@ class Room:
     async def stop(self) -> None:
         if self.cluster is not None:  # hand the tables over first
             await self.cluster.stop()
-        if self._lobby_task is not None:
-            self._lobby_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._lobby_task
+        await self.lobby.stop()
         for t in self.tables.values():
             await t.close()
         await self.people.close_all()
@@ -362,73 +344,14 @@ class Room:
         except KeyError:
             raise RoomError(f"no table {tid!r}") from None
 
-    def listing(self, viewer: str | None = None) -> list[TableSummary | LobbyEntry]:
-        """The lobby as ``viewer`` sees it: every unfinished table listed for
-        them (:func:`trumps.room.tables.access.listed`), newest first.  ``you``: the
-        seat the viewer holds there (the lobby offers the way back to it)."""
-        every: list[access.Facts] = list(self.tables.values())
-        if self.cluster is not None:
-            every.extend(self.cluster.remote.values())
-        tables = sorted(every, key=lambda t: t.created, reverse=True)
-        out: list[TableSummary | LobbyEntry] = []
-        for t in tables:
-            if t.status not in LIVE or not self.people.listed(t, viewer):
-                continue
-            summary = self._entry(t)
-            if summary is None:
-                continue
-            seat = t.seat_of(viewer) if viewer is not None else None
-            if seat is not None:
-                out.append({**summary, "you": summary["seats"][seat]["seat"]})
-            else:
-                out.append(summary)
-        return out
-
-    def _entry(self, t: access.Facts) -> TableSummary | None:
-        """A table's lobby entry, or None (logged once) if it cannot be sent.
-
-        One table whose stored settings, options or times no JSON can carry
-        (a NaN start time, a target of 10**30 written before the checks
-        existed) made ``GET /api/tables`` answer 500 and closed the lobby
-        socket of everyone.  Such an entry is left out instead.  Encoding
-        every entry on every listing would double the lobby's cost, so an
-        entry is checked once, again only when the table's settings,
-        options or times are other objects (the parts a table keeps
-        from storage; the rest is the server's own)."""
-        summary = t.summary()
-        key = (
-            id(t), id(t.settings), id(getattr(t, "options", None)), id(getattr(t, "preset", None)),
-            repr(t.created), repr(getattr(t, "started", None)),
-        )  # fmt: skip
-        if self._sound.get(t.id) == key:
-            return summary
-        try:
-            wire.dumps(summary)  # 64-bit integers, no lone surrogates
-            json.dumps(summary, allow_nan=False)  # finite numbers (the REST answers)
-        except (TypeError, ValueError, OverflowError) as exc:
-            self._sound.pop(t.id, None)
-            if t.id not in self._unlisted:
-                self._unlisted.add(t.id)
-                log.error("table %s is left out of the lobby: its entry cannot be encoded (%s)", t.id, exc)
-            return None
-        if len(self._sound) > 4 * len(self.tables) + 1000:  # forget tables long gone
-            self._sound.clear()
-        self._sound[t.id] = key
-        return summary
-
-    def lobby_event(self, viewer: str | None = None) -> dict[str, object]:
-        return {"v": PROTOCOL_VERSION, "type": "lobby", "tables": self.listing(viewer)}
-
     async def _changed(self, _table: Table) -> None:
-        """A table's lobby entry changed: push the listing to the lobby.
-
-        The listing covers every table, so building it per change would cost
-        O(tables) per action; changes are gathered instead, and one push
-        (at most one per :data:`LOBBY_INTERVAL`) carries all of them."""
+        """A table's lobby entry changed: tell the other workers, the friends
+        of whoever sat down or stood up, and the lobby (which gathers the
+        changes into one push, :mod:`trumps.room.people.lobby`)."""
         if self.cluster is not None:
             self.cluster.publish(_table)
         self._presence_changed(_table)
-        await self.lobby_changed()
+        await self.lobby.changed()
 
     def _presence_changed(self, table: Table) -> None:
         """Whoever sat down at, stood up from or finished ``table`` (closed,
@@ -451,26 +374,4 @@ class Room:
 
     async def lobby_changed(self) -> None:
         """Some table's lobby entry changed (here or on another worker)."""
-        if not self.lobby:
-            return
-        self._lobby_dirty = True
-        if self._lobby_task is None or self._lobby_task.done():
-            self._lobby_task = asyncio.get_running_loop().create_task(self._push_lobby())
-
-    async def _push_lobby(self) -> None:
-        await asyncio.sleep(0)  # gather the changes made in the same turn of the loop
-        while self._lobby_dirty and self.lobby:
-            self._lobby_dirty = False
-            await self.send_lobby()
-            await asyncio.sleep(LOBBY_INTERVAL)
-
-    async def send_lobby(self) -> None:
-        events: dict[str | None, dict[str, object]] = {}  # one listing per viewer
-        for conn in list(self.lobby):
-            event = events.get(conn.player)
-            if event is None:
-                event = events[conn.player] = self.lobby_event(conn.player)
-            try:
-                await conn.send(event)
-            except Exception:
-                self.lobby.discard(conn)
+        await self.lobby.changed()

@@ -100,13 +100,13 @@ class Sockets:
             return
         conn = self.connection(ws, who)
         sessions.track(who.session, conn)
-        room.lobby.add(conn)
+        room.lobby.watchers.add(conn)
         try:
-            await conn.send(room.lobby_event(who.player))
+            await conn.send(room.lobby.event(who.player))
             async for _ in client_messages(ws, conn):
                 pass  # the lobby is read-only; keep the socket open
         finally:
-            room.lobby.discard(conn)
+            room.lobby.watchers.discard(conn)
             sessions.untrack(who.session, conn)
             self.web.sockets.close(key[0], None, key[1])
             await conn.finish()

@@ -103,7 +103,7 @@ class Tables:
         pid, _ = await self.web.identity(request)
         room = self.web.room()
         if request.method == "GET":
-            return JSONResponse(room.listing(pid))
+            return JSONResponse(room.lobby.listing(pid))
         if pid is None:
             return bad("choose a name first", 401)
         try:
