@@ -15,6 +15,13 @@ down_revision = "0002"
 
 
 def upgrade() -> None:
+    _accounts()
+    _people()
+    _results()
+
+
+def _accounts() -> None:
+    """The account columns of ``players``, sessions and login throttling."""
     # plain ALTER TABLE ... ADD COLUMN (no batch): SQLite must not copy "players", which
     # every other table points at
     op.add_column("players", sa.Column("username_key", sa.String(24), nullable=True))
@@ -46,6 +53,10 @@ def upgrade() -> None:
         sa.Column("count", sa.Integer, nullable=False),
         sa.Column("last", sa.Float, nullable=False),
     )
+
+
+def _people() -> None:
+    """Friends, blocks and invitations."""
     op.create_table(
         "friends",
         sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), primary_key=True),
@@ -71,6 +82,10 @@ def upgrade() -> None:
     )
     op.create_index("ix_invitations_table_id", "invitations", ["table_id"])
     op.create_index("ix_invitations_to_id", "invitations", ["to_id"])
+
+
+def _results() -> None:
+    """The result of every finished game, and ratings with their history."""
     op.create_table(
         "game_results",
         sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
