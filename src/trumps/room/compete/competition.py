@@ -58,19 +58,15 @@ and the room import this module inside their functions (it imports
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypedDict
 
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
-from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import BaseRoute, Route
 
 import trumps
 from trumps.core.protocol import Deal, Match
 from trumps.i18n import N_
-from trumps.room import STATIC
 from trumps.room.people import ratings
 from trumps.room.storage.db import Player, ResultRow, SeatRow, TableRow
 from trumps.room.tables.settings import bot_level
@@ -78,7 +74,6 @@ from trumps.room.tables.table import ChipEntry, RoomError
 
 if TYPE_CHECKING:
     from trumps.room.people.presence import People
-    from trumps.room.room import Room
     from trumps.room.storage.store import Store
     from trumps.room.tables.table import Table
 
@@ -93,7 +88,6 @@ __all__ = [
     "pay_out",
     "prize",
     "prize_rows",
-    "routes",
     "start_competition",
     "start_seated",
     "unpaid_reason",
@@ -109,9 +103,6 @@ PRIZE_TABLE: dict[int, dict[int, int]] = {
 
 #: The most rows one leaderboard request may ask for.
 MAX_LIMIT = 200
-
-
-Identity = Callable[[HTTPConnection], Awaitable[tuple[str | None, str]]]
 
 
 class CompetitionError(RoomError):
@@ -458,40 +449,3 @@ def leaderboard(store: Store, limit: int = 50, game: str | None = None) -> list[
                 }
             )
     return out
-
-
-# ----- routes --------------------------------------------------------------------------
-def routes(room: Callable[[], Room], identity: Identity) -> list[BaseRoute]:
-    """``GET /leaderboard`` (the page), ``GET /api/leaderboard`` (JSON:
-    ``{"players": rows, "prizes": prize_rows()}``, ``?limit=`` and
-    ``?game=``) and ``GET /api/me/chips`` (``{"chips": n}``; 401 without a
-    player cookie)."""
-
-    async def page(_request: Request) -> Response:
-        return FileResponse(STATIC / "leaderboard.html")
-
-    async def api_leaderboard(request: Request) -> Response:
-        text = request.query_params.get("limit", "50")
-        if not (text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_LIMIT):
-            return JSONResponse({"error": f"limit: a whole number from 1 to {MAX_LIMIT}"}, status_code=400)
-        game = request.query_params.get("game") or None
-        store = room().store
-        rows = await store.run(leaderboard, store, int(text), game)
-        return JSONResponse({"players": rows, "prizes": prize_rows()})
-
-    async def api_chips(request: Request) -> Response:
-        pid, _ = await identity(request)
-        if pid is None:
-            return JSONResponse({"error": "choose a name first"}, status_code=401)
-        store = room().store
-        try:
-            balance = await store.run(chips, store, pid)
-        except CompetitionError:
-            return JSONResponse({"error": "choose a name first"}, status_code=401)
-        return JSONResponse({"chips": balance})
-
-    return [
-        Route("/leaderboard", page),
-        Route("/api/leaderboard", api_leaderboard),
-        Route("/api/me/chips", api_chips),
-    ]

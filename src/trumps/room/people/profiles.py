@@ -6,35 +6,26 @@ few indexed queries, never a replay: games played and won per game, the
 contracts the person held and made, the rating with its history
 (:mod:`trumps.room.people.ratings`) and the recent games, each linking to its
 replay.  Profiles are of accounts (``/player/<username>``); a guest has no
-page.  A person the owner has blocked finds no profile at all (the same
-404 as for no such player, as on lichess): it would show them the
-blocker's presence and friends.
+page (its routes: :mod:`trumps.room.web.profiles`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from sqlalchemy import case, func, or_, select
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import BaseRoute, Route
 
 import trumps
-from trumps.room import STATIC
 from trumps.room.people import ratings
 from trumps.room.people.accounts import find_account
 from trumps.room.storage.db import FriendRow, GameResultRow, Player
-from trumps.room.validate import parse_int
 
 if TYPE_CHECKING:
     from trumps.core.protocol import Deal, Match
-    from trumps.room.room import Room
     from trumps.room.storage.store import Store
-    from trumps.room.web.accounts import Sessions
 
-__all__ = ["contracts_of", "profile", "record_game", "routes"]
+__all__ = ["contracts_of", "profile", "record_game"]
 
 RECENT = 20
 
@@ -169,51 +160,3 @@ def profile(store: Store, username: str) -> Profile | None:
         "games": games,
         "recent": recent,
     }
-
-
-def routes(room: Callable[[], Room], sessions: Sessions) -> list[BaseRoute]:
-    def bad(reason: str, status: int = 400) -> JSONResponse:
-        return JSONResponse({"error": reason}, status_code=status)
-
-    async def page(_request: Request) -> Response:
-        return FileResponse(STATIC / "profile.html")
-
-    async def settings_page(_request: Request) -> Response:
-        return FileResponse(STATIC / "settings.html")
-
-    async def api_profile(request: Request) -> Response:
-        name = request.path_params["name"]
-        if len(name) > 24:
-            return bad("no such player", 404)
-        r = room()
-        data = await r.store.run(profile, r.store, name)
-        if data is None:
-            return bad("no such player", 404)
-        who = await sessions.who(request)
-        social = r.people.social
-        if who.player in social.blocks_of(data["player"]):
-            # blocked by the owner: no profile (no presence, no friends), as for no such player
-            return bad("no such player", 404)
-        data["online"] = r.people.online(data["player"])
-        data["you"] = who.player == data["player"]
-        data["friend"] = social.are_friends(who.player, data["player"])
-        data["requested"] = who.player is not None and (who.player, data["player"]) in social.requests
-        return JSONResponse(data)
-
-    async def api_ratings(request: Request) -> Response:
-        game = request.query_params.get("game") or trumps.games()[0]
-        if game not in trumps.games():
-            return bad(f"unknown game {game!r} (known: {', '.join(trumps.games())})")
-        limit = parse_int(request.query_params.get("limit", "50"), 1, ratings.MAX_LIMIT)
-        if limit is None:
-            return bad(f"limit: a whole number from 1 to {ratings.MAX_LIMIT}")
-        r = room()
-        rows = await r.store.run(ratings.leaderboard, r.store, game, limit)
-        return JSONResponse({"game": game, "players": rows})
-
-    return [
-        Route("/player/{name:name}", page),
-        Route("/settings", settings_page),
-        Route("/api/players/{name:name}", api_profile),
-        Route("/api/ratings", api_ratings),
-    ]

@@ -24,13 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, TypedDict
-
-from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
 
 from trumps.core.seats import seat_name
 from trumps.room.tables.settings import TableSettings
@@ -40,9 +35,7 @@ if TYPE_CHECKING:
     from trumps.room.room import Room
     from trumps.room.storage.store import StoredTable
 
-__all__ = ["play_again", "routes"]
-
-Identity = Callable[[HTTPConnection], Awaitable[tuple[str | None, str]]]
+__all__ = ["Again", "play_again"]
 
 # one Play again at a time per finished table on this worker (two players
 # pressing at once make one table; between workers the stored mark decides)
@@ -158,20 +151,3 @@ async def _tell_old(room: Room, tid: str, new_id: str) -> None:
     if old is not None:
         old.rematch = new_id
         await old.broadcast()
-
-
-def routes(room: Callable[[], Room], identity: Identity) -> list[BaseRoute]:
-    """``POST /api/tables/{id}/again``: :func:`play_again` (201 with
-    ``{"table", "seat"}``; 400 with ``{"error"}``, 401 without a name)."""
-
-    async def api_again(request: Request) -> Response:
-        pid, _ = await identity(request)
-        if pid is None:
-            return JSONResponse({"error": "choose a name first"}, status_code=401)
-        try:
-            out = await play_again(room(), pid, request.path_params["tid"])
-        except RoomError as exc:
-            return JSONResponse({"error": str(exc)}, status_code=400)
-        return JSONResponse(out, status_code=201)
-
-    return [Route("/api/tables/{tid:tid}/again", api_again, methods=["POST"])]

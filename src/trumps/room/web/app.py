@@ -24,20 +24,19 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
-from trumps.room.compete import competition
 from trumps.room.limits import BodyLimit
-from trumps.room.people import profiles
 from trumps.room.room import KEEP_FINISHED, Room
 from trumps.room.storage.store import Store, StoreUnavailable
-from trumps.room.tables import rematch
 from trumps.room.tables.table import ABANDON_AFTER
 from trumps.room.tables.timers import Clock
 from trumps.room.validate import RefuseControlCharacters
 from trumps.room.web import accounts as account_routes
 from trumps.room.web import history, languages, play
 from trumps.room.web import people as people_routes
+from trumps.room.web.compete import Compete
 from trumps.room.web.csrf import CrossSiteGuard
 from trumps.room.web.pages import Pages
+from trumps.room.web.profiles import Profiles
 from trumps.room.web.shared import STATIC, Web
 from trumps.room.web.socket_queue import TransportAccess
 from trumps.room.web.sockets import Sockets
@@ -98,10 +97,9 @@ def routes(web: Web, pages: Pages) -> list[BaseRoute]:
         *account_routes.routes(room, sessions, body, unmetered=web.unmetered),
         *people_routes.routes(room, sessions, body, web.sockets),
         *play.routes(room, sessions, body),
-        *profiles.routes(room, sessions),
+        *Profiles(web).routes(),
         *history.routes(room, web.identity, pages.said),
-        *competition.routes(room, web.identity),
-        *rematch.routes(room, web.identity),
+        *Compete(web).routes(),
         *languages.routes(room, sessions),
         *Sockets(web).routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -1,6 +1,6 @@
 """The tables' JSON API: the games and settings a form offers, the lobby's
 list, making a table (with friends invited at once), joining by an
-invitation code, and one table's summary.
+invitation code, one table's summary, and Play again at a finished table.
 
 On several workers a table may run elsewhere: its summary comes from the
 lobby's mirror, and names the worker that runs it to a proxy that routes
@@ -23,6 +23,7 @@ from trumps.room.cluster.relay import ROUTING_HEADER, routing_name
 from trumps.room.history import queries
 from trumps.room.tables import access
 from trumps.room.tables.messages import MessageError
+from trumps.room.tables.rematch import play_again
 from trumps.room.tables.settings import PRESET_PHRASES, settings_schema
 from trumps.room.tables.table import RoomError
 from trumps.room.validate import Line
@@ -63,7 +64,8 @@ async def live_elsewhere(web: Web, tid: str) -> access.Facts | Literal[True] | N
 
 
 class Tables:
-    """``/api/games``, ``/api/settings``, ``/api/join``, ``/api/tables``."""
+    """``/api/games``, ``/api/settings``, ``/api/join``, ``/api/tables``,
+    Play again."""
 
     def __init__(self, web: Web) -> None:
         self.web = web
@@ -75,6 +77,7 @@ class Tables:
             Route("/api/join", self.api_join, methods=["POST"]),
             Route("/api/tables", self.api_tables, methods=["GET", "POST"]),
             Route("/api/tables/{tid:tid}", self.api_table),
+            Route("/api/tables/{tid:tid}/again", self.api_again, methods=["POST"]),
         ]
 
     async def api_games(self, _request: Request) -> Response:
@@ -149,3 +152,15 @@ class Tables:
         if why is not None:
             return bad(why, 403)
         return JSONResponse(self.with_worker(request, t.summary(), tid))
+
+    async def api_again(self, request: Request) -> Response:
+        """Play again (:func:`~trumps.room.tables.rematch.play_again`): 201
+        with ``{"table", "seat"}``; 400 with ``{"error"}``, 401 without a name."""
+        pid, _ = await self.web.identity(request)
+        if pid is None:
+            return bad("choose a name first", 401)
+        try:
+            out = await play_again(self.web.room(), pid, request.path_params["tid"])
+        except RoomError as exc:
+            return bad(str(exc))
+        return JSONResponse(out, status_code=201)
