@@ -216,3 +216,18 @@ def test_the_room_areas_make_no_cycle() -> None:
 
     for area in ALLOWED:
         visit(area, ())
+
+
+#: the modules besides the web that may speak HTTP: the ASGI middlewares of the
+#: base (a body's size, control characters), which every area's limits share
+HTTP_OUTSIDE_WEB = frozenset({"trumps.room.limits", "trumps.room.validate"})
+
+
+@pytest.mark.parametrize("path,module", _room_modules(), ids=lambda v: str(v).rsplit("src/", 1)[-1])
+def test_only_the_web_speaks_http(path: Path, module: str) -> None:
+    """Routes, requests and responses live in ``room/web``: the other areas
+    are called by it and know nothing of Starlette."""
+    if _area(module if path.name != "__init__.py" else module + ".x") == "web" or module in HTTP_OUTSIDE_WEB:
+        return
+    http = sorted({n for n in _runtime_imports(path) if n == "starlette" or n.startswith("starlette.")})
+    assert not http, f"{path.relative_to(SRC)} imports {http}"
