@@ -180,6 +180,9 @@ class Coinche(Match[CoincheDeal]):
         self.deal = self._new_deal()
 
     # ----- views -------------------------------------------------------------
+    def card_text(self, action: str) -> str:
+        return action.partition("+")[0]  # a card with its belote announced: KH+BELOTE
+
     def presentation(self) -> Presentation:
         from trumps.coinche.presentation import presentation
 

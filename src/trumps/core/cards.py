@@ -16,6 +16,7 @@ Card('TH')
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from enum import IntEnum
 from typing import ClassVar
@@ -26,6 +27,7 @@ __all__ = [
     "RANK_CODES",
     "Card",
     "Suit",
+    "card_words",
     "format_cards",
     "format_hand",
     "parse_cards",
@@ -296,3 +298,15 @@ def format_hand(cards: Iterable[Card]) -> str:
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards as a space-separated list of card strings."""
     return " ".join(str(c) for c in cards)
+
+
+_SUITED_CODE = re.compile(r"^(10|[2-9TJQKA])([SHDC])$")
+
+
+def card_words(text: str) -> str | None:
+    """A suited card's code as a sentence writes it: ``TH`` -> ``10♥``,
+    ``7C`` -> ``7♣`` (None: ``text`` is no suited card's code)."""
+    m = _SUITED_CODE.match(text)
+    if m is None:
+        return None
+    return ("10" if m.group(1) == "T" else m.group(1)) + Suit.parse(m.group(2)).symbol

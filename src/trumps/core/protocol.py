@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
-from trumps.core.cards import Card
+from trumps.core.cards import Card, card_words
 from trumps.core.errors import (
     DealError,
     GameOver,
@@ -281,6 +281,32 @@ class Match(ABC, Generic[D]):
         :mod:`trumps.core.presentation`).  Public and the same for every seat.
         A game without its own gets buttons for whatever is legal."""
         return {"box": None, "labels": {}, "names": {}, "terms": {}, "target": None}
+
+    # ----- how records and notices read an action ----------------------------
+    #: the phases whose actions may be cards from the hand to play: a replay
+    #: shows such an action as a card (played, or discarded) when the hand
+    #: to play holds the card it names (:meth:`card_text`)
+    card_phases: ClassVar[frozenset[str]] = frozenset({"PLAY"})
+    #: keys of a seat's own view, besides its hand, that the others' views
+    #: hide (the 500 kitty and discards): a replay, which shows every hand,
+    #: takes them from that seat's view
+    own_view_keys: ClassVar[tuple[str, ...]] = ()
+
+    def card_text(self, action: str) -> str:
+        """The card ``action`` plays, as the views write cards: an action
+        that says more than its card (a 500 joker lead naming a suit, a
+        coinche card with its belote) gives its card alone.  Any other
+        action comes back as it is."""
+        return action
+
+    def spoken(self, action: str) -> str:
+        """``action`` as an English sentence says it: the game's own label
+        of a call (``Pass``, ``7♠``: :meth:`presentation`), ``10♥`` for a
+        card, not the codes ``P``, ``7S``, ``TH``."""
+        label = self.presentation().get("labels", {}).get(action)
+        if label:
+            return str(label)
+        return card_words(action) or action
 
     # ----- the match loop ------------------------------------------------
     @abstractmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trumps.core.cards import Card, sort_cards
+from trumps.core.cards import Card, Suit, card_words, sort_cards
 from trumps.core.deal_reader import DealReader, deal_json
 from trumps.core.decks import deck_500
 from trumps.core.errors import IllegalAction, OptionError, ParseError
@@ -21,6 +21,8 @@ from trumps.five_hundred.play import JokerLead
 from trumps.five_hundred.scoring import game_end, score_deal
 
 __all__ = ["FiveHundred"]
+
+_JOKER_WORDS = {"RJ": "the joker", "BJ": "the black joker"}
 
 
 class FiveHundred(Match[FiveHundredDeal]):
@@ -236,6 +238,19 @@ class FiveHundred(Match[FiveHundredDeal]):
         from trumps.five_hundred.presentation import presentation
 
         return presentation(self.options)
+
+    card_phases = frozenset({PLAY, KITTY})  # the discards to the kitty are cards too
+    own_view_keys = ("discards", "kitty")
+
+    def card_text(self, action: str) -> str:
+        return action.partition(":")[0]  # a joker led naming a suit: RJ:H
+
+    def spoken(self, action: str) -> str:
+        card, _, called = action.partition(":")  # a joker, maybe led calling a suit ("RJ:H")
+        words = _JOKER_WORDS.get(card)
+        if words is None or self.presentation().get("labels", {}).get(action) or card_words(action):
+            return super().spoken(action)
+        return words + (f" ({Suit.parse(called).symbol})" if called in ("S", "H", "D", "C") else "")
 
     def view(self, seat: int | str | None) -> dict[str, Any]:
         from trumps.five_hundred.view import view

@@ -9,11 +9,10 @@ table is *finished*: the replay and the exports show every hand
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Mapping, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
 import trumps
 from trumps.core.errors import TrumpsError
@@ -23,11 +22,7 @@ from trumps.core.seats import seat_name
 from trumps.i18n import N_
 from trumps.room.storage.store import StoredTable
 
-if TYPE_CHECKING:
-    pass
-
 __all__ = [
-    "CARD_PHASES",
     "CLOSED",
     "CLOSED_UNPLAYED",
     "NOT_STARTED",
@@ -45,8 +40,6 @@ __all__ = [
     "rebuild",
 ]
 
-# phases in which an action naming a card of the hand to play is a card played (or discarded)
-CARD_PHASES = frozenset({"PLAY", "KITTY"})
 # the spectator-view keys a replay step leaves out: constant for the game (given once
 # at the top), the legal list (nobody acts in a replay), and the trick history, which
 # would make every step carry the whole deal (the last trick is kept instead)
@@ -125,7 +118,8 @@ def _full_state(match: Match[Deal]) -> JSONDict:
     """The state of a finished game's ``match`` with every hand shown.
 
     Made from the engine's own views only (the spectator's view plus each
-    seat's view of its own hand, kitty and discards), so the replay shows
+    seat's view of its own hand and what else it alone sees, such as the 500
+    kitty and discards: ``Match.own_view_keys``), so the replay shows
     exactly what the table showed, with nothing hidden."""
     state: JSONDict = match.view(None)
     hands = state["hands"]
@@ -135,7 +129,7 @@ def _full_state(match: Match[Deal]) -> JSONDict:
         own_hands = own["hands"]
         if isinstance(hands, dict) and isinstance(own_hands, Mapping):
             hands[name] = own_hands[name]
-        for key in ("discards", "kitty"):
+        for key in match.own_view_keys:
             if key in own:
                 state[key] = own[key]
     tricks = state.get("tricks") or []
@@ -167,12 +161,7 @@ def _at_deal_end(match: Match[Deal], deal: Deal, number: int) -> Match[Deal]:
     return ghost
 
 
-def _bare_card(action: str) -> str:
-    """The card an action names (a joker lead ``RJ:C``, ``KH+belote``)."""
-    return re.split(r"[:+]", action, maxsplit=1)[0]
-
-
-def _seat_last_trick(state: JSONDict, plays: list[tuple[str, str]]) -> None:
+def _seat_last_trick(match: Match[Deal], state: JSONDict, plays: list[tuple[str, str]]) -> None:
     """Name who played each card of the last finished trick (the view gives
     only its leader and winner): the plays before the current trick's."""
     last = state.get("last_trick")
@@ -184,7 +173,7 @@ def _seat_last_trick(state: JSONDict, plays: list[tuple[str, str]]) -> None:
         return
     end = len(plays) - len(trick)
     mine = plays[end - len(cards) : end]
-    if [c for _, c in mine] == [_bare_card(str(c)) for c in cards]:
+    if [c for _, c in mine] == [match.card_text(str(c)) for c in cards]:
         last["seats"] = [h for h, _ in mine]
 
 
@@ -195,8 +184,8 @@ def build_replay(stored: StoredTable, names: dict[str, str]) -> dict[str, object
     (the cards as dealt, before anyone acts), then one step per stored
     action (``call`` or ``card``) with the state after it; the last action
     of a deal shows that deal as it ended (last trick, its result in the
-    score sheet).  ``deals`` holds every deal as dealt (all hands, the 500
-    kitty) with its result and the range of its steps; ``sheet`` is the
+    score sheet).  ``deals`` holds every deal as dealt (all hands, and
+    the kitty of a game that has one) with its result and the range of its steps; ``sheet`` is the
     score sheet."""
     match = trumps.new_game(stored.game, options=stored.options, seed=stored.seed)
     players = match.players
@@ -218,17 +207,17 @@ def build_replay(stored: StoredTable, names: dict[str, str]) -> dict[str, object
         deal, number = match.deal, match.deal_number
         before = steps[-1]["state"]
         phase = match.phase
-        bare = _bare_card(action)
+        bare = match.card_text(action)
         to_play, hands = before.get("hand_to_play"), before["hands"]
         hand_name = to_play if isinstance(to_play, str) else None
         held = (hands.get(hand_name or "") if isinstance(hands, Mapping) else None) or []
-        is_card = phase in CARD_PHASES and isinstance(held, Sequence) and bare in held
+        is_card = phase in match.card_phases and isinstance(held, Sequence) and bare in held
         if is_card and phase == "PLAY" and hand_name is not None:
             plays.append((hand_name, bare))
         match.apply(action, seat, time=at)
         ended = match.deal is not deal or match.is_over
         state = _full_state(_at_deal_end(match, deal, number) if ended else match)
-        _seat_last_trick(state, plays)
+        _seat_last_trick(match, state, plays)
         steps.append(
             {
                 "index": len(steps), "kind": "card" if is_card else "call", "deal": number + 1,
@@ -270,7 +259,7 @@ def build_replay(stored: StoredTable, names: dict[str, str]) -> dict[str, object
 
 
 def _deals(match: Match[Deal], steps: list[ReplayStep]) -> list[dict[str, object]]:
-    """Every deal as dealt (all hands, the 500 kitty), its result, and the
+    """Every deal as dealt (all hands, a kitty), its result, and the
     range of the replay's steps that show it."""
     deals: list[dict[str, object]] = []
     for n, dealt in enumerate(match.deal_records, start=1):

@@ -9,7 +9,6 @@ leaks what the state hides."""
 from __future__ import annotations
 
 import contextlib
-import re
 from typing import TYPE_CHECKING, Any
 
 from trumps.core.protocol import Deal, Match
@@ -27,10 +26,6 @@ TIMEOUT_DISCARD = N_("{who} ran out of time: a card was discarded automatically"
 TIMEOUT_MELDS = N_("{who} ran out of time: melds worth {points} were announced automatically")
 TIMEOUT_MOVE = N_("{who} ran out of time: a move was made automatically")
 
-_CARD_TEXT = re.compile(r"^(10|[2-9TJQKA])([SHDC])$")
-_SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-_JOKERS = {"RJ": "the joker", "BJ": "the black joker"}
-
 
 def cards_played(view: dict[str, Any]) -> list[str]:
     """Every card a view shows played this deal, in order."""
@@ -39,30 +34,22 @@ def cards_played(view: dict[str, Any]) -> list[str]:
 
 
 def spoken_action(match: Match[Deal], action: str) -> str:
-    """An action as an English notice says it: the game's own label of a
-    call (``Pass``, ``7♠``, ``Nullo``: its presentation) or ``7♣``, ``10♥``
-    for a card, not the codes ``P``, ``7C``, ``TH`` (the page words it in
-    its own language)."""
-    label = match.presentation().get("labels", {}).get(action)
-    if label:
-        return str(label)
-    m = _CARD_TEXT.match(action)
-    if m:
-        return ("10" if m.group(1) == "T" else m.group(1)) + _SUIT_SYMBOLS[m.group(2)]
-    card, _, called = action.partition(":")  # a joker, maybe led calling a suit ("RJ:H")
-    if card in _JOKERS:
-        return _JOKERS[card] + (f" ({_SUIT_SYMBOLS[called]})" if called in _SUIT_SYMBOLS else "")
-    return action
+    """An action as an English notice says it (:meth:`Match.spoken
+    <trumps.core.protocol.Match.spoken>`: ``Pass``, ``7♣``, ``10♥``, not the
+    codes); the page words it in its own language."""
+    return match.spoken(action)
 
 
-def told_action(before: dict[str, Any], after: dict[str, Any], action: str) -> bool:
+def told_action(before: dict[str, Any], after: dict[str, Any], action: str, card: str | None = None) -> bool:
     """Whether a receiver whose view was ``before`` and is ``after`` the
     action sees which action it was (so a notice may name it): a call that
     appears in the auction, the card that appears played (a joker's suit, a
     belote announcement with it), or the action that ended the deal (always
     a call or a card everyone sees).  Anything else (a card discarded face
     down, a meld declaration whose cards stay in the hand) is not told: the
-    receiver learns only what the view after it shows."""
+    receiver learns only what the view after it shows.  ``card``: the card
+    the action plays (:meth:`Match.card_text <trumps.core.protocol.Match.card_text>`),
+    if it says more than its card."""
     if after.get("deal_number") != before.get("deal_number") or (
         after.get("over") and not before.get("over")
     ):
@@ -71,8 +58,7 @@ def told_action(before: dict[str, Any], after: dict[str, Any], action: str) -> b
     if len(calls) == 1 and str(calls[0].get("call")) == action:
         return True
     cards = cards_played(after)[len(cards_played(before)) :]
-    bare = action.replace("+", ":").split(":", 1)[0]
-    return len(cards) == 1 and cards[0] == bare
+    return len(cards) == 1 and cards[0] == (action if card is None else card)
 
 
 def untold_move(who: str, name: str, before: dict[str, Any], after: dict[str, Any]) -> str:
@@ -126,7 +112,7 @@ class TimeoutNotices:
         event = self._events.get(looks_from)
         if event is None:
             view_before, view_after = self.before.view(looks_from), self.after.view(looks_from)
-            if told_action(view_before, view_after, self.action):
+            if told_action(view_before, view_after, self.action, self.after.card_text(self.action)):
                 event = self.told
             else:
                 event = {**self.base, "text": untold_move(self.who, self.name, view_before, view_after)}
