@@ -42,7 +42,7 @@ from trumps.room.web.message import bad
 if TYPE_CHECKING:
     from trumps.room.room import Room
 
-__all__ = ["COOKIE", "LEGACY_COOKIE", "AccountRoutes", "Sessions", "Who", "routes"]
+__all__ = ["COOKIE", "LEGACY_COOKIE", "AccountRoutes", "Sessions", "Who"]
 
 COOKIE = "trumps_session"
 LEGACY_COOKIE = "trumps_player"
@@ -392,15 +392,3 @@ class AccountRoutes:
             Route("/api/me", self.guarded),
             *(Route(path, self.guarded, methods=["POST"]) for path in self.handlers if path != "/api/me"),
         ]
-
-
-def routes(
-    room: Callable[[], Room],
-    sessions: Sessions,
-    body: BodyReader,
-    *,
-    unmetered: tuple[str, ...] = (),
-    clock: Callable[[], float] = time.monotonic,
-) -> list[BaseRoute]:
-    """The routes (:class:`AccountRoutes`)."""
-    return AccountRoutes(room, sessions, body, unmetered=unmetered, clock=clock).routes()

@@ -30,12 +30,14 @@ from trumps.room.storage.store import Store, StoreUnavailable
 from trumps.room.tables.table import ABANDON_AFTER
 from trumps.room.tables.timers import Clock
 from trumps.room.validate import RefuseControlCharacters
-from trumps.room.web import accounts as account_routes
-from trumps.room.web import history, languages, play
-from trumps.room.web import people as people_routes
+from trumps.room.web.accounts import AccountRoutes
 from trumps.room.web.compete import Compete
 from trumps.room.web.csrf import CrossSiteGuard
+from trumps.room.web.history import HistoryRoutes
+from trumps.room.web.languages import Languages
 from trumps.room.web.pages import Pages
+from trumps.room.web.people import PeopleRoutes
+from trumps.room.web.play import PlayRoutes
 from trumps.room.web.profiles import Profiles
 from trumps.room.web.shared import STATIC, Web
 from trumps.room.web.socket_queue import TransportAccess
@@ -94,13 +96,13 @@ def routes(web: Web, pages: Pages) -> list[BaseRoute]:
     return [
         *pages.routes(),
         *Tables(web).routes(),
-        *account_routes.routes(room, sessions, body, unmetered=web.unmetered),
-        *people_routes.routes(room, sessions, body, web.sockets),
-        *play.routes(room, sessions, body),
+        *AccountRoutes(room, sessions, body, unmetered=web.unmetered).routes(),
+        *PeopleRoutes(room, sessions, body, web.sockets).routes(),
+        *PlayRoutes(web).routes(),
         *Profiles(web).routes(),
-        *history.routes(room, web.identity, pages.said),
+        *HistoryRoutes(room, web.identity, pages.said).routes(),
         *Compete(web).routes(),
-        *languages.routes(room, sessions),
+        *Languages(room, sessions).routes(),
         *Sockets(web).routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

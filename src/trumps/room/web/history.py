@@ -74,7 +74,7 @@ from trumps.room.web.message import bad
 if TYPE_CHECKING:
     from trumps.room.room import Room
 
-__all__ = ["CACHE_SIZE", "GAMES_LIMIT", "STATIC", "HistoryRoutes", "routes"]
+__all__ = ["CACHE_SIZE", "GAMES_LIMIT", "STATIC", "HistoryRoutes"]
 
 _Key = TypeVar("_Key", bound=Hashable)
 _Value = TypeVar("_Value")
@@ -347,12 +347,3 @@ class HistoryRoutes:
             Route("/api/tables/{tid:tid}/review", self.api_review),
             Route("/api/me/games", self.api_my_games),
         ]
-
-
-def routes(
-    room: Callable[[], Room],
-    identity: Identity,
-    said: Callable[[Request, str, int], Awaitable[Response]],
-) -> list[BaseRoute]:
-    """The routes (:class:`HistoryRoutes`)."""
-    return HistoryRoutes(room, identity, said).routes()

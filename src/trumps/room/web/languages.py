@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from trumps.room.room import Room
     from trumps.room.web.accounts import Sessions
 
-__all__ = ["COOKIE", "language_of", "routes"]
+__all__ = ["COOKIE", "Languages", "language_of"]
 
 COOKIE = "trumps_lang"
 
@@ -55,16 +55,26 @@ def _script(lang: str) -> tuple[bytes, str]:
     return body, '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
 
 
-def routes(room: Callable[[], Room], sessions: Sessions) -> list[BaseRoute]:
-    async def catalog_js(request: Request) -> Response:
-        lang = await language_of(request, room(), sessions)
+class Languages:
+    """The pages' catalogues: ``/i18n/catalog.js`` in the request's
+    language, ``/i18n/<lang>.json`` in the one named."""
+
+    def __init__(self, room: Callable[[], Room], sessions: Sessions) -> None:
+        self.room = room
+        self.sessions = sessions
+
+    def routes(self) -> list[BaseRoute]:
+        return [Route("/i18n/catalog.js", self.catalog_js), Route("/i18n/{lang}.json", self.catalog_json)]
+
+    async def catalog_js(self, request: Request) -> Response:
+        lang = await language_of(request, self.room(), self.sessions)
         body, etag = _script(lang)
         headers = {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": "Cookie, Accept-Language"}
         if request.headers.get("if-none-match") == etag:
             return Response(status_code=304, headers=headers)
         return Response(body, media_type="text/javascript; charset=utf-8", headers=headers)
 
-    async def catalog_json(request: Request) -> Response:
+    async def catalog_json(self, request: Request) -> Response:
         lang = request.path_params["lang"]
         if lang not in LANGUAGES and lang != PSEUDO:
             known = ", ".join(LANGUAGES)
@@ -73,5 +83,3 @@ def routes(room: Callable[[], Room], sessions: Sessions) -> list[BaseRoute]:
             json.dumps(catalog(lang), ensure_ascii=False), media_type="application/json",
             headers={"Cache-Control": "public, max-age=300"},
         )  # fmt: skip
-
-    return [Route("/i18n/catalog.js", catalog_js), Route("/i18n/{lang}.json", catalog_json)]

@@ -25,7 +25,7 @@ from trumps.room.web.socket_queue import QueuedSocket, admit_socket, client_mess
 if TYPE_CHECKING:
     from trumps.room.room import Room
 
-__all__ = ["routes"]
+__all__ = ["MeSocket", "PeopleRoutes"]
 
 FriendAction = Literal["request", "accept", "decline", "cancel", "remove", "block", "unblock"]
 
@@ -173,13 +173,3 @@ class PeopleRoutes:
             Route("/api/prefs", self.api_prefs, methods=["GET", "POST"]),
             WebSocketRoute("/ws/me", self.ws_me),
         ]
-
-
-def routes(
-    room: Callable[[], Room],
-    sessions: Sessions,
-    body: BodyReader,
-    sockets: SocketCount | None = None,
-) -> list[BaseRoute]:
-    """The routes (:class:`PeopleRoutes`)."""
-    return PeopleRoutes(room, sessions, body, sockets).routes()

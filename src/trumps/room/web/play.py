@@ -7,7 +7,6 @@ that seats the groups is :mod:`trumps.room.people.play`'s.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,14 +19,13 @@ from trumps.room.people.play import PlayCancelled
 from trumps.room.tables import access
 from trumps.room.tables.messages import MessageError
 from trumps.room.tables.table import LIVE, RoomError
-from trumps.room.validate import BodyReader, Line
-from trumps.room.web.accounts import Sessions
-from trumps.room.web.message import bad
+from trumps.room.validate import Line
+from trumps.room.web.shared import Web, bad
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
 
-__all__ = ["SEATED_ELSEWHERE", "routes", "seated_at"]
+__all__ = ["SEATED_ELSEWHERE", "PlayRoutes", "seated_at"]
 
 
 class PlayIn(BaseModel):
@@ -58,17 +56,25 @@ def seated_at(room: Room, pid: str) -> access.Facts | None:
     return None
 
 
-def routes(room: Callable[[], Room], sessions: Sessions, body: BodyReader) -> list[BaseRoute]:
-    async def waiting() -> dict[str, int]:
-        cluster = room().cluster
+class PlayRoutes:
+    """``/api/play``: press, cancel, and how many wait."""
+
+    def __init__(self, web: Web) -> None:
+        self.web = web
+
+    def routes(self) -> list[BaseRoute]:
+        return [Route("/api/play", self.api_play, methods=["GET", "POST", "DELETE"])]
+
+    async def waiting(self) -> dict[str, int]:
+        cluster = self.web.room().cluster
         if cluster is not None and not cluster.leader:  # the matchmaker's worker knows
             with contextlib.suppress(TimeoutError, KeyError):
                 answer = await cluster.ask(None, {"what": "waiting"}, timeout=1.0)
                 return dict(answer["waiting"])
-        return room().play.waiting()
+        return self.web.room().play.waiting()
 
-    async def api_play(request: Request) -> Response:
-        desk = room().play
+    async def api_play(self, request: Request) -> Response:
+        desk = self.web.room().play
         if request.method == "GET":
             return JSONResponse(
                 {
@@ -76,24 +82,26 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: BodyReader) -> li
                         game: [{"key": r.key, "label": r.label} for r in sets]
                         for game, sets in RULE_SETS.items()
                     },
-                    "waiting": await waiting(),
+                    "waiting": await self.waiting(),
                 }
             )
-        who = await sessions.who(request)
+        who = await self.web.sessions.who(request)
         if who.player is None:
             return bad("choose a name first", 401)
         if request.method == "DELETE":
             return JSONResponse({"cancelled": desk.cancel(who.player)})
         try:
-            data = await body(request, PlayIn)
-            there = seated_at(room(), who.player)
+            data = await self.web.body(request, PlayIn)
+            there = seated_at(self.web.room(), who.player)
             if there is not None and not data.leave:
                 seated = {"table": there.id, "game": there.game, "status": there.status}
                 return JSONResponse({"error": SEATED_ELSEWHERE, "seated": seated}, status_code=409)
             if there is not None:
-                if there.id not in room().tables:  # (its worker frees the seat: the page leaves there)
+                if (
+                    there.id not in self.web.room().tables
+                ):  # (its worker frees the seat: the page leaves there)
                     return bad("leave that table from its page first", 409)
-                await room().tables[there.id].leave_seat(who.player)
+                await self.web.room().tables[there.id].leave_seat(who.player)
             tid = await desk.press(who.player, data.game, data.rules)
         except PlayCancelled:
             return bad("cancelled", 409)
@@ -103,5 +111,3 @@ def routes(room: Callable[[], Room], sessions: Sessions, body: BodyReader) -> li
             desk.cancel(who.player)
             return bad("no table could be made in time; press Play again", 503)
         return JSONResponse({"table": tid})
-
-    return [Route("/api/play", api_play, methods=["GET", "POST", "DELETE"])]
