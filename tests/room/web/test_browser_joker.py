@@ -12,18 +12,14 @@ the page is looked at.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser import SCREENSHOTS, LiveServer, free_port
 from playwright.sync_api import Browser, Page
 
 import trumps
-
-sys.path.insert(0, str(Path(__file__).parent))
-from browser import SCREENSHOTS, LiveServer, free_port
-
 from trumps.room.storage.store import Store
 
 SEED = 3

@@ -8,15 +8,11 @@ does not know.  Screenshots (desktop and phone) in artifacts/screenshots/."""
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
-
-sys.path.insert(0, str(Path(__file__).parent))
 from browser import CALL, PLAYABLE_CARD, SCREENSHOTS, LiveServer, play_until
+from playwright.sync_api import Browser, Page
 
 from trumps.i18n import translator
 from trumps.room.tables.settings import PRESET_PHRASES

@@ -9,15 +9,12 @@ profile.  Screenshots go to
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page
-
-sys.path.insert(0, str(Path(__file__).parent))
 from browser import SCREENSHOTS, LiveServer, free_port
+from playwright.sync_api import Browser, Page
 from test_browser_settings import act_once, fill, my_turn, new_page, sit
 
 PASSWORD = "correct horse 1"

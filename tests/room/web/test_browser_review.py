@@ -7,14 +7,10 @@ deal per seat.  Screenshot: ``artifacts/screenshots/replay-analysis.png``."""
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page
-
-sys.path.insert(0, str(Path(__file__).parent))
 from browser import SCREENSHOTS, LiveServer
+from playwright.sync_api import Browser, Page
 
 SUIT = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 

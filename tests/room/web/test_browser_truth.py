@@ -25,17 +25,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
-
-sys.path.insert(0, str(Path(__file__).parent))
 from browser import CALL, OFFERED, PLAYABLE_CARD, SCREENSHOTS, LiveServer, click, free_port, start_table
+from playwright.sync_api import Browser, Page
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 #: the longest the page may take to draw a state, per animation setting

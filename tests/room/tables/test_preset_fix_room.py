@@ -16,7 +16,7 @@ from trumps.room.storage.store import Store
 from trumps.room.web.app import create_app
 
 RECORDS = json.loads(
-    (Path(__file__).resolve().parents[1] / "data" / "coinche" / "records_before_preset_fix.json").read_text()
+    (Path(__file__).resolve().parents[2] / "data" / "coinche" / "records_before_preset_fix.json").read_text()
 )
 
 

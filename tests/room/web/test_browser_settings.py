@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import sys
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -22,16 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import CALL, OFFERED, PLAYABLE_CARD, SCREENSHOTS, LiveServer, choosing_discards, click, free_port
 from playwright.sync_api import Browser, Page, WebSocket
+from test_ws_games import CARD, Oracle, _allowed
 
 import trumps
 from trumps.room.storage.store import Store, StoredTable
 from trumps.room.tables.settings import PRESET_PHRASES
 from trumps.room.tables.timers import FakeClock
-
-sys.path.insert(0, str(Path(__file__).parent))
-from browser import CALL, OFFERED, PLAYABLE_CARD, SCREENSHOTS, LiveServer, choosing_discards, click, free_port
-from test_ws_games import CARD, Oracle, _allowed
 
 SEATS = "NESW"
 LONG = 60_000  # ms: generous, for two busy cores

@@ -9,20 +9,17 @@ Screenshots go to ``artifacts/screenshots/finish-*.png``."""
 from __future__ import annotations
 
 import contextlib
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import SCREENSHOTS, LiveServer, act, click, free_port
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from trumps.room.tables.table import ABANDON_AFTER
 from trumps.room.tables.timers import FakeClock
-
-sys.path.insert(0, str(Path(__file__).parent))
-from browser import SCREENSHOTS, LiveServer, act, click, free_port
 
 LONG = 60_000  # ms: generous, for two busy cores
 PHONE = {"width": 390, "height": 844}

@@ -8,17 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
-
-sys.path.insert(0, str(Path(__file__).parent))
 from cluster_harness import Worker, lock_holder
 from nginx import nginx_proxy, worker_names
+from playwright.sync_api import Browser, Page
 from test_browser_table import SIZES, new_page, play_one_deal, shot, start_table, view
 
 

@@ -7,17 +7,14 @@ of the replay (desktop and phone widths) go to ``artifacts/screenshots/``."""
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
+from browser import SCREENSHOTS, LiveServer, enter
 from playwright.sync_api import Browser, Page
 
 import trumps
 from trumps.bridge.pbn import read_pbn, records_from_game
-
-sys.path.insert(0, str(Path(__file__).parent))
-from browser import SCREENSHOTS, LiveServer, enter
 
 STEP = re.compile(r"Step (\d+) of (\d+)")
 

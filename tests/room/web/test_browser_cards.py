@@ -10,14 +10,10 @@ the stored settings and switch live.  Screenshots go to
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page
-
-sys.path.insert(0, str(Path(__file__).parent))
 from browser import SCREENSHOTS, LiveServer
+from playwright.sync_api import Browser, Page
 
 SUITS = "SHDC"
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]

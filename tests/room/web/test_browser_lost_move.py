@@ -11,14 +11,10 @@ worker does)."""
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, WebSocketRoute
-
-sys.path.insert(0, str(Path(__file__).parent))
 from browser import OFFERED, PLAYABLE_CARD, LiveServer
+from playwright.sync_api import Browser, WebSocketRoute
 from test_browser_table import new_page, start_table, view
 
 

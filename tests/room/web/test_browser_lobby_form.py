@@ -10,13 +10,9 @@ a phone.  Screenshots: ``artifacts/screenshots/lobby-form-*.png``."""
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
-from playwright.sync_api import Browser, Page
-
-sys.path.insert(0, str(Path(__file__).parent))
 from browser import SCREENSHOTS, LiveServer, enter
+from playwright.sync_api import Browser, Page
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}

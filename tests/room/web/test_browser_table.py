@@ -17,14 +17,9 @@ Screenshots of every phase go to artifacts/screenshots/table-<case>-<size>-<phas
 from __future__ import annotations
 
 import contextlib
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
-
-sys.path.insert(0, str(Path(__file__).parent))
 from browser import (
     CALL,
     OFFERED,
@@ -35,6 +30,7 @@ from browser import (
     click,
     start_table,
 )
+from playwright.sync_api import Browser, Page
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 CASES = {

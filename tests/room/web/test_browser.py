@@ -6,16 +6,12 @@ are saved to ``artifacts/screenshots/``."""
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 import pytest
+from browser import SCREENSHOTS, LiveServer, enter, play_until
 from playwright.sync_api import Browser, Page
 
 import trumps
-
-sys.path.insert(0, str(Path(__file__).parent))
-from browser import SCREENSHOTS, LiveServer, enter, play_until
 
 DEAL = re.compile(r"Deal (\d+)")
 
