@@ -165,7 +165,7 @@ def test_a_handover_names_the_heir_to_routed_sockets_and_releases_once(tmp_path:
         assert stored is not None
         table = Table(stored, store, {}, bot_delay=10)
         cluster = Cluster(SimpleNamespace(tables={tid: table}), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
-        cluster.bus, cluster.owner = Bus(), Owner()  # type: ignore[assignment]
+        cluster.state.bus, cluster.state.owner = Bus(), Owner()  # type: ignore[assignment]
         routed, plain = Socket("p0"), Socket("p1")
         plain.routing = False
         table.connections |= {routed, plain}
@@ -266,7 +266,7 @@ def test_tables_are_taken_together_and_a_failed_take_lets_its_table_go() -> None
             raise RuntimeError("its stored actions do not replay")
         room.tables[tid] = object()
 
-    cluster.owner = Owner()  # type: ignore[assignment]
+    cluster.state.owner = Owner()  # type: ignore[assignment]
     cluster._take = take  # type: ignore[method-assign]
     tids = [f"t{i}" for i in range(20)] + ["bad", "held"]
     asyncio.run(cluster._take_all(tids))
@@ -323,13 +323,13 @@ def handing_over(
     for worker, n in (running or {}).items():  # tables the heirs run already
         for i in range(n):
             cluster.remote[f"{worker}-{i}"] = SimpleNamespace(worker=worker)  # type: ignore[assignment]
-    cluster.bus = Bus()  # type: ignore[assignment]
+    cluster.state.bus = Bus()  # type: ignore[assignment]
     fake = Heirs(cluster, delay, set(mute), leaves or {})
     cluster.release = fake.release  # type: ignore[method-assign]
 
     async def run() -> float:
         for heir in heirs:
-            cluster.beats[heir] = time.monotonic()
+            cluster.state.beats[heir] = time.monotonic()
         t0 = time.monotonic()
         await cluster.hand_over()
         took = time.monotonic() - t0
@@ -409,7 +409,7 @@ def test_a_leaving_worker_is_not_held_for_ever_by_a_table_whose_lock_never_comes
         await stuck.lock.acquire()  # held for ever
         cluster = Cluster(SimpleNamespace(tables={"t1": stuck}), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
         bus = Quiet()
-        cluster.bus, cluster.owner = bus, Locks()  # type: ignore[assignment]
+        cluster.state.bus, cluster.state.owner = bus, Locks()  # type: ignore[assignment]
         t0 = time.monotonic()
         await asyncio.wait_for(cluster.stop(), 5)
         assert bus.sent[-1] == (None, {"k": "bye"})
@@ -430,7 +430,7 @@ def test_asks_for_the_matchmaker_go_to_the_next_one_and_a_cancel_stops_the_playe
     async def run() -> tuple[str, list[tuple[str | None, dict[str, Any]]]]:
         cluster = Cluster(SimpleNamespace(tables={}), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
         bus = Bus()
-        cluster.bus = bus  # type: ignore[assignment]
+        cluster.state.bus = bus  # type: ignore[assignment]
         play = {"what": "play", "player": "p1", "game": "coinche", "rules": "common"}
         asks = [
             asyncio.create_task(cluster.ask(None, play, timeout=1)),
@@ -463,7 +463,7 @@ def test_a_worker_that_loses_its_lock_connection_gives_the_matchmaker_up() -> No
     play = SimpleNamespace(give_up=lambda: calls.append("give_up"), take_up=lambda: calls.append("take_up"))
     cluster = Cluster(SimpleNamespace(tables={}, play=play), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
     bus = Bus()
-    cluster.bus = bus  # type: ignore[assignment]
+    cluster.state.bus = bus  # type: ignore[assignment]
 
     class Locks:
         alive = False
@@ -483,7 +483,7 @@ def test_a_worker_that_loses_its_lock_connection_gives_the_matchmaker_up() -> No
         async def orphans(self) -> list[str]:
             return []
 
-    cluster.owner = Locks()  # type: ignore[assignment]
+    cluster.state.owner = Locks()  # type: ignore[assignment]
     cluster.leader = True
 
     def leading() -> bool:
@@ -510,12 +510,12 @@ def test_the_matchmaker_answers_an_ask_sent_to_it_twice_once() -> None:
         room = SimpleNamespace(tables={}, play=SimpleNamespace(press=press))
         cluster = Cluster(room, "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
         bus = Bus()
-        cluster.bus = bus  # type: ignore[assignment]
+        cluster.state.bus = bus  # type: ignore[assignment]
         cluster.leader = True
         q = {"what": "play", "player": "p1", "game": "coinche", "rules": "common", "since": 1.0}
         for _ in range(2):
             await cluster._on_ask({"k": "ask", "t": None, "id": "r1", "q": q, "from": "w2_b"})
-        await asyncio.gather(*cluster._asks)
+        await asyncio.gather(*cluster.state.tasks)
         return bus.sent
 
     sent = asyncio.run(run())
@@ -579,7 +579,7 @@ def test_an_heir_that_finds_its_table_finished_says_so_and_the_handover_goes_on(
         room = SimpleNamespace(tables={}, store=SimpleNamespace(read=read, load_table=None))
         heir = Cluster(room, "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
         bus = Bus()
-        heir.bus, heir.owner = bus, Locks()  # type: ignore[assignment]
+        heir.state.bus, heir.state.owner = bus, Locks()  # type: ignore[assignment]
         await heir._take("t1")
         return bus.sent
 
@@ -605,12 +605,12 @@ def test_the_scan_loop_ends_when_cancelled_as_it_is_woken() -> None:
     went on, and the worker's stop waited for it for ever (a teardown hang
     seen in the suite)."""
     cluster = Cluster(SimpleNamespace(tables={}), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
-    cluster._stopping = True  # (its scans do nothing)
+    cluster.state.stopping = True  # (its scans do nothing)
 
     async def run(turns: int) -> bool:
         task = asyncio.create_task(cluster._scan_loop())
         await asyncio.sleep(0.01)
-        cluster._wake.set()
+        cluster.state.wake.set()
         for _ in range(turns):
             await asyncio.sleep(0)
         task.cancel()

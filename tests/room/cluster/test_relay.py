@@ -138,7 +138,7 @@ def test_a_workers_repair_of_a_relayed_stream_is_not_paced(tmp_path: Path) -> No
         await table.catch_up(Person(None), 1)  # the person's replay
         cluster = Cluster(SimpleNamespace(tables={tid: table}), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
         bus = Bus()
-        cluster.bus = bus  # type: ignore[assignment]
+        cluster.state.bus = bus  # type: ignore[assignment]
 
         def relayed_states() -> list[int]:
             got = [m["e"]["seq"] for _to, m in bus.sent if m.get("k") == "ev" and m["e"]["type"] == "state"]

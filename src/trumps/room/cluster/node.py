@@ -43,12 +43,12 @@ import random
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterable, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from trumps.room.cluster.bus import Bus, stop_tasks
+from trumps.room.cluster.lobby import Lobby, RemoteTable
 from trumps.room.cluster.messages import (
-    AccessFacts,
     Answer,
     AnswerMessage,
     Ask,
@@ -65,16 +65,15 @@ from trumps.room.cluster.messages import (
     PushMessage,
     ReleasedMessage,
     SocketMessage,
-    SummaryMessage,
     TableMessage,
 )
 from trumps.room.cluster.ownership import Ownership
 from trumps.room.cluster.relay import Relay, RemoteConnection, Replay, routing_name
+from trumps.room.cluster.state import BEAT_INTERVAL, DEAD_AFTER, Shared
 from trumps.room.people.play import MatchmakerMoved, PlayCancelled
 from trumps.room.tables import access
 from trumps.room.tables.messages import PROTOCOL_VERSION, error_event
-from trumps.room.tables.settings import TableSettings
-from trumps.room.tables.table import AccessDenied, Connection, Seat, Table, TableClosed, TableSummary
+from trumps.room.tables.table import AccessDenied, Connection, Table, TableClosed
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
@@ -83,9 +82,10 @@ __all__ = ["Cluster", "RemoteTable"]
 
 log = logging.getLogger("trumps.cluster")
 
+#: a bus message's handler (each reads the message shape its kind names)
+Handler = Callable[[Any], Awaitable[None]]
+
 SCAN_INTERVAL = 1.0  # seconds between looks for tables nobody runs
-BEAT_INTERVAL = 1.0  # seconds between a worker's heartbeats
-DEAD_AFTER = 4.0  # a worker silent this long is gone
 OPEN_RETRY = 0.5  # seconds before asking again where a table is
 ARRIVAL_WAIT = 2.0  # at most, a socket sent to this worker waits for its table to arrive
 HEIR_GRACE = 3.0  # seconds the others leave a table handed to an heir before taking it
@@ -98,51 +98,6 @@ STOP_HANDOVER_LIMIT = 15.0  # at most, seconds a leaving worker spends handing t
 OPEN_WAIT = 12.0  # a relayed socket whose table no worker answers for is closed (the client reconnects)
 
 
-class RemoteTable:
-    """What a worker knows of a table another worker runs: its lobby
-    summary and the facts the access rules read (so a lobby, a page or an
-    invitation code is judged here exactly as the owner would)."""
-
-    def __init__(self, tid: str, worker: str, summary: TableSummary, access: AccessFacts) -> None:
-        self.id = tid
-        self.worker = worker
-        self.update(summary, access)
-
-    def update(self, summary: TableSummary, access: AccessFacts) -> None:
-        self._summary = summary
-        self.status: str = summary["status"]
-        self.created: float = summary["created"]
-        self.host: str = access["host"]
-        self.settings = TableSettings.model_validate(summary["settings"])
-        self.seats = [Seat(player=p) for p in access["seats"]]
-        self.pending = {i: (p, "") for i, p in enumerate(access["pending"])}
-        self.invited: set[str] = set(access["invited"])
-        self.banned: set[str] = set(access["banned"])
-        self.invite: str | None = access.get("invite")
-        self.game: str = summary["game"]
-        self.preset: str | None = summary["preset"]
-
-    def summary(self) -> TableSummary:
-        return self._summary
-
-    def seat_of(self, player: str | None) -> int | None:
-        for i, s in enumerate(self.seats):
-            if player is not None and s.player == player:
-                return i
-        return None
-
-
-def access_facts(table: Table) -> AccessFacts:
-    return {
-        "host": table.host,
-        "seats": [s.player for s in table.seats],
-        "pending": [p for p, _ in table.pending.values()],
-        "invited": sorted(table.invited),
-        "banned": sorted(table.banned),
-        "invite": table.invite,
-    }
-
-
 class Cluster:
     """This worker's part in a room spread over several processes."""
 
@@ -153,16 +108,14 @@ class Cluster:
         # restarted under its name, or two started by mistake under one, are
         # never taken for each other (beats, presence, relays); see routing_name
         self.worker = f"{worker}_{secrets.token_hex(3)}" if worker else secrets.token_hex(4)
-        self.bus = Bus(url, self.worker, self._arrived, self._gap)
-        self.owner = Ownership(url)
-        self.remote: dict[str, RemoteTable] = {}
+        self.state = Shared(
+            room, self.worker, Bus(url, self.worker, self._arrived, self._gap), Ownership(url)
+        )
+        self.lobby = Lobby(self.state)
         self.relays: dict[str, Relay] = {}  # cid -> a local socket at a table run elsewhere
         self.guests: dict[str, tuple[str, RemoteConnection]] = {}  # cid -> (table, stand-in)
-        self.beats: dict[str, float] = {}  # worker -> when it was last heard
         self.online: defaultdict[str, set[str]] = defaultdict(set)  # player -> workers with their channel
         self._tasks: list[asyncio.Task[None]] = []
-        self._wake = asyncio.Event()
-        self._stopping = False
         self._replies: dict[str, asyncio.Future[Answer]] = {}
         self._to_leader: dict[str, Ask] = {}  # asks for the matchmaker not answered yet
         self._answering: set[str] = set()  # asks being answered here (one sent twice is answered once)
@@ -172,12 +125,25 @@ class Cluster:
         self.takeovers: list[tuple[str, float]] = []  # (table, seconds the rebuild took)
         self.leader = False  # this worker runs the matchmaker (the Play button) for the room
         self.making: set[str] = set()  # tables this worker claimed and is storing
-        self._asks: set[asyncio.Task[None]] = set()
-        self.leaving: set[str] = set()  # workers handing their tables over
         self.handed: dict[str, tuple[str, float]] = {}  # table -> (its heir, until when the others leave it)
         self._arrivals: dict[str, set[asyncio.Future[bool]]] = {}  # table -> sockets waiting for it here
         # tables handed over, until their heir announces it has them
         self._owned_wanted: dict[str, asyncio.Future[None]] = {}
+        self._handlers = self._dispatch()
+
+    # ----- what the parts share, as the room reads it ------------------------------------
+    @property
+    def bus(self) -> Bus:
+        return self.state.bus
+
+    @property
+    def owner(self) -> Ownership:
+        return self.state.owner
+
+    @property
+    def remote(self) -> dict[str, RemoteTable]:
+        """The tables other workers run (their lobby entries)."""
+        return self.state.remote
 
     # ----- life ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -200,15 +166,15 @@ class Cluster:
         given :data:`HAND_PER_HEIR` tables at a time, the next ones when it
         announces it runs these (at most :data:`HAND_WAIT` later), so it is
         never flooded; the rest play on here meanwhile."""
-        if not self._stopping:
-            self._stopping = True
+        if not self.state.stopping:
+            self.state.stopping = True
             self.bus.send(None, {"k": "leaving"})
             # every worker knows this one is leaving before any socket is sent
             # on: a socket that reaches its heir before the table does waits
             # there for the table (Cluster.arrival) instead of being relayed
             await self.bus.flushed()
             await self._give_up_matchmaker()
-        load = dict.fromkeys(self._live_others(2 * BEAT_INTERVAL), 0)  # heard from lately: alive
+        load = dict.fromkeys(self.state.live_others(2 * BEAT_INTERVAL), 0)  # heard from lately: alive
         for entry in self.remote.values():
             if entry.worker in load:
                 load[entry.worker] += 1
@@ -222,7 +188,7 @@ class Cluster:
             tids = list(self.room.tables)
             while tids:
                 # (an heir that left or died meanwhile is given no more)
-                alive = self._live_others(DEAD_AFTER)
+                alive = self.state.live_others(DEAD_AFTER)
                 load = {w: n for w, n in load.items() if w in alive}
                 paced = time.monotonic() < paced_until
                 given: dict[str, int] = {}
@@ -256,7 +222,7 @@ class Cluster:
         this worker will not make.  Until then its queue goes on here, and
         with no other live worker (a room of one, or all stopping at once)
         it keeps the matchmaker: nobody else would answer."""
-        if not self.leader or not self._live_others(DEAD_AFTER):
+        if not self.leader or not self.state.live_others(DEAD_AFTER):
             return
         self.leader = False
         self._passing_matchmaker = True
@@ -271,7 +237,7 @@ class Cluster:
         ``leader`` brings back the Play requests sent meanwhile, which
         otherwise waited for a matchmaker nobody would run until they timed
         out (35 s, then a 503)."""
-        if not self._passing_matchmaker or self.leader or self._live_others(DEAD_AFTER):
+        if not self._passing_matchmaker or self.leader or self.state.live_others(DEAD_AFTER):
             return
         if not await self.owner.claim(MATCHMAKER):
             return  # (another took it after all: its ``leader`` moves the queue)
@@ -279,11 +245,6 @@ class Cluster:
         self.leader = True
         log.info("cluster: worker %s runs the matchmaker again (every other worker is leaving)", self.worker)
         self.bus.send(None, {"k": "leader"})
-
-    def _live_others(self, within: float) -> set[str]:
-        """The other workers heard from within ``within`` seconds and not leaving."""
-        recent = time.monotonic() - within
-        return {w for w, seen in self.beats.items() if w not in self.leaving and seen > recent}
 
     def _expect_owned(self, tid: str) -> asyncio.Future[None]:
         """A future done when another worker announces it runs ``tid``."""
@@ -318,8 +279,8 @@ class Cluster:
             # waited for it for ever)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(SCAN_INTERVAL):
-                    await self._wake.wait()
-            self._wake.clear()
+                    await self.state.wake.wait()
+            self.state.wake.clear()
             try:
                 await self.scan()
             except Exception:
@@ -329,19 +290,19 @@ class Cluster:
         while True:
             self.bus.send(None, {"k": "beat"})
             now = time.monotonic()
-            for worker, seen in list(self.beats.items()):
+            for worker, seen in list(self.state.beats.items()):
                 if now - seen > DEAD_AFTER:
-                    del self.beats[worker]
+                    del self.state.beats[worker]
                     await self._worker_gone(worker)
             await asyncio.sleep(BEAT_INTERVAL)
 
     def stopping(self) -> bool:
-        return self._stopping
+        return self.state.stopping
 
     # ----- ownership ----------------------------------------------------------------
     async def scan(self) -> None:
         """Take every unfinished table nobody runs."""
-        if self._stopping:
+        if self.state.stopping:
             await self._take_matchmaker_back()
             return
         if not await self.owner.check():  # the locks are gone: so are our tables
@@ -442,9 +403,7 @@ class Cluster:
         this worker lost it (its lock went with a broken connection).  Stop
         running it; its sockets reconnect and find the new owner."""
         log.error("cluster: table %s was taken over by another worker; letting it go", table.id)
-        task = asyncio.get_running_loop().create_task(self.release(table.id, moved=True, locked=False))
-        self._asks.add(task)
-        task.add_done_callback(self._asks.discard)
+        self.state.spawn(self.release(table.id, moved=True, locked=False))
 
     async def release(self, tid: str, *, moved: bool, locked: bool = True, heir: str | None = None) -> None:
         """Stop running ``tid`` here.  ``moved``: it goes on elsewhere (its
@@ -488,7 +447,7 @@ class Cluster:
 
     def publish(self, table: Table) -> None:
         """Tell every worker a table's lobby entry (it changed)."""
-        self.bus.send(None, {"k": "summary", "t": table.id, "s": table.summary(), "a": access_facts(table)})
+        self.lobby.publish(table)
 
     # ----- relayed sockets (this worker holds the socket) ----------------------------------
     async def relay(
@@ -628,22 +587,55 @@ class Cluster:
             if conn.worker == worker:
                 del self.guests[cid]
                 await self._guest_leave(conn, self.room.tables.get(tid))
-        self.leaving.discard(worker)
+        self.state.leaving.discard(worker)
         self._heir_gone(worker)
         for pid, workers in list(self.online.items()):
             if worker in workers:
                 workers.discard(worker)
                 if not workers:
                     del self.online[pid]
-        self._wake.set()
+        self.state.wake.set()
 
     # ----- messages -------------------------------------------------------------------
+    def _dispatch(self) -> dict[str, Handler]:
+        """Each message kind's handler: a part's own, or one here for a
+        message several parts hear of."""
+        return {
+            "beat": self._on_beat,
+            "hello": self._on_hello,
+            "bye": self._on_bye,
+            "summary": self.lobby.on_summary,
+            "unlisted": self.lobby.on_unlisted,
+            "released": self._on_released,
+            "leaving": self._on_leaving,
+            "owned": self._on_owned,
+            "declined": self._on_declined,
+            "open": self._on_open,
+            "opened": self._on_opened,
+            "nothere": self._on_nothere,
+            "moved": self._on_moved,
+            "msg": self._on_msg,
+            "gone": self._on_gone,
+            "ev": self._on_ev,
+            "close": self._on_close,
+            "regap": self._on_regap,
+            "presence": self._on_presence,
+            "push": self._on_push,
+            "social": self._on_social,
+            "renamed": self._on_renamed,
+            "ended": self._on_ended,
+            "leader": self._on_leader,
+            "leaderless": self._on_leaderless,
+            "ask": self._on_ask,
+            "answer": self._on_answer,
+        }
+
     async def _arrived(self, m: Mapping[str, object]) -> None:
         sender = m.get("from")
         if isinstance(sender, str) and sender != self.worker:
-            self.beats[sender] = time.monotonic()
+            self.state.beats[sender] = time.monotonic()
         kind = m.get("k")
-        handler = getattr(self, f"_on_{kind}", None)
+        handler = self._handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
             log.warning("cluster: unknown message %r", kind)
             return
@@ -656,33 +648,14 @@ class Cluster:
         """A worker started: tell it our tables and who is online here."""
         if m["from"] == self.worker:
             return
-        for table in self.room.tables.values():
-            self.bus.send(
-                m["from"], {"k": "summary", "t": table.id, "s": table.summary(), "a": access_facts(table)}
-            )
+        self.lobby.tell(m["from"])
         for pid in self.room.people.channels:
             self.bus.send(m["from"], {"k": "presence", "p": pid, "on": True})
 
     async def _on_bye(self, m: BusMessage) -> None:
         if m["from"] != self.worker:
-            self.beats.pop(m["from"], None)
+            self.state.beats.pop(m["from"], None)
             await self._worker_gone(m["from"])
-
-    async def _on_summary(self, m: SummaryMessage) -> None:
-        tid, worker = m["t"], m["from"]
-        if worker == self.worker or tid in self.room.tables:
-            return
-        entry = self.remote.get(tid)
-        if entry is None:
-            self.remote[tid] = RemoteTable(tid, worker, m["s"], m["a"])
-        else:
-            entry.worker = worker
-            entry.update(m["s"], m["a"])
-        await self.room.lobby_changed()
-
-    async def _on_unlisted(self, m: TableMessage) -> None:
-        if m["from"] != self.worker and self.remote.pop(m["t"], None) is not None:
-            await self.room.lobby_changed()
 
     async def _on_released(self, m: ReleasedMessage) -> None:
         heir, tid = m.get("to"), m["t"]
@@ -691,7 +664,7 @@ class Cluster:
             self.handed[tid] = (heir, time.monotonic() + HEIR_GRACE)
             self._arrived_here(tid, False)
             return
-        if heir == self.worker and self._stopping:  # handed to a worker that is leaving too: to anyone
+        if heir == self.worker and self.state.stopping:  # handed to a worker that is leaving too: to anyone
             self.bus.send(None, {"k": "released", "t": tid, "to": None})
             return
         # to this worker, or to anyone: not left to an earlier heir any more
@@ -699,14 +672,14 @@ class Cluster:
         self.handed.pop(tid, None)
         if heir is None:
             await asyncio.sleep(random.random() * 0.02)
-        self._wake.set()  # take it now, not at the next scan
+        self.state.wake.set()  # take it now, not at the next scan
 
     async def _on_leaving(self, m: BusMessage) -> None:
         if m["from"] != self.worker:
-            self.leaving.add(m["from"])
+            self.state.leaving.add(m["from"])
             self._heir_gone(m["from"])
             if self._passing_matchmaker:
-                self._wake.set()  # the last one that could take the matchmaker may be leaving
+                self.state.wake.set()  # the last one that could take the matchmaker may be leaving
 
     def _heir_gone(self, worker: str) -> None:
         """``worker`` is leaving or gone: tables handed to it are anyone's now."""
@@ -714,7 +687,7 @@ class Cluster:
         for tid in dropped:
             del self.handed[tid]
         if dropped:
-            self._wake.set()
+            self.state.wake.set()
 
     def _arrived_here(self, tid: str, here: bool) -> None:
         for fut in self._arrivals.pop(tid, set()):
@@ -733,7 +706,7 @@ class Cluster:
         if (
             entry is None
             or entry.status not in ("waiting", "playing")
-            or (entry.worker in self.beats and entry.worker not in self.leaving)
+            or (entry.worker in self.state.beats and entry.worker not in self.state.leaving)
         ):
             return False  # nothing to wait for
         fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
@@ -837,9 +810,7 @@ class Cluster:
             conn.confirmed = False
         self.bus.send(None, {"k": "regap"})
         self.bus.send(None, {"k": "hello"})
-        task = asyncio.get_running_loop().create_task(self._drop_unconfirmed())
-        self._asks.add(task)
-        task.add_done_callback(self._asks.discard)
+        self.state.spawn(self._drop_unconfirmed())
 
     async def _drop_unconfirmed(self) -> None:
         await asyncio.sleep(DEAD_AFTER)
@@ -938,7 +909,7 @@ class Cluster:
 
     async def _on_leaderless(self, m: BusMessage) -> None:
         if m["from"] != self.worker:
-            self._wake.set()  # claim the matchmaker now, not at the next scan
+            self.state.wake.set()  # claim the matchmaker now, not at the next scan
 
     async def _on_ask(self, m: AskMessage) -> None:
         if m["t"] is None and not self.leader:
@@ -951,9 +922,7 @@ class Cluster:
             return
         self._answering.add(rid)
         # answered in a task: a Play request waits until its table is made
-        task = asyncio.get_running_loop().create_task(self._answer(m, table))
-        self._asks.add(task)
-        task.add_done_callback(self._asks.discard)
+        task = self.state.spawn(self._answer(m, table))
         task.add_done_callback(lambda _t: self._answering.discard(rid))
 
     async def _answer(self, m: AskMessage, table: Table | None) -> None:
