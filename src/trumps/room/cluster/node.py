@@ -57,17 +57,14 @@ from trumps.room.cluster.messages import (
     BusMessage,
     ClientMessage,
     CloseMessage,
-    EndedMessage,
     EventMessage,
     OpenMessage,
-    PersonMessage,
-    PresenceMessage,
-    PushMessage,
     ReleasedMessage,
     SocketMessage,
     TableMessage,
 )
 from trumps.room.cluster.ownership import Ownership
+from trumps.room.cluster.people import PeopleAcross
 from trumps.room.cluster.relay import Relay, RemoteConnection, Replay, routing_name
 from trumps.room.cluster.state import BEAT_INTERVAL, DEAD_AFTER, Shared
 from trumps.room.people.play import MatchmakerMoved, PlayCancelled
@@ -112,9 +109,9 @@ class Cluster:
             room, self.worker, Bus(url, self.worker, self._arrived, self._gap), Ownership(url)
         )
         self.lobby = Lobby(self.state)
+        self.people = PeopleAcross(self.state)
         self.relays: dict[str, Relay] = {}  # cid -> a local socket at a table run elsewhere
         self.guests: dict[str, tuple[str, RemoteConnection]] = {}  # cid -> (table, stand-in)
-        self.online: defaultdict[str, set[str]] = defaultdict(set)  # player -> workers with their channel
         self._tasks: list[asyncio.Task[None]] = []
         self._replies: dict[str, asyncio.Future[Answer]] = {}
         self._to_leader: dict[str, Ask] = {}  # asks for the matchmaker not answered yet
@@ -144,6 +141,11 @@ class Cluster:
     def remote(self) -> dict[str, RemoteTable]:
         """The tables other workers run (their lobby entries)."""
         return self.state.remote
+
+    @property
+    def online(self) -> defaultdict[str, set[str]]:
+        """player -> the other workers with their channel open."""
+        return self.people.online
 
     # ----- life ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -589,11 +591,7 @@ class Cluster:
                 await self._guest_leave(conn, self.room.tables.get(tid))
         self.state.leaving.discard(worker)
         self._heir_gone(worker)
-        for pid, workers in list(self.online.items()):
-            if worker in workers:
-                workers.discard(worker)
-                if not workers:
-                    del self.online[pid]
+        self.people.worker_gone(worker)
         self.state.wake.set()
 
     # ----- messages -------------------------------------------------------------------
@@ -619,11 +617,11 @@ class Cluster:
             "ev": self._on_ev,
             "close": self._on_close,
             "regap": self._on_regap,
-            "presence": self._on_presence,
-            "push": self._on_push,
-            "social": self._on_social,
-            "renamed": self._on_renamed,
-            "ended": self._on_ended,
+            "presence": self.people.on_presence,
+            "push": self.people.on_push,
+            "social": self.people.on_social,
+            "renamed": self.people.on_renamed,
+            "ended": self.people.on_ended,
             "leader": self._on_leader,
             "leaderless": self._on_leaderless,
             "ask": self._on_ask,
@@ -649,8 +647,7 @@ class Cluster:
         if m["from"] == self.worker:
             return
         self.lobby.tell(m["from"])
-        for pid in self.room.people.channels:
-            self.bus.send(m["from"], {"k": "presence", "p": pid, "on": True})
+        self.people.tell(m["from"])
 
     async def _on_bye(self, m: BusMessage) -> None:
         if m["from"] != self.worker:
@@ -826,49 +823,21 @@ class Cluster:
             if relay.owner == m["from"]:
                 self._reopen(relay, relay.owner)
 
-    # ----- people across workers ------------------------------------------------------------
+    # ----- people across workers (PeopleAcross) ----------------------------------------------
     def presence(self, pid: str, on: bool) -> None:
-        self.bus.send(None, {"k": "presence", "p": pid, "on": on})
-
-    async def _on_presence(self, m: PresenceMessage) -> None:
-        if m["from"] == self.worker:
-            return
-        # (the friends were told by the worker the person is on: People.attach/detach)
-        pid, workers = m["p"], self.online[m["p"]]
-        (workers.add if m["on"] else workers.discard)(m["from"])
-        if not workers:
-            del self.online[pid]
+        self.people.presence(pid, on)
 
     def push(self, pid: str, event: Mapping[str, object]) -> None:
-        self.bus.send(None, {"k": "push", "p": pid, "e": event})
-
-    async def _on_push(self, m: PushMessage) -> None:
-        if m["from"] != self.worker:
-            await self.room.people.push(m["p"], m["e"], local=True)
+        self.people.push(pid, event)
 
     def social_changed(self) -> None:
-        self.bus.send(None, {"k": "social"})
-
-    async def _on_social(self, m: BusMessage) -> None:
-        if m["from"] != self.worker:
-            await self.room.people.reload_social()
+        self.people.social_changed()
 
     def renamed(self, pid: str) -> None:
-        self.bus.send(None, {"k": "renamed", "p": pid})
-
-    async def _on_renamed(self, m: PersonMessage) -> None:
-        if m["from"] != self.worker:  # names and the account flag are cached per worker
-            await self.room.people.renamed(m["p"], local=True)
-            for table in self.room.tables.values():
-                if table.seat_of(m["p"]) is not None:
-                    await table.broadcast()
+        self.people.renamed(pid)
 
     def sessions_ended(self, sids: list[str]) -> None:
-        self.bus.send(None, {"k": "ended", "sids": sids})
-
-    async def _on_ended(self, m: EndedMessage) -> None:
-        if m["from"] != self.worker and self.room.sessions is not None:
-            await self.room.sessions.ended(m["sids"], local=True)
+        self.people.sessions_ended(sids)
 
     # ----- asking the owner (of a table, or of the matchmaker) ------------------------------
     async def ask(self, tid: str | None, request: AskRequest, timeout: float = 5.0) -> Answer:
