@@ -115,10 +115,10 @@ def test_a_stand_in_whose_socket_closes_finishes_the_message_it_is_handling(tmp_
 
         table.seat_and_start = slow_start  # type: ignore[method-assign]
         conn = RemoteConnection(Bus(), "w2", "c1", last, "Last")  # type: ignore[arg-type]
-        conn.task = asyncio.create_task(cluster._guest_loop(table, conn, None))
+        conn.task = asyncio.create_task(cluster.stand_ins.serve(table, conn, None))
         conn.inbox.put_nowait(sit("W"))
         await asyncio.wait_for(inside.wait(), 5)
-        await cluster._guest_leave(conn, table)  # the relay said "gone"
+        await cluster.stand_ins.leave(conn, table)  # the relay said "gone"
         gate.set()
         await asyncio.wait_for(conn.task, 5)
         assert conn not in table.connections

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import secrets
@@ -55,22 +54,17 @@ from trumps.room.cluster.messages import (
     AskMessage,
     AskRequest,
     BusMessage,
-    ClientMessage,
-    CloseMessage,
-    EventMessage,
-    OpenMessage,
     ReleasedMessage,
-    SocketMessage,
     TableMessage,
 )
 from trumps.room.cluster.ownership import Ownership
 from trumps.room.cluster.people import PeopleAcross
-from trumps.room.cluster.relay import Relay, RemoteConnection, Replay, routing_name
+from trumps.room.cluster.relay import RemoteConnection, routing_name
+from trumps.room.cluster.sockets import Relays, StandIns
 from trumps.room.cluster.state import BEAT_INTERVAL, DEAD_AFTER, Shared
 from trumps.room.people.play import MatchmakerMoved, PlayCancelled
 from trumps.room.tables import access
-from trumps.room.tables.messages import PROTOCOL_VERSION, error_event
-from trumps.room.tables.table import AccessDenied, Connection, Table, TableClosed
+from trumps.room.tables.table import Connection, Table, TableClosed
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
@@ -83,7 +77,6 @@ log = logging.getLogger("trumps.cluster")
 Handler = Callable[[Any], Awaitable[None]]
 
 SCAN_INTERVAL = 1.0  # seconds between looks for tables nobody runs
-OPEN_RETRY = 0.5  # seconds before asking again where a table is
 ARRIVAL_WAIT = 2.0  # at most, a socket sent to this worker waits for its table to arrive
 HEIR_GRACE = 3.0  # seconds the others leave a table handed to an heir before taking it
 MATCHMAKER = "trumps:matchmaker"  # the advisory lock of the worker that runs the matchmaker
@@ -92,7 +85,6 @@ HAND_PER_HEIR = 2  # tables a stopping worker hands an heir at a time (the fewes
 HAND_WAIT = 1.0  # at most, seconds it waits for them (then it hands the next ones over anyway)
 HAND_PACED = 10.0  # after this many seconds of handing over, the rest go at once (the stop is bounded)
 STOP_HANDOVER_LIMIT = 15.0  # at most, seconds a leaving worker spends handing tables over in stop()
-OPEN_WAIT = 12.0  # a relayed socket whose table no worker answers for is closed (the client reconnects)
 
 
 class Cluster:
@@ -110,8 +102,8 @@ class Cluster:
         )
         self.lobby = Lobby(self.state)
         self.people = PeopleAcross(self.state)
-        self.relays: dict[str, Relay] = {}  # cid -> a local socket at a table run elsewhere
-        self.guests: dict[str, tuple[str, RemoteConnection]] = {}  # cid -> (table, stand-in)
+        self.relays = Relays(self.state)
+        self.stand_ins = StandIns(self.state)
         self._tasks: list[asyncio.Task[None]] = []
         self._replies: dict[str, asyncio.Future[Answer]] = {}
         self._to_leader: dict[str, Ask] = {}  # asks for the matchmaker not answered yet
@@ -267,9 +259,7 @@ class Cluster:
                 "cluster: the handover took more than %.0f s; the others take the rest", STOP_HANDOVER_LIMIT
             )
         await stop_tasks(self._tasks)
-        for relay in list(self.relays.values()):
-            if relay.owner is not None:
-                self.bus.send(relay.owner, {"k": "gone", "c": relay.cid})
+        self.relays.goodbye()
         self.bus.send(None, {"k": "bye"})
         await self.bus.stop()
         await self.owner.stop()
@@ -423,11 +413,7 @@ class Cluster:
                 for conn in list(table.connections):
                     table.connections.discard(conn)
                     if isinstance(conn, RemoteConnection):
-                        self.guests.pop(conn.cid, None)
-                        if conn.task is not None:
-                            conn.task.cancel()
-                        if moved:
-                            self.bus.send(conn.worker, {"k": "moved", "c": conn.cid, "t": tid})
+                        self.stand_ins.let_go(conn, tid, moved)
                     elif moved:
                         local.append(conn)
                 if locked:
@@ -451,7 +437,7 @@ class Cluster:
         """Tell every worker a table's lobby entry (it changed)."""
         self.lobby.publish(table)
 
-    # ----- relayed sockets (this worker holds the socket) ----------------------------------
+    # ----- relayed sockets and stand-ins (Relays, StandIns) --------------------------------
     async def relay(
         self,
         conn: Connection,
@@ -462,133 +448,14 @@ class Cluster:
         routing: bool = False,
     ) -> None:
         """Serve ``conn`` for a table another worker runs until the socket
-        closes: ``messages`` yields the client's raw messages.  ``routing``:
-        the proxy can send the socket to a named worker, so it is told the
-        owner once the owner answers (:meth:`Relay.tell_owner`)."""
-        cid = secrets.token_hex(8)
-        entry = self.remote.get(tid)
-        relay = Relay(cid, tid, conn, since, entry.worker if entry else None, routing, self.worker)
-        relay.ask_replay = self._ask_replay
-        self.relays[cid] = relay
-        opener = asyncio.create_task(self._open(relay))
-        try:
-            async for raw in messages:
-                if not relay.opened.is_set():
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(relay.opened.wait(), OPEN_WAIT)
-                if relay.closed:
-                    break
-                text = raw if isinstance(raw, str) else bytes(raw).decode("utf-8", "replace")
-                relay.note_sent(text)
-                if relay.owner is not None:
-                    self.bus.send(relay.owner, {"k": "msg", "c": cid, "raw": text})
-        finally:
-            relay.close()
-            opener.cancel()
-            self.relays.pop(cid, None)
-            if relay.owner is not None:
-                self.bus.send(relay.owner, {"k": "gone", "c": cid})
-
-    async def _open(self, relay: Relay, repair: bool = False) -> None:
-        """Ask the owner (everyone, if it is not known) to connect the
-        socket, until one answers; a table nobody answers for within
-        :data:`OPEN_WAIT` closes the socket (the page reconnects).
-        ``repair``: opened again by this worker (a new owner, lost
-        notifications), not by the client: its replay is not paced."""
-        relay.opened.clear()
-        deadline = time.monotonic() + OPEN_WAIT
-        while not relay.closed and not relay.opened.is_set():
-            if time.monotonic() > deadline:
-                await relay.deliver(error_event("this table is not available right now; reconnecting"))
-                with contextlib.suppress(Exception):
-                    await relay.conn.close(1013)
-                relay.close()
-                return
-            c = relay.conn
-            msg = {"k": "open", "c": relay.cid, "t": relay.tid, "p": c.player, "n": c.name,
-                   "pk": getattr(c, "person", None), "since": relay.last_seq, "to": relay.owner,
-                   "repair": repair}  # fmt: skip
-            self.bus.send(relay.owner, msg)  # None: broadcast, only the owner answers
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(OPEN_RETRY):  # (not wait_for: see _scan_loop)
-                    await relay.opened.wait()
-
-    def _ask_replay(self, relay: Relay, since: int) -> None:
-        """A relayed socket missed states: the owner replays them, in order
-        on the same stream, as a repair (``repair``: not paced; an owner of
-        an earlier version reads the client protocol's own ``hello``)."""
-        if relay.owner is not None:
-            hello = json.dumps({"v": PROTOCOL_VERSION, "type": "hello", "since": since})
-            self.bus.send(relay.owner, {"k": "msg", "c": relay.cid, "raw": hello, "repair": since})
-
-    def _reopen(self, relay: Relay, owner: str | None) -> None:
-        relay.owner = owner
-        relay.opened.clear()
-        asyncio.get_running_loop().create_task(self._open(relay, repair=True))
-
-    # ----- stand-ins (this worker runs the table) --------------------------------------------
-    async def _guest_open(self, m: OpenMessage) -> None:
-        tid, cid, sender = m["t"], m["c"], m["from"]
-        table = self.room.tables.get(tid)
-        if table is None:
-            if m.get("to") == self.worker:
-                self.bus.send(sender, {"k": "nothere", "c": cid, "t": tid})
-            return
-        old = self.guests.pop(cid, None)
-        if old is not None:
-            await self._guest_leave(old[1], table)
-        conn = RemoteConnection(self.bus, sender, cid, m.get("p"), m.get("n") or "", m.get("pk"))
-        self.guests[cid] = (tid, conn)
-        self.bus.send(sender, {"k": "opened", "c": cid, "t": tid})
-        paced = m.get("repair") is not True
-        conn.task = asyncio.create_task(self._guest_loop(table, conn, m.get("since"), paced))
-
-    async def _guest_loop(
-        self, table: Table, conn: RemoteConnection, since: int | None, paced: bool = True
-    ) -> None:
-        from trumps.room.tables.dispatch import handle
-
-        try:
-            await table.join(conn, since, paced=paced)
-        except AccessDenied as exc:
-            await conn.send(table.error(str(exc)))
-            await conn.close(4403)
-            self.guests.pop(conn.cid, None)
-            return
-        except TableClosed:  # handed over meanwhile: the socket opens again and finds it
-            await conn.close(1012)
-            self.guests.pop(conn.cid, None)
-            return
-        try:
-            while True:
-                raw = await conn.inbox.get()
-                if raw is None:
-                    break
-                if isinstance(raw, Replay):
-                    await table.catch_up(conn, raw.since, paced=False)
-                    continue
-                await handle(table, conn, raw)
-        finally:
-            table.leave(conn)  # (again: the socket may have closed while it joined)
-
-    async def _guest_leave(self, conn: RemoteConnection, table: Table | None) -> None:
-        """The socket behind a stand-in closed.  Its loop is not cancelled:
-        it ends after the messages that came before (the socket sent them),
-        and a message half handled finishes — cancelled in the middle, a sit
-        that filled the table left it full but never started (the socket had
-        been told the owner and left at once)."""
-        conn.inbox.put_nowait(None)
-        if table is not None:
-            table.leave(conn)
+        closes (:meth:`Relays.relay`)."""
+        await self.relays.relay(conn, tid, since, messages, routing=routing)
 
     async def _worker_gone(self, worker: str) -> None:
         """A worker stopped beating: its sockets are gone; its tables are
         taken by the scan; relays to it wait for the new owner's ``owned``."""
         log.warning("cluster: worker %s is gone", worker)
-        for cid, (tid, conn) in list(self.guests.items()):
-            if conn.worker == worker:
-                del self.guests[cid]
-                await self._guest_leave(conn, self.room.tables.get(tid))
+        await self.stand_ins.worker_gone(worker)
         self.state.leaving.discard(worker)
         self._heir_gone(worker)
         self.people.worker_gone(worker)
@@ -608,15 +475,15 @@ class Cluster:
             "leaving": self._on_leaving,
             "owned": self._on_owned,
             "declined": self._on_declined,
-            "open": self._on_open,
-            "opened": self._on_opened,
-            "nothere": self._on_nothere,
-            "moved": self._on_moved,
-            "msg": self._on_msg,
-            "gone": self._on_gone,
-            "ev": self._on_ev,
-            "close": self._on_close,
-            "regap": self._on_regap,
+            "open": self.stand_ins.on_open,
+            "opened": self.relays.on_opened,
+            "nothere": self.relays.on_nothere,
+            "moved": self.relays.on_moved,
+            "msg": self.stand_ins.on_msg,
+            "gone": self.stand_ins.on_gone,
+            "ev": self.relays.on_ev,
+            "close": self.relays.on_close,
+            "regap": self.relays.on_regap,
             "presence": self.people.on_presence,
             "push": self.people.on_push,
             "social": self.people.on_social,
@@ -728,71 +595,13 @@ class Cluster:
         entry = self.remote.get(tid)
         if entry is not None and owner != self.worker:
             entry.worker = owner
-        for relay in list(self.relays.values()):
-            if relay.tid == tid and relay.owner != owner:
-                self._reopen(relay, owner)
+        self.relays.owner_is(tid, owner)
 
     async def _on_declined(self, m: TableMessage) -> None:
         """The table needs no owner (it finished as it was handed over)."""
         wanted = self._owned_wanted.pop(m["t"], None)
         if wanted is not None and not wanted.done():
             wanted.set_result(None)
-
-    async def _on_open(self, m: OpenMessage) -> None:
-        await self._guest_open(m)
-
-    async def _on_opened(self, m: SocketMessage) -> None:
-        relay = self.relays.get(m["c"])
-        if relay is not None:
-            relay.owner = m["from"]
-            relay.answer_next()
-            relay.opened.set()
-            # an action sent just before the owner changed may have been lost
-            # with it: send it again (its seq makes a second copy harmless)
-            if relay.unanswered is not None:
-                self.bus.send(relay.owner, {"k": "msg", "c": relay.cid, "raw": relay.unanswered})
-
-    async def _on_nothere(self, m: SocketMessage) -> None:
-        relay = self.relays.get(m["c"])
-        if relay is not None and relay.owner == m["from"]:
-            relay.owner = None  # ask everyone next time
-
-    async def _on_moved(self, m: SocketMessage) -> None:
-        relay = self.relays.get(m["c"])
-        if relay is not None:
-            self._reopen(relay, None)
-
-    async def _on_msg(self, m: ClientMessage) -> None:
-        got = self.guests.get(m["c"])
-        if got is not None:
-            repair = m.get("repair")  # (from the socket's worker, never from the client)
-            if isinstance(repair, int) and not isinstance(repair, bool):
-                got[1].inbox.put_nowait(Replay(repair))
-            else:
-                got[1].inbox.put_nowait(m["raw"])
-
-    async def _on_gone(self, m: SocketMessage) -> None:
-        got = self.guests.pop(m["c"], None)
-        if got is not None:
-            await self._guest_leave(got[1], self.room.tables.get(got[0]))
-
-    async def _on_ev(self, m: EventMessage) -> None:
-        relay = self.relays.get(m["c"])
-        if relay is None:  # the socket closed: the owner may forget it
-            self.bus.send(m["from"], {"k": "gone", "c": m["c"]})
-            return
-        if relay.owner == m["from"]:
-            await relay.deliver(m["e"])
-
-    async def _on_close(self, m: CloseMessage) -> None:
-        relay = self.relays.get(m["c"])
-        if relay is not None and int(m.get("code", 1000)) == 1012 and relay.owner == m["from"]:
-            self._reopen(relay, None)  # the table moved on as the stand-in came: find its new worker
-            return
-        if relay is not None:
-            relay.close()
-            with contextlib.suppress(Exception):
-                await relay.conn.close(int(m.get("code", 1000)))
 
     async def _gap(self) -> None:
         """Notifications were lost while the listener reconnected.  Every
@@ -801,27 +610,11 @@ class Cluster:
         this worker's tables (a lost client message is sent again when its
         page sees the state again); stand-ins whose socket does not come
         back (its "gone" was lost) leave; the lobby mirror is refreshed."""
-        for relay in list(self.relays.values()):
-            self._reopen(relay, relay.owner)
-        for _tid, conn in self.guests.values():
-            conn.confirmed = False
+        self.relays.reopen_all()
+        self.stand_ins.unconfirm()
         self.bus.send(None, {"k": "regap"})
         self.bus.send(None, {"k": "hello"})
-        self.state.spawn(self._drop_unconfirmed())
-
-    async def _drop_unconfirmed(self) -> None:
-        await asyncio.sleep(DEAD_AFTER)
-        for cid, (tid, conn) in list(self.guests.items()):
-            if not conn.confirmed:
-                del self.guests[cid]
-                await self._guest_leave(conn, self.room.tables.get(tid))
-
-    async def _on_regap(self, m: BusMessage) -> None:
-        if m["from"] == self.worker:
-            return
-        for relay in list(self.relays.values()):
-            if relay.owner == m["from"]:
-                self._reopen(relay, relay.owner)
+        self.state.spawn(self.stand_ins.drop_unconfirmed())
 
     # ----- people across workers (PeopleAcross) ----------------------------------------------
     def presence(self, pid: str, on: bool) -> None:
