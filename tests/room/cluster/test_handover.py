@@ -446,7 +446,7 @@ def test_asks_for_the_matchmaker_go_to_the_next_one_and_a_cancel_stops_the_playe
         for task in asks[1:]:
             with pytest.raises(TimeoutError):
                 await task
-        assert cluster._to_leader == {}  # forgotten once given up
+        assert cluster.asks._to_leader == {}  # forgotten once given up
         return cluster.worker, bus.sent
 
     me, sent = asyncio.run(run())
@@ -484,7 +484,7 @@ def test_a_worker_that_loses_its_lock_connection_gives_the_matchmaker_up() -> No
             return []
 
     cluster.state.owner = Locks()  # type: ignore[assignment]
-    cluster.leader = True
+    cluster.matchmaker.leader = True
 
     def leading() -> bool:
         return cluster.leader
@@ -511,10 +511,10 @@ def test_the_matchmaker_answers_an_ask_sent_to_it_twice_once() -> None:
         cluster = Cluster(room, "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
         bus = Bus()
         cluster.state.bus = bus  # type: ignore[assignment]
-        cluster.leader = True
+        cluster.matchmaker.leader = True
         q = {"what": "play", "player": "p1", "game": "coinche", "rules": "common", "since": 1.0}
         for _ in range(2):
-            await cluster._on_ask({"k": "ask", "t": None, "id": "r1", "q": q, "from": "w2_b"})
+            await cluster.asks.on_ask({"k": "ask", "t": None, "id": "r1", "q": q, "from": "w2_b"})
         await asyncio.gather(*cluster.state.tasks)
         return bus.sent
 

@@ -45,13 +45,11 @@ from collections import defaultdict
 from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from trumps.room.cluster.asking import Asks, Matchmaker
 from trumps.room.cluster.bus import Bus, stop_tasks
 from trumps.room.cluster.lobby import Lobby, RemoteTable
 from trumps.room.cluster.messages import (
     Answer,
-    AnswerMessage,
-    Ask,
-    AskMessage,
     AskRequest,
     BusMessage,
     ReleasedMessage,
@@ -62,8 +60,6 @@ from trumps.room.cluster.people import PeopleAcross
 from trumps.room.cluster.relay import RemoteConnection, routing_name
 from trumps.room.cluster.sockets import Relays, StandIns
 from trumps.room.cluster.state import BEAT_INTERVAL, DEAD_AFTER, Shared
-from trumps.room.people.play import MatchmakerMoved, PlayCancelled
-from trumps.room.tables import access
 from trumps.room.tables.table import Connection, Table, TableClosed
 
 if TYPE_CHECKING:
@@ -79,7 +75,6 @@ Handler = Callable[[Any], Awaitable[None]]
 SCAN_INTERVAL = 1.0  # seconds between looks for tables nobody runs
 ARRIVAL_WAIT = 2.0  # at most, a socket sent to this worker waits for its table to arrive
 HEIR_GRACE = 3.0  # seconds the others leave a table handed to an heir before taking it
-MATCHMAKER = "trumps:matchmaker"  # the advisory lock of the worker that runs the matchmaker
 TAKE_AT_ONCE = 8  # tables a worker takes over at the same time
 HAND_PER_HEIR = 2  # tables a stopping worker hands an heir at a time (the fewest-loaded first)
 HAND_WAIT = 1.0  # at most, seconds it waits for them (then it hands the next ones over anyway)
@@ -104,15 +99,10 @@ class Cluster:
         self.people = PeopleAcross(self.state)
         self.relays = Relays(self.state)
         self.stand_ins = StandIns(self.state)
+        self.matchmaker = Matchmaker(self.state)
+        self.asks = Asks(self.state, self.matchmaker)
         self._tasks: list[asyncio.Task[None]] = []
-        self._replies: dict[str, asyncio.Future[Answer]] = {}
-        self._to_leader: dict[str, Ask] = {}  # asks for the matchmaker not answered yet
-        self._answering: set[str] = set()  # asks being answered here (one sent twice is answered once)
-        self._passing_matchmaker = (
-            False  # let go of its lock (leaving): its queue goes on until a next one says so
-        )
         self.takeovers: list[tuple[str, float]] = []  # (table, seconds the rebuild took)
-        self.leader = False  # this worker runs the matchmaker (the Play button) for the room
         self.making: set[str] = set()  # tables this worker claimed and is storing
         self.handed: dict[str, tuple[str, float]] = {}  # table -> (its heir, until when the others leave it)
         self._arrivals: dict[str, set[asyncio.Future[bool]]] = {}  # table -> sockets waiting for it here
@@ -138,6 +128,11 @@ class Cluster:
     def online(self) -> defaultdict[str, set[str]]:
         """player -> the other workers with their channel open."""
         return self.people.online
+
+    @property
+    def leader(self) -> bool:
+        """This worker runs the matchmaker (the Play button) for the room."""
+        return self.matchmaker.leader
 
     # ----- life ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -167,7 +162,7 @@ class Cluster:
             # on: a socket that reaches its heir before the table does waits
             # there for the table (Cluster.arrival) instead of being relayed
             await self.bus.flushed()
-            await self._give_up_matchmaker()
+            await self.matchmaker.give_up()
         load = dict.fromkeys(self.state.live_others(2 * BEAT_INTERVAL), 0)  # heard from lately: alive
         for entry in self.remote.values():
             if entry.worker in load:
@@ -206,39 +201,6 @@ class Cluster:
                 for fut in taken:
                     fut.cancel()
             self._owned_wanted.clear()
-
-    async def _give_up_matchmaker(self) -> None:
-        """A leaving worker that runs the matchmaker lets another run it at
-        once: it lets go of the lock and takes no new Play request; when the
-        next one says ``leader``, the players still waiting here are queued
-        again there (their Play requests, here or relayed from other
-        workers, go to it by themselves), instead of waiting for a table
-        this worker will not make.  Until then its queue goes on here, and
-        with no other live worker (a room of one, or all stopping at once)
-        it keeps the matchmaker: nobody else would answer."""
-        if not self.leader or not self.state.live_others(DEAD_AFTER):
-            return
-        self.leader = False
-        self._passing_matchmaker = True
-        with contextlib.suppress(Exception):
-            await self.owner.release(MATCHMAKER)
-        self.bus.send(None, {"k": "leaderless"})
-
-    async def _take_matchmaker_back(self) -> None:
-        """A leaving worker that let the matchmaker go, when nobody took it
-        and no other worker is left to (the others started leaving too, or
-        went silent), runs it again: its own queue never stopped, and its
-        ``leader`` brings back the Play requests sent meanwhile, which
-        otherwise waited for a matchmaker nobody would run until they timed
-        out (35 s, then a 503)."""
-        if not self._passing_matchmaker or self.leader or self.state.live_others(DEAD_AFTER):
-            return
-        if not await self.owner.claim(MATCHMAKER):
-            return  # (another took it after all: its ``leader`` moves the queue)
-        self._passing_matchmaker = False
-        self.leader = True
-        log.info("cluster: worker %s runs the matchmaker again (every other worker is leaving)", self.worker)
-        self.bus.send(None, {"k": "leader"})
 
     def _expect_owned(self, tid: str) -> asyncio.Future[None]:
         """A future done when another worker announces it runs ``tid``."""
@@ -295,27 +257,19 @@ class Cluster:
     async def scan(self) -> None:
         """Take every unfinished table nobody runs."""
         if self.state.stopping:
-            await self._take_matchmaker_back()
+            await self.matchmaker.take_back()
             return
         if not await self.owner.check():  # the locks are gone: so are our tables
             log.error("cluster: lost the lock connection; dropping every table")
-            if self.leader:  # and the matchmaker's lock: whoever claims it next gets the players
-                self.leader = False
-                self.room.play.give_up()
+            # and the matchmaker's lock: whoever claims it next gets the players
+            self.matchmaker.lost()
             for tid in list(self.room.tables):
                 await self.release(tid, moved=True, locked=False)
             await self.owner.stop()
             await self.owner.start()
             return
-        if not self.leader and await self.owner.claim(MATCHMAKER):
-            if self.stopping():  # (the handover began while this scan claimed it)
-                with contextlib.suppress(Exception):
-                    await self.owner.release(MATCHMAKER)
-                return
-            self.room.play.take_up()
-            self.leader = True  # one matchmaker for the room, so players on any worker meet
-            log.info("cluster: worker %s runs the matchmaker", self.worker)
-            self.bus.send(None, {"k": "leader"})  # (Play requests left without one come here)
+        if not await self.matchmaker.claim():
+            return  # (the handover began while this scan claimed it)
         now = time.monotonic()
         if self.handed:  # (forget the heirs' grace once it is over)
             self.handed = {t: h for t, h in self.handed.items() if h[1] > now}
@@ -490,9 +444,9 @@ class Cluster:
             "renamed": self.people.on_renamed,
             "ended": self.people.on_ended,
             "leader": self._on_leader,
-            "leaderless": self._on_leaderless,
-            "ask": self._on_ask,
-            "answer": self._on_answer,
+            "leaderless": self.matchmaker.on_leaderless,
+            "ask": self.asks.on_ask,
+            "answer": self.asks.on_answer,
         }
 
     async def _arrived(self, m: Mapping[str, object]) -> None:
@@ -542,7 +496,7 @@ class Cluster:
         if m["from"] != self.worker:
             self.state.leaving.add(m["from"])
             self._heir_gone(m["from"])
-            if self._passing_matchmaker:
+            if self.matchmaker.passing:
                 self.state.wake.set()  # the last one that could take the matchmaker may be leaving
 
     def _heir_gone(self, worker: str) -> None:
@@ -632,93 +586,15 @@ class Cluster:
     def sessions_ended(self, sids: list[str]) -> None:
         self.people.sessions_ended(sids)
 
-    # ----- asking the owner (of a table, or of the matchmaker) ------------------------------
+    # ----- asking the owner (Asks, Matchmaker) ----------------------------------------------
     async def ask(self, tid: str | None, request: AskRequest, timeout: float = 5.0) -> Answer:
         """A request the table's owner answers (e.g. admit by invitation);
         ``tid`` None: the matchmaker's worker (the Play button)."""
-        entry = self.remote.get(tid) if tid is not None else None
-        rid = secrets.token_hex(6)
-        fut: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
-        self._replies[rid] = fut
-        msg: Ask = {"k": "ask", "t": tid, "id": rid, "q": request}
-        if tid is None:
-            # kept until answered: sent again to the next matchmaker if this
-            # one leaves first; a cancel also stops the player's Play asks
-            if request.get("what") == "cancel":
-                for other, sent in list(self._to_leader.items()):
-                    if sent["q"].get("what") == "play" and sent["q"].get("player") == request.get("player"):
-                        del self._to_leader[other]
-                        waiting = self._replies.get(other)
-                        if waiting is not None and not waiting.done():
-                            waiting.set_result({"ok": False, "cancelled": True})
-            self._to_leader[rid] = msg
-        try:
-            self.bus.send(entry.worker if entry else None, msg)
-            return await asyncio.wait_for(fut, timeout)
-        finally:
-            self._replies.pop(rid, None)
-            self._to_leader.pop(rid, None)
+        return await self.asks.ask(tid, request, timeout)
 
     async def _on_leader(self, m: BusMessage) -> None:
         """A worker runs the matchmaker now: the asks for it not answered
         yet (the last one left with them) go to it, this worker too; a
-        leaving worker's queue goes to it (:meth:`_give_up_matchmaker`)."""
-        for msg in list(self._to_leader.values()):
-            self.bus.send(m["from"], msg)
-        if m["from"] != self.worker and self._passing_matchmaker:
-            self._passing_matchmaker = False
-            self.room.play.give_up()
-
-    async def _on_leaderless(self, m: BusMessage) -> None:
-        if m["from"] != self.worker:
-            self.state.wake.set()  # claim the matchmaker now, not at the next scan
-
-    async def _on_ask(self, m: AskMessage) -> None:
-        if m["t"] is None and not self.leader:
-            return  # for the matchmaker's worker
-        table = self.room.tables.get(m["t"]) if m["t"] is not None else None
-        if m["t"] is not None and table is None:
-            return
-        rid: str = m["id"]
-        if rid in self._answering:  # (sent again to a new matchmaker that had it already)
-            return
-        self._answering.add(rid)
-        # answered in a task: a Play request waits until its table is made
-        task = self.state.spawn(self._answer(m, table))
-        task.add_done_callback(lambda _t: self._answering.discard(rid))
-
-    async def _answer(self, m: AskMessage, table: Table | None) -> None:
-        q = m["q"]
-        answer: Answer = {"ok": True}
-        try:
-            what = q.get("what")
-            if what == "admit" and table is not None:
-                await table.admit(q["player"])
-                await self.room._changed(table)  # who may see it changed: every lobby is told
-            elif what == "uninvite" and table is not None:  # a declined invitation (people.uninvite)
-                if await access.uninvite(table, q["player"]):
-                    await self.room._changed(table)
-            elif what == "play":
-                since = q.get("since")
-                answer["table"] = await self.room.play.press(
-                    q["player"], q["game"], q["rules"], here=True,
-                    since=float(since) if isinstance(since, (int, float)) else None,
-                )  # fmt: skip
-            elif what == "cancel":
-                answer["cancelled"] = self.room.play.cancel(q["player"], here=True)
-            elif what == "waiting":
-                answer["waiting"] = self.room.play.waiting()
-        except MatchmakerMoved:
-            return  # this worker left the matchmaker: the asker asks the next one
-        except PlayCancelled:
-            answer = {"ok": False, "cancelled": True}
-        except TimeoutError:
-            answer = {"ok": False, "timeout": True}
-        except Exception as exc:
-            answer = {"ok": False, "error": str(exc)}
-        self.bus.send(m["from"], {"k": "answer", "id": m["id"], "a": answer})
-
-    async def _on_answer(self, m: AnswerMessage) -> None:
-        fut = self._replies.get(m["id"])
-        if fut is not None and not fut.done():
-            fut.set_result(m["a"])
+        leaving worker's queue goes to it (:meth:`Matchmaker.give_up`)."""
+        self.asks.leader_is(m["from"])
+        self.matchmaker.leader_is(m["from"])
