@@ -243,7 +243,7 @@ def test_tables_are_taken_together_and_a_failed_take_lets_its_table_go() -> None
     """A takeover claims and takes several tables at the same time (at most
     TAKE_AT_ONCE); one whose take fails is released again for the next
     scan, and the others are still taken."""
-    from trumps.room.cluster import node
+    from trumps.room.cluster import takeover
 
     room = SimpleNamespace(tables={})
     cluster = Cluster(room, "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
@@ -267,12 +267,12 @@ def test_tables_are_taken_together_and_a_failed_take_lets_its_table_go() -> None
         room.tables[tid] = object()
 
     cluster.state.owner = Owner()  # type: ignore[assignment]
-    cluster._take = take  # type: ignore[method-assign]
+    cluster.takeover.take = take  # type: ignore[method-assign]
     tids = [f"t{i}" for i in range(20)] + ["bad", "held"]
-    asyncio.run(cluster._take_all(tids))
+    asyncio.run(cluster.takeover.take_all(tids))
     assert set(room.tables) == {f"t{i}" for i in range(20)}
     assert released == ["bad"]
-    assert 1 < running["most"] <= node.TAKE_AT_ONCE
+    assert 1 < running["most"] <= takeover.TAKE_AT_ONCE
 
 
 class Heirs:
@@ -325,7 +325,7 @@ def handing_over(
             cluster.remote[f"{worker}-{i}"] = SimpleNamespace(worker=worker)  # type: ignore[assignment]
     cluster.state.bus = Bus()  # type: ignore[assignment]
     fake = Heirs(cluster, delay, set(mute), leaves or {})
-    cluster.release = fake.release  # type: ignore[method-assign]
+    cluster.takeover.release = fake.release  # type: ignore[method-assign]
 
     async def run() -> float:
         for heir in heirs:
@@ -344,13 +344,13 @@ def test_a_handover_paces_its_tables_by_what_the_heirs_have_taken() -> None:
     time, the next ones once the heirs announce they run them: a table
     waits for its own take, not behind all the others' (an heir given 25
     tables at once took the last 1.9 s after the stop began)."""
-    from trumps.room.cluster import node
+    from trumps.room.cluster import handover
 
     for heirs in (["w2_a"], ["w2_a", "w3_b"]):
         fake, took = handing_over(heirs)
         released = [(t, h) for kind, t, h in fake.log if kind == "released"]
         assert len(released) == 13 and all(h in heirs for _t, h in released)
-        assert fake.most_in_flight() == node.HAND_PER_HEIR  # never more at once
+        assert fake.most_in_flight() == handover.HAND_PER_HEIR  # never more at once
         assert {h for _t, h in released} == set(heirs)  # spread over the heirs
         assert took < 1.0  # paced by the takes (20 ms each), not by the timeout
 
@@ -359,7 +359,7 @@ def test_a_handover_paces_its_tables_by_what_the_heirs_have_taken() -> None:
     fake, took = handing_over(["w2_a", "w3_b"], tables=14, running={"w3_b": 10})
     given = [h for kind, _t, h in fake.log if kind == "released"]
     assert given[:10] == ["w2_a"] * 10 and sorted(map(str, given[10:])) == ["w2_a", "w2_a", "w3_b", "w3_b"]
-    assert fake.most_in_flight() == node.HAND_PER_HEIR
+    assert fake.most_in_flight() == handover.HAND_PER_HEIR
     assert took < 1.0
 
 
@@ -367,21 +367,21 @@ def test_a_handover_gives_up_waiting_for_an_heir_that_does_not_answer_or_leaves(
     """An heir that never announces its tables costs HAND_WAIT per batch
     (then the stop goes on); one that starts leaving is given no more; with
     no heir left the rest go at once, to whoever takes them."""
-    from trumps.room.cluster import node
+    from trumps.room.cluster import handover
 
     fake, took = handing_over(["w2_a"], tables=4, mute=frozenset({"w2_a"}))
     assert [h for kind, _t, h in fake.log if kind == "released"] == ["w2_a"] * 4
-    assert node.HAND_WAIT * 1.9 < took < node.HAND_WAIT * 3  # two batches of 2, each waited for
+    assert handover.HAND_WAIT * 1.9 < took < handover.HAND_WAIT * 3  # two batches of 2, each waited for
 
     fake, took = handing_over(["w2_a", "w3_b"], tables=12, leaves={"w3_b": 1})
     given = [h for kind, _t, h in fake.log if kind == "released"]
-    assert given.count("w3_b") <= node.HAND_PER_HEIR  # its first batch only
+    assert given.count("w3_b") <= handover.HAND_PER_HEIR  # its first batch only
     assert given.count("w2_a") == 12 - given.count("w3_b")
 
     fake, took = handing_over(["w2_a"], tables=6, leaves={"w2_a": 1})
     given = [h for kind, _t, h in fake.log if kind == "released"]
-    assert given[: node.HAND_PER_HEIR] == ["w2_a"] * node.HAND_PER_HEIR
-    assert given[node.HAND_PER_HEIR :] == [None] * (6 - node.HAND_PER_HEIR)  # to anyone, at once
+    assert given[: handover.HAND_PER_HEIR] == ["w2_a"] * handover.HAND_PER_HEIR
+    assert given[handover.HAND_PER_HEIR :] == [None] * (6 - handover.HAND_PER_HEIR)  # to anyone, at once
     assert took < 0.5
 
 
@@ -564,7 +564,7 @@ def test_an_heir_that_finds_its_table_finished_says_so_and_the_handover_goes_on(
     """A table that finished as it was handed over needs no owner: the
     heir says ``declined`` instead of ``owned``, and the stopping worker
     hands the next tables over at once instead of after HAND_WAIT."""
-    from trumps.room.cluster import node
+    from trumps.room.cluster import handover
 
     released: list[str] = []
 
@@ -580,7 +580,7 @@ def test_an_heir_that_finds_its_table_finished_says_so_and_the_handover_goes_on(
         heir = Cluster(room, "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
         bus = Bus()
         heir.state.bus, heir.state.owner = bus, Locks()  # type: ignore[assignment]
-        await heir._take("t1")
+        await heir.takeover.take("t1")
         return bus.sent
 
     assert asyncio.run(heir_side()) == [(None, {"k": "declined", "t": "t1"})]
@@ -589,10 +589,10 @@ def test_an_heir_that_finds_its_table_finished_says_so_and_the_handover_goes_on(
     async def leaving_side() -> float:
         room = SimpleNamespace(tables={})
         cluster = Cluster(room, "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
-        fut = cluster._expect_owned("t1")
+        fut = cluster.handover.expect_owned("t1")
         t0 = time.monotonic()
-        await cluster._on_declined({"k": "declined", "t": "t1", "from": "w2_a"})
-        await asyncio.wait([fut], timeout=node.HAND_WAIT)
+        await cluster.handover.on_declined({"k": "declined", "t": "t1", "from": "w2_a"})
+        await asyncio.wait([fut], timeout=handover.HAND_WAIT)
         return time.monotonic() - t0
 
     assert asyncio.run(leaving_side()) < 0.1
