@@ -2,35 +2,42 @@
 
 Every worker serves any browser; each live table is run by exactly one
 worker, its owner (:mod:`~trumps.room.cluster.ownership`).  This module
-ties the pieces together:
+ties the pieces together (each in a module of its own, given what it
+needs: :mod:`~trumps.room.cluster.state`):
 
-- **Ownership.**  A new table belongs to the worker that made it.  Once a
-  second (and at once when a worker hands its tables over) every worker
-  looks for unfinished tables nobody holds and takes them: rebuilt from the
-  stored actions, timers re-armed from the stored times (``Table.resume``),
-  announced with ``owned``.
-- **Relaying.**  A socket for a table run elsewhere is relayed
-  (:mod:`~trumps.room.cluster.relay`).  Delivery gaps are repaired by
-  opening again with the last ``seq`` the socket has.
-- **The lobby.**  Each owner publishes a table's summary when it changes,
-  with the facts the access rules need (host, members, invited, removed);
-  every worker keeps the others' in :attr:`Cluster.remote`, so each lobby
-  lists every table its viewer may see, whichever worker runs it.
-- **People.**  Presence, pushes to a person's own channel, friendship
-  changes and ended sessions are broadcast, so they hold on every worker.
-- **Liveness.**  Workers beat once a second; the stand-ins of sockets on a
-  worker that stopped beating leave their tables (a seat becomes away, and
-  after the grace a bot plays it, as for any dropped socket).
-- **Handover.**  A worker stopped normally, before it closes any socket
-  (:meth:`Cluster.hand_over`, called by ``trumps serve`` ahead of
-  uvicorn's shutdown), finishes what each table is doing and gives it to
-  one heir, the live worker running the fewest tables, which takes it at
-  once.  Behind a routing proxy its sockets are told the heir and go
-  straight there; the heir's socket waits the moment the table takes to
-  arrive instead of being relayed.
-- **The Play button.**  One worker (whoever holds the matchmaker's lock;
-  another takes it when it dies) runs the matchmaker; the others forward
-  Play requests to it, so players on any worker are matched together.
+- **Ownership** (:mod:`~trumps.room.cluster.takeover`).  A new table
+  belongs to the worker that made it.  Once a second (and at once when a
+  worker hands its tables over) every worker looks for unfinished tables
+  nobody holds and takes them: rebuilt from the stored actions, timers
+  re-armed from the stored times (``Table.resume``), announced with
+  ``owned``.
+- **Relaying** (:mod:`~trumps.room.cluster.sockets`).  A socket for a
+  table run elsewhere is relayed (:mod:`~trumps.room.cluster.relay`).
+  Delivery gaps are repaired by opening again with the last ``seq`` the
+  socket has.
+- **The lobby** (:mod:`~trumps.room.cluster.lobby`).  Each owner publishes
+  a table's summary when it changes, with the facts the access rules need
+  (host, members, invited, removed); every worker keeps the others' in
+  :attr:`Cluster.remote`, so each lobby lists every table its viewer may
+  see, whichever worker runs it.
+- **People** (:mod:`~trumps.room.cluster.people`).  Presence, pushes to a
+  person's own channel, friendship changes and ended sessions are
+  broadcast, so they hold on every worker.
+- **Liveness** (here).  Workers beat once a second; the stand-ins of
+  sockets on a worker that stopped beating leave their tables (a seat
+  becomes away, and after the grace a bot plays it, as for any dropped
+  socket).
+- **Handover** (:mod:`~trumps.room.cluster.handover`).  A worker stopped
+  normally, before it closes any socket (:meth:`Cluster.hand_over`, called
+  by ``trumps serve`` ahead of uvicorn's shutdown), finishes what each
+  table is doing and gives it to one heir, the live worker running the
+  fewest tables, which takes it at once.  Behind a routing proxy its
+  sockets are told the heir and go straight there; the heir's socket waits
+  the moment the table takes to arrive instead of being relayed.
+- **The Play button** (:mod:`~trumps.room.cluster.asking`).  One worker
+  (whoever holds the matchmaker's lock; another takes it when it dies)
+  runs the matchmaker; the others forward Play requests to it, so players
+  on any worker are matched together.
 """
 
 from __future__ import annotations
