@@ -433,7 +433,7 @@ def test_a_play_request_outlives_the_matchmakers_worker(pg_db: str) -> None:
     sends it the Play request again, and the guest gets a table (bots in
     the empty seats after the matchmaker's wait) instead of an error 35 s
     later."""
-    from trumps.room.cluster.node import MATCHMAKER
+    from trumps.room.cluster.asking import MATCHMAKER
 
     a = Worker(pg_db).start()
     b = Worker(pg_db)

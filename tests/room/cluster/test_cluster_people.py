@@ -396,7 +396,7 @@ def test_when_every_worker_stops_the_one_that_let_the_matchmaker_go_takes_it_bac
     threads[0].start()
     eventually(lambda: leader.get("/api/play").json()["waiting"]["coinche/common"] == 1)
     late = room_of(other).cluster
-    late._stopping = True  # it has begun to stop; its 'leaving' is not out yet
+    late.state.stopping = True  # it has begun to stop; its 'leaving' is not out yet
     hand_over(leader)
     first = room_of(leader).cluster
     assert not first.leader  # let go: the other looked live

@@ -115,10 +115,10 @@ def test_a_stand_in_whose_socket_closes_finishes_the_message_it_is_handling(tmp_
 
         table.seat_and_start = slow_start  # type: ignore[method-assign]
         conn = RemoteConnection(Bus(), "w2", "c1", last, "Last")  # type: ignore[arg-type]
-        conn.task = asyncio.create_task(cluster._guest_loop(table, conn, None))
+        conn.task = asyncio.create_task(cluster.stand_ins.serve(table, conn, None))
         conn.inbox.put_nowait(sit("W"))
         await asyncio.wait_for(inside.wait(), 5)
-        await cluster._guest_leave(conn, table)  # the relay said "gone"
+        await cluster.stand_ins.leave(conn, table)  # the relay said "gone"
         gate.set()
         await asyncio.wait_for(conn.task, 5)
         assert conn not in table.connections
@@ -165,7 +165,7 @@ def test_a_handover_names_the_heir_to_routed_sockets_and_releases_once(tmp_path:
         assert stored is not None
         table = Table(stored, store, {}, bot_delay=10)
         cluster = Cluster(SimpleNamespace(tables={tid: table}), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
-        cluster.bus, cluster.owner = Bus(), Owner()  # type: ignore[assignment]
+        cluster.state.bus, cluster.state.owner = Bus(), Owner()  # type: ignore[assignment]
         routed, plain = Socket("p0"), Socket("p1")
         plain.routing = False
         table.connections |= {routed, plain}
@@ -243,7 +243,7 @@ def test_tables_are_taken_together_and_a_failed_take_lets_its_table_go() -> None
     """A takeover claims and takes several tables at the same time (at most
     TAKE_AT_ONCE); one whose take fails is released again for the next
     scan, and the others are still taken."""
-    from trumps.room.cluster import node
+    from trumps.room.cluster import takeover
 
     room = SimpleNamespace(tables={})
     cluster = Cluster(room, "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
@@ -266,13 +266,13 @@ def test_tables_are_taken_together_and_a_failed_take_lets_its_table_go() -> None
             raise RuntimeError("its stored actions do not replay")
         room.tables[tid] = object()
 
-    cluster.owner = Owner()  # type: ignore[assignment]
-    cluster._take = take  # type: ignore[method-assign]
+    cluster.state.owner = Owner()  # type: ignore[assignment]
+    cluster.takeover.take = take  # type: ignore[method-assign]
     tids = [f"t{i}" for i in range(20)] + ["bad", "held"]
-    asyncio.run(cluster._take_all(tids))
+    asyncio.run(cluster.takeover.take_all(tids))
     assert set(room.tables) == {f"t{i}" for i in range(20)}
     assert released == ["bad"]
-    assert 1 < running["most"] <= node.TAKE_AT_ONCE
+    assert 1 < running["most"] <= takeover.TAKE_AT_ONCE
 
 
 class Heirs:
@@ -323,13 +323,13 @@ def handing_over(
     for worker, n in (running or {}).items():  # tables the heirs run already
         for i in range(n):
             cluster.remote[f"{worker}-{i}"] = SimpleNamespace(worker=worker)  # type: ignore[assignment]
-    cluster.bus = Bus()  # type: ignore[assignment]
+    cluster.state.bus = Bus()  # type: ignore[assignment]
     fake = Heirs(cluster, delay, set(mute), leaves or {})
-    cluster.release = fake.release  # type: ignore[method-assign]
+    cluster.takeover.release = fake.release  # type: ignore[method-assign]
 
     async def run() -> float:
         for heir in heirs:
-            cluster.beats[heir] = time.monotonic()
+            cluster.state.beats[heir] = time.monotonic()
         t0 = time.monotonic()
         await cluster.hand_over()
         took = time.monotonic() - t0
@@ -344,13 +344,13 @@ def test_a_handover_paces_its_tables_by_what_the_heirs_have_taken() -> None:
     time, the next ones once the heirs announce they run them: a table
     waits for its own take, not behind all the others' (an heir given 25
     tables at once took the last 1.9 s after the stop began)."""
-    from trumps.room.cluster import node
+    from trumps.room.cluster import handover
 
     for heirs in (["w2_a"], ["w2_a", "w3_b"]):
         fake, took = handing_over(heirs)
         released = [(t, h) for kind, t, h in fake.log if kind == "released"]
         assert len(released) == 13 and all(h in heirs for _t, h in released)
-        assert fake.most_in_flight() == node.HAND_PER_HEIR  # never more at once
+        assert fake.most_in_flight() == handover.HAND_PER_HEIR  # never more at once
         assert {h for _t, h in released} == set(heirs)  # spread over the heirs
         assert took < 1.0  # paced by the takes (20 ms each), not by the timeout
 
@@ -359,7 +359,7 @@ def test_a_handover_paces_its_tables_by_what_the_heirs_have_taken() -> None:
     fake, took = handing_over(["w2_a", "w3_b"], tables=14, running={"w3_b": 10})
     given = [h for kind, _t, h in fake.log if kind == "released"]
     assert given[:10] == ["w2_a"] * 10 and sorted(map(str, given[10:])) == ["w2_a", "w2_a", "w3_b", "w3_b"]
-    assert fake.most_in_flight() == node.HAND_PER_HEIR
+    assert fake.most_in_flight() == handover.HAND_PER_HEIR
     assert took < 1.0
 
 
@@ -367,21 +367,21 @@ def test_a_handover_gives_up_waiting_for_an_heir_that_does_not_answer_or_leaves(
     """An heir that never announces its tables costs HAND_WAIT per batch
     (then the stop goes on); one that starts leaving is given no more; with
     no heir left the rest go at once, to whoever takes them."""
-    from trumps.room.cluster import node
+    from trumps.room.cluster import handover
 
     fake, took = handing_over(["w2_a"], tables=4, mute=frozenset({"w2_a"}))
     assert [h for kind, _t, h in fake.log if kind == "released"] == ["w2_a"] * 4
-    assert node.HAND_WAIT * 1.9 < took < node.HAND_WAIT * 3  # two batches of 2, each waited for
+    assert handover.HAND_WAIT * 1.9 < took < handover.HAND_WAIT * 3  # two batches of 2, each waited for
 
     fake, took = handing_over(["w2_a", "w3_b"], tables=12, leaves={"w3_b": 1})
     given = [h for kind, _t, h in fake.log if kind == "released"]
-    assert given.count("w3_b") <= node.HAND_PER_HEIR  # its first batch only
+    assert given.count("w3_b") <= handover.HAND_PER_HEIR  # its first batch only
     assert given.count("w2_a") == 12 - given.count("w3_b")
 
     fake, took = handing_over(["w2_a"], tables=6, leaves={"w2_a": 1})
     given = [h for kind, _t, h in fake.log if kind == "released"]
-    assert given[: node.HAND_PER_HEIR] == ["w2_a"] * node.HAND_PER_HEIR
-    assert given[node.HAND_PER_HEIR :] == [None] * (6 - node.HAND_PER_HEIR)  # to anyone, at once
+    assert given[: handover.HAND_PER_HEIR] == ["w2_a"] * handover.HAND_PER_HEIR
+    assert given[handover.HAND_PER_HEIR :] == [None] * (6 - handover.HAND_PER_HEIR)  # to anyone, at once
     assert took < 0.5
 
 
@@ -409,7 +409,7 @@ def test_a_leaving_worker_is_not_held_for_ever_by_a_table_whose_lock_never_comes
         await stuck.lock.acquire()  # held for ever
         cluster = Cluster(SimpleNamespace(tables={"t1": stuck}), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
         bus = Quiet()
-        cluster.bus, cluster.owner = bus, Locks()  # type: ignore[assignment]
+        cluster.state.bus, cluster.state.owner = bus, Locks()  # type: ignore[assignment]
         t0 = time.monotonic()
         await asyncio.wait_for(cluster.stop(), 5)
         assert bus.sent[-1] == (None, {"k": "bye"})
@@ -430,7 +430,7 @@ def test_asks_for_the_matchmaker_go_to_the_next_one_and_a_cancel_stops_the_playe
     async def run() -> tuple[str, list[tuple[str | None, dict[str, Any]]]]:
         cluster = Cluster(SimpleNamespace(tables={}), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
         bus = Bus()
-        cluster.bus = bus  # type: ignore[assignment]
+        cluster.state.bus = bus  # type: ignore[assignment]
         play = {"what": "play", "player": "p1", "game": "coinche", "rules": "common"}
         asks = [
             asyncio.create_task(cluster.ask(None, play, timeout=1)),
@@ -446,7 +446,7 @@ def test_asks_for_the_matchmaker_go_to_the_next_one_and_a_cancel_stops_the_playe
         for task in asks[1:]:
             with pytest.raises(TimeoutError):
                 await task
-        assert cluster._to_leader == {}  # forgotten once given up
+        assert cluster.asks._to_leader == {}  # forgotten once given up
         return cluster.worker, bus.sent
 
     me, sent = asyncio.run(run())
@@ -463,7 +463,7 @@ def test_a_worker_that_loses_its_lock_connection_gives_the_matchmaker_up() -> No
     play = SimpleNamespace(give_up=lambda: calls.append("give_up"), take_up=lambda: calls.append("take_up"))
     cluster = Cluster(SimpleNamespace(tables={}, play=play), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
     bus = Bus()
-    cluster.bus = bus  # type: ignore[assignment]
+    cluster.state.bus = bus  # type: ignore[assignment]
 
     class Locks:
         alive = False
@@ -483,8 +483,8 @@ def test_a_worker_that_loses_its_lock_connection_gives_the_matchmaker_up() -> No
         async def orphans(self) -> list[str]:
             return []
 
-    cluster.owner = Locks()  # type: ignore[assignment]
-    cluster.leader = True
+    cluster.state.owner = Locks()  # type: ignore[assignment]
+    cluster.matchmaker.leader = True
 
     def leading() -> bool:
         return cluster.leader
@@ -510,12 +510,12 @@ def test_the_matchmaker_answers_an_ask_sent_to_it_twice_once() -> None:
         room = SimpleNamespace(tables={}, play=SimpleNamespace(press=press))
         cluster = Cluster(room, "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
         bus = Bus()
-        cluster.bus = bus  # type: ignore[assignment]
-        cluster.leader = True
+        cluster.state.bus = bus  # type: ignore[assignment]
+        cluster.matchmaker.leader = True
         q = {"what": "play", "player": "p1", "game": "coinche", "rules": "common", "since": 1.0}
         for _ in range(2):
-            await cluster._on_ask({"k": "ask", "t": None, "id": "r1", "q": q, "from": "w2_b"})
-        await asyncio.gather(*cluster._asks)
+            await cluster.asks.on_ask({"k": "ask", "t": None, "id": "r1", "q": q, "from": "w2_b"})
+        await asyncio.gather(*cluster.state.tasks)
         return bus.sent
 
     sent = asyncio.run(run())
@@ -564,7 +564,7 @@ def test_an_heir_that_finds_its_table_finished_says_so_and_the_handover_goes_on(
     """A table that finished as it was handed over needs no owner: the
     heir says ``declined`` instead of ``owned``, and the stopping worker
     hands the next tables over at once instead of after HAND_WAIT."""
-    from trumps.room.cluster import node
+    from trumps.room.cluster import handover
 
     released: list[str] = []
 
@@ -579,8 +579,8 @@ def test_an_heir_that_finds_its_table_finished_says_so_and_the_handover_goes_on(
         room = SimpleNamespace(tables={}, store=SimpleNamespace(read=read, load_table=None))
         heir = Cluster(room, "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
         bus = Bus()
-        heir.bus, heir.owner = bus, Locks()  # type: ignore[assignment]
-        await heir._take("t1")
+        heir.state.bus, heir.state.owner = bus, Locks()  # type: ignore[assignment]
+        await heir.takeover.take("t1")
         return bus.sent
 
     assert asyncio.run(heir_side()) == [(None, {"k": "declined", "t": "t1"})]
@@ -589,10 +589,10 @@ def test_an_heir_that_finds_its_table_finished_says_so_and_the_handover_goes_on(
     async def leaving_side() -> float:
         room = SimpleNamespace(tables={})
         cluster = Cluster(room, "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
-        fut = cluster._expect_owned("t1")
+        fut = cluster.handover.expect_owned("t1")
         t0 = time.monotonic()
-        await cluster._on_declined({"k": "declined", "t": "t1", "from": "w2_a"})
-        await asyncio.wait([fut], timeout=node.HAND_WAIT)
+        await cluster.handover.on_declined({"k": "declined", "t": "t1", "from": "w2_a"})
+        await asyncio.wait([fut], timeout=handover.HAND_WAIT)
         return time.monotonic() - t0
 
     assert asyncio.run(leaving_side()) < 0.1
@@ -605,12 +605,12 @@ def test_the_scan_loop_ends_when_cancelled_as_it_is_woken() -> None:
     went on, and the worker's stop waited for it for ever (a teardown hang
     seen in the suite)."""
     cluster = Cluster(SimpleNamespace(tables={}), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
-    cluster._stopping = True  # (its scans do nothing)
+    cluster.state.stopping = True  # (its scans do nothing)
 
     async def run(turns: int) -> bool:
         task = asyncio.create_task(cluster._scan_loop())
         await asyncio.sleep(0.01)
-        cluster._wake.set()
+        cluster.state.wake.set()
         for _ in range(turns):
             await asyncio.sleep(0)
         task.cancel()

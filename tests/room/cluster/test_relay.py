@@ -138,27 +138,27 @@ def test_a_workers_repair_of_a_relayed_stream_is_not_paced(tmp_path: Path) -> No
         await table.catch_up(Person(None), 1)  # the person's replay
         cluster = Cluster(SimpleNamespace(tables={tid: table}), "postgresql://nobody@localhost/none")  # type: ignore[arg-type]
         bus = Bus()
-        cluster.bus = bus  # type: ignore[assignment]
+        cluster.state.bus = bus  # type: ignore[assignment]
 
         def relayed_states() -> list[int]:
             got = [m["e"]["seq"] for _to, m in bus.sent if m.get("k") == "ev" and m["e"]["type"] == "state"]
             bus.sent.clear()
             return got
 
-        await cluster._guest_open(
+        await cluster.stand_ins.on_open(
             {"t": tid, "c": "c1", "from": "w2_b2", "p": None, "n": "Spec", "pk": Person.person,
              "since": 2, "repair": True}
         )  # fmt: skip
         await asyncio.sleep(0.1)
         assert relayed_states() == [3, 4]
         hello = json.dumps({"v": 1, "type": "hello", "since": 2})
-        await cluster._on_msg({"c": "c1", "raw": hello, "from": "w2_b2", "repair": 2})
+        await cluster.stand_ins.on_msg({"c": "c1", "raw": hello, "from": "w2_b2", "repair": 2})
         await asyncio.sleep(0.1)
         assert relayed_states() == [3, 4]
-        await cluster._on_msg({"c": "c1", "raw": hello, "from": "w2_b2"})  # the client's own
+        await cluster.stand_ins.on_msg({"c": "c1", "raw": hello, "from": "w2_b2"})  # the client's own
         await asyncio.sleep(0.1)
         assert relayed_states() == [4]
-        await cluster._guest_leave(cluster.guests["c1"][1], table)
+        await cluster.stand_ins.leave(cluster.stand_ins.guests["c1"][1], table)
         await table.close()
 
     try:

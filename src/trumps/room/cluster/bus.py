@@ -46,7 +46,7 @@ BATCH = 200  # messages per sending transaction at most
 STOP_TASKS_WAIT = 5.0  # at most, seconds stop() waits for its cancelled tasks to end
 
 #: called with each message as it arrives (parsed JSON; its kind ``k`` names
-#: its shape: the handlers in :mod:`trumps.room.cluster.node` read it so)
+#: its shape: the handlers :class:`~trumps.room.cluster.node.Cluster` dispatches to read it so)
 Handler = Callable[[Mapping[str, object]], Awaitable[None]]
 
 

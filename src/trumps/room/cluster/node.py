@@ -2,149 +2,86 @@
 
 Every worker serves any browser; each live table is run by exactly one
 worker, its owner (:mod:`~trumps.room.cluster.ownership`).  This module
-ties the pieces together:
+ties the pieces together (each in a module of its own, given what it
+needs: :mod:`~trumps.room.cluster.state`):
 
-- **Ownership.**  A new table belongs to the worker that made it.  Once a
-  second (and at once when a worker hands its tables over) every worker
-  looks for unfinished tables nobody holds and takes them: rebuilt from the
-  stored actions, timers re-armed from the stored times (``Table.resume``),
-  announced with ``owned``.
-- **Relaying.**  A socket for a table run elsewhere is relayed
-  (:mod:`~trumps.room.cluster.relay`).  Delivery gaps are repaired by
-  opening again with the last ``seq`` the socket has.
-- **The lobby.**  Each owner publishes a table's summary when it changes,
-  with the facts the access rules need (host, members, invited, removed);
-  every worker keeps the others' in :attr:`Cluster.remote`, so each lobby
-  lists every table its viewer may see, whichever worker runs it.
-- **People.**  Presence, pushes to a person's own channel, friendship
-  changes and ended sessions are broadcast, so they hold on every worker.
-- **Liveness.**  Workers beat once a second; the stand-ins of sockets on a
-  worker that stopped beating leave their tables (a seat becomes away, and
-  after the grace a bot plays it, as for any dropped socket).
-- **Handover.**  A worker stopped normally, before it closes any socket
-  (:meth:`Cluster.hand_over`, called by ``trumps serve`` ahead of
-  uvicorn's shutdown), finishes what each table is doing and gives it to
-  one heir, the live worker running the fewest tables, which takes it at
-  once.  Behind a routing proxy its sockets are told the heir and go
-  straight there; the heir's socket waits the moment the table takes to
-  arrive instead of being relayed.
-- **The Play button.**  One worker (whoever holds the matchmaker's lock;
-  another takes it when it dies) runs the matchmaker; the others forward
-  Play requests to it, so players on any worker are matched together.
+- **Ownership** (:mod:`~trumps.room.cluster.takeover`).  A new table
+  belongs to the worker that made it.  Once a second (and at once when a
+  worker hands its tables over) every worker looks for unfinished tables
+  nobody holds and takes them: rebuilt from the stored actions, timers
+  re-armed from the stored times (``Table.resume``), announced with
+  ``owned``.
+- **Relaying** (:mod:`~trumps.room.cluster.sockets`).  A socket for a
+  table run elsewhere is relayed (:mod:`~trumps.room.cluster.relay`).
+  Delivery gaps are repaired by opening again with the last ``seq`` the
+  socket has.
+- **The lobby** (:mod:`~trumps.room.cluster.lobby`).  Each owner publishes
+  a table's summary when it changes, with the facts the access rules need
+  (host, members, invited, removed); every worker keeps the others' in
+  :attr:`Cluster.remote`, so each lobby lists every table its viewer may
+  see, whichever worker runs it.
+- **People** (:mod:`~trumps.room.cluster.people`).  Presence, pushes to a
+  person's own channel, friendship changes and ended sessions are
+  broadcast, so they hold on every worker.
+- **Liveness** (here).  Workers beat once a second; the stand-ins of
+  sockets on a worker that stopped beating leave their tables (a seat
+  becomes away, and after the grace a bot plays it, as for any dropped
+  socket).
+- **Handover** (:mod:`~trumps.room.cluster.handover`).  A worker stopped
+  normally, before it closes any socket (:meth:`Cluster.hand_over`, called
+  by ``trumps serve`` ahead of uvicorn's shutdown), finishes what each
+  table is doing and gives it to one heir, the live worker running the
+  fewest tables, which takes it at once.  Behind a routing proxy its
+  sockets are told the heir and go straight there; the heir's socket waits
+  the moment the table takes to arrive instead of being relayed.
+- **The Play button** (:mod:`~trumps.room.cluster.asking`).  One worker
+  (whoever holds the matchmaker's lock; another takes it when it dies)
+  runs the matchmaker; the others forward Play requests to it, so players
+  on any worker are matched together.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import random
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterable, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
+from trumps.room.cluster.asking import Asks, Matchmaker
 from trumps.room.cluster.bus import Bus, stop_tasks
-from trumps.room.cluster.messages import (
-    AccessFacts,
-    Answer,
-    AnswerMessage,
-    Ask,
-    AskMessage,
-    AskRequest,
-    BusMessage,
-    ClientMessage,
-    CloseMessage,
-    EndedMessage,
-    EventMessage,
-    OpenMessage,
-    PersonMessage,
-    PresenceMessage,
-    PushMessage,
-    ReleasedMessage,
-    SocketMessage,
-    SummaryMessage,
-    TableMessage,
-)
+from trumps.room.cluster.handover import Handover, Heirs
+from trumps.room.cluster.lobby import Lobby, RemoteTable
 from trumps.room.cluster.ownership import Ownership
-from trumps.room.cluster.relay import Relay, RemoteConnection, Replay, routing_name
-from trumps.room.people.play import MatchmakerMoved, PlayCancelled
-from trumps.room.tables import access
-from trumps.room.tables.messages import PROTOCOL_VERSION, error_event
-from trumps.room.tables.settings import TableSettings
-from trumps.room.tables.table import AccessDenied, Connection, Seat, Table, TableClosed, TableSummary
+from trumps.room.cluster.people import PeopleAcross
+from trumps.room.cluster.sockets import Relays, StandIns
+from trumps.room.cluster.state import BEAT_INTERVAL, DEAD_AFTER, Shared
+from trumps.room.cluster.takeover import Takeover
 
 if TYPE_CHECKING:
+    from trumps.room.cluster.messages import Answer, AskRequest, BusMessage, TableMessage
     from trumps.room.room import Room
+    from trumps.room.tables.table import Connection, Table
 
 __all__ = ["Cluster", "RemoteTable"]
 
 log = logging.getLogger("trumps.cluster")
 
 SCAN_INTERVAL = 1.0  # seconds between looks for tables nobody runs
-BEAT_INTERVAL = 1.0  # seconds between a worker's heartbeats
-DEAD_AFTER = 4.0  # a worker silent this long is gone
-OPEN_RETRY = 0.5  # seconds before asking again where a table is
-ARRIVAL_WAIT = 2.0  # at most, a socket sent to this worker waits for its table to arrive
-HEIR_GRACE = 3.0  # seconds the others leave a table handed to an heir before taking it
-MATCHMAKER = "trumps:matchmaker"  # the advisory lock of the worker that runs the matchmaker
-TAKE_AT_ONCE = 8  # tables a worker takes over at the same time
-HAND_PER_HEIR = 2  # tables a stopping worker hands an heir at a time (the fewest-loaded first)
-HAND_WAIT = 1.0  # at most, seconds it waits for them (then it hands the next ones over anyway)
-HAND_PACED = 10.0  # after this many seconds of handing over, the rest go at once (the stop is bounded)
 STOP_HANDOVER_LIMIT = 15.0  # at most, seconds a leaving worker spends handing tables over in stop()
-OPEN_WAIT = 12.0  # a relayed socket whose table no worker answers for is closed (the client reconnects)
 
-
-class RemoteTable:
-    """What a worker knows of a table another worker runs: its lobby
-    summary and the facts the access rules read (so a lobby, a page or an
-    invitation code is judged here exactly as the owner would)."""
-
-    def __init__(self, tid: str, worker: str, summary: TableSummary, access: AccessFacts) -> None:
-        self.id = tid
-        self.worker = worker
-        self.update(summary, access)
-
-    def update(self, summary: TableSummary, access: AccessFacts) -> None:
-        self._summary = summary
-        self.status: str = summary["status"]
-        self.created: float = summary["created"]
-        self.host: str = access["host"]
-        self.settings = TableSettings.model_validate(summary["settings"])
-        self.seats = [Seat(player=p) for p in access["seats"]]
-        self.pending = {i: (p, "") for i, p in enumerate(access["pending"])}
-        self.invited: set[str] = set(access["invited"])
-        self.banned: set[str] = set(access["banned"])
-        self.invite: str | None = access.get("invite")
-        self.game: str = summary["game"]
-        self.preset: str | None = summary["preset"]
-
-    def summary(self) -> TableSummary:
-        return self._summary
-
-    def seat_of(self, player: str | None) -> int | None:
-        for i, s in enumerate(self.seats):
-            if player is not None and s.player == player:
-                return i
-        return None
-
-
-def access_facts(table: Table) -> AccessFacts:
-    return {
-        "host": table.host,
-        "seats": [s.player for s in table.seats],
-        "pending": [p for p, _ in table.pending.values()],
-        "invited": sorted(table.invited),
-        "banned": sorted(table.banned),
-        "invite": table.invite,
-    }
+#: a bus message's handler (each reads the message shape its kind names)
+Handler = Callable[[Any], Awaitable[None]]
 
 
 class Cluster:
-    """This worker's part in a room spread over several processes."""
+    """This worker's part in a room spread over several processes: its life
+    (start, the beats and the scans, stop), the dispatch of the bus's
+    messages to the parts that handle them, and what the rest of the room
+    calls (each handed on to the part whose job it is)."""
 
     def __init__(self, room: Room, url: str, worker: str | None = None) -> None:
         self.room = room
@@ -153,31 +90,44 @@ class Cluster:
         # restarted under its name, or two started by mistake under one, are
         # never taken for each other (beats, presence, relays); see routing_name
         self.worker = f"{worker}_{secrets.token_hex(3)}" if worker else secrets.token_hex(4)
-        self.bus = Bus(url, self.worker, self._arrived, self._gap)
-        self.owner = Ownership(url)
-        self.remote: dict[str, RemoteTable] = {}
-        self.relays: dict[str, Relay] = {}  # cid -> a local socket at a table run elsewhere
-        self.guests: dict[str, tuple[str, RemoteConnection]] = {}  # cid -> (table, stand-in)
-        self.beats: dict[str, float] = {}  # worker -> when it was last heard
-        self.online: defaultdict[str, set[str]] = defaultdict(set)  # player -> workers with their channel
-        self._tasks: list[asyncio.Task[None]] = []
-        self._wake = asyncio.Event()
-        self._stopping = False
-        self._replies: dict[str, asyncio.Future[Answer]] = {}
-        self._to_leader: dict[str, Ask] = {}  # asks for the matchmaker not answered yet
-        self._answering: set[str] = set()  # asks being answered here (one sent twice is answered once)
-        self._passing_matchmaker = (
-            False  # let go of its lock (leaving): its queue goes on until a next one says so
+        self.state = Shared(
+            room, self.worker, Bus(url, self.worker, self._arrived, self._gap), Ownership(url)
         )
-        self.takeovers: list[tuple[str, float]] = []  # (table, seconds the rebuild took)
-        self.leader = False  # this worker runs the matchmaker (the Play button) for the room
-        self.making: set[str] = set()  # tables this worker claimed and is storing
-        self._asks: set[asyncio.Task[None]] = set()
-        self.leaving: set[str] = set()  # workers handing their tables over
-        self.handed: dict[str, tuple[str, float]] = {}  # table -> (its heir, until when the others leave it)
-        self._arrivals: dict[str, set[asyncio.Future[bool]]] = {}  # table -> sockets waiting for it here
-        # tables handed over, until their heir announces it has them
-        self._owned_wanted: dict[str, asyncio.Future[None]] = {}
+        self.lobby = Lobby(self.state)
+        self.relays = Relays(self.state)
+        self.stand_ins = StandIns(self.state)
+        self.people = PeopleAcross(self.state)
+        self.matchmaker = Matchmaker(self.state)
+        self.asks = Asks(self.state, self.matchmaker)
+        self.heirs = Heirs(self.state)
+        self.takeover = Takeover(self.state, self.lobby, self.stand_ins, self.heirs)
+        self.handover = Handover(self.state, self.takeover, self.matchmaker)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._handlers = self._dispatch()
+
+    # ----- what the parts share, as the room reads it ------------------------------------
+    @property
+    def bus(self) -> Bus:
+        return self.state.bus
+
+    @property
+    def owner(self) -> Ownership:
+        return self.state.owner
+
+    @property
+    def remote(self) -> dict[str, RemoteTable]:
+        """The tables other workers run (their lobby entries)."""
+        return self.state.remote
+
+    @property
+    def online(self) -> defaultdict[str, set[str]]:
+        """player -> the other workers with their channel open."""
+        return self.people.online
+
+    @property
+    def leader(self) -> bool:
+        """This worker runs the matchmaker (the Play button) for the room."""
+        return self.matchmaker.leader
 
     # ----- life ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -192,104 +142,8 @@ class Cluster:
 
     async def hand_over(self) -> None:
         """Give every table to another worker while this one still holds
-        its sockets (a rolling restart: ``trumps serve`` calls this before
-        uvicorn closes them).  Each table goes to one heir, the live worker
-        running the fewest, so the tables spread and nobody races for them;
-        the table's sockets are told the heir (behind a routing proxy) or
-        closed with 1012, and come back to the table at once.  An heir is
-        given :data:`HAND_PER_HEIR` tables at a time, the next ones when it
-        announces it runs these (at most :data:`HAND_WAIT` later), so it is
-        never flooded; the rest play on here meanwhile."""
-        if not self._stopping:
-            self._stopping = True
-            self.bus.send(None, {"k": "leaving"})
-            # every worker knows this one is leaving before any socket is sent
-            # on: a socket that reaches its heir before the table does waits
-            # there for the table (Cluster.arrival) instead of being relayed
-            await self.bus.flushed()
-            await self._give_up_matchmaker()
-        load = dict.fromkeys(self._live_others(2 * BEAT_INTERVAL), 0)  # heard from lately: alive
-        for entry in self.remote.values():
-            if entry.worker in load:
-                load[entry.worker] += 1
-        # a few at a time, each batch once its heirs have the one before: a
-        # table waits for its own take, not behind every other table's (an
-        # heir given 25 at once took the last after 1.9 s; docs/benchmarks.md)
-        paced_until = time.monotonic() + HAND_PACED
-        for _round in range(5):  # (a table made or taken meanwhile goes too)
-            if not self.room.tables:
-                break
-            tids = list(self.room.tables)
-            while tids:
-                # (an heir that left or died meanwhile is given no more)
-                alive = self._live_others(DEAD_AFTER)
-                load = {w: n for w, n in load.items() if w in alive}
-                paced = time.monotonic() < paced_until
-                given: dict[str, int] = {}
-                taken: list[asyncio.Future[None]] = []
-                while tids:
-                    tid = tids[0]
-                    table = self.room.tables.get(tid)
-                    heir = None
-                    # (nobody takes a finished table)
-                    if load and table is not None and table.status in ("waiting", "playing"):
-                        heir = min(load, key=lambda w: (load[w], random.random()))
-                        if paced and given.get(heir, 0) >= HAND_PER_HEIR:
-                            break  # the batch is full: the heirs take it first
-                        given[heir] = given.get(heir, 0) + 1
-                        load[heir] += 1
-                        taken.append(self._expect_owned(tid))
-                    del tids[0]
-                    await self.release(tid, moved=True, heir=heir)
-                if taken:  # the tables not handed yet play on here meanwhile
-                    await asyncio.wait(taken, timeout=HAND_WAIT)
-                for fut in taken:
-                    fut.cancel()
-            self._owned_wanted.clear()
-
-    async def _give_up_matchmaker(self) -> None:
-        """A leaving worker that runs the matchmaker lets another run it at
-        once: it lets go of the lock and takes no new Play request; when the
-        next one says ``leader``, the players still waiting here are queued
-        again there (their Play requests, here or relayed from other
-        workers, go to it by themselves), instead of waiting for a table
-        this worker will not make.  Until then its queue goes on here, and
-        with no other live worker (a room of one, or all stopping at once)
-        it keeps the matchmaker: nobody else would answer."""
-        if not self.leader or not self._live_others(DEAD_AFTER):
-            return
-        self.leader = False
-        self._passing_matchmaker = True
-        with contextlib.suppress(Exception):
-            await self.owner.release(MATCHMAKER)
-        self.bus.send(None, {"k": "leaderless"})
-
-    async def _take_matchmaker_back(self) -> None:
-        """A leaving worker that let the matchmaker go, when nobody took it
-        and no other worker is left to (the others started leaving too, or
-        went silent), runs it again: its own queue never stopped, and its
-        ``leader`` brings back the Play requests sent meanwhile, which
-        otherwise waited for a matchmaker nobody would run until they timed
-        out (35 s, then a 503)."""
-        if not self._passing_matchmaker or self.leader or self._live_others(DEAD_AFTER):
-            return
-        if not await self.owner.claim(MATCHMAKER):
-            return  # (another took it after all: its ``leader`` moves the queue)
-        self._passing_matchmaker = False
-        self.leader = True
-        log.info("cluster: worker %s runs the matchmaker again (every other worker is leaving)", self.worker)
-        self.bus.send(None, {"k": "leader"})
-
-    def _live_others(self, within: float) -> set[str]:
-        """The other workers heard from within ``within`` seconds and not leaving."""
-        recent = time.monotonic() - within
-        return {w for w, seen in self.beats.items() if w not in self.leaving and seen > recent}
-
-    def _expect_owned(self, tid: str) -> asyncio.Future[None]:
-        """A future done when another worker announces it runs ``tid``."""
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._owned_wanted[tid] = fut
-        return fut
+        its sockets (:meth:`Handover.hand_over`)."""
+        await self.handover.hand_over()
 
     async def stop(self) -> None:
         """Hand every table over (if :meth:`hand_over` was not called), then
@@ -304,9 +158,7 @@ class Cluster:
                 "cluster: the handover took more than %.0f s; the others take the rest", STOP_HANDOVER_LIMIT
             )
         await stop_tasks(self._tasks)
-        for relay in list(self.relays.values()):
-            if relay.owner is not None:
-                self.bus.send(relay.owner, {"k": "gone", "c": relay.cid})
+        self.relays.goodbye()
         self.bus.send(None, {"k": "bye"})
         await self.bus.stop()
         await self.owner.stop()
@@ -318,8 +170,8 @@ class Cluster:
             # waited for it for ever)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(SCAN_INTERVAL):
-                    await self._wake.wait()
-            self._wake.clear()
+                    await self.state.wake.wait()
+            self.state.wake.clear()
             try:
                 await self.scan()
             except Exception:
@@ -329,168 +181,68 @@ class Cluster:
         while True:
             self.bus.send(None, {"k": "beat"})
             now = time.monotonic()
-            for worker, seen in list(self.beats.items()):
+            for worker, seen in list(self.state.beats.items()):
                 if now - seen > DEAD_AFTER:
-                    del self.beats[worker]
+                    del self.state.beats[worker]
                     await self._worker_gone(worker)
             await asyncio.sleep(BEAT_INTERVAL)
 
     def stopping(self) -> bool:
-        return self._stopping
+        return self.state.stopping
 
-    # ----- ownership ----------------------------------------------------------------
     async def scan(self) -> None:
         """Take every unfinished table nobody runs."""
-        if self._stopping:
-            await self._take_matchmaker_back()
+        if self.state.stopping:
+            await self.matchmaker.take_back()
             return
         if not await self.owner.check():  # the locks are gone: so are our tables
             log.error("cluster: lost the lock connection; dropping every table")
-            if self.leader:  # and the matchmaker's lock: whoever claims it next gets the players
-                self.leader = False
-                self.room.play.give_up()
+            # and the matchmaker's lock: whoever claims it next gets the players
+            self.matchmaker.lost()
             for tid in list(self.room.tables):
                 await self.release(tid, moved=True, locked=False)
             await self.owner.stop()
             await self.owner.start()
             return
-        if not self.leader and await self.owner.claim(MATCHMAKER):
-            if self.stopping():  # (the handover began while this scan claimed it)
-                with contextlib.suppress(Exception):
-                    await self.owner.release(MATCHMAKER)
-                return
-            self.room.play.take_up()
-            self.leader = True  # one matchmaker for the room, so players on any worker meet
-            log.info("cluster: worker %s runs the matchmaker", self.worker)
-            self.bus.send(None, {"k": "leader"})  # (Play requests left without one come here)
-        now = time.monotonic()
-        if self.handed:  # (forget the heirs' grace once it is over)
-            self.handed = {t: h for t, h in self.handed.items() if h[1] > now}
-        orphans = [
-            t
-            for t in await self.owner.orphans()
-            if t not in self.room.tables and t not in self.making and t not in self.handed
-        ]
-        random.shuffle(orphans)  # several workers taking over spread the tables between them
-        await self._take_all(orphans)
+        if not await self.matchmaker.claim():
+            return  # (the handover began while this scan claimed it)
+        await self.takeover.take_orphans()
 
-    async def _take_all(self, tids: list[str]) -> None:
-        """Claim and take ``tids``, :data:`TAKE_AT_ONCE` at a time.  A worker
-        taking a stopped worker's tables is also answering all their
-        sockets coming back, and a take's time is mostly its turns on the
-        database thread behind theirs: taken one after another, the last of
-        30 tables waited 2 s (``benchmarks/room_load.py --rolling``)."""
-        sem = asyncio.Semaphore(TAKE_AT_ONCE)
+    async def _worker_gone(self, worker: str) -> None:
+        """A worker stopped beating: its sockets are gone; its tables are
+        taken by the scan; relays to it wait for the new owner's ``owned``."""
+        log.warning("cluster: worker %s is gone", worker)
+        await self.stand_ins.worker_gone(worker)
+        self.state.leaving.discard(worker)
+        self.heirs.heir_gone(worker)
+        self.people.worker_gone(worker)
+        self.state.wake.set()
 
-        async def one(tid: str) -> None:
-            async with sem:
-                if self.stopping() or not await self.owner.claim(tid):
-                    return
-                try:
-                    await self._take(tid)
-                except Exception:
-                    # not run here: let it go, for the next scan (here or elsewhere)
-                    log.exception("cluster: could not take table %s", tid)
-                    if tid not in self.room.tables:
-                        with contextlib.suppress(Exception):
-                            await self.owner.release(tid)
-
-        await asyncio.gather(*(one(t) for t in tids))
-
-    async def _take(self, tid: str) -> None:
-        t0 = time.perf_counter()
-        room = self.room
-        st = await room.store.read(room.store.load_table, tid)
-        if st is None or st.status not in ("waiting", "playing") or tid in room.tables:
-            await self.owner.release(tid)
-            self._arrived_here(tid, tid in room.tables)
-            if tid not in room.tables:  # (a worker handing it over need not wait for it)
-                self.bus.send(None, {"k": "declined", "t": tid})
-            return
-        seated = [player for player, _bot in st.seats.values() if player]
-        known = await room.people.learn_many(seated)  # one trip to the busy database thread
-        for player in seated:
-            if player not in known:
-                room.names[player] = "?"
-        self.remote.pop(tid, None)
-        self.handed.pop(tid, None)
-        table = await room.rebuild(st)  # (handed over again at once, a stop, is no failure)
-        if table is None:  # set aside as broken: nobody runs it, and no later scan finds it
-            await self.owner.release(tid)
-            self._arrived_here(tid, False)
-            self.bus.send(None, {"k": "declined", "t": tid})
-            return
-        self._arrived_here(tid, True)
-        self.publish(table)
-        self.bus.send(None, {"k": "owned", "t": tid})
-        self.takeovers.append((tid, time.perf_counter() - t0))
-        log.info("cluster: worker %s took table %s", self.worker, tid)
-
+    # ----- the tables this worker runs (Takeover, Lobby, Heirs) ---------------------------
     async def claim_new(self, tid: str) -> None:
-        """A table this worker is making is its own (claimed before its row
-        is stored, so no scan can find it unowned; :meth:`made` once live)."""
-        self.making.add(tid)
-        if not await self.owner.claim(tid):
-            self.making.discard(tid)
-            raise RuntimeError(f"table {tid} is already owned")
+        """A table this worker is making is its own (:meth:`Takeover.claim_new`)."""
+        await self.takeover.claim_new(tid)
 
     def made(self, tid: str) -> None:
-        self.making.discard(tid)
+        self.takeover.made(tid)
 
     def fenced(self, table: Table) -> None:
-        """Another worker wrote the next action of a table this one runs:
-        this worker lost it (its lock went with a broken connection).  Stop
-        running it; its sockets reconnect and find the new owner."""
-        log.error("cluster: table %s was taken over by another worker; letting it go", table.id)
-        task = asyncio.get_running_loop().create_task(self.release(table.id, moved=True, locked=False))
-        self._asks.add(task)
-        task.add_done_callback(self._asks.discard)
+        """Another worker wrote the next action of a table this one runs (:meth:`Takeover.fenced`)."""
+        self.takeover.fenced(table)
 
     async def release(self, tid: str, *, moved: bool, locked: bool = True, heir: str | None = None) -> None:
-        """Stop running ``tid`` here.  ``moved``: it goes on elsewhere (its
-        sockets are told to find it there); ``heir``: the worker to take it
-        (the others leave it to that one for :data:`HEIR_GRACE`)."""
-        table = self.room.tables.get(tid)
-        if table is None:
-            return
-        heir_name = routing_name(heir) if heir is not None else None
-        local: list[Connection] = []
-        try:
-            async with table.lock:  # what the table is doing is finished and stored
-                await table.close()
-                self.room.tables.pop(tid, None)
-                for conn in list(table.connections):
-                    table.connections.discard(conn)
-                    if isinstance(conn, RemoteConnection):
-                        self.guests.pop(conn.cid, None)
-                        if conn.task is not None:
-                            conn.task.cancel()
-                        if moved:
-                            self.bus.send(conn.worker, {"k": "moved", "c": conn.cid, "t": tid})
-                    elif moved:
-                        local.append(conn)
-                if locked:
-                    with contextlib.suppress(Exception):
-                        await self.owner.release(tid)
-        except TableClosed:
-            return  # released meanwhile by another call (a fence, a lost lock, the handover)
-        if moved:
-            self.bus.send(None, {"k": "released", "t": tid, "to": heir})
-        else:
-            self.bus.send(None, {"k": "unlisted", "t": tid})
-        for conn in local:
-            with contextlib.suppress(Exception):
-                # behind a routing proxy the page goes straight to the heir
-                # (it was let in here, so it may know where the table runs)
-                if heir_name is not None and getattr(conn, "routing", False):
-                    await conn.send({"type": "route", "worker": heir_name})
-                await conn.close(1012)  # the client reconnects and finds the new owner
+        """Stop running ``tid`` here (:meth:`Takeover.release`)."""
+        await self.takeover.release(tid, moved=moved, locked=locked, heir=heir)
 
     def publish(self, table: Table) -> None:
         """Tell every worker a table's lobby entry (it changed)."""
-        self.bus.send(None, {"k": "summary", "t": table.id, "s": table.summary(), "a": access_facts(table)})
+        self.lobby.publish(table)
 
-    # ----- relayed sockets (this worker holds the socket) ----------------------------------
+    async def arrival(self, tid: str) -> bool:
+        """Wait a moment for ``tid`` to be run here (:meth:`Heirs.arrival`)."""
+        return await self.heirs.arrival(tid)
+
+    # ----- sockets, people, asks (Relays, PeopleAcross, Asks) -----------------------------
     async def relay(
         self,
         conn: Connection,
@@ -501,149 +253,69 @@ class Cluster:
         routing: bool = False,
     ) -> None:
         """Serve ``conn`` for a table another worker runs until the socket
-        closes: ``messages`` yields the client's raw messages.  ``routing``:
-        the proxy can send the socket to a named worker, so it is told the
-        owner once the owner answers (:meth:`Relay.tell_owner`)."""
-        cid = secrets.token_hex(8)
-        entry = self.remote.get(tid)
-        relay = Relay(cid, tid, conn, since, entry.worker if entry else None, routing, self.worker)
-        relay.ask_replay = self._ask_replay
-        self.relays[cid] = relay
-        opener = asyncio.create_task(self._open(relay))
-        try:
-            async for raw in messages:
-                if not relay.opened.is_set():
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(relay.opened.wait(), OPEN_WAIT)
-                if relay.closed:
-                    break
-                text = raw if isinstance(raw, str) else bytes(raw).decode("utf-8", "replace")
-                relay.note_sent(text)
-                if relay.owner is not None:
-                    self.bus.send(relay.owner, {"k": "msg", "c": cid, "raw": text})
-        finally:
-            relay.close()
-            opener.cancel()
-            self.relays.pop(cid, None)
-            if relay.owner is not None:
-                self.bus.send(relay.owner, {"k": "gone", "c": cid})
+        closes (:meth:`Relays.relay`)."""
+        await self.relays.relay(conn, tid, since, messages, routing=routing)
 
-    async def _open(self, relay: Relay, repair: bool = False) -> None:
-        """Ask the owner (everyone, if it is not known) to connect the
-        socket, until one answers; a table nobody answers for within
-        :data:`OPEN_WAIT` closes the socket (the page reconnects).
-        ``repair``: opened again by this worker (a new owner, lost
-        notifications), not by the client: its replay is not paced."""
-        relay.opened.clear()
-        deadline = time.monotonic() + OPEN_WAIT
-        while not relay.closed and not relay.opened.is_set():
-            if time.monotonic() > deadline:
-                await relay.deliver(error_event("this table is not available right now; reconnecting"))
-                with contextlib.suppress(Exception):
-                    await relay.conn.close(1013)
-                relay.close()
-                return
-            c = relay.conn
-            msg = {"k": "open", "c": relay.cid, "t": relay.tid, "p": c.player, "n": c.name,
-                   "pk": getattr(c, "person", None), "since": relay.last_seq, "to": relay.owner,
-                   "repair": repair}  # fmt: skip
-            self.bus.send(relay.owner, msg)  # None: broadcast, only the owner answers
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(OPEN_RETRY):  # (not wait_for: see _scan_loop)
-                    await relay.opened.wait()
+    def presence(self, pid: str, on: bool) -> None:
+        self.people.presence(pid, on)
 
-    def _ask_replay(self, relay: Relay, since: int) -> None:
-        """A relayed socket missed states: the owner replays them, in order
-        on the same stream, as a repair (``repair``: not paced; an owner of
-        an earlier version reads the client protocol's own ``hello``)."""
-        if relay.owner is not None:
-            hello = json.dumps({"v": PROTOCOL_VERSION, "type": "hello", "since": since})
-            self.bus.send(relay.owner, {"k": "msg", "c": relay.cid, "raw": hello, "repair": since})
+    def push(self, pid: str, event: Mapping[str, object]) -> None:
+        self.people.push(pid, event)
 
-    def _reopen(self, relay: Relay, owner: str | None) -> None:
-        relay.owner = owner
-        relay.opened.clear()
-        asyncio.get_running_loop().create_task(self._open(relay, repair=True))
+    def social_changed(self) -> None:
+        self.people.social_changed()
 
-    # ----- stand-ins (this worker runs the table) --------------------------------------------
-    async def _guest_open(self, m: OpenMessage) -> None:
-        tid, cid, sender = m["t"], m["c"], m["from"]
-        table = self.room.tables.get(tid)
-        if table is None:
-            if m.get("to") == self.worker:
-                self.bus.send(sender, {"k": "nothere", "c": cid, "t": tid})
-            return
-        old = self.guests.pop(cid, None)
-        if old is not None:
-            await self._guest_leave(old[1], table)
-        conn = RemoteConnection(self.bus, sender, cid, m.get("p"), m.get("n") or "", m.get("pk"))
-        self.guests[cid] = (tid, conn)
-        self.bus.send(sender, {"k": "opened", "c": cid, "t": tid})
-        paced = m.get("repair") is not True
-        conn.task = asyncio.create_task(self._guest_loop(table, conn, m.get("since"), paced))
+    def renamed(self, pid: str) -> None:
+        self.people.renamed(pid)
 
-    async def _guest_loop(
-        self, table: Table, conn: RemoteConnection, since: int | None, paced: bool = True
-    ) -> None:
-        from trumps.room.tables.dispatch import handle
+    def sessions_ended(self, sids: list[str]) -> None:
+        self.people.sessions_ended(sids)
 
-        try:
-            await table.join(conn, since, paced=paced)
-        except AccessDenied as exc:
-            await conn.send(table.error(str(exc)))
-            await conn.close(4403)
-            self.guests.pop(conn.cid, None)
-            return
-        except TableClosed:  # handed over meanwhile: the socket opens again and finds it
-            await conn.close(1012)
-            self.guests.pop(conn.cid, None)
-            return
-        try:
-            while True:
-                raw = await conn.inbox.get()
-                if raw is None:
-                    break
-                if isinstance(raw, Replay):
-                    await table.catch_up(conn, raw.since, paced=False)
-                    continue
-                await handle(table, conn, raw)
-        finally:
-            table.leave(conn)  # (again: the socket may have closed while it joined)
-
-    async def _guest_leave(self, conn: RemoteConnection, table: Table | None) -> None:
-        """The socket behind a stand-in closed.  Its loop is not cancelled:
-        it ends after the messages that came before (the socket sent them),
-        and a message half handled finishes — cancelled in the middle, a sit
-        that filled the table left it full but never started (the socket had
-        been told the owner and left at once)."""
-        conn.inbox.put_nowait(None)
-        if table is not None:
-            table.leave(conn)
-
-    async def _worker_gone(self, worker: str) -> None:
-        """A worker stopped beating: its sockets are gone; its tables are
-        taken by the scan; relays to it wait for the new owner's ``owned``."""
-        log.warning("cluster: worker %s is gone", worker)
-        for cid, (tid, conn) in list(self.guests.items()):
-            if conn.worker == worker:
-                del self.guests[cid]
-                await self._guest_leave(conn, self.room.tables.get(tid))
-        self.leaving.discard(worker)
-        self._heir_gone(worker)
-        for pid, workers in list(self.online.items()):
-            if worker in workers:
-                workers.discard(worker)
-                if not workers:
-                    del self.online[pid]
-        self._wake.set()
+    async def ask(self, tid: str | None, request: AskRequest, timeout: float = 5.0) -> Answer:
+        """A request the table's owner answers (e.g. admit by invitation);
+        ``tid`` None: the matchmaker's worker (the Play button)."""
+        return await self.asks.ask(tid, request, timeout)
 
     # ----- messages -------------------------------------------------------------------
+    def _dispatch(self) -> dict[str, Handler]:
+        """Each message kind's handler: a part's own, or one here for a
+        message several parts hear of."""
+        return {
+            "beat": self._on_beat,
+            "hello": self._on_hello,
+            "bye": self._on_bye,
+            "leaving": self._on_leaving,
+            "owned": self._on_owned,
+            "leader": self._on_leader,
+            "summary": self.lobby.on_summary,
+            "unlisted": self.lobby.on_unlisted,
+            "released": self.heirs.on_released,
+            "declined": self.handover.on_declined,
+            "open": self.stand_ins.on_open,
+            "msg": self.stand_ins.on_msg,
+            "gone": self.stand_ins.on_gone,
+            "opened": self.relays.on_opened,
+            "nothere": self.relays.on_nothere,
+            "moved": self.relays.on_moved,
+            "ev": self.relays.on_ev,
+            "close": self.relays.on_close,
+            "regap": self.relays.on_regap,
+            "presence": self.people.on_presence,
+            "push": self.people.on_push,
+            "social": self.people.on_social,
+            "renamed": self.people.on_renamed,
+            "ended": self.people.on_ended,
+            "leaderless": self.matchmaker.on_leaderless,
+            "ask": self.asks.on_ask,
+            "answer": self.asks.on_answer,
+        }
+
     async def _arrived(self, m: Mapping[str, object]) -> None:
         sender = m.get("from")
         if isinstance(sender, str) and sender != self.worker:
-            self.beats[sender] = time.monotonic()
+            self.state.beats[sender] = time.monotonic()
         kind = m.get("k")
-        handler = getattr(self, f"_on_{kind}", None)
+        handler = self._handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
             log.warning("cluster: unknown message %r", kind)
             return
@@ -656,173 +328,37 @@ class Cluster:
         """A worker started: tell it our tables and who is online here."""
         if m["from"] == self.worker:
             return
-        for table in self.room.tables.values():
-            self.bus.send(
-                m["from"], {"k": "summary", "t": table.id, "s": table.summary(), "a": access_facts(table)}
-            )
-        for pid in self.room.people.channels:
-            self.bus.send(m["from"], {"k": "presence", "p": pid, "on": True})
+        self.lobby.tell(m["from"])
+        self.people.tell(m["from"])
 
     async def _on_bye(self, m: BusMessage) -> None:
         if m["from"] != self.worker:
-            self.beats.pop(m["from"], None)
+            self.state.beats.pop(m["from"], None)
             await self._worker_gone(m["from"])
-
-    async def _on_summary(self, m: SummaryMessage) -> None:
-        tid, worker = m["t"], m["from"]
-        if worker == self.worker or tid in self.room.tables:
-            return
-        entry = self.remote.get(tid)
-        if entry is None:
-            self.remote[tid] = RemoteTable(tid, worker, m["s"], m["a"])
-        else:
-            entry.worker = worker
-            entry.update(m["s"], m["a"])
-        await self.room.lobby_changed()
-
-    async def _on_unlisted(self, m: TableMessage) -> None:
-        if m["from"] != self.worker and self.remote.pop(m["t"], None) is not None:
-            await self.room.lobby_changed()
-
-    async def _on_released(self, m: ReleasedMessage) -> None:
-        heir, tid = m.get("to"), m["t"]
-        if heir is not None and heir != self.worker:
-            # left to its heir a moment (whose socket may be on its way there)
-            self.handed[tid] = (heir, time.monotonic() + HEIR_GRACE)
-            self._arrived_here(tid, False)
-            return
-        if heir == self.worker and self._stopping:  # handed to a worker that is leaving too: to anyone
-            self.bus.send(None, {"k": "released", "t": tid, "to": None})
-            return
-        # to this worker, or to anyone: not left to an earlier heir any more
-        # (a table can move twice within HEIR_GRACE in a rolling restart)
-        self.handed.pop(tid, None)
-        if heir is None:
-            await asyncio.sleep(random.random() * 0.02)
-        self._wake.set()  # take it now, not at the next scan
 
     async def _on_leaving(self, m: BusMessage) -> None:
         if m["from"] != self.worker:
-            self.leaving.add(m["from"])
-            self._heir_gone(m["from"])
-            if self._passing_matchmaker:
-                self._wake.set()  # the last one that could take the matchmaker may be leaving
-
-    def _heir_gone(self, worker: str) -> None:
-        """``worker`` is leaving or gone: tables handed to it are anyone's now."""
-        dropped = [t for t, (heir, _until) in self.handed.items() if heir == worker]
-        for tid in dropped:
-            del self.handed[tid]
-        if dropped:
-            self._wake.set()
-
-    def _arrived_here(self, tid: str, here: bool) -> None:
-        for fut in self._arrivals.pop(tid, set()):
-            if not fut.done():
-                fut.set_result(here)
-
-    async def arrival(self, tid: str) -> bool:
-        """Wait (at most :data:`ARRIVAL_WAIT`) for ``tid`` to be run here: a
-        socket was sent to this worker by name (the heir's name, at a
-        handover) while the table's worker hands it over.  False at once
-        for a table nobody runs or a live worker runs and keeps; False when
-        another worker took it or it did not come."""
-        if tid in self.room.tables:
-            return True
-        entry = self.remote.get(tid)
-        if (
-            entry is None
-            or entry.status not in ("waiting", "playing")
-            or (entry.worker in self.beats and entry.worker not in self.leaving)
-        ):
-            return False  # nothing to wait for
-        fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        waiting = self._arrivals.setdefault(tid, set())
-        waiting.add(fut)
-        try:
-            return await asyncio.wait_for(fut, ARRIVAL_WAIT)
-        except TimeoutError:
-            return tid in self.room.tables
-        finally:
-            waiting.discard(fut)
-            if not waiting and self._arrivals.get(tid) is waiting:
-                del self._arrivals[tid]
+            self.state.leaving.add(m["from"])
+            self.heirs.heir_gone(m["from"])
+            if self.matchmaker.passing:
+                self.state.wake.set()  # the last one that could take the matchmaker may be leaving
 
     async def _on_owned(self, m: TableMessage) -> None:
         tid, owner = m["t"], m["from"]
         if owner != self.worker:
-            self._arrived_here(tid, False)
-            wanted = self._owned_wanted.pop(tid, None)
-            if wanted is not None and not wanted.done():
-                wanted.set_result(None)
+            self.heirs.arrived_here(tid, False)
+            self.handover.owned(tid)
         entry = self.remote.get(tid)
         if entry is not None and owner != self.worker:
             entry.worker = owner
-        for relay in list(self.relays.values()):
-            if relay.tid == tid and relay.owner != owner:
-                self._reopen(relay, owner)
+        self.relays.owner_is(tid, owner)
 
-    async def _on_declined(self, m: TableMessage) -> None:
-        """The table needs no owner (it finished as it was handed over)."""
-        wanted = self._owned_wanted.pop(m["t"], None)
-        if wanted is not None and not wanted.done():
-            wanted.set_result(None)
-
-    async def _on_open(self, m: OpenMessage) -> None:
-        await self._guest_open(m)
-
-    async def _on_opened(self, m: SocketMessage) -> None:
-        relay = self.relays.get(m["c"])
-        if relay is not None:
-            relay.owner = m["from"]
-            relay.answer_next()
-            relay.opened.set()
-            # an action sent just before the owner changed may have been lost
-            # with it: send it again (its seq makes a second copy harmless)
-            if relay.unanswered is not None:
-                self.bus.send(relay.owner, {"k": "msg", "c": relay.cid, "raw": relay.unanswered})
-
-    async def _on_nothere(self, m: SocketMessage) -> None:
-        relay = self.relays.get(m["c"])
-        if relay is not None and relay.owner == m["from"]:
-            relay.owner = None  # ask everyone next time
-
-    async def _on_moved(self, m: SocketMessage) -> None:
-        relay = self.relays.get(m["c"])
-        if relay is not None:
-            self._reopen(relay, None)
-
-    async def _on_msg(self, m: ClientMessage) -> None:
-        got = self.guests.get(m["c"])
-        if got is not None:
-            repair = m.get("repair")  # (from the socket's worker, never from the client)
-            if isinstance(repair, int) and not isinstance(repair, bool):
-                got[1].inbox.put_nowait(Replay(repair))
-            else:
-                got[1].inbox.put_nowait(m["raw"])
-
-    async def _on_gone(self, m: SocketMessage) -> None:
-        got = self.guests.pop(m["c"], None)
-        if got is not None:
-            await self._guest_leave(got[1], self.room.tables.get(got[0]))
-
-    async def _on_ev(self, m: EventMessage) -> None:
-        relay = self.relays.get(m["c"])
-        if relay is None:  # the socket closed: the owner may forget it
-            self.bus.send(m["from"], {"k": "gone", "c": m["c"]})
-            return
-        if relay.owner == m["from"]:
-            await relay.deliver(m["e"])
-
-    async def _on_close(self, m: CloseMessage) -> None:
-        relay = self.relays.get(m["c"])
-        if relay is not None and int(m.get("code", 1000)) == 1012 and relay.owner == m["from"]:
-            self._reopen(relay, None)  # the table moved on as the stand-in came: find its new worker
-            return
-        if relay is not None:
-            relay.close()
-            with contextlib.suppress(Exception):
-                await relay.conn.close(int(m.get("code", 1000)))
+    async def _on_leader(self, m: BusMessage) -> None:
+        """A worker runs the matchmaker now: the asks for it not answered
+        yet (the last one left with them) go to it, this worker too; a
+        leaving worker's queue goes to it (:meth:`Matchmaker.give_up`)."""
+        self.asks.leader_is(m["from"])
+        self.matchmaker.leader_is(m["from"])
 
     async def _gap(self) -> None:
         """Notifications were lost while the listener reconnected.  Every
@@ -831,163 +367,8 @@ class Cluster:
         this worker's tables (a lost client message is sent again when its
         page sees the state again); stand-ins whose socket does not come
         back (its "gone" was lost) leave; the lobby mirror is refreshed."""
-        for relay in list(self.relays.values()):
-            self._reopen(relay, relay.owner)
-        for _tid, conn in self.guests.values():
-            conn.confirmed = False
+        self.relays.reopen_all()
+        self.stand_ins.unconfirm()
         self.bus.send(None, {"k": "regap"})
         self.bus.send(None, {"k": "hello"})
-        task = asyncio.get_running_loop().create_task(self._drop_unconfirmed())
-        self._asks.add(task)
-        task.add_done_callback(self._asks.discard)
-
-    async def _drop_unconfirmed(self) -> None:
-        await asyncio.sleep(DEAD_AFTER)
-        for cid, (tid, conn) in list(self.guests.items()):
-            if not conn.confirmed:
-                del self.guests[cid]
-                await self._guest_leave(conn, self.room.tables.get(tid))
-
-    async def _on_regap(self, m: BusMessage) -> None:
-        if m["from"] == self.worker:
-            return
-        for relay in list(self.relays.values()):
-            if relay.owner == m["from"]:
-                self._reopen(relay, relay.owner)
-
-    # ----- people across workers ------------------------------------------------------------
-    def presence(self, pid: str, on: bool) -> None:
-        self.bus.send(None, {"k": "presence", "p": pid, "on": on})
-
-    async def _on_presence(self, m: PresenceMessage) -> None:
-        if m["from"] == self.worker:
-            return
-        # (the friends were told by the worker the person is on: People.attach/detach)
-        pid, workers = m["p"], self.online[m["p"]]
-        (workers.add if m["on"] else workers.discard)(m["from"])
-        if not workers:
-            del self.online[pid]
-
-    def push(self, pid: str, event: Mapping[str, object]) -> None:
-        self.bus.send(None, {"k": "push", "p": pid, "e": event})
-
-    async def _on_push(self, m: PushMessage) -> None:
-        if m["from"] != self.worker:
-            await self.room.people.push(m["p"], m["e"], local=True)
-
-    def social_changed(self) -> None:
-        self.bus.send(None, {"k": "social"})
-
-    async def _on_social(self, m: BusMessage) -> None:
-        if m["from"] != self.worker:
-            await self.room.people.reload_social()
-
-    def renamed(self, pid: str) -> None:
-        self.bus.send(None, {"k": "renamed", "p": pid})
-
-    async def _on_renamed(self, m: PersonMessage) -> None:
-        if m["from"] != self.worker:  # names and the account flag are cached per worker
-            await self.room.people.renamed(m["p"], local=True)
-            for table in self.room.tables.values():
-                if table.seat_of(m["p"]) is not None:
-                    await table.broadcast()
-
-    def sessions_ended(self, sids: list[str]) -> None:
-        self.bus.send(None, {"k": "ended", "sids": sids})
-
-    async def _on_ended(self, m: EndedMessage) -> None:
-        if m["from"] != self.worker and self.room.sessions is not None:
-            await self.room.sessions.ended(m["sids"], local=True)
-
-    # ----- asking the owner (of a table, or of the matchmaker) ------------------------------
-    async def ask(self, tid: str | None, request: AskRequest, timeout: float = 5.0) -> Answer:
-        """A request the table's owner answers (e.g. admit by invitation);
-        ``tid`` None: the matchmaker's worker (the Play button)."""
-        entry = self.remote.get(tid) if tid is not None else None
-        rid = secrets.token_hex(6)
-        fut: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
-        self._replies[rid] = fut
-        msg: Ask = {"k": "ask", "t": tid, "id": rid, "q": request}
-        if tid is None:
-            # kept until answered: sent again to the next matchmaker if this
-            # one leaves first; a cancel also stops the player's Play asks
-            if request.get("what") == "cancel":
-                for other, sent in list(self._to_leader.items()):
-                    if sent["q"].get("what") == "play" and sent["q"].get("player") == request.get("player"):
-                        del self._to_leader[other]
-                        waiting = self._replies.get(other)
-                        if waiting is not None and not waiting.done():
-                            waiting.set_result({"ok": False, "cancelled": True})
-            self._to_leader[rid] = msg
-        try:
-            self.bus.send(entry.worker if entry else None, msg)
-            return await asyncio.wait_for(fut, timeout)
-        finally:
-            self._replies.pop(rid, None)
-            self._to_leader.pop(rid, None)
-
-    async def _on_leader(self, m: BusMessage) -> None:
-        """A worker runs the matchmaker now: the asks for it not answered
-        yet (the last one left with them) go to it, this worker too; a
-        leaving worker's queue goes to it (:meth:`_give_up_matchmaker`)."""
-        for msg in list(self._to_leader.values()):
-            self.bus.send(m["from"], msg)
-        if m["from"] != self.worker and self._passing_matchmaker:
-            self._passing_matchmaker = False
-            self.room.play.give_up()
-
-    async def _on_leaderless(self, m: BusMessage) -> None:
-        if m["from"] != self.worker:
-            self._wake.set()  # claim the matchmaker now, not at the next scan
-
-    async def _on_ask(self, m: AskMessage) -> None:
-        if m["t"] is None and not self.leader:
-            return  # for the matchmaker's worker
-        table = self.room.tables.get(m["t"]) if m["t"] is not None else None
-        if m["t"] is not None and table is None:
-            return
-        rid: str = m["id"]
-        if rid in self._answering:  # (sent again to a new matchmaker that had it already)
-            return
-        self._answering.add(rid)
-        # answered in a task: a Play request waits until its table is made
-        task = asyncio.get_running_loop().create_task(self._answer(m, table))
-        self._asks.add(task)
-        task.add_done_callback(self._asks.discard)
-        task.add_done_callback(lambda _t: self._answering.discard(rid))
-
-    async def _answer(self, m: AskMessage, table: Table | None) -> None:
-        q = m["q"]
-        answer: Answer = {"ok": True}
-        try:
-            what = q.get("what")
-            if what == "admit" and table is not None:
-                await table.admit(q["player"])
-                await self.room._changed(table)  # who may see it changed: every lobby is told
-            elif what == "uninvite" and table is not None:  # a declined invitation (people.uninvite)
-                if await access.uninvite(table, q["player"]):
-                    await self.room._changed(table)
-            elif what == "play":
-                since = q.get("since")
-                answer["table"] = await self.room.play.press(
-                    q["player"], q["game"], q["rules"], here=True,
-                    since=float(since) if isinstance(since, (int, float)) else None,
-                )  # fmt: skip
-            elif what == "cancel":
-                answer["cancelled"] = self.room.play.cancel(q["player"], here=True)
-            elif what == "waiting":
-                answer["waiting"] = self.room.play.waiting()
-        except MatchmakerMoved:
-            return  # this worker left the matchmaker: the asker asks the next one
-        except PlayCancelled:
-            answer = {"ok": False, "cancelled": True}
-        except TimeoutError:
-            answer = {"ok": False, "timeout": True}
-        except Exception as exc:
-            answer = {"ok": False, "error": str(exc)}
-        self.bus.send(m["from"], {"k": "answer", "id": m["id"], "a": answer})
-
-    async def _on_answer(self, m: AnswerMessage) -> None:
-        fut = self._replies.get(m["id"])
-        if fut is not None and not fut.done():
-            fut.set_result(m["a"])
+        self.state.spawn(self.stand_ins.drop_unconfirmed())
