@@ -371,7 +371,3 @@ class Room:
                 task = asyncio.get_running_loop().create_task(self.people.tell_friends(player))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
-
-    async def lobby_changed(self) -> None:
-        """Some table's lobby entry changed (here or on another worker)."""
-        await self.lobby.changed()

@@ -1,4 +1,4 @@
-"""The lobby across workers (:class:`Lobby`, :class:`RemoteTable`).
+"""The lobby across workers (:class:`LobbyMirror`, :class:`RemoteTable`).
 
 Each owner publishes a table's summary when it changes, with the facts the
 access rules need (host, members, invited, removed); every worker keeps the
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from trumps.room.cluster.state import Shared
     from trumps.room.tables.table import Table, TableSummary
 
-__all__ = ["Lobby", "RemoteTable", "access_facts"]
+__all__ = ["LobbyMirror", "RemoteTable", "access_facts"]
 
 
 class RemoteTable:
@@ -66,7 +66,7 @@ def access_facts(table: Table) -> AccessFacts:
     }
 
 
-class Lobby:
+class LobbyMirror:
     """This worker's part in the one lobby every worker shows: it tells the
     others the tables it runs (``summary``, ``unlisted``) and mirrors
     theirs, so that a lobby, a table's page or an invitation is judged the
@@ -99,9 +99,9 @@ class Lobby:
         else:
             entry.worker = worker
             entry.update(m["s"], m["a"])
-        await s.room.lobby_changed()
+        await s.room.lobby.changed()
 
     async def on_unlisted(self, m: TableMessage) -> None:
         s = self.state
         if m["from"] != s.worker and s.remote.pop(m["t"], None) is not None:
-            await s.room.lobby_changed()
+            await s.room.lobby.changed()

@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any
 from trumps.room.cluster.asking import Asks, Matchmaker
 from trumps.room.cluster.bus import Bus, stop_tasks
 from trumps.room.cluster.handover import Handover, Heirs
-from trumps.room.cluster.lobby import Lobby, RemoteTable
+from trumps.room.cluster.lobby import LobbyMirror, RemoteTable
 from trumps.room.cluster.ownership import Ownership
 from trumps.room.cluster.people import PeopleAcross
 from trumps.room.cluster.sockets import Relays, StandIns
@@ -93,14 +93,14 @@ class Cluster:
         self.state = Shared(
             room, self.worker, Bus(url, self.worker, self._arrived, self._gap), Ownership(url)
         )
-        self.lobby = Lobby(self.state)
+        self.mirror = LobbyMirror(self.state)
         self.relays = Relays(self.state)
         self.stand_ins = StandIns(self.state)
         self.people = PeopleAcross(self.state)
         self.matchmaker = Matchmaker(self.state)
         self.asks = Asks(self.state, self.matchmaker)
         self.heirs = Heirs(self.state)
-        self.takeover = Takeover(self.state, self.lobby, self.stand_ins, self.heirs)
+        self.takeover = Takeover(self.state, self.mirror, self.stand_ins, self.heirs)
         self.handover = Handover(self.state, self.takeover, self.matchmaker)
         self._tasks: list[asyncio.Task[None]] = []
         self._handlers = self._dispatch()
@@ -218,7 +218,7 @@ class Cluster:
         self.people.worker_gone(worker)
         self.state.wake.set()
 
-    # ----- the tables this worker runs (Takeover, Lobby, Heirs) ---------------------------
+    # ----- the tables this worker runs (Takeover, LobbyMirror, Heirs) ---------------------------
     async def claim_new(self, tid: str) -> None:
         """A table this worker is making is its own (:meth:`Takeover.claim_new`)."""
         await self.takeover.claim_new(tid)
@@ -236,7 +236,7 @@ class Cluster:
 
     def publish(self, table: Table) -> None:
         """Tell every worker a table's lobby entry (it changed)."""
-        self.lobby.publish(table)
+        self.mirror.publish(table)
 
     async def arrival(self, tid: str) -> bool:
         """Wait a moment for ``tid`` to be run here (:meth:`Heirs.arrival`)."""
@@ -287,8 +287,8 @@ class Cluster:
             "leaving": self._on_leaving,
             "owned": self._on_owned,
             "leader": self._on_leader,
-            "summary": self.lobby.on_summary,
-            "unlisted": self.lobby.on_unlisted,
+            "summary": self.mirror.on_summary,
+            "unlisted": self.mirror.on_unlisted,
             "released": self.heirs.on_released,
             "declined": self.handover.on_declined,
             "open": self.stand_ins.on_open,
@@ -328,7 +328,7 @@ class Cluster:
         """A worker started: tell it our tables and who is online here."""
         if m["from"] == self.worker:
             return
-        self.lobby.tell(m["from"])
+        self.mirror.tell(m["from"])
         self.people.tell(m["from"])
 
     async def _on_bye(self, m: BusMessage) -> None:

@@ -23,7 +23,7 @@ from trumps.room.tables.table import TableClosed
 
 if TYPE_CHECKING:
     from trumps.room.cluster.handover import Heirs
-    from trumps.room.cluster.lobby import Lobby
+    from trumps.room.cluster.lobby import LobbyMirror
     from trumps.room.cluster.sockets import StandIns
     from trumps.room.cluster.state import Shared
     from trumps.room.tables.table import Connection, Table
@@ -40,9 +40,9 @@ class Takeover:
     runs, claims the ones it makes, and lets tables go (their sockets told
     where to find them next)."""
 
-    def __init__(self, state: Shared, lobby: Lobby, stand_ins: StandIns, heirs: Heirs) -> None:
+    def __init__(self, state: Shared, mirror: LobbyMirror, stand_ins: StandIns, heirs: Heirs) -> None:
         self.state = state
-        self.lobby = lobby  # (a table taken is published)
+        self.mirror = mirror  # (a table taken is published)
         self.stand_ins = stand_ins  # (a table let go lets its stand-ins go)
         self.heirs = heirs  # (a table handed to an heir is left to it)
         self.takeovers: list[tuple[str, float]] = []  # (table, seconds the rebuild took)
@@ -108,7 +108,7 @@ class Takeover:
             s.bus.send(None, {"k": "declined", "t": tid})
             return
         self.heirs.arrived_here(tid, True)
-        self.lobby.publish(table)
+        self.mirror.publish(table)
         s.bus.send(None, {"k": "owned", "t": tid})
         self.takeovers.append((tid, time.perf_counter() - t0))
         log.info("cluster: worker %s took table %s", s.worker, tid)
