@@ -1,0 +1,132 @@
+"""The engines against their peers: random complete deals per second of CPU
+time, trumps and the peer measured in the same run, rounds interleaved.
+
+    python benchmarks/engine_peers.py [--rounds 7] [--deals 400] [--seed 1]
+
+- **bridge**: trumps through its public API (``trumps.new_game``, then
+  ``legal_actions`` / ``apply`` with every check: seat, legality, the log)
+  against OpenSpiel's C++ ``bridge`` game stepped from Python as OpenSpiel's
+  own examples step it: the deal as 52 chance outcomes, then random legal
+  actions, ``use_double_dummy_result=false`` so that the cards are played.
+- **500 and coinche**: trumps only (no peer plays them from Python with the
+  same rules), per action against trumps' bridge: the target is "at least
+  as fast per action as bridge".
+
+Each round runs ``--deals`` deals of each loop, in turn; the ratio of each
+round is trumps' rate over the peer's in that round, and the report gives
+the min / median / max of the ratios (issue 33: ≥ 1.0× is the target).
+Time is CPU time of this process (``time.process_time``), so another job on
+the machine costs little.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+import trumps
+
+Loop = Callable[[int, int], int]  # (deals, seed) -> actions taken
+
+
+def trumps_loop(game: str, options: dict[str, object] | None = None, preset: str | None = None) -> Loop:
+    """Random deals of ``game`` through the public API (one deal each: a
+    fresh game, stepped until its first deal is scored)."""
+
+    def run(deals: int, seed: int) -> int:
+        rng = random.Random(seed)
+        randrange = rng.randrange
+        actions = 0
+        for k in range(deals):
+            m = trumps.new_game(game, options=options, preset=preset, seed=seed * 100_003 + k)
+            while not m.results and not m.is_over:
+                legal = m.legal_actions()
+                m.apply(legal[randrange(len(legal))])
+                actions += 1
+        return actions
+
+    return run
+
+
+def openspiel_bridge() -> Loop | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("bridge", {"use_double_dummy_result": False})
+
+    def run(deals: int, seed: int) -> int:
+        rng = random.Random(seed)
+        randrange = rng.randrange
+        actions = 0
+        for _ in range(deals):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[randrange(len(outcomes))][0])
+                    continue
+                legal = state.legal_actions()
+                state.apply_action(legal[randrange(len(legal))])
+                actions += 1
+        return actions
+
+    return run
+
+
+def timed(loop: Loop, deals: int, seed: int) -> tuple[float, int]:
+    """(CPU seconds, actions) of ``deals`` deals."""
+    t0 = time.process_time()
+    actions = loop(deals, seed)
+    return time.process_time() - t0, actions
+
+
+def spread(values: list[float]) -> str:
+    return f"{min(values):.2f} / {statistics.median(values):.2f} / {max(values):.2f}"
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    p.add_argument("--rounds", type=int, default=7)
+    p.add_argument("--deals", type=int, default=400)
+    p.add_argument("--seed", type=int, default=1)
+    a = p.parse_args()
+    loops: dict[str, Loop] = {
+        "trumps bridge": trumps_loop("bridge", options={"scoring": "duplicate"}),
+        "trumps 500": trumps_loop("500", preset="american"),
+        "trumps coinche": trumps_loop("coinche", preset="contree_exact"),
+    }
+    peer = openspiel_bridge()
+    if peer is not None:
+        loops["OpenSpiel bridge (C++)"] = peer
+    for loop in loops.values():  # warm up: imports, caches
+        loop(20, a.seed + 999)
+    rates: dict[str, list[float]] = {name: [] for name in loops}
+    per_action: dict[str, list[float]] = {name: [] for name in loops}
+    for r in range(a.rounds):
+        for name, loop in loops.items():
+            seconds, actions = timed(loop, a.deals, a.seed + r)
+            rates[name].append(a.deals / seconds)
+            per_action[name].append(seconds / actions * 1e6)
+    print(f"python {platform.python_version()} on {platform.machine()}; {a.rounds} rounds of {a.deals} deals")
+    for name in loops:
+        print(
+            f"{name:24} {statistics.median(rates[name]):8,.0f} deals/s (median), "
+            f"{statistics.median(per_action[name]):6.2f} µs per action"
+        )
+    if peer is not None:
+        ratios = [t / o for t, o in zip(rates["trumps bridge"], rates["OpenSpiel bridge (C++)"], strict=True)]
+        print(f"bridge, trumps ÷ OpenSpiel (deals/s), min / median / max: {spread(ratios)}")
+    for game in ("500", "coinche"):
+        ratios = [
+            b / g for g, b in zip(per_action[f"trumps {game}"], per_action["trumps bridge"], strict=True)
+        ]
+        print(f"{game}, speed per action ÷ bridge's, min / median / max: {spread(ratios)}")
+
+
+if __name__ == "__main__":
+    main()
