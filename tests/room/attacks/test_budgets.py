@@ -226,6 +226,27 @@ def test_guests_of_one_address_cannot_multiply_their_sockets(
                 assert closed.value.code == 1008
 
 
+def test_an_unmetered_address_does_not_share_one_count_of_sockets(tmp_path: Path) -> None:
+    """``--unmetered`` exempts an address from the per-address budgets, the
+    shared count of sockets included (a load test's 1,200 sockets come from
+    one machine); each guest's own count still holds."""
+    app = create_app(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.0, unmetered=("testclient",))
+    app.state.web.sockets.per_address = 4
+    app.state.web.sockets.per_person = 3
+    with TestClient(app) as client:
+        cookies = [new_guest(client, f"G{i}") for i in range(3)]
+        with contextlib.ExitStack() as stack:
+            for cookie in cookies:  # 9 sockets of one address: over its 4, each guest within 3
+                client.cookies.clear()
+                client.cookies.set(COOKIE, cookie)
+                for _ in range(3):
+                    ws = stack.enter_context(client.websocket_connect("/ws/lobby"))
+                    assert json.loads(ws.receive_text())["type"] == "lobby"
+            with client.websocket_connect("/ws/lobby") as extra:  # the guest's own fourth: refused
+                ev = json.loads(extra.receive_text())
+                assert ev["type"] == "error" and "too many open connections" in ev["reason"]
+
+
 def test_guests_of_one_address_share_a_chat_budget(budgets_client: TestClient) -> None:
     """Each guest may say CHAT_BURST lines in CHAT_WINDOW seconds, and all
     the guests of one address ADDRESS_SHARE times that together: four fresh

@@ -97,7 +97,7 @@ def routes(web: Web, pages: Pages) -> list[BaseRoute]:
         *pages.routes(),
         *Tables(web).routes(),
         *AccountRoutes(room, sessions, body, unmetered=web.unmetered).routes(),
-        *PeopleRoutes(room, sessions, body, web.sockets).routes(),
+        *PeopleRoutes(room, sessions, body, web.sockets, web.unmetered).routes(),
         *PlayRoutes(web).routes(),
         *Profiles(web).routes(),
         *HistoryRoutes(room, web.identity, pages.said).routes(),

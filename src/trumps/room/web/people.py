@@ -68,8 +68,10 @@ class PeopleRoutes:
         sessions: Sessions,
         body: BodyReader,
         sockets: SocketCount | None = None,
+        unmetered: tuple[str, ...] = (),
     ) -> None:
         self.room = room
+        self.unmetered = unmetered  # addresses whose guests' sockets are not counted together
         self.sessions = sessions
         self.body = body
         self.sockets = SocketCount() if sockets is None else sockets
@@ -149,7 +151,8 @@ class PeopleRoutes:
             await ws.close(1000)
             return
         address = ws.client.host if ws.client else None
-        guests = None if who.account else person_key(None, False, address)  # (counted by address too)
+        # a guest's sockets are counted by address too (but an unmetered one's)
+        guests = None if who.account or address in self.unmetered else person_key(None, False, address)
         if not await admit_socket(ws, self.sockets, who.player, None, guests):
             return
         conn = MeSocket(ws, who.player, who.name, person_key(who.player, who.account, address))

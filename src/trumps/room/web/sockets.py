@@ -85,10 +85,12 @@ class Sockets:
     async def admit(self, ws: WebSocket, who: Who, table: str | None = None) -> tuple[str, str | None] | None:
         """Count a new socket against its person's budget (by player, or by
         address for nobody yet; a guest's or nobody's against its address's
-        too): the key and address to release it with, or None after refusing
-        it (an error event, then a policy close)."""
+        too, unless the address is unmetered): the key and address to
+        release it with, or None after refusing it (an error event, then a
+        policy close)."""
         key = who.player or socket_person(ws, who)
-        address = None if who.account else person_key(None, False, ws.client.host if ws.client else None)
+        host = ws.client.host if ws.client else None
+        address = None if who.account or host in self.web.unmetered else person_key(None, False, host)
         return (key, address) if await admit_socket(ws, self.web.sockets, key, table, address) else None
 
     async def ws_lobby(self, ws: WebSocket) -> None:
