@@ -129,6 +129,16 @@ HOST = "127.0.0.1"
 SLOW = 0.5  # seconds: an action slower than this is kept with its table in the --dump file
 RECV_TIMEOUT = 30.0  # a table silent for this long is reported as stalled
 ROOT = Path(__file__).resolve().parents[1]
+# The room counts the sockets of all the guests of one address together and
+# refuses those beyond 256 (trumps.room.limits.SOCKETS_PER_ADDRESS; --unmetered
+# exempts an address from the guest and password budgets, not from this): the
+# sockets of every block of tables come from an address of their own on the
+# loopback network (all of 127.0.0.0/8 reaches the server on Linux), at most
+# 200 per address, so a socket reopened before the room has counted its old
+# one closed is not refused either.  HTTP requests stay on 127.0.0.1 (guests
+# are made there, unmetered).
+TABLES_PER_ADDRESS = 50  # x 4 sockets
+IDLE_TABLES_PER_ADDRESS = 64  # x 3 sockets
 TEST_HELPERS = ROOT / "tests" / "room"  # pg.py (throw-away PostgreSQL), nginx.py (the shipped site file)
 
 
@@ -227,6 +237,22 @@ def code_version() -> str:
         return "?"
     changed = [line[3:] for line in dirty if line.strip()]
     return head + (f" + uncommitted changes in {', '.join(changed)}" if changed else "")
+
+
+def client_address(n: int, per: int, net: int = 1) -> str:
+    """The loopback address the sockets of the ``n``-th table come from:
+    one per ``per`` tables (``net`` 1 for the playing tables, 2 for the idle ones).
+
+    >>> client_address(0, 50), client_address(49, 50), client_address(50, 50), client_address(12_500, 50, 2)
+    ('127.1.0.1', '127.1.0.1', '127.1.0.2', '127.2.1.1')
+    """
+    block = n // per
+    return f"127.{net}.{block // 250}.{block % 250 + 1}"
+
+
+def local_addr(address: str | None) -> dict[str, Any]:
+    """``websockets.connect``'s keyword for a socket from ``address`` (none: the system's choice)."""
+    return {} if address is None else {"local_addr": (address, 0)}
 
 
 def die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
@@ -794,12 +820,13 @@ DROPS = (websockets.WebSocketException, OSError, TimeoutError)
 
 async def play_client(
     ws_url: str, player: Player, table: LiveTable, stats: Stats, stop: asyncio.Event,
-    rng: random.Random, think: float,
+    rng: random.Random, think: float, address: str | None = None,
 ) -> str:  # fmt: skip
     """Sit at the player's seat and play random legal actions until
     ``stop`` or the game ends.  Returns "over", "stopped" or "stalled".
     With ``stats.reconnect`` a dropped socket is opened again as the table
-    page does it, with ``?since=`` the last state seen."""
+    page does it, with ``?since=`` the last state seen.  ``address``: the
+    local address its sockets come from (see :func:`client_address`)."""
     tid = ws_url.rsplit("/", 1)[1]
     me = asyncio.current_task()
     assert me is not None
@@ -830,7 +857,11 @@ async def play_client(
         opened = False
         try:
             async with websockets.connect(
-                url, additional_headers={"Cookie": player.cookie}, open_timeout=30, max_size=2**22
+                url,
+                additional_headers={"Cookie": player.cookie},
+                open_timeout=30,
+                max_size=2**22,
+                **local_addr(address),
             ) as ws:
                 opened = True
                 note("open")
@@ -993,7 +1024,7 @@ async def play_client(
 
 async def run_table(
     ws_base: str, http: httpx.AsyncClient, players: list[Player], game: str, preset: str | None,
-    stats: Stats, stop: asyncio.Event, rng: random.Random, think: float,
+    stats: Stats, stop: asyncio.Event, rng: random.Random, think: float, address: str | None = None,
 ) -> None:  # fmt: skip
     while not stop.is_set():
         tid = await new_table(
@@ -1003,7 +1034,7 @@ async def run_table(
         ws_url = f"{ws_base}/ws/table/{tid}"
         table = LiveTable(stats, tid)
         results = await asyncio.gather(
-            *(play_client(ws_url, p, table, stats, stop, rng, think) for p in players)
+            *(play_client(ws_url, p, table, stats, stop, rng, think, address) for p in players)
         )
         if "over" in results:
             stats.games_finished += 1
@@ -1013,16 +1044,19 @@ async def run_table(
 
 async def idle_table(
     ws_base: str, http: httpx.AsyncClient, n: int, game: str, preset: str | None, release: asyncio.Event,
-    ready: Callable[[], None], refused: list[int] | None = None,
+    ready: Callable[[], None], refused: list[int] | None = None, address: str | None = None,
 ) -> None:  # fmt: skip
-    """A table where three clients sit and the fourth seat stays empty."""
+    """A table where three clients sit and the fourth seat stays empty
+    (its sockets from ``address``, see :func:`client_address`)."""
     cookies = [await new_guest(http, f"i{n}{s}") for s in SEATS[:3]]
     tid = await new_table(http, cookies[0], game, preset, refused)
     ws_url = f"{ws_base}/ws/table/{tid}"
     async with contextlib.AsyncExitStack() as stack:
         for cookie, seat in zip(cookies, SEATS[:3], strict=True):
             ws = await stack.enter_async_context(
-                websockets.connect(ws_url, additional_headers={"Cookie": cookie}, open_timeout=30)
+                websockets.connect(
+                    ws_url, additional_headers={"Cookie": cookie}, open_timeout=30, **local_addr(address)
+                )
             )
             await ws.send(json.dumps({"v": 1, "type": "sit", "seat": seat}))
             while True:  # until our seat shows up in a state
@@ -1210,7 +1244,17 @@ async def main_async(args: argparse.Namespace, dep: Deployment) -> dict[str, Any
             refused: list[int] | None = [] if dep.cluster else None
             idle = [
                 asyncio.create_task(
-                    idle_table(dep.ws_base, http, i, args.game, args.preset, release, ready, refused)
+                    idle_table(
+                        dep.ws_base,
+                        http,
+                        i,
+                        args.game,
+                        args.preset,
+                        release,
+                        ready,
+                        refused,
+                        None if args.one_address else client_address(i, IDLE_TABLES_PER_ADDRESS, 2),
+                    )
                 )
                 for i in range(args.idle_tables)
             ]
@@ -1282,6 +1326,7 @@ async def main_async(args: argparse.Namespace, dep: Deployment) -> dict[str, Any
                     stop,
                     rng,
                     args.think,
+                    None if args.one_address else client_address(i, TABLES_PER_ADDRESS),
                 )
             )
             for i in range(args.tables)
@@ -1630,6 +1675,11 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dump", default=None, help="write every sample and the server's timings here (JSON)")
     ap.add_argument("--no-uvloop", action="store_true", help="run the clients on the default event loop")
+    ap.add_argument(
+        "--one-address", action="store_true",
+        help="every client socket from 127.0.0.1, as before this option (the room then refuses the sockets over "
+        "its 256 per address: most of 300 tables fail); default: 50 tables per loopback address",
+    )  # fmt: skip
     cl = ap.add_argument_group("several workers (trumps.room.cluster)")
     cl.add_argument(
         "--workers", type=int, default=None,
