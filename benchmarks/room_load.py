@@ -10,9 +10,11 @@ of four WebSocket clients each in this (one) process, on loopback.
 2. Load: ``--tables`` tables, each with four guest clients (one cookie
    each) sitting N/E/S/W.  A client whose turn it is plays a random legal
    action from its own view.  A game that ends is replaced by a new table
-   with the same four players.  Reported: actions per second, and the
-   latency from sending an action to the state carrying it (its ``seq``)
-   having reached all four seats of the table (p50/p90/p99/max).
+   with the same four players.  Reported: actions per second, the server's
+   CPU per action (ms; with several workers their sum: what runs with 1, 2
+   or 4 workers compare), and the latency from sending an action to the
+   state carrying it (its ``seq``) having reached all four seats of the
+   table (p50/p90/p99/max).
 3. Where the time goes: the server runs with ``TRUMPS_ROOM_TIMINGS`` (see
    ``trumps.room.timing``) and writes, for the measured window, the phases
    of every action (table lock, commit wait, broadcast), its group commits,
@@ -340,11 +342,11 @@ class Server:
         return self.proc is not None and self.proc.poll() is None
 
     def cpu(self) -> float:
-        """CPU seconds of its processes so far (of a stopped one: the last
-        reading before its stop)."""
+        """CPU seconds of its processes so far, any process it started
+        included (of a stopped one: the last reading before its stop)."""
         if self.alive():
-            with contextlib.suppress(OSError):
-                self._cpu = cpu_seconds(self.pid)
+            # a process gone between the check and the reading counts 0: keep the last
+            self._cpu = max(self._cpu, tree_cpu_seconds(self.pid))
         return self._cpu_before + self._cpu
 
     def rss(self) -> int:
@@ -1363,7 +1365,8 @@ async def main_async(args: argparse.Namespace, dep: Deployment) -> dict[str, Any
         elapsed = time.perf_counter() - t0
         window = (time.time() - elapsed, time.time())
         gc.callbacks.remove(gc_hook)
-        out["server_cpu"] = (dep.cpu() - cpu0) / elapsed
+        out["server_cpu_s"] = dep.cpu() - cpu0
+        out["server_cpu"] = out["server_cpu_s"] / elapsed
         if dep.cluster:
             parts1, busy1 = dep.cpu_parts(), machine_busy()
             out["cpu_parts"] = {k: (parts1[k] - parts0[k]) / elapsed for k in parts1 if k in parts0}
@@ -1409,6 +1412,8 @@ async def main_async(args: argparse.Namespace, dep: Deployment) -> dict[str, Any
             elapsed=elapsed,
             actions=stats.actions,
             actions_per_s=stats.actions / elapsed,
+            # the servers' CPU (every worker's summed) per action sent in the window
+            server_cpu_ms_per_action=out["server_cpu_s"] / max(stats.actions, 1) * 1000,
             measured=len(stats.latencies),
             p50_ms=pct(stats.latencies, 50) * 1000,
             p90_ms=pct(stats.latencies, 90) * 1000,
@@ -1593,7 +1598,8 @@ def failover_summary(out: dict[str, Any]) -> dict[str, Any]:
 def summary(args: argparse.Namespace, out: dict[str, Any], notify: dict[str, Any] | None) -> dict[str, Any]:
     """The figures of a run, as written by ``--json``."""
     keys = (
-        "actions", "actions_per_s", "p50_ms", "p90_ms", "p99_ms", "max_ms", "server_cpu", "cpu_parts",
+        "actions", "actions_per_s", "p50_ms", "p90_ms", "p99_ms", "max_ms", "server_cpu",
+        "server_cpu_ms_per_action", "cpu_parts",
         "machine_busy", "errors", "reroutes", "stalls", "games_finished", "kb_per_idle_table", "rss_empty_kb",
         "rss_idle_kb", "xact_commit", "xact_rollback", "unowned_at_end", "tables_started",
     )  # fmt: skip
@@ -1647,8 +1653,10 @@ def compare(argv: list[str], n: int) -> int:
     one, many = results
     ratio = many["actions_per_s"] / one["actions_per_s"]
     print(
-        f"\nsaturation: 1 worker (nginx, PostgreSQL) {one['actions_per_s']:.0f} actions/s, p99 {one['p99_ms']:.0f} ms; "
-        f"{n} workers {many['actions_per_s']:.0f} actions/s, p99 {many['p99_ms']:.0f} ms: ratio {ratio:.2f}"
+        f"\nsaturation: 1 worker (nginx, PostgreSQL) {one['actions_per_s']:.0f} actions/s, p99 {one['p99_ms']:.0f} ms, "
+        f"{one['server_cpu_ms_per_action']:.2f} ms of server CPU per action; "
+        f"{n} workers {many['actions_per_s']:.0f} actions/s, p99 {many['p99_ms']:.0f} ms, "
+        f"{many['server_cpu_ms_per_action']:.2f} ms of server CPU per action (all workers'): ratio {ratio:.2f}"
     )
     target = 1.6 if n == 2 else 0.8 * n
     print(f"target {n} workers >= {target:.1f}x one: {'met' if ratio >= target else 'NOT met'}")
@@ -1919,6 +1927,7 @@ def report_load(args: argparse.Namespace, out: dict[str, Any], cluster: bool) ->
         f"load: {args.tables} active tables for {out['elapsed']:.1f} s: {out['actions']} actions, "
         f"{out['actions_per_s']:.0f} actions/s, server CPU {out['server_cpu'] * 100:.0f}% of a core"
         + (f" (sum over {args.workers} workers)" if cluster and args.workers > 1 else "")
+        + f", {out['server_cpu_ms_per_action']:.2f} ms of server CPU per action"
         + f", peak RSS {out['rss_load_kb'] / 1024:.1f} MiB (client RSS +{out['client_rss_growth_kb'] / 1024:.0f} MiB "
         "with its GC off)"
     )
