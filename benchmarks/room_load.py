@@ -1715,10 +1715,10 @@ async def main_async(args: argparse.Namespace, dep: Deployment) -> dict[str, Any
         window = (time.time() - elapsed, time.time())
         out["server_cpu_s"] = dep.cpu() - cpu0
         out["server_cpu"] = out["server_cpu_s"] / elapsed
-        if dep.cluster or procs is not None:
-            parts1, busy1 = dep.cpu_parts(), machine_busy()
-            out["cpu_parts"] = {k: (parts1[k] - parts0[k]) / elapsed for k in parts1 if k in parts0}
-            out["machine_busy"] = (busy1[0] - busy0[0]) / (busy1[1] - busy0[1]) * (os.cpu_count() or 1)
+        # every process's CPU: printed with the cluster's figures or with --client-procs N > 1, always in --json
+        parts1, busy1 = dep.cpu_parts(), machine_busy()
+        out["cpu_parts"] = {k: (parts1[k] - parts0[k]) / elapsed for k in parts1 if k in parts0}
+        out["machine_busy"] = (busy1[0] - busy0[0]) / (busy1[1] - busy0[1]) * (os.cpu_count() or 1)
         if dep.database is not None and commits0 is not None:
             commits1 = await asyncio.to_thread(dep.database.commits)
             out["xact_commit"] = commits1[0] - commits0[0]
@@ -2288,7 +2288,7 @@ def report_load(args: argparse.Namespace, out: dict[str, Any], cluster: bool) ->
             else f"(clients' RSS +{out['client_rss_growth_kb'] / 1024:.0f} MiB in all with their GC off)"
         )
     )
-    if not cluster and "cpu_parts" in out:  # --client-procs N > 1 (printed with the cluster's figures else)
+    if not cluster and args.client_procs > 1:  # (with the cluster's figures else)
         print_cpu_parts(out)
     print(
         f"latency action -> state at all 4 seats ({out['measured']} samples): "
