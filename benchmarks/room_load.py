@@ -2,6 +2,18 @@
 of four WebSocket clients each in this (one) process, on loopback.
 
     python benchmarks/room_load.py --tables 300 --seconds 30 [--idle-tables 300]
+    python benchmarks/room_load.py --tables 300 --think 0 --idle-tables 0 --client-procs 4
+
+One process of clients saturates one core (~1,800 actions/s on a fast
+one): to load a server (or several workers) that does more,
+``--client-procs N`` runs the playing tables' clients in N processes of
+their own (spawned; table ``i`` in process ``i % N``), each its own event
+loop making its own guests and tables against the same server(s).  They
+all open and close the measured window at the same wall-clock times (sent
+once every process plays), and their counts, latencies and loop lags are
+merged into the one report; "load generator" CPU is their sum.  The idle
+tables (memory) stay in this process.  Not with ``--failover`` (it marks
+every client at the kill).
 
 1. Memory: the server's RSS (``/proc/PID/status``) with no table, then with
    ``--idle-tables`` tables created and seated but not playing (three
@@ -10,9 +22,11 @@ of four WebSocket clients each in this (one) process, on loopback.
 2. Load: ``--tables`` tables, each with four guest clients (one cookie
    each) sitting N/E/S/W.  A client whose turn it is plays a random legal
    action from its own view.  A game that ends is replaced by a new table
-   with the same four players.  Reported: actions per second, and the
-   latency from sending an action to the state carrying it (its ``seq``)
-   having reached all four seats of the table (p50/p90/p99/max).
+   with the same four players.  Reported: actions per second, the server's
+   CPU per action (ms; with several workers their sum: what runs with 1, 2
+   or 4 workers compare), and the latency from sending an action to the
+   state carrying it (its ``seq``) having reached all four seats of the
+   table (p50/p90/p99/max).
 3. Where the time goes: the server runs with ``TRUMPS_ROOM_TIMINGS`` (see
    ``trumps.room.timing``) and writes, for the measured window, the phases
    of every action (table lock, commit wait, broadcast), its group commits,
@@ -95,6 +109,7 @@ import ctypes
 import gc
 import itertools
 import json
+import multiprocessing
 import os
 import platform
 import random
@@ -105,11 +120,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import traceback
 from collections import Counter, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from http.cookiejar import DefaultCookiePolicy
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -129,6 +147,16 @@ HOST = "127.0.0.1"
 SLOW = 0.5  # seconds: an action slower than this is kept with its table in the --dump file
 RECV_TIMEOUT = 30.0  # a table silent for this long is reported as stalled
 ROOT = Path(__file__).resolve().parents[1]
+# The room counts the sockets of all the guests of one address together and
+# refuses those beyond 256 (trumps.room.limits.SOCKETS_PER_ADDRESS; --unmetered
+# exempts an address from the guest and password budgets, not from this): the
+# sockets of every block of tables come from an address of their own on the
+# loopback network (all of 127.0.0.0/8 reaches the server on Linux), at most
+# 200 per address, so a socket reopened before the room has counted its old
+# one closed is not refused either.  HTTP requests stay on 127.0.0.1 (guests
+# are made there, unmetered).
+TABLES_PER_ADDRESS = 50  # x 4 sockets
+IDLE_TABLES_PER_ADDRESS = 64  # x 3 sockets
 TEST_HELPERS = ROOT / "tests" / "room"  # pg.py (throw-away PostgreSQL), nginx.py (the shipped site file)
 
 
@@ -229,6 +257,22 @@ def code_version() -> str:
     return head + (f" + uncommitted changes in {', '.join(changed)}" if changed else "")
 
 
+def client_address(n: int, per: int, net: int = 1) -> str:
+    """The loopback address the sockets of the ``n``-th table come from:
+    one per ``per`` tables (``net`` 1 for the playing tables, 2 for the idle ones).
+
+    >>> client_address(0, 50), client_address(49, 50), client_address(50, 50), client_address(12_500, 50, 2)
+    ('127.1.0.1', '127.1.0.1', '127.1.0.2', '127.2.1.1')
+    """
+    block = n // per
+    return f"127.{net}.{block // 250}.{block % 250 + 1}"
+
+
+def local_addr(address: str | None) -> dict[str, Any]:
+    """``websockets.connect``'s keyword for a socket from ``address`` (none: the system's choice)."""
+    return {} if address is None else {"local_addr": (address, 0)}
+
+
 def die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
     """In a child process: be killed when this benchmark dies, however it dies."""
     with contextlib.suppress(Exception):
@@ -314,11 +358,11 @@ class Server:
         return self.proc is not None and self.proc.poll() is None
 
     def cpu(self) -> float:
-        """CPU seconds of its processes so far (of a stopped one: the last
-        reading before its stop)."""
+        """CPU seconds of its processes so far, any process it started
+        included (of a stopped one: the last reading before its stop)."""
         if self.alive():
-            with contextlib.suppress(OSError):
-                self._cpu = cpu_seconds(self.pid)
+            # a process gone between the check and the reading counts 0: keep the last
+            self._cpu = max(self._cpu, tree_cpu_seconds(self.pid))
         return self._cpu_before + self._cpu
 
     def rss(self) -> int:
@@ -641,6 +685,7 @@ class Deployment:
     postmaster: int | None = None
     database: Database | None = None
     counter: NotifyCounter | None = None
+    clients: ClientProcs | None = None  # --client-procs N > 1
 
     @property
     def cluster(self) -> bool:
@@ -663,7 +708,7 @@ class Deployment:
             parts["PostgreSQL"] = tree_cpu_seconds(self.postmaster)
         if self.nginx is not None and self.nginx.proc is not None:
             parts["nginx"] = tree_cpu_seconds(self.nginx.pid)
-        parts["load generator"] = cpu_seconds(os.getpid())
+        parts["load generator"] = cpu_seconds(os.getpid()) + (self.clients.cpu() if self.clients else 0.0)
         if self.counter is not None:
             parts["notify counter"] = self.counter.cpu()
         return parts
@@ -794,12 +839,13 @@ DROPS = (websockets.WebSocketException, OSError, TimeoutError)
 
 async def play_client(
     ws_url: str, player: Player, table: LiveTable, stats: Stats, stop: asyncio.Event,
-    rng: random.Random, think: float,
+    rng: random.Random, think: float, address: str | None = None,
 ) -> str:  # fmt: skip
     """Sit at the player's seat and play random legal actions until
     ``stop`` or the game ends.  Returns "over", "stopped" or "stalled".
     With ``stats.reconnect`` a dropped socket is opened again as the table
-    page does it, with ``?since=`` the last state seen."""
+    page does it, with ``?since=`` the last state seen.  ``address``: the
+    local address its sockets come from (see :func:`client_address`)."""
     tid = ws_url.rsplit("/", 1)[1]
     me = asyncio.current_task()
     assert me is not None
@@ -830,7 +876,11 @@ async def play_client(
         opened = False
         try:
             async with websockets.connect(
-                url, additional_headers={"Cookie": player.cookie}, open_timeout=30, max_size=2**22
+                url,
+                additional_headers={"Cookie": player.cookie},
+                open_timeout=30,
+                max_size=2**22,
+                **local_addr(address),
             ) as ws:
                 opened = True
                 note("open")
@@ -993,7 +1043,7 @@ async def play_client(
 
 async def run_table(
     ws_base: str, http: httpx.AsyncClient, players: list[Player], game: str, preset: str | None,
-    stats: Stats, stop: asyncio.Event, rng: random.Random, think: float,
+    stats: Stats, stop: asyncio.Event, rng: random.Random, think: float, address: str | None = None,
 ) -> None:  # fmt: skip
     while not stop.is_set():
         tid = await new_table(
@@ -1003,7 +1053,7 @@ async def run_table(
         ws_url = f"{ws_base}/ws/table/{tid}"
         table = LiveTable(stats, tid)
         results = await asyncio.gather(
-            *(play_client(ws_url, p, table, stats, stop, rng, think) for p in players)
+            *(play_client(ws_url, p, table, stats, stop, rng, think, address) for p in players)
         )
         if "over" in results:
             stats.games_finished += 1
@@ -1013,16 +1063,19 @@ async def run_table(
 
 async def idle_table(
     ws_base: str, http: httpx.AsyncClient, n: int, game: str, preset: str | None, release: asyncio.Event,
-    ready: Callable[[], None], refused: list[int] | None = None,
+    ready: Callable[[], None], refused: list[int] | None = None, address: str | None = None,
 ) -> None:  # fmt: skip
-    """A table where three clients sit and the fourth seat stays empty."""
+    """A table where three clients sit and the fourth seat stays empty
+    (its sockets from ``address``, see :func:`client_address`)."""
     cookies = [await new_guest(http, f"i{n}{s}") for s in SEATS[:3]]
     tid = await new_table(http, cookies[0], game, preset, refused)
     ws_url = f"{ws_base}/ws/table/{tid}"
     async with contextlib.AsyncExitStack() as stack:
         for cookie, seat in zip(cookies, SEATS[:3], strict=True):
             ws = await stack.enter_async_context(
-                websockets.connect(ws_url, additional_headers={"Cookie": cookie}, open_timeout=30)
+                websockets.connect(
+                    ws_url, additional_headers={"Cookie": cookie}, open_timeout=30, **local_addr(address)
+                )
             )
             await ws.send(json.dumps({"v": 1, "type": "sit", "seat": seat}))
             while True:  # until our seat shows up in a state
@@ -1175,6 +1228,338 @@ def rolling_summary(out: dict[str, Any], settle: float = 1.0) -> dict[str, Any]:
     }  # fmt: skip
 
 
+class Clients:
+    """The playing tables' clients of one process (this one, or one of
+    ``--client-procs``): their guests and tasks, their loop's lag probe,
+    and the garbage collector off while they play."""
+
+    def __init__(self, stats: Stats, tables: list[int]) -> None:
+        self.stats = stats
+        self.tables = tables  # the tables' numbers (of all --tables)
+        self.stop = asyncio.Event()
+        self.players: list[Player] = []  # 4 a table, in the order of ``tables``
+        self.tasks: list[asyncio.Task[None]] = []
+        self.probe: asyncio.Task[None] | None = None
+        self.gc_hook = gc_recorder(stats)
+        self.rss0 = 0
+        self.t_guests = 0.0
+        self.guests_s = 0.0
+
+    async def start(
+        self, http: httpx.AsyncClient, routes: list[tuple[str, httpx.AsyncClient]], args: argparse.Namespace,
+        rng: random.Random,
+    ) -> None:  # fmt: skip
+        """Make the guests (through ``http``), then start every table:
+        table ``i`` is made through ``routes[i % len(routes)]``."""
+        self.probe = asyncio.create_task(lag_probe(self.stats, self.stop))
+        gc.callbacks.append(self.gc_hook)
+        # the load generator's own garbage collections stop all 1,200 clients
+        # at once (5 s of pauses per 30 s run, up to 250 ms each, measured as
+        # server latency): off during the load; the client's RSS growth is reported
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+        self.rss0 = rss_kb(os.getpid())
+        sem = asyncio.Semaphore(20)
+        self.t_guests = time.perf_counter()
+        cookies = await asyncio.gather(
+            *(bounded(sem, new_guest(http, f"p{i}{s}")) for i in self.tables for s in SEATS)
+        )
+        self.guests_s = time.perf_counter() - self.t_guests
+        self.players = [Player(c, SEATS[j % 4]) for j, c in enumerate(cookies)]
+        self.tasks = [
+            asyncio.create_task(
+                run_table(
+                    routes[i % len(routes)][0],
+                    routes[i % len(routes)][1],
+                    self.players[4 * j : 4 * j + 4],
+                    args.game,
+                    args.preset,
+                    self.stats,
+                    self.stop,
+                    rng,
+                    args.think,
+                    None if args.one_address else client_address(i, TABLES_PER_ADDRESS),
+                )
+            )
+            for j, i in enumerate(self.tables)
+        ]
+
+    def started(self) -> int:
+        """Tables past their first action (the rest are still being set up)."""
+        return sum(1 for p in self.players[::4] if p.played or p.last_seq >= 1)
+
+    def done(self) -> int:
+        """Tables whose task has ended (stalled or failed)."""
+        return sum(1 for t in self.tasks if t.done())
+
+    def close_window(self) -> None:
+        self.stats.measuring = False
+        gc.callbacks.remove(self.gc_hook)
+
+    def rss_growth_kb(self) -> int:
+        return rss_kb(os.getpid()) - self.rss0
+
+    async def finish(self) -> list[str]:
+        """Stop every table (``stop`` set) and wait for them; the garbage
+        collector on again.  Returns the tables' failures."""
+        self.stop.set()
+        waited: list[asyncio.Task[Any]] = [*self.tasks, *([self.probe] if self.probe else [])]
+        _, pending = await asyncio.wait(waited, timeout=RECV_TIMEOUT + 10)
+        for t in pending:
+            t.cancel()
+        gc.enable()
+        gc.unfreeze()
+        return [
+            repr(t.exception())
+            for t in self.tasks
+            if t.done() and not t.cancelled() and t.exception() is not None
+        ]
+
+
+def stats_dict(stats: Stats, keep_trace: bool) -> dict[str, Any]:
+    """What a client process measured, in plain types for its pipe (a
+    spawned process's classes are not the parent's)."""
+    d = {f.name: getattr(stats, f.name) for f in fields(Stats)}
+    d["error_reasons"] = dict(stats.error_reasons)
+    if not keep_trace:  # only --dump writes it (every client's every event)
+        d["trace"] = {}
+    return d
+
+
+def merge_stats(parts: list[dict[str, Any]]) -> Stats:
+    """One :class:`Stats` of what several client processes measured: counts
+    summed, samples and records put together."""
+    stats = Stats()
+    for d in parts:
+        for f in fields(Stats):
+            mine, theirs = getattr(stats, f.name), d.get(f.name)
+            if theirs is None or isinstance(mine, bool) or f.name == "kill_at":
+                continue  # flags and the failover's kill are the run's, not counts
+            if isinstance(mine, Counter):
+                mine.update(theirs)
+            elif isinstance(mine, list):
+                mine.extend(theirs)
+            elif isinstance(mine, dict):
+                mine.update(theirs)
+            else:
+                setattr(stats, f.name, mine + theirs)
+    return stats
+
+
+def load_figures(
+    stats: Stats, elapsed: float, window: tuple[float, float], server_cpu_s: float, worker_of: dict[str, str]
+) -> dict[str, Any]:
+    """The load's figures from what the clients measured in ``window``."""
+    return dict(
+        elapsed=elapsed,
+        actions=stats.actions,
+        actions_per_s=stats.actions / elapsed,
+        # the servers' CPU (every worker's summed) per action sent in the window
+        server_cpu_ms_per_action=server_cpu_s / max(stats.actions, 1) * 1000,
+        measured=len(stats.latencies),
+        p50_ms=pct(stats.latencies, 50) * 1000,
+        p90_ms=pct(stats.latencies, 90) * 1000,
+        p99_ms=pct(stats.latencies, 99) * 1000,
+        max_ms=max(stats.latencies, default=float("nan")) * 1000,
+        mean_ms=(statistics.fmean(stats.latencies) * 1000) if stats.latencies else float("nan"),
+        errors=stats.errors,
+        reroutes=stats.reroutes,
+        stalls=stats.stalls,
+        stalled=stats.stalled,
+        error_reasons=stats.error_reasons,
+        slow=stats.slow,
+        trace=stats.trace,
+        complete=stats.complete,
+        worker_of=worker_of,
+        games_finished=stats.games_finished,
+        window=window,
+        samples=stats.samples,
+        client_lag=[x for x in stats.lags if window[0] <= x[0] <= window[1]],
+        client_gc=[x for x in stats.gc_pauses if window[0] <= x[0] <= window[1]],
+        created=[t for t in stats.created if window[0] <= t <= window[1]],
+        drops=Counter(why for _, why in stats.drops),
+        refused=stats.refused,
+    )
+
+
+class ClientProcs:
+    """``--client-procs N``: the playing tables' clients in N processes of
+    their own, table ``i`` in process ``i % N``, each with its own event
+    loop, HTTP client and sockets (:func:`client_proc`).
+
+    Spawned, not forked: this process runs an event loop (uvloop), an HTTP
+    client's pool, threads (``asyncio.to_thread``) and a PostgreSQL
+    connection when it forks them, and a fork copies all of that half-way
+    (uvloop does not support a fork inside a running loop); a spawned one
+    starts clean and imports this file (~0.5 s).  They are started from
+    the main thread, which lives until the end (``die_with_parent`` is tied
+    to the thread that started a process).
+
+    Two pipes each: commands to it (``window``: the wall-clock times the
+    measured window opens and closes, the same for every process, sent
+    once all are playing: the barrier; ``stop``), reports from it
+    (``ready``, ``progress``: tables started and ended, ``done`` with what
+    it measured, or ``error``), read by a thread per process."""
+
+    def __init__(self, n: int, spec: dict[str, Any]) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.procs: list[Any] = []
+        self.cmds: list[Connection] = []
+        self.progress: dict[int, tuple[int, int]] = {}
+        self.inbox: dict[int, list[tuple[Any, ...]]] = {k: [] for k in range(n)}
+        self._cpu: dict[int, float] = {}
+        for k in range(n):
+            cmd_r, cmd_w = ctx.Pipe(duplex=False)
+            rep_r, rep_w = ctx.Pipe(duplex=False)
+            part = {**spec, "tables": list(range(k, spec["tables"], n)), "seed": f"{spec['seed']}:{k}"}
+            proc = ctx.Process(
+                target=client_proc, args=(cmd_r, rep_w, part), name=f"room-load clients {k}", daemon=True
+            )
+            proc.start()
+            cmd_r.close()
+            rep_w.close()
+            self.procs.append(proc)
+            self.cmds.append(cmd_w)
+            threading.Thread(target=self._read, args=(k, rep_r), daemon=True).start()
+
+    def _read(self, k: int, conn: Connection) -> None:
+        while True:
+            try:
+                msg = conn.recv()
+            except (EOFError, OSError):
+                self.inbox[k].append(("gone",))
+                return
+            if msg[0] == "progress":
+                self.progress[k] = msg[1]
+            else:
+                self.inbox[k].append(msg)
+
+    def send(self, *msg: Any) -> None:
+        for c in self.cmds:
+            c.send(msg)
+
+    async def wait(self, kind: str, timeout: float) -> list[Any]:
+        """Each process's next ``kind`` report (its payload), in order."""
+        got: dict[int, Any] = {}
+        deadline = time.monotonic() + timeout
+        while len(got) < len(self.procs):
+            for k, box in self.inbox.items():
+                while k not in got and box:
+                    msg = box.pop(0)
+                    if msg[0] == "error":
+                        raise RuntimeError(f"client process {k} failed:\n{msg[1]}")
+                    if msg[0] == "gone":
+                        raise RuntimeError(f"client process {k} exited (code {self.procs[k].exitcode})")
+                    if msg[0] == kind:
+                        got[k] = msg[1]
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"client processes {sorted(set(self.inbox) - set(got))}: no {kind} in {timeout:g} s"
+                )
+            await asyncio.sleep(0.05)
+        return [got[k] for k in range(len(self.procs))]
+
+    def started(self) -> tuple[int, int]:
+        """Tables past their first action, and tables ended, over every process."""
+        return (sum(s for s, _ in self.progress.values()), sum(d for _, d in self.progress.values()))
+
+    def cpu(self) -> float:
+        for k, p in enumerate(self.procs):
+            if p.is_alive():
+                with contextlib.suppress(OSError):
+                    self._cpu[k] = cpu_seconds(p.pid)
+        return sum(self._cpu.values())
+
+    def close(self) -> None:
+        for p in self.procs:
+            if p.is_alive():
+                p.terminate()
+        for p in self.procs:
+            p.join(5)
+            if p.is_alive():
+                p.kill()
+                p.join(5)
+        for c in self.cmds:
+            c.close()
+
+
+def client_proc(cmds: Connection, reports: Connection, spec: dict[str, Any]) -> None:  # pragma: no cover
+    """A client process of ``--client-procs`` (spawned: runs in a fresh interpreter)."""
+    die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent stops the run, and this process
+    runner: Callable[[Any], Any] = asyncio.run
+    if spec["uvloop"]:
+        with contextlib.suppress(ImportError):
+            import uvloop
+
+            runner = uvloop.run
+    try:
+        result = runner(client_proc_async(cmds, reports, spec))
+    except BaseException:
+        with contextlib.suppress(OSError):
+            reports.send(("error", traceback.format_exc()))
+        raise SystemExit(1) from None
+    reports.send(("done", result))
+
+
+async def client_proc_async(cmds: Connection, reports: Connection, spec: dict[str, Any]) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+
+    def read() -> None:
+        while True:
+            try:
+                msg = cmds.recv()
+            except (EOFError, OSError):  # the parent is gone
+                msg = ("stop",)
+            loop.call_soon_threadsafe(inbox.put_nowait, msg)
+            if msg[0] == "stop":
+                return
+
+    threading.Thread(target=read, daemon=True).start()
+    args = argparse.Namespace(**spec["args"])
+    limits = httpx.Limits(max_connections=50, keepalive_expiry=2.0)
+    async with contextlib.AsyncExitStack() as stack:
+        https: dict[str, httpx.AsyncClient] = {}
+        for base in [spec["base_url"], *(b for _, b in spec["routes"])]:
+            if base not in https:
+                c = await stack.enter_async_context(
+                    httpx.AsyncClient(base_url=base, timeout=60, limits=limits)
+                )
+                c.cookies.jar.set_policy(DefaultCookiePolicy(allowed_domains=[]))
+                https[base] = c
+        stats = Stats(reconnect=spec["reconnect"], follow_routes=args.route != "relay")
+        clients = Clients(stats, spec["tables"])
+        routes = [(ws, https[base]) for ws, base in spec["routes"]]
+        await clients.start(https[spec["base_url"]], routes, args, random.Random(spec["seed"]))
+        reports.send(("ready", clients.guests_s))
+        while True:  # until the window: how many tables play (the parent opens it when all do)
+            try:
+                msg = await asyncio.wait_for(inbox.get(), 0.2)
+                break
+            except TimeoutError:
+                reports.send(("progress", (clients.started(), clients.done())))
+        started, growth = clients.started(), 0
+        if msg[0] == "window":
+            _, opens, closes = msg
+            await asyncio.sleep(max(0.0, opens - time.time()))
+            stats.measuring = True
+            started = clients.started()
+            await asyncio.sleep(max(0.0, closes - time.time()))
+            clients.close_window()
+            growth = clients.rss_growth_kb()
+            msg = await inbox.get()  # stop
+        failures = await clients.finish()
+    return {
+        "stats": stats_dict(stats, spec["keep_trace"]),
+        "failures": failures,
+        "tables_started": started,
+        "rss_growth_kb": growth,
+        "worker_of": dict(WORKER_OF),
+    }
+
+
 async def main_async(args: argparse.Namespace, dep: Deployment) -> dict[str, Any]:
     # SIGTERM cancels the run (the clients are cancelled with it), then main() stops the servers
     task = asyncio.current_task()
@@ -1210,7 +1595,17 @@ async def main_async(args: argparse.Namespace, dep: Deployment) -> dict[str, Any
             refused: list[int] | None = [] if dep.cluster else None
             idle = [
                 asyncio.create_task(
-                    idle_table(dep.ws_base, http, i, args.game, args.preset, release, ready, refused)
+                    idle_table(
+                        dep.ws_base,
+                        http,
+                        i,
+                        args.game,
+                        args.preset,
+                        release,
+                        ready,
+                        refused,
+                        None if args.one_address else client_address(i, IDLE_TABLES_PER_ADDRESS, 2),
+                    )
                 )
                 for i in range(args.idle_tables)
             ]
@@ -1239,96 +1634,98 @@ async def main_async(args: argparse.Namespace, dep: Deployment) -> dict[str, Any
             return out
 
         # ----- load --------------------------------------------------------------
-        stats = Stats(reconnect=dep.cluster, follow_routes=args.route != "relay")
-        stop = asyncio.Event()
-        probe = asyncio.create_task(lag_probe(stats, stop))
-        gc_hook = gc_recorder(stats)
-        gc.callbacks.append(gc_hook)
-        # the load generator's own garbage collections stop all 1,200 clients
-        # at once (5 s of pauses per 30 s run, up to 250 ms each, measured as
-        # server latency): off during the load; the client's RSS growth is reported
-        gc.collect()
-        gc.freeze()
-        gc.disable()
-        rss_client0 = rss_kb(os.getpid())
-        rng = random.Random(args.seed)
-        sem = asyncio.Semaphore(20)
-        t_guests = time.perf_counter()
-        cookies = await asyncio.gather(
-            *(bounded(sem, new_guest(http, f"p{i}{s}")) for i in range(args.tables) for s in SEATS)
-        )
-        out["guests_s"] = time.perf_counter() - t_guests
-        players = [Player(c, SEATS[i % 4]) for i, c in enumerate(cookies)]
         # --route owner: table i is made on worker i % N and its sockets go to
         # that worker, its owner (no relaying: what routing by table would give)
-        routes: list[tuple[str, httpx.AsyncClient]] = [(dep.ws_base, http)]
-        if args.route == "owner":
-            routes = []
-            for w in dep.workers:
-                direct = await stack.enter_async_context(
-                    httpx.AsyncClient(base_url=w.url, timeout=60, limits=limits)
-                )
-                direct.cookies.jar.set_policy(DefaultCookiePolicy(allowed_domains=[]))
-                routes.append(("ws" + w.url[4:], direct))
-        tasks = [
-            asyncio.create_task(
-                run_table(
-                    routes[i % len(routes)][0],
-                    routes[i % len(routes)][1],
-                    players[4 * i : 4 * i + 4],
-                    args.game,
-                    args.preset,
-                    stats,
-                    stop,
-                    rng,
-                    args.think,
-                )
+        owner = args.route == "owner"
+        route_urls = (
+            [("ws" + w.url[4:], w.url) for w in dep.workers] if owner else [(dep.ws_base, dep.base_url)]
+        )
+        clients: Clients | None = None
+        procs: ClientProcs | None = None
+        n_procs = min(args.client_procs, args.tables)
+        t_guests = time.perf_counter()
+        if n_procs == 1:
+            clients = Clients(
+                Stats(reconnect=dep.cluster, follow_routes=args.route != "relay"), list(range(args.tables))
             )
-            for i in range(args.tables)
-        ]
+            routes: list[tuple[str, httpx.AsyncClient]] = [(dep.ws_base, http)]
+            if owner:
+                routes = []
+                for ws_url, url in route_urls:
+                    direct = await stack.enter_async_context(
+                        httpx.AsyncClient(base_url=url, timeout=60, limits=limits)
+                    )
+                    direct.cookies.jar.set_policy(DefaultCookiePolicy(allowed_domains=[]))
+                    routes.append((ws_url, direct))
+            await clients.start(http, routes, args, random.Random(args.seed))
+            t_guests, out["guests_s"] = clients.t_guests, clients.guests_s
+        else:
+            spec = {
+                "args": {k: v for k, v in vars(args).items() if isinstance(v, (str, int, float, bool, type(None)))},
+                "tables": args.tables, "base_url": dep.base_url, "routes": route_urls, "reconnect": dep.cluster,
+                "seed": args.seed, "uvloop": not args.no_uvloop, "keep_trace": bool(args.dump),
+            }  # fmt: skip
+            procs = dep.clients = ClientProcs(n_procs, spec)
+            stack.callback(procs.close)
+            await procs.wait("ready", 600)  # every process has made its guests and started its tables
+            out["guests_s"] = time.perf_counter() - t_guests  # their start (~0.5 s) included
         await asyncio.sleep(args.warmup)
 
-        def started() -> int:  # tables past their first action (the rest are still being set up)
-            return sum(1 for i in range(args.tables) if players[4 * i].played or players[4 * i].last_seq >= 1)
+        def started() -> tuple[int, int]:  # tables past their first action, tables ended (stalled, failed)
+            if clients is not None:
+                return clients.started(), clients.done()
+            assert procs is not None
+            return procs.started()
 
         if dep.cluster:  # the window opens once every table plays (or has failed), --setup-limit s at most
             limit = time.perf_counter() + args.setup_limit
-            while started() + sum(1 for t in tasks if t.done()) < args.tables and time.perf_counter() < limit:
+            while sum(started()) < args.tables and time.perf_counter() < limit:
                 await asyncio.sleep(0.1)
             out["setup_s"] = time.perf_counter() - t_guests - out["guests_s"]
-        out["tables_started"] = started()
-        stats.measuring = True
+        if clients is not None:
+            out["tables_started"] = clients.started()
+            clients.stats.measuring = True
+        else:
+            assert procs is not None
+            # the barrier: every process opens (and closes) the window at the same time
+            opens = time.time() + 0.25
+            procs.send("window", opens, opens + args.seconds)
+            await asyncio.sleep(max(0.0, opens - time.time()))
         cpu0, t0 = dep.cpu(), time.perf_counter()
         parts0, busy0 = dep.cpu_parts(), machine_busy()
         commits0 = await asyncio.to_thread(dep.database.commits) if dep.database else None
         killer = None
         if args.failover:
-            killer = asyncio.create_task(failover(dep, players, stats, args.kill_after, out))
+            assert clients is not None  # (--failover runs the clients in this process)
+            killer = asyncio.create_task(failover(dep, clients.players, clients.stats, args.kill_after, out))
         prober = None
+        prober_stop = asyncio.Event()
         posts: Counter[str] = Counter()
         if args.rolling:
             killer = asyncio.create_task(rolling(dep, args.kill_after, 2.0, out))
-            prober = asyncio.create_task(post_prober(dep.base_url, stop, 0.02, posts))
+            prober = asyncio.create_task(post_prober(dep.base_url, prober_stop, 0.02, posts))
         rss_peak = 0
         end = t0 + args.seconds
         while time.perf_counter() < end:
             await asyncio.sleep(min(1.0, max(0.0, end - time.perf_counter())))
             rss_peak = max(rss_peak, dep.rss_kb())
-        stats.measuring = False
+        if clients is not None:
+            clients.close_window()
         elapsed = time.perf_counter() - t0
         window = (time.time() - elapsed, time.time())
-        gc.callbacks.remove(gc_hook)
-        out["server_cpu"] = (dep.cpu() - cpu0) / elapsed
-        if dep.cluster:
-            parts1, busy1 = dep.cpu_parts(), machine_busy()
-            out["cpu_parts"] = {k: (parts1[k] - parts0[k]) / elapsed for k in parts1 if k in parts0}
-            out["machine_busy"] = (busy1[0] - busy0[0]) / (busy1[1] - busy0[1]) * (os.cpu_count() or 1)
+        out["server_cpu_s"] = dep.cpu() - cpu0
+        out["server_cpu"] = out["server_cpu_s"] / elapsed
+        # every process's CPU: printed with the cluster's figures or with --client-procs N > 1, always in --json
+        parts1, busy1 = dep.cpu_parts(), machine_busy()
+        out["cpu_parts"] = {k: (parts1[k] - parts0[k]) / elapsed for k in parts1 if k in parts0}
+        out["machine_busy"] = (busy1[0] - busy0[0]) / (busy1[1] - busy0[1]) * (os.cpu_count() or 1)
         if dep.database is not None and commits0 is not None:
             commits1 = await asyncio.to_thread(dep.database.commits)
             out["xact_commit"] = commits1[0] - commits0[0]
             out["xact_rollback"] = commits1[1] - commits0[1]
         out["rss_load_kb"] = rss_peak
-        out["client_rss_growth_kb"] = rss_kb(os.getpid()) - rss_client0
+        if clients is not None:
+            out["client_rss_growth_kb"] = clients.rss_growth_kb()
         if killer is not None and args.rolling:
             if not killer.done():
                 out["rolling_error"] = "the restarts had not finished when the window closed"
@@ -1336,58 +1733,45 @@ async def main_async(args: argparse.Namespace, dep: Deployment) -> dict[str, Any
             elif killer.exception() is not None:
                 out["rolling_error"] = repr(killer.exception())
         elif killer is not None:
+            assert clients is not None
             if not killer.done():
                 out["failover_error"] = "the kill had not finished when the window closed"
                 killer.cancel()
             elif killer.exception() is not None:
                 out["failover_error"] = repr(killer.exception())
             out["failover_players"] = [
-                (p.since_kill, p.dropped_after_kill, p.mark, p.went_on) for p in players if p.mark is not None
+                (p.since_kill, p.dropped_after_kill, p.mark, p.went_on)
+                for p in clients.players
+                if p.mark is not None
             ]
-        stop.set()
+        if clients is not None:
+            clients.stop.set()
+        else:
+            assert procs is not None
+            procs.send("stop")
+        prober_stop.set()
         if prober is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(prober, 40)
             out["posts"] = posts
-        _, pending = await asyncio.wait([*tasks, probe], timeout=RECV_TIMEOUT + 10)
-        for t in pending:
-            t.cancel()
+        if clients is not None:
+            failures = await clients.finish()
+            stats, worker_of = clients.stats, dict(WORKER_OF)
+        else:
+            assert procs is not None
+            results = await procs.wait("done", RECV_TIMEOUT + 60)
+            procs.close()
+            stats = merge_stats([r["stats"] for r in results])
+            failures = [f for r in results for f in r["failures"]]
+            worker_of = {t: w for r in results for t, w in r["worker_of"].items()}
+            out["tables_started"] = sum(r["tables_started"] for r in results)
+            out["client_rss_growth_kb"] = sum(r["rss_growth_kb"] for r in results)
         if dep.database is not None:  # every unfinished table has an owner (a scan runs every second)
             await asyncio.sleep(1.5)
             out["unowned_at_end"] = await asyncio.to_thread(dep.database.unowned)
-        gc.enable()
-        gc.unfreeze()
-        for t in tasks:
-            if t.done() and not t.cancelled() and t.exception() is not None:
-                out.setdefault("failures", []).append(repr(t.exception()))
-        out.update(
-            elapsed=elapsed,
-            actions=stats.actions,
-            actions_per_s=stats.actions / elapsed,
-            measured=len(stats.latencies),
-            p50_ms=pct(stats.latencies, 50) * 1000,
-            p90_ms=pct(stats.latencies, 90) * 1000,
-            p99_ms=pct(stats.latencies, 99) * 1000,
-            max_ms=max(stats.latencies, default=float("nan")) * 1000,
-            mean_ms=(statistics.fmean(stats.latencies) * 1000) if stats.latencies else float("nan"),
-            errors=stats.errors,
-            reroutes=stats.reroutes,
-            stalls=stats.stalls,
-            stalled=stats.stalled,
-            error_reasons=stats.error_reasons,
-            slow=stats.slow,
-            trace=stats.trace,
-            complete=stats.complete,
-            worker_of={t: w for t, w in WORKER_OF.items()},
-            games_finished=stats.games_finished,
-            window=window,
-            samples=stats.samples,
-            client_lag=[x for x in stats.lags if window[0] <= x[0] <= window[1]],
-            client_gc=[x for x in stats.gc_pauses if window[0] <= x[0] <= window[1]],
-            created=[t for t in stats.created if window[0] <= t <= window[1]],
-            drops=Counter(why for _, why in stats.drops),
-            refused=stats.refused,
-        )
+        if failures:
+            out["failures"] = failures
+        out.update(load_figures(stats, elapsed, window, out["server_cpu_s"], worker_of))
     return out
 
 
@@ -1395,7 +1779,9 @@ def ms(x: float) -> str:
     return f"{x * 1000:.1f}"
 
 
-def report_timings(out: dict[str, Any], server: dict[str, list[list[float]]], workers: int = 1) -> None:
+def report_timings(
+    out: dict[str, Any], server: dict[str, list[list[float]]], workers: int = 1, client_procs: int = 1
+) -> None:
     """Where the time goes: the server's phases of an action, its database
     thread and event loop, and the client's own event loop and GC, all in
     the measured window.  With several workers their records are pooled
@@ -1441,7 +1827,11 @@ def report_timings(out: dict[str, Any], server: dict[str, list[list[float]]], wo
             )
     for who, lag, pauses in (
         ("server" + pooled, [r[1] for r in rows("lag")], [r[1] for r in rows("gc")]),
-        ("client", [x[1] for x in out["client_lag"]], [x[1] for x in out["client_gc"]]),
+        (
+            "client" if client_procs == 1 else f"client (pooled over {client_procs} processes)",
+            [x[1] for x in out["client_lag"]],
+            [x[1] for x in out["client_gc"]],
+        ),
     ):
         print(
             f"{who} event loop: {sum(1 for x in lag if x > 0.01)} stalls > 10 ms, {sum(1 for x in lag if x > 0.05)} > 50 ms, "
@@ -1548,13 +1938,15 @@ def failover_summary(out: dict[str, Any]) -> dict[str, Any]:
 def summary(args: argparse.Namespace, out: dict[str, Any], notify: dict[str, Any] | None) -> dict[str, Any]:
     """The figures of a run, as written by ``--json``."""
     keys = (
-        "actions", "actions_per_s", "p50_ms", "p90_ms", "p99_ms", "max_ms", "server_cpu", "cpu_parts",
+        "actions", "actions_per_s", "p50_ms", "p90_ms", "p99_ms", "max_ms", "server_cpu",
+        "server_cpu_ms_per_action", "cpu_parts",
         "machine_busy", "errors", "reroutes", "stalls", "games_finished", "kb_per_idle_table", "rss_empty_kb",
         "rss_idle_kb", "xact_commit", "xact_rollback", "unowned_at_end", "tables_started",
     )  # fmt: skip
     s: dict[str, Any] = {k: out[k] for k in keys if k in out}
     s.update(
         workers=args.workers, tables=args.tables, think=args.think, seconds=args.seconds,
+        client_procs=args.client_procs,
         failures=len(out.get("failures", [])), drops=dict(out.get("drops", {})),
     )  # fmt: skip
     if notify is not None:
@@ -1602,8 +1994,10 @@ def compare(argv: list[str], n: int) -> int:
     one, many = results
     ratio = many["actions_per_s"] / one["actions_per_s"]
     print(
-        f"\nsaturation: 1 worker (nginx, PostgreSQL) {one['actions_per_s']:.0f} actions/s, p99 {one['p99_ms']:.0f} ms; "
-        f"{n} workers {many['actions_per_s']:.0f} actions/s, p99 {many['p99_ms']:.0f} ms: ratio {ratio:.2f}"
+        f"\nsaturation: 1 worker (nginx, PostgreSQL) {one['actions_per_s']:.0f} actions/s, p99 {one['p99_ms']:.0f} ms, "
+        f"{one['server_cpu_ms_per_action']:.2f} ms of server CPU per action; "
+        f"{n} workers {many['actions_per_s']:.0f} actions/s, p99 {many['p99_ms']:.0f} ms, "
+        f"{many['server_cpu_ms_per_action']:.2f} ms of server CPU per action (all workers'): ratio {ratio:.2f}"
     )
     target = 1.6 if n == 2 else 0.8 * n
     print(f"target {n} workers >= {target:.1f}x one: {'met' if ratio >= target else 'NOT met'}")
@@ -1630,6 +2024,17 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dump", default=None, help="write every sample and the server's timings here (JSON)")
     ap.add_argument("--no-uvloop", action="store_true", help="run the clients on the default event loop")
+    ap.add_argument(
+        "--one-address", action="store_true",
+        help="every client socket from 127.0.0.1, as before this option (the room then refuses the sockets over "
+        "its 256 per address: most of 300 tables fail); default: 50 tables per loopback address",
+    )  # fmt: skip
+    ap.add_argument(
+        "--client-procs", type=int, default=1, metavar="N",
+        help="run the playing tables' clients in N processes of their own (table i in process i %% N), "
+        "each its own event loop, all measuring the same window, their counts merged (default 1: in this "
+        "process); for a server that one client process cannot saturate",
+    )  # fmt: skip
     cl = ap.add_argument_group("several workers (trumps.room.cluster)")
     cl.add_argument(
         "--workers", type=int, default=None,
@@ -1692,6 +2097,10 @@ def main() -> int:
         ap.error("--failover needs --workers 2 or more")
     if args.failover and not args.tables:
         ap.error("--failover needs active tables")
+    if args.client_procs < 1:
+        ap.error("--client-procs must be at least 1")
+    if args.failover and args.client_procs > 1:
+        ap.error("--failover marks every client at the kill: it runs with --client-procs 1")
     if args.rolling and (args.workers < 2 or not args.tables or args.failover):
         ap.error("--rolling needs --workers 2 or more, active tables, and no --failover")
     if args.kill_after is None:
@@ -1804,11 +2213,13 @@ def main() -> int:
                         timings.setdefault(kind, []).extend(rows)
     load_after = os.getloadavg()
     server = workers[0]
+    n_procs = min(args.client_procs, args.tables) if args.tables else 1
+    client_side = "one process" if n_procs == 1 else f"{n_procs} processes (--client-procs)"
 
     print(f"machine: {machine()}")
     if not cluster:
         print(f"server: trumps serve --db {db.split('///')[0]}///... --bot-delay 0 (pid {server.pid}), "
-              f"clients: one process on {loop_name}")  # fmt: skip
+              f"clients: {client_side} on {loop_name}")  # fmt: skip
     else:
         where = "a throw-away PostgreSQL server (tests/room/pg.py, default settings)" if throwaway_pg else db
         front = (
@@ -1819,7 +2230,7 @@ def main() -> int:
         print(
             f"servers: {args.workers} x trumps serve --db postgresql+psycopg://... --bot-delay 0 "
             f"(pids {', '.join(str(w.pid) for w in workers)}) on {where}, PostgreSQL {pg_version}, {front}; "
-            f"clients: one process on {loop_name}, reconnecting with ?since= as the table page does"
+            f"clients: {client_side} on {loop_name}, reconnecting with ?since= as the table page does"
             + (
                 "; --route owner: each table made on one worker and its 4 sockets straight to it (no relaying)"
                 if args.route == "owner"
@@ -1846,7 +2257,7 @@ def main() -> int:
         )
     if args.tables:
         report_load(args, out, cluster)
-        report_timings(out, timings, args.workers)
+        report_timings(out, timings, args.workers, n_procs)
     if cluster:
         report_cluster(args, out, notify_counts, timings, stderr_texts, nginx_log)
     if args.dump:
@@ -1869,9 +2280,16 @@ def report_load(args: argparse.Namespace, out: dict[str, Any], cluster: bool) ->
         f"load: {args.tables} active tables for {out['elapsed']:.1f} s: {out['actions']} actions, "
         f"{out['actions_per_s']:.0f} actions/s, server CPU {out['server_cpu'] * 100:.0f}% of a core"
         + (f" (sum over {args.workers} workers)" if cluster and args.workers > 1 else "")
-        + f", peak RSS {out['rss_load_kb'] / 1024:.1f} MiB (client RSS +{out['client_rss_growth_kb'] / 1024:.0f} MiB "
-        "with its GC off)"
+        + f", {out['server_cpu_ms_per_action']:.2f} ms of server CPU per action"
+        + f", peak RSS {out['rss_load_kb'] / 1024:.1f} MiB "
+        + (
+            f"(client RSS +{out['client_rss_growth_kb'] / 1024:.0f} MiB with its GC off)"
+            if args.client_procs == 1
+            else f"(clients' RSS +{out['client_rss_growth_kb'] / 1024:.0f} MiB in all with their GC off)"
+        )
     )
+    if not cluster and args.client_procs > 1:  # (with the cluster's figures else)
+        print_cpu_parts(out)
     print(
         f"latency action -> state at all 4 seats ({out['measured']} samples): "
         f"p50 {out['p50_ms']:.1f} ms, p90 {out['p90_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms, "
@@ -1895,6 +2313,16 @@ def report_load(args: argparse.Namespace, out: dict[str, Any], cluster: bool) ->
         print(f"  {n} x failure: {f.splitlines()[0]}")
 
 
+def print_cpu_parts(out: dict[str, Any]) -> None:
+    parts = out.get("cpu_parts", {})
+    if parts:
+        line = ", ".join(f"{k} {v * 100:.0f}%" for k, v in parts.items())
+        print(
+            f"CPU in the window (% of one core): {line}; sum {sum(parts.values()) * 100:.0f}%; "
+            f"the whole machine was busy {out['machine_busy'] * 100:.0f}% of {(os.cpu_count() or 1) * 100}%"
+        )
+
+
 def report_cluster(
     args: argparse.Namespace, out: dict[str, Any], notify_counts: dict[str, Any] | None,
     timings: dict[str, list[list[float]]], stderr_texts: list[str], nginx_log: str,
@@ -1908,13 +2336,7 @@ def report_cluster(
             f"{out['setup_s']:.1f} s after the first was made (the window opens when all have, after --warmup "
             f"{args.warmup:g} s at least; tables that failed do not count)"
         )
-        parts = out.get("cpu_parts", {})
-        if parts:
-            line = ", ".join(f"{k} {v * 100:.0f}%" for k, v in parts.items())
-            print(
-                f"CPU in the window (% of one core): {line}; sum {sum(parts.values()) * 100:.0f}%; "
-                f"the whole machine was busy {out['machine_busy'] * 100:.0f}% of {(os.cpu_count() or 1) * 100}%"
-            )
+        print_cpu_parts(out)
         actions = max(out["actions"], 1)
         if "xact_commit" in out:
             lo, hi = out["window"]
