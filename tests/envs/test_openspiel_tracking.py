@@ -195,3 +195,10 @@ def test_bad_players_are_refused_as_pyspiel_refuses_them() -> None:
         s.legal_actions(-1)
     with pytest.raises(pyspiel.SpielError):
         pyspiel.State.legal_actions(s, -1)
+    # numpy's integers are players too, as pybind11 takes them
+    assert s.observation_tensor(np.int64(2)) == pyspiel.State.observation_tensor(s, 2)
+    assert s.legal_actions(np.int64(s.current_player())) == pyspiel.State.legal_actions(s)
+    with pytest.raises(TypeError):
+        s.observation_tensor(1.0)
+    with pytest.raises(TypeError):
+        pyspiel.State.observation_tensor(s, 1.0)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import operator
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
@@ -177,6 +178,7 @@ class _Config:
         self.check_observations = False
         self._tracker: ObservationTracker | None = None
         self._untracked = False  # a layout the tracker does not support: views only
+        self._observer: TrumpsObserver | None = None
 
     def new_initial_state(self) -> TrumpsState:
         return TrumpsState(self.game)
@@ -197,6 +199,12 @@ class _Config:
         tracker = proto.copy(match)
         tracker.check = self.check_observations
         return tracker
+
+    def observer(self) -> TrumpsObserver:
+        """The observation observer that :meth:`TrumpsState.observation_tensor` uses."""
+        if self._observer is None:
+            self._observer = TrumpsObserver(self, False)
+        return self._observer
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Config:
         return self
@@ -241,6 +249,9 @@ class TrumpsGame(pyspiel.Game):  # type: ignore[misc]
     ) -> TrumpsObserver:
         perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return TrumpsObserver(self.config, perfect)
+
+
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
 class TrumpsState(pyspiel.State):  # type: ignore[misc]
@@ -315,6 +326,49 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         return sorted(self._legal())
+
+    # pyspiel.State's is_chance_node, legal_actions and observation_tensor,
+    # called from Python, each go through C++ and back into this class a few
+    # times (current_player, is_terminal, _legal_actions; for the tensor, its
+    # size worked out from a new initial state and the observer's 16 blocks
+    # copied one by one, at every call): these give the same answers without
+    # the round trips.  C++ callers (and pyspiel.State.observation_tensor
+    # called unbound) still take pyspiel's own path, through the observer.
+    def is_chance_node(self) -> bool:
+        """As ``pyspiel.State.is_chance_node``."""
+        return self._player == _CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """As ``pyspiel.State.legal_actions``: none once over, the chance
+        outcomes at a chance node, else the acting seat's (none for another)."""
+        p = self._player if player is None else operator.index(player)
+        if self._done:
+            return []
+        if self._player == _CHANCE:
+            return [a for a, _p in self.chance_outcomes()]
+        if p == self._player:
+            return sorted(self._legal())
+        if p < 0:
+            raise pyspiel.SpielError(f"legal_actions: called for pseudo-player {p}")
+        return []
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation tensor (the current player's by
+        default): ``pyspiel.State.observation_tensor``'s values, read
+        straight from the tracker."""
+        p = self._player if player is None else operator.index(player)
+        if not 0 <= p < self.tg.players:
+            raise pyspiel.SpielError(
+                f"observation_tensor: player {p} is not a seat (0-{self.tg.players - 1})"
+            )
+        tracker = self.tracked()
+        if tracker is not None:
+            values: list[float] = tracker.observe(p).tolist()
+            return values
+        observer = self.tg.observer()
+        observer.set_from(self, p)
+        values = observer.tensor.tolist()
+        return values
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         dealt = set(self.dealt)
