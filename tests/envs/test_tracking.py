@@ -101,3 +101,50 @@ def test_tracked_tensors_across_deals(game: str, preset: str | None, options: di
             steps += 1
         deals += len(m.results)
     assert deals > 3, "the matches ended after their first deals"
+
+
+@pytest.mark.parametrize(("game", "preset", "options"), CONFIGS)
+def test_copies_and_unread_trackers_follow_the_views(
+    game: str, preset: str | None, options: dict[str, Any]
+) -> None:
+    """A tracker read now and then (its table left unbuilt, or stale, for
+    several actions) and copies of it on clones of the match, made at random
+    points and stepped with the same actions, give the views' tensors; so does
+    ``observe_into`` into a slice of a larger array."""
+    deals = max(4, int(os.environ.get("TRUMPS_ENV_DEALS", "40")) // 4)
+    for s in range(deals):
+        m = trumps.new_game(game, preset=preset, options=options, seed=500 + s)
+        tracker = ObservationTracker(Spec(m), check=True)
+        tracker.reset(m)
+        size = tracker.spec.observation.size
+        rng = random.Random(s)
+        copies: list[ObservationTracker] = []
+        start = len(m.results)
+        while not m.is_over and len(m.results) == start:
+            if rng.random() < 0.3:
+                tracker.observe(rng.randrange(m.players))
+            if rng.random() < 0.05:
+                copies.append(tracker.copy(m.clone()))
+            for c in copies:
+                seat = rng.randrange(m.players)
+                out = np.full(size + 3, 9.0, dtype=np.float32)
+                c.observe_into(seat, out[2 : 2 + size])  # checked against the view
+                assert out[0] == out[1] == out[-1] == 9.0
+                assert np.array_equal(out[2 : 2 + size], tracker.observe(seat))
+            action = rng.choice(m.legal_actions())
+            for c in copies:
+                c.apply(action)
+            tracker.apply(action)
+
+
+def test_a_copy_is_independent() -> None:
+    m = trumps.new_game("bridge", seed=4)
+    tracker = ObservationTracker(Spec(m), check=True)
+    tracker.reset(m)
+    before = tracker.observe(0)
+    clone = tracker.copy(m.clone())
+    assert clone.match is not tracker.match and clone._table is not tracker._table
+    assert clone._index is tracker._index  # the seat index arrays are shared, never written
+    tracker.apply(m.legal_actions()[0])
+    tracker.observe(0)
+    assert np.array_equal(clone.observe(0), before)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import operator
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
@@ -31,6 +32,7 @@ from trumps.core.json_types import JSON, JSONDict, JSONObject
 from trumps.core.protocol import Action, Deal, Match
 from trumps.envs.encoding import Spec
 from trumps.envs.rewards import bridge_par, deal_rewards
+from trumps.envs.tracking import ObservationTracker
 
 __all__ = ["TrumpsGame", "TrumpsState", "games", "register", "short_name"]
 
@@ -94,18 +96,20 @@ def _game_type(game: str) -> Any:  # a pyspiel.GameType (pyspiel is untyped)
     )
 
 
-# OpenSpiel clones a Python state by pickling it and reading it back in the
-# same process: the engine match and the shared settings travel by token.
-_IN_FLIGHT: dict[int, Match[Deal]] = {}
+# OpenSpiel clones a Python state by deep-copying its attributes one by one
+# (serialize() pickles them): a copy of the holder is the engine's clone of
+# the match with a copy of its observation tracker; pickled, the match, its
+# tracker and the shared settings travel by token (within the process).
+_IN_FLIGHT: dict[int, tuple[Match[Deal], ObservationTracker | None]] = {}
 _CONFIGS: dict[int, _Config] = {}
 _TOKENS = itertools.count()
 
 
 def _unpickle_holder(token: int, record: Mapping[str, object] | None) -> _Holder:
-    match = _IN_FLIGHT.pop(token, None)
-    if match is None and record is not None:
-        match = trumps.load_game(record)
-    return _Holder(match)
+    entry = _IN_FLIGHT.pop(token, None)
+    if entry is not None:
+        return _Holder(*entry)
+    return _Holder(trumps.load_game(record) if record is not None else None)
 
 
 def _unpickle_config(token: int) -> _Config:
@@ -113,18 +117,27 @@ def _unpickle_config(token: int) -> _Config:
 
 
 class _Holder:
-    """Holds the engine match; a copy is the engine's own clone.  ``legal``
-    caches the legal actions (index -> engine action) of the match's current
-    position: OpenSpiel asks for them, then applies one; copies start without."""
+    """Holds the engine match and, once an observation tensor was asked for,
+    the :class:`~trumps.envs.tracking.ObservationTracker` that keeps every
+    seat's tensor up to date action by action; a copy is the engine's own
+    clone with a copy of the tracker.  ``legal`` caches the legal actions
+    (index -> engine action) of the match's current position: OpenSpiel asks
+    for them, then applies one; copies start without."""
 
-    __slots__ = ("legal", "match")
+    __slots__ = ("legal", "match", "tracker")
 
-    def __init__(self, match: Match[Deal] | None) -> None:
+    def __init__(self, match: Match[Deal] | None, tracker: ObservationTracker | None = None) -> None:
         self.match = match
+        self.tracker = tracker
         self.legal: dict[int, Action] | None = None
 
+    def _copy(self) -> tuple[Match[Deal], ObservationTracker | None]:
+        assert self.match is not None
+        clone = self.match.clone()
+        return clone, None if self.tracker is None else self.tracker.copy(clone)
+
     def __deepcopy__(self, memo: dict[int, object]) -> _Holder:
-        return _Holder(None if self.match is None else self.match.clone())
+        return _Holder(None) if self.match is None else _Holder(*self._copy())
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         if self.match is None:
@@ -132,7 +145,7 @@ class _Holder:
         token = next(_TOKENS)
         if len(_IN_FLIGHT) > 100_000:  # copies never read back
             _IN_FLIGHT.clear()
-        _IN_FLIGHT[token] = self.match.clone()
+        _IN_FLIGHT[token] = self._copy()
         return (_unpickle_holder, (token, None))
 
 
@@ -160,9 +173,38 @@ class _Config:
         self.kitty = int(spec.kitty)  # cards dealt to no seat (0 without a kitty)
         self.hand_size = (len(spec.deck) - self.kitty) // players
         self.game = owner
+        # trackers made from now on check every tensor against the one
+        # encoded from the seat's view (ObservationTracker's check mode)
+        self.check_observations = False
+        self._tracker: ObservationTracker | None = None
+        self._untracked = False  # a layout the tracker does not support: views only
+        self._observer: TrumpsObserver | None = None
 
     def new_initial_state(self) -> TrumpsState:
         return TrumpsState(self.game)
+
+    def tracker(self, match: Match[Deal]) -> ObservationTracker | None:
+        """A tracker of ``match`` (``None`` if the game's seats and teams do
+        not fit the tracker: its tensors are then encoded from the views).
+        Trackers share one set of seat index arrays, made once per game."""
+        proto = self._tracker
+        if proto is None:
+            if self._untracked:
+                return None
+            try:
+                proto = self._tracker = ObservationTracker(self.spec)
+            except ValueError:
+                self._untracked = True
+                return None
+        tracker = proto.copy(match)
+        tracker.check = self.check_observations
+        return tracker
+
+    def observer(self) -> TrumpsObserver:
+        """The observation observer that :meth:`TrumpsState.observation_tensor` uses."""
+        if self._observer is None:
+            self._observer = TrumpsObserver(self, False)
+        return self._observer
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Config:
         return self
@@ -207,6 +249,9 @@ class TrumpsGame(pyspiel.Game):  # type: ignore[misc]
     ) -> TrumpsObserver:
         perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return TrumpsObserver(self.config, perfect)
+
+
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
 class TrumpsState(pyspiel.State):  # type: ignore[misc]
@@ -282,6 +327,49 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         return sorted(self._legal())
 
+    # pyspiel.State's is_chance_node, legal_actions and observation_tensor,
+    # called from Python, each go through C++ and back into this class a few
+    # times (current_player, is_terminal, _legal_actions; for the tensor, its
+    # size worked out from a new initial state and the observer's 16 blocks
+    # copied one by one, at every call): these give the same answers without
+    # the round trips.  C++ callers (and pyspiel.State.observation_tensor
+    # called unbound) still take pyspiel's own path, through the observer.
+    def is_chance_node(self) -> bool:
+        """As ``pyspiel.State.is_chance_node``."""
+        return self._player == _CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """As ``pyspiel.State.legal_actions``: none once over, the chance
+        outcomes at a chance node, else the acting seat's (none for another)."""
+        p = self._player if player is None else operator.index(player)
+        if self._done:
+            return []
+        if self._player == _CHANCE:
+            return [a for a, _p in self.chance_outcomes()]
+        if p == self._player:
+            return sorted(self._legal())
+        if p < 0:
+            raise pyspiel.SpielError(f"legal_actions: called for pseudo-player {p}")
+        return []
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation tensor (the current player's by
+        default): ``pyspiel.State.observation_tensor``'s values, read
+        straight from the tracker."""
+        p = self._player if player is None else operator.index(player)
+        if not 0 <= p < self.tg.players:
+            raise pyspiel.SpielError(
+                f"observation_tensor: player {p} is not a seat (0-{self.tg.players - 1})"
+            )
+        tracker = self.tracked()
+        if tracker is not None:
+            values: list[float] = tracker.observe(p).tolist()
+            return values
+        observer = self.tg.observer()
+        observer.set_from(self, p)
+        values = observer.tensor.tolist()
+        return values
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         dealt = set(self.dealt)
         n = len(self.tg.spec.deck)
@@ -289,19 +377,23 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
         return [(i, p) for i in range(n) if i not in dealt]
 
     def _apply_action(self, action: int) -> None:
-        if self.match is None:
+        h = self.holder
+        m = h.match
+        if m is None:
             self.dealt.append(int(action))
             if len(self.dealt) == len(self.tg.spec.deck):
                 self._start()
                 self._update_player()
             return
-        m = self.match
         seat = self._player  # (the match's to_act_index, kept by _update_player)
         engine_action = self._legal()[int(action)]
-        self.holder.legal = None
+        h.legal = None
         private = m.phase == "KITTY" or str(engine_action).startswith("MELD:")
         self.actions.append((seat, str(engine_action), not private))
-        m.apply(engine_action)
+        if h.tracker is None:
+            m.apply(engine_action)
+        else:
+            h.tracker.apply(engine_action)  # the match's action, and the tensors brought up to date
         if m.results:
             g = self.tg
             per_team = deal_rewards(
@@ -321,6 +413,18 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
     def is_terminal(self) -> bool:
         return self._done
 
+    def tracked(self) -> ObservationTracker | None:
+        """The tracker of the match, made when first asked for (its table is
+        built from the match then, and kept up to date by each action
+        after); ``None`` while dealing, once the deal is over, or when the
+        game does not fit the tracker."""
+        h = self.holder
+        if h.match is None or self._done:
+            return None
+        if h.tracker is None:
+            h.tracker = self.tg.tracker(h.match)
+        return h.tracker
+
     def returns(self) -> list[float]:
         return list(self._returns)
 
@@ -332,7 +436,11 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
 
     # ----- what a seat knows ---------------------------------------------------
     def dealt_to(self, player: int) -> list[str]:
-        deck = self.tg.spec.deck
+        g = self.tg
+        deck = g.spec.deck
+        if 0 <= player < g.players:  # every players-th card of the hands, from the seat's first
+            first = (player - g.dealer - 1) % g.players
+            return [deck[i] for i in self.dealt[first : g.hand_size * g.players : g.players]]
         return [deck[i] for k, i in enumerate(self.dealt) if self._owner(k) == player]
 
     def view(self, player: int) -> JSONDict | None:
@@ -565,6 +673,21 @@ class TrumpsObserver:
             self.dict[name] = self.tensor[self.extra + off : self.extra + off + size]
 
     def set_from(self, state: TrumpsState, player: int) -> None:
+        tracker = state.tracked()
+        if tracker is None:
+            self.set_from_view(state, player)
+            return
+        t, extra = self.tensor, self.extra
+        if extra:
+            t[:extra] = 0.0
+            ci = self.game.spec.card_index
+            for c in state.dealt_to(player):
+                t[ci[c]] = 1.0
+        tracker.observe_into(player, t[extra:])
+
+    def set_from_view(self, state: TrumpsState, player: int) -> None:
+        """The tensor encoded from scratch from the seat's view (what
+        :meth:`set_from` gives, without the tracker)."""
         g = self.game
         self.tensor.fill(0.0)
         ci = g.spec.card_index

@@ -34,6 +34,7 @@ can get in.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -145,20 +146,39 @@ class ObservationTracker:
         self.match = match
         self._table = None
 
+    def copy(self, match: Match[Deal]) -> ObservationTracker:
+        """A tracker of ``match``, a clone of this tracker's match in the
+        same position: the table is copied, the seat index arrays (never
+        written) are shared."""
+        new = copy.copy(self)
+        new.match = match
+        new._table = None if self._table is None else self._table.copy()
+        return new
+
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation tensor (a new array)."""
         if self._table is None:
             self._table = self._rebuild()
         out: np.ndarray = self._table[self._index[seat]]
         if self.check:
-            expected = self.spec.observation.encode(self.match.view(seat))
-            if not np.array_equal(out, expected):
-                blocks = self.spec.observation.describe()
-                bad = [n for n, a, k in blocks if not np.array_equal(out[a : a + k], expected[a : a + k])]
-                raise ObservationMismatch(
-                    f"seat {seat}: the tracked observation differs from the view in {bad}"
-                )
+            self._check(seat, out)
         return out
+
+    def observe_into(self, seat: int, out: np.ndarray) -> None:
+        """Write ``seat``'s observation tensor into ``out`` (a float32
+        array of the observation's size, such as a slice of a larger one)."""
+        if self._table is None:
+            self._table = self._rebuild()
+        np.take(self._table, self._index[seat], out=out)
+        if self.check:
+            self._check(seat, out)
+
+    def _check(self, seat: int, out: np.ndarray) -> None:
+        expected = self.spec.observation.encode(self.match.view(seat))
+        if not np.array_equal(out, expected):
+            blocks = self.spec.observation.describe()
+            bad = [n for n, a, k in blocks if not np.array_equal(out[a : a + k], expected[a : a + k])]
+            raise ObservationMismatch(f"seat {seat}: the tracked observation differs from the view in {bad}")
 
     def _rebuild(self) -> np.ndarray:
         """The table from the spectator's view (what every seat sees, in
@@ -186,6 +206,9 @@ class ObservationTracker:
     def apply(self, action: Action) -> None:
         """Apply ``action`` to the match and bring the table up to date."""
         m = self.match
+        if self._table is None:  # nothing to update: built from the match when first read
+            m.apply(action)
+            return
         d = m.deal
         phase = m.phase
         owner = d.hand_to_play
@@ -195,8 +218,6 @@ class ObservationTracker:
         exposed = len(getattr(d, "exposed", ()))
         m.apply(action)
         t = self._table
-        if t is None:
-            return
         after = m.phase
         if m.deal is not d or m.is_over:
             self._table = None
