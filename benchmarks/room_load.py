@@ -2026,8 +2026,8 @@ def main() -> int:
     ap.add_argument("--no-uvloop", action="store_true", help="run the clients on the default event loop")
     ap.add_argument(
         "--one-address", action="store_true",
-        help="every client socket from 127.0.0.1, as before this option (the room then refuses the sockets over "
-        "its 256 per address: most of 300 tables fail); default: 50 tables per loopback address",
+        help="every client socket from 127.0.0.1, as before this option (a room older than its --unmetered "
+        "socket exemption refuses the sockets over its 256 per address); default: 50 tables per loopback address",
     )  # fmt: skip
     ap.add_argument(
         "--client-procs", type=int, default=1, metavar="N",
