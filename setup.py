@@ -1,12 +1,21 @@
-"""Build of the C double-dummy search (``trumps.solver._dd``).
+"""Build of the compiled parts: the C double-dummy search
+(``trumps.solver._dd``) and the engines compiled by mypyc.
 
 Everything else about the package lives in pyproject.toml; this file only
-declares the extension.  Two choices matter to people who install trumps:
+declares the extensions.  The choices that matter to people who install
+trumps:
 
-* The extension is optional.  Where there is no C compiler (or it fails),
-  the install still succeeds without it and ``trumps.solver`` answers with
-  its pure-Python search (``trumps.solver.reference``), slower but exact.
-* It is compiled for the generic baseline of the target (no
+* Both are optional.  Where there is no C compiler (or it fails), the
+  install still succeeds: ``trumps.solver`` answers with its pure-Python
+  search (``trumps.solver.reference``), and the engines run as the plain
+  Python they are written in.  ``TRUMPS_PURE_BUILD=1`` skips the compiled
+  engines on purpose; ``TRUMPS_PURE=1`` at run time loads the Python
+  sources even where the compiled modules are installed (the differential
+  test compares the two: ``tests/core/test_compiled.py``).
+* The engines are compiled from the same Python sources by mypyc, so the
+  pure-Python path is their specification by construction; they are built
+  as one group, ``trumps._compiled__mypyc``, inside the package.
+* The C search is compiled for the generic baseline of the target (no
   ``-march=native``), so a wheel built on one machine runs on any other of
   its architecture.  The BMI2 bit-extract instructions the transposition
   table wants are used through a second copy of the search compiled for them
@@ -15,7 +24,67 @@ declares the extension.  Two choices matter to people who install trumps:
 
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
+
 from setuptools import Extension, setup
+
+# The modules on the path of every action of every game: the protocol and
+# the trick play they share, then each game's deal, auction, card play and
+# match.  Everything else (views, scoring, options, parsing) stays Python.
+ENGINE_MODULES = [
+    "src/trumps/core/copying.py",
+    "src/trumps/core/protocol.py",
+    "src/trumps/core/shuffle.py",
+    "src/trumps/core/trick.py",
+    "src/trumps/bridge/auction.py",
+    "src/trumps/bridge/deal.py",
+    "src/trumps/bridge/game.py",
+    "src/trumps/bridge/play.py",
+    "src/trumps/five_hundred/auction.py",
+    "src/trumps/five_hundred/deal.py",
+    "src/trumps/five_hundred/game.py",
+    "src/trumps/five_hundred/play.py",
+    "src/trumps/coinche/auction.py",
+    "src/trumps/coinche/deal.py",
+    "src/trumps/coinche/game.py",
+    "src/trumps/coinche/play.py",
+]
+
+
+def _compiler_works() -> bool:
+    """Whether a C compiler builds a trivial extension here: mypyc's group is
+    all or nothing, so it is only attempted where it can succeed."""
+    from setuptools._distutils.ccompiler import new_compiler
+    from setuptools._distutils.sysconfig import customize_compiler, get_python_inc
+
+    compiler = new_compiler()
+    customize_compiler(compiler)
+    with tempfile.TemporaryDirectory() as tmp:
+        source = os.path.join(tmp, "probe.c")
+        with open(source, "w") as f:
+            f.write("#include <Python.h>\nint probe(void) { return 0; }\n")
+        try:
+            compiler.compile([source], output_dir=tmp, include_dirs=[get_python_inc()])
+        except Exception:
+            return False
+    return True
+
+
+def compiled_engines() -> list[Extension]:
+    if os.environ.get("TRUMPS_PURE_BUILD"):
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        print("trumps: mypyc is not installed; the engines stay pure Python", file=sys.stderr)
+        return []
+    if not _compiler_works():
+        print("trumps: no working C compiler; the engines stay pure Python", file=sys.stderr)
+        return []
+    return list(mypycify(ENGINE_MODULES, opt_level="3", separate=[(ENGINE_MODULES, "trumps._compiled")]))
+
 
 setup(
     ext_modules=[
@@ -25,6 +94,7 @@ setup(
             depends=["src/trumps/solver/_dd_search.h"],
             extra_compile_args=["-O3", "-std=c11", "-Wall"],
             optional=True,
-        )
+        ),
+        *compiled_engines(),
     ],
 )

@@ -18,8 +18,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from trumps.core.cards import Card, Suit, format_hand, parse_cards, parse_hand
-from trumps.core.errors import (
+from trumps._pure import compiled_modules, install_if_asked
+
+install_if_asked()  # TRUMPS_PURE=1: the engines' Python sources, not their compiled modules
+
+from trumps.core.cards import Card, Suit, format_hand, parse_cards, parse_hand  # noqa: E402
+from trumps.core.errors import (  # noqa: E402
     DealError,
     GameOver,
     IllegalAction,
@@ -29,9 +33,9 @@ from trumps.core.errors import (
     TrumpsError,
     WrongSeat,
 )
-from trumps.core.protocol import Deal, Match
-from trumps.core.registry import BUILTIN as _BUILTIN_GAMES
-from trumps.core.spec import GameSpec
+from trumps.core.protocol import Deal, Match  # noqa: E402
+from trumps.core.registry import BUILTIN as _BUILTIN_GAMES  # noqa: E402
+from trumps.core.spec import GameSpec  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -48,6 +52,7 @@ __all__ = [
     "Suit",
     "TrumpsError",
     "WrongSeat",
+    "compiled_modules",
     "format_hand",
     "game_class",
     "game_spec",

@@ -13,7 +13,10 @@ are built once per key and shared: self-play never rebuilds them.
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from trumps.bridge.calls import BIDS, DOUBLE, PASS, REDOUBLE, Call, Contract
+from trumps.core.copying import shallow_copy
 
 __all__ = ["Auction"]
 
@@ -29,6 +32,7 @@ def _legal_for(last: int, dbl: bool, rdbl: bool) -> tuple[Call, ...]:
     return got
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
 class Auction:
     """Calls so far (``calls`` as ``(seat, call)``), whose turn it is, and
     the legal calls.  The dealer calls first, then clockwise."""
@@ -48,9 +52,7 @@ class Auction:
         self.first_namer: dict[tuple[int, int], int] = {}
 
     def copy(self) -> Auction:
-        other = object.__new__(Auction)
-        for name in Auction.__slots__:
-            object.__setattr__(other, name, getattr(self, name))
+        other = shallow_copy(self)
         other.calls = list(self.calls)
         other.first_namer = dict(self.first_namer)
         return other

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from trumps.bridge.auction import Auction
 from trumps.bridge.calls import Call, Contract
 from trumps.bridge.claims import ACCEPT, REJECT, ClaimCall, claim
@@ -35,6 +37,7 @@ def _canonical(card: Card) -> int:
 Verifier = Callable[["BridgeDeal", int, int], bool]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
 class BridgeDeal(TrickDeal):
     """The state of one deal.  ``hands`` are indexed by seat (0 = N).  Pass
     ``contract``/``declarer`` to start at the opening lead (analysis)."""
@@ -53,7 +56,7 @@ class BridgeDeal(TrickDeal):
         self.vulnerable = vulnerable
         self.hands = [sorted(h, key=_canonical) for h in hands]
         self.dealt = [list(h) for h in self.hands]
-        self.auction: Auction = Auction(dealer)
+        self.auction = Auction(dealer)
         self.claims = claims
         self.verifier = verifier
         self.phase_ = AUCTION
@@ -65,7 +68,7 @@ class BridgeDeal(TrickDeal):
         self.trump = -1
         self.exposed: set[int] = set()
         # tricks per seat in won, per side (NS, EW) in side_won: a claim adds to the sides only
-        self.next_of = (1, 2, 3, 0)
+        self.next_of = [1, 2, 3, 0]
         self.side_of = (0, 1, 0, 1)  # on the deal, not read from the class: read at every trick
         self._init_trick_play()
         self.claim_state: tuple[int, int, list[int]] | None = None  # claimer, n, responders left
@@ -86,7 +89,7 @@ class BridgeDeal(TrickDeal):
 
     @property
     def passed_out(self) -> bool:
-        return self.auction.passed_out
+        return bool(self.auction.passed_out)
 
     def _copy_into(self, other: BridgeDeal) -> None:
         other.exposed = set(self.exposed)

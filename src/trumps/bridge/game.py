@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from trumps.bridge.calls import DOUBLE, REDOUBLE, Call, Contract
 from trumps.bridge.claims import REJECT, ClaimCall
 from trumps.bridge.deal import AUCTION, CLAIM, PLAY, BridgeDeal
@@ -25,12 +27,14 @@ from trumps.core.options import Options
 from trumps.core.presentation import Presentation
 from trumps.core.protocol import Action, Match, read_record
 from trumps.core.seats import parse_seat
+from trumps.core.shuffle import shuffle
 
 __all__ = ["Bridge"]
 
 _VUL_NAME = {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "Both"}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
 class Bridge(Match[BridgeDeal]):
     """A game of bridge.  Create it with :func:`trumps.new_game`:
 
@@ -122,7 +126,7 @@ class Bridge(Match[BridgeDeal]):
             hands = [list(h) for h in self._explicit]
         else:
             cards = list(DECK)
-            self.deal_rng(number).shuffle(cards)
+            shuffle(self.deal_rng(number), cards)
             d = self.dealer
             hands = [[], [], [], []]
             for k in range(4):
@@ -336,11 +340,11 @@ class Bridge(Match[BridgeDeal]):
         unfinished with :meth:`finish_rubber` is stopped again."""
         record = read_record(data)  # JSON text read once; not a mapping: RecordError
         if not record.get("stopped"):
-            match = super().from_json(record)
+            match = cls._replay(record)
             assert isinstance(match, Bridge)
             return match
         body = {k: v for k, v in record.items() if k not in ("scores", "stopped")}
-        match = super().from_json(body)
+        match = cls._replay(body)
         assert isinstance(match, Bridge)
         match.finish_rubber()
         if "scores" in record and list(record["scores"]) != match.totals:

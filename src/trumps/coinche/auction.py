@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mypy_extensions import mypyc_attr
+
 from trumps.coinche.calls import AT, COINCHE, NT, PASS, SURCOINCHE, Call, Contract
+from trumps.core.copying import shallow_copy
 from trumps.core.options import Options
 
 __all__ = ["Auction", "BidTable", "bid_table"]
@@ -65,6 +68,7 @@ _WINDOW_CALLS = [PASS, SURCOINCHE]
 _POLL_CALLS = [PASS, COINCHE]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
 class Auction:
     """Calls so far, whose turn it is, the legal calls, and the contract.
 
@@ -109,9 +113,7 @@ class Auction:
         self.done = False
 
     def copy(self) -> Auction:
-        other = object.__new__(Auction)
-        for name in Auction.__slots__:
-            setattr(other, name, getattr(self, name))
+        other = shallow_copy(self)
         other.calls = list(self.calls)
         other.window = list(self.window)
         other.polls = list(self.polls)

@@ -10,14 +10,15 @@ next action.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from trumps.coinche.auction import Auction
+from trumps.coinche.belote import BelotePlay
 from trumps.coinche.calls import AT, NT, Call, Contract
 from trumps.coinche.melds import Announcement, Declaration, announcements, declarations, meld_winner
-from trumps.coinche.play import DIX_DE_DER, TrickRules, rules_for
+from trumps.coinche.play import DIX_DE_DER, rules_for
 from trumps.core.cards import Card
-from trumps.core.errors import ParseError
 from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
 from trumps.core.protocol import Action
@@ -34,44 +35,7 @@ def next_seat(direction: str) -> Callable[[int], int]:
     return lambda seat: (seat + step) % 4
 
 
-class BelotePlay:
-    """Playing the first card of a belote pair *and* announcing it
-    (``belote_requires_announcement``): notation ``KH+BELOTE``."""
-
-    __slots__ = ("_text", "card")
-    _all: ClassVar[dict[Card, BelotePlay]] = {}
-    card: Card
-    _text: str
-
-    def __new__(cls, card: Card) -> BelotePlay:
-        got = cls._all.get(card)
-        if got is None:
-            got = object.__new__(cls)
-            object.__setattr__(got, "card", card)
-            object.__setattr__(got, "_text", f"{card}+BELOTE")
-            cls._all[card] = got
-        return got
-
-    @classmethod
-    def parse(cls, text: str) -> BelotePlay:
-        head, sep, tail = text.strip().upper().partition("+")
-        if not sep or tail.strip() not in ("BELOTE", "B"):
-            raise ParseError(f"not a belote announcement: {text!r} (write e.g. KH+BELOTE)")
-        return cls(Card(head))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("BelotePlay is immutable")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (BelotePlay, (self.card,))
-
-    def __str__(self) -> str:
-        return self._text
-
-    def __repr__(self) -> str:
-        return f"BelotePlay({self._text!r})"
-
-
+@mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
 class CoincheDeal(TrickDeal):
     """The state of one deal.  Pass ``contract``/``taker`` to start at the
     play phase (analysis, single-deal scoring)."""
@@ -92,13 +56,12 @@ class CoincheDeal(TrickDeal):
         self._init_trick_play()
         self.hands = [list(h) for h in hands]
         self.dealt = [list(h) for h in hands]
-        self.auction: Auction = Auction(options, dealer, nxt)
+        self.auction = Auction(options, dealer, nxt)
         self.phase_ = AUCTION
         self.to_act: int | None = self.auction.to_act
         self.hand_to_play: int | None = self.to_act
         self.contract: Contract | None = None
         self.taker: int | None = None
-        self.rules: TrickRules | None
         # read at every legal list of the play (an option is a dictionary look-up behind __getattr__)
         self.announce_belote = bool(options.belote_requires_announcement)
         self.best = 0  # index in the trick on the table of the card winning it so far

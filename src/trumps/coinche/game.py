@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from trumps.coinche.auction import bid_table
 from trumps.coinche.calls import Call, Contract
 from trumps.coinche.deal import AUCTION, PLAY, BelotePlay, CoincheDeal, next_seat
@@ -21,6 +23,7 @@ from trumps.core.options import Options
 from trumps.core.presentation import Presentation
 from trumps.core.protocol import Action, Match
 from trumps.core.seats import parse_seat
+from trumps.core.shuffle import shuffle
 
 __all__ = ["Coinche"]
 
@@ -29,6 +32,7 @@ _READER = DealReader(_DECK, players=4, hand_size=8, sort=True)
 _PATTERNS = {"3-2-3": (3, 2, 3), "3-3-2": (3, 3, 2), "2-3-3": (2, 3, 3)}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
 class Coinche(Match[CoincheDeal]):
     """A game of Belote Coinche.  Create it with :func:`trumps.new_game`."""
 
@@ -79,7 +83,7 @@ class Coinche(Match[CoincheDeal]):
             hands = self._read_deal(self._explicit)
         else:
             cards = list(_DECK)
-            self.deal_rng(number).shuffle(cards)
+            shuffle(self.deal_rng(number), cards)
             hands = deal_packets(cards, self.dealer, self.nxt, str(self.options.deal_pattern))
         deal = CoincheDeal(self.options, self.dealer, hands, contract, taker)
         self.deal_records.append(deal.record(self.seat_name))

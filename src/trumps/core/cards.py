@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from enum import IntEnum
+from operator import attrgetter
 from typing import ClassVar
 
 from trumps.core.errors import ParseError
@@ -121,13 +122,16 @@ def rank_value(code: str) -> int:
 class Card:
     """One playing card or joker.  Construct from text: ``Card("QH")``."""
 
-    __slots__ = ("_text", "index", "rank", "suit")
+    __slots__ = ("_text", "index", "order", "rank", "suit")
     _cache: ClassVar[dict[str, Card]] = {}
     _by_key: ClassVar[dict[tuple[Suit | None, int], Card]] = {}
 
     suit: Suit | None
     rank: int
     index: int
+    #: the card's place in the canonical order (S H D C, high rank first,
+    #: BJ then RJ last): sorting by it is a slot read, not a Python call
+    order: int
     _text: str
 
     def __new__(cls, text: str | Card) -> Card:
@@ -172,6 +176,7 @@ class Card:
                 index = int(suit) * 16 + rank - 2
                 text = _RANK_TEXT[rank] + suit.code
             object.__setattr__(card, "index", index)
+            object.__setattr__(card, "order", (4 if suit is None else int(suit)) * 64 + 63 - rank)
             object.__setattr__(card, "_text", text)
             cls._by_key[key] = card
             cls._cache[text] = card
@@ -215,13 +220,10 @@ class Card:
 
     def __lt__(self, other: Card) -> bool:
         """Canonical deck order: suits S H D C, high rank first, jokers last."""
-        return _order_key(self) < _order_key(other)
+        return self.order < other.order
 
 
-def _order_key(card: Card) -> tuple[int, int]:
-    if card.suit is None:
-        return (4, -card.rank)  # BJ before RJ
-    return (int(card.suit), -card.rank)
+_order_key = attrgetter("order")
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:

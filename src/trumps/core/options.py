@@ -32,7 +32,7 @@ values themselves never change: records and the API stay language-neutral.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypeAlias, TypedDict
 
@@ -336,13 +336,20 @@ class Options(Mapping[str, Any]):
     whose schema resolved it, so its repr says which game's rules these are
     (equality compares the values only, as for any mapping)."""
 
-    __slots__ = ("_game", "_values")
+    # No __slots__: each option is also an entry of the instance's __dict__,
+    # so ``opts.kitty_size`` is an ordinary attribute read.  The engines read
+    # options at every card; through ``__getattr__`` each read was a Python
+    # call, a tenth of a compiled 500 deal.  A name the class defines (``get``,
+    # ``items``, ``game``...) is left out, so it means what it always meant.
     _values: dict[str, OptionValue]
     _game: str
 
     def __init__(self, values: Mapping[str, object], game: str = "") -> None:
-        object.__setattr__(self, "_values", dict(values))
-        object.__setattr__(self, "_game", game)
+        own = dict(values)
+        state = self.__dict__
+        state.update((k, v) for k, v in own.items() if k not in _OPTIONS_NAMES)
+        state["_values"] = own
+        state["_game"] = game
 
     @property
     def game(self) -> str:
@@ -381,6 +388,10 @@ class Options(Mapping[str, Any]):
         return dict(self._values)
 
 
+# what an option may not shadow as an attribute of Options (see its __init__)
+_OPTIONS_NAMES = frozenset(dir(Options)) | {"_values", "_game", "__dict__"}
+
+
 @dataclass
 class OptionSchema:
     """The options and presets of one game.
@@ -417,6 +428,7 @@ class OptionSchema:
 
     def __post_init__(self) -> None:
         self._by_name = {s.name: s for s in self.specs}
+        self._resolved: dict[Hashable, Options] = {}
         self._check_metadata()
 
     def _check_metadata(self) -> None:
@@ -448,7 +460,25 @@ class OptionSchema:
             raise OptionError(f"unknown option {name!r} (known: {', '.join(self.names)})") from None
 
     def resolve(self, preset: str | None = None, options: Mapping[str, object] | None = None) -> Options:
-        """Preset values, then ``options`` on top, then defaults for the rest."""
+        """Preset values, then ``options`` on top, then defaults for the rest.
+        The same request gives the same (immutable) :class:`Options` again:
+        every new game resolves its options, and self-play starts thousands."""
+        try:
+            # with each value's type: True == 1 and 1.0 == 1, which coerce apart
+            items = None if options is None else tuple((k, type(v), v) for k, v in options.items())
+            key: Hashable = (type(preset), preset, items)
+            hash(key)
+        except (TypeError, AttributeError):  # unhashable values, not a mapping: resolved (and checked) anew
+            return self._resolve(preset, options)
+        got = self._resolved.get(key)
+        if got is None:
+            got = self._resolve(preset, options)
+            if len(self._resolved) >= 512:
+                self._resolved.clear()
+            self._resolved[key] = got
+        return got
+
+    def _resolve(self, preset: str | None, options: Mapping[str, object] | None) -> Options:
         chosen: dict[str, OptionValue] = {}
         if preset is not None:
             key = str(preset).strip().lower()

@@ -20,7 +20,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from trumps.core.cards import Card, card_words
+from trumps.core.copying import shallow_copy
 from trumps.core.errors import (
     DealError,
     GameOver,
@@ -55,6 +58,7 @@ class Action(Protocol):
     def __str__(self) -> str: ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Deal(ABC):
     """The state machine of one deal.  Implementations assume the action was
     checked against :meth:`legal_actions` by the :class:`Match`."""
@@ -83,6 +87,7 @@ class Deal(ABC):
 D = TypeVar("D", bound=Deal, covariant=True)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Match(ABC, Generic[D]):
     """A whole game (a match of deals) behind the common protocol."""
 
@@ -107,7 +112,6 @@ class Match(ABC, Generic[D]):
     _init: JSONDict
 
     # ----- construction ------------------------------------------------
-    @abstractmethod
     def __init__(
         self,
         options: Options,
@@ -121,7 +125,11 @@ class Match(ABC, Generic[D]):
     ) -> None:
         """Every game is built from complete options, a seed, an optional
         explicit first deal and dealer, and an optional contract to start
-        at the play phase (``_deals``: the recorded deals, for replay)."""
+        at the play phase (``_deals``: the recorded deals, for replay).
+        Each game writes its own; not an ``abstractmethod`` only because
+        mypyc, which compiles the engines, cannot build an abstract
+        ``__init__`` with keyword-only arguments."""
+        raise NotImplementedError  # a game's class defines its own
 
     def _setup(
         self,
@@ -316,8 +324,7 @@ class Match(ABC, Generic[D]):
     # ----- copies, records, replay -----------------------------------------
     def clone(self) -> Match[D]:
         """An independent copy of the whole state."""
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
+        other = shallow_copy(self)
         other.deal = self.deal.copy()
         other.totals = list(self.totals)
         other.results = list(self.results)
@@ -360,7 +367,14 @@ class Match(ABC, Generic[D]):
         """Rebuild a game from :meth:`to_json` output by replaying its
         actions.  Raises :class:`RecordError` if it is malformed or does not
         replay to the recorded scores."""
-        record = read_record(data)
+        return cls._replay(read_record(data))
+
+    @classmethod
+    def _replay(cls, record: Mapping[str, Any]) -> Match[D]:  # unchecked JSON: checked here
+        """:meth:`from_json` of a record already read into a mapping.  A game
+        that overrides :meth:`from_json` calls this rather than
+        ``super().from_json``, which the compiled engines get wrong in a
+        classmethod (mypyc passes the metaclass as ``cls``)."""
         if record.get("format") != RECORD_FORMAT:
             raise RecordError(f"not a trumps record (format {record.get('format')!r})")
         if record.get("game") != cls.game:

@@ -20,7 +20,10 @@ from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol, Self
 
+from mypy_extensions import mypyc_attr, trait
+
 from trumps.core.cards import Card
+from trumps.core.copying import shallow_copy
 from trumps.core.errors import ParseError
 from trumps.core.json_types import JSONDict
 from trumps.core.protocol import Action, Deal
@@ -33,6 +36,7 @@ NO_SUIT = 4  # the led suit of a trick led by a card of no suit (a 500 joker in 
 _SUIT_CODES = "SHDC-"
 
 
+@mypyc_attr(native_class=False)  # a plain class: object.__new__ makes one cheaply (below)
 class Trick:
     """One finished trick: who led, the cards in play order with the seat of
     each, the winning seat and the suit led (0-3 as :class:`Suit`,
@@ -223,6 +227,8 @@ class TrickRules(Protocol):
         ...
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TrickPlay:
     """The card-play half of a deal, mixed into each game's :class:`Deal`.
 
@@ -240,9 +246,9 @@ class TrickPlay:
     # all the same: reading a class attribute through an instance is not
     # specialised by CPython 3.11.
     rules: Any  # the game's TrickRules, once the contract is known
-    trick_width: int = 3  # fields of a trick's tuple form (4: 500's, with the led suit)
+    trick_width: int  # fields of a trick's tuple form (4: 500's, with the led suit)
     side_of: Sequence[int]  # seat -> side
-    next_of: Sequence[int]  # seat -> the next seat to play (seats sitting out are skipped)
+    next_of: list[int]  # seat -> the next seat to play (seats sitting out are skipped)
     hands: list[list[Card]]
     trick: list[Card]
     trick_seats: list[int]
@@ -250,10 +256,12 @@ class TrickPlay:
     tricks: list[Trick]
     side_won: list[int]
 
-    def _init_trick_play(self) -> None:
-        """Start with no card played.  The game sets ``next_of`` on the deal
-        (it is read at every card) and ``side_of`` where it is not the
-        class's."""
+    def _init_trick_play(self, trick_width: int = 3) -> None:
+        """Start with no card played.  The game sets ``next_of`` and
+        ``side_of`` on the deal itself first, not on its class: they are read
+        at every card, and the compiled engines keep them in the deal's
+        struct, where a class attribute is not seen."""
+        self.trick_width = trick_width
         self.rules = None
         self.trick = []
         self.trick_seats = []
@@ -335,7 +343,8 @@ class TrickPlay:
         """End the deal."""
 
 
-class TrickDeal(TrickPlay, Deal):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class TrickDeal(Deal, TrickPlay):
     """A deal of a trick-taking game with an auction: the protocol parts
     that are the same in every game — the phase, the legal list cached until
     the next action, the copy of what an action changes, the end — around
@@ -366,8 +375,7 @@ class TrickDeal(TrickPlay, Deal):
         """The legal actions of the current state (cached by :meth:`legal_actions`)."""
 
     def copy(self) -> Self:
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
+        other = shallow_copy(self)
         other.hands = [list(h) for h in self.hands]
         if self.auction is not None:
             other.auction = self.auction.copy()

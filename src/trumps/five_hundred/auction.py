@@ -3,6 +3,9 @@ until all but one have passed, optional raise of one's own bid) — §5."""
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
+from trumps.core.copying import shallow_copy
 from trumps.core.options import Options
 from trumps.five_hundred.calls import DENOMS, MIS, OMIS, PASS, Call, rank_key
 
@@ -27,6 +30,7 @@ def _rank_keys(nullo_points: int, open_nullo_points: int, eight_spades: bool) ->
     return keys
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
 class Auction:
     """Calls so far, whose turn it is, and the legal calls.
 
@@ -72,9 +76,7 @@ class Auction:
         )
 
     def copy(self) -> Auction:
-        other = object.__new__(Auction)
-        for name in Auction.__slots__:
-            setattr(other, name, getattr(self, name))
+        other = shallow_copy(self)
         other.calls = list(self.calls)
         other.passed = set(self.passed)
         return other

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from mypy_extensions import mypyc_attr
+
 from trumps.core.cards import Card
 from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
@@ -13,7 +15,7 @@ from trumps.core.protocol import Action
 from trumps.core.trick import Trick, TrickDeal
 from trumps.five_hundred.auction import Auction
 from trumps.five_hundred.calls import BREACH, PASS, Call
-from trumps.five_hundred.play import NO_SUIT, JokerLead, TrickRules, joker_leads
+from trumps.five_hundred.play import NO_SUIT, JokerLead, TrickRules, joker_leads, rules_for
 
 __all__ = ["FiveHundredDeal", "team_map"]
 
@@ -29,6 +31,7 @@ def team_map(players_option: str) -> list[int]:
     return [s % 2 for s in range(6)]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
 class FiveHundredDeal(TrickDeal):
     """The state of one deal.  Create with the dealt hands and kitty; pass
     ``contract``/``contractor`` to start at the play phase (analysis)."""
@@ -52,8 +55,8 @@ class FiveHundredDeal(TrickDeal):
         self.kitty = list(kitty)
         self.discards: list[Card] = []
         self.banned = banned
-        self.auction: Auction = Auction(options, self.n, dealer, banned)
-        self.phase_: str = AUCTION
+        self.auction = Auction(options, self.n, dealer, banned)
+        self.phase_ = AUCTION
         self.to_act: int | None = self.auction.to_act
         self.hand_to_play: int | None = self.to_act
         self.contract: Call | None = None
@@ -66,9 +69,8 @@ class FiveHundredDeal(TrickDeal):
         self.breach_seat: int | None = None
         self.active: list[int] = list(range(self.n))
         self.exposed: set[int] = set()
-        self.next_of: list[int] = [(s + 1) % self.n for s in range(self.n)]
-        self._init_trick_play()
-        self.rules: TrickRules | None
+        self.next_of = [(s + 1) % self.n for s in range(self.n)]
+        self._init_trick_play(trick_width=4)  # 500's trick tuples carried the led suit: four fields
         self.led = NO_SUIT
         self.shown_void: list[set[int]] = [set() for _ in range(self.n)]
         self._legal: Sequence[Action] | None = None
@@ -82,7 +84,6 @@ class FiveHundredDeal(TrickDeal):
             self._start_play()
 
     # ----- protocol --------------------------------------------------------
-    trick_width = 4  # 500's trick tuples carried the led suit: a Trick reads as four fields here
 
     @property
     def team(self) -> Sequence[int]:
@@ -113,11 +114,12 @@ class FiveHundredDeal(TrickDeal):
     def _compute_legal(self) -> Sequence[Action]:
         phase = self.phase_
         if phase == PLAY:
-            assert self.hand_to_play is not None and self.rules is not None
+            rules: TrickRules = self.rules
+            assert self.hand_to_play is not None and rules is not None
             hand = self.hands[self.hand_to_play]
             if self.trick:
-                return self.rules.legal_follow(hand, self.led)  # a new list
-            if self.rules.trump is None and any(c.suit is None for c in hand):
+                return rules.legal_follow(hand, self.led)  # a new list
+            if rules.trump is None and any(c.suit is None for c in hand):
                 void = self.shown_void[self.hand_to_play] if self.o.joker_lead_suit_restriction else None
                 return joker_leads(hand, void)
             return list(hand)
@@ -164,9 +166,9 @@ class FiveHundredDeal(TrickDeal):
         self.contractor = seat
         self.bidding_team = self.team[seat]
         if call.is_misere:
-            self.rules = TrickRules(None, joker_low=bool(self.o.joker_low_in_misere))
+            self.rules = rules_for(None, joker_low=bool(self.o.joker_low_in_misere))
         else:
-            self.rules = TrickRules(call.denom)
+            self.rules = rules_for(call.denom)
 
     def _breach_eligible(self) -> bool:
         c = self.contract
@@ -192,7 +194,7 @@ class FiveHundredDeal(TrickDeal):
         if won is None:
             if self.o.all_pass_action == "play_no_trumps":
                 self.no_contract = True
-                self.rules = TrickRules(None)
+                self.rules = rules_for(None)
                 self.discards = list(self.kitty)
                 self._start_play()
             else:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from trumps.core.cards import Card, Suit, card_words, sort_cards
 from trumps.core.deal_reader import DealReader, deal_json
 from trumps.core.decks import deck_500
@@ -14,6 +16,7 @@ from trumps.core.options import Options
 from trumps.core.presentation import Presentation
 from trumps.core.protocol import Action, Match
 from trumps.core.seats import parse_seat
+from trumps.core.shuffle import shuffle
 from trumps.five_hundred.calls import Call
 from trumps.five_hundred.deal import AUCTION, KITTY, PLAY, FiveHundredDeal, team_map
 from trumps.five_hundred.options import SCHEMA
@@ -25,6 +28,23 @@ __all__ = ["FiveHundred"]
 _JOKER_WORDS = {"RJ": "the joker", "BJ": "the black joker"}
 
 
+def _deck_and_reader(players: int, kitty_size: int) -> tuple[list[Card], DealReader]:
+    """The deck and the deal reader of a table size and kitty, made once:
+    a reader indexes its deck, a tenth of starting a game when it was made
+    for every game.  Neither is changed after (deals shuffle a copy)."""
+    key = (players, kitty_size)
+    got = _READERS.get(key)
+    if got is None:
+        deck = deck_500(players, kitty_size)
+        reader = DealReader(deck, players=players, hand_size=10, piles={"kitty": len(deck) - 10 * players})
+        got = _READERS[key] = (deck, reader)
+    return got
+
+
+_READERS: dict[tuple[int, int], tuple[list[Card], DealReader]] = {}
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
 class FiveHundred(Match[FiveHundredDeal]):
     """A game of 500.  Create it with :func:`trumps.new_game`."""
 
@@ -45,10 +65,7 @@ class FiveHundred(Match[FiveHundredDeal]):
         players = 4 if options.players == "2v2" else 6
         self._team = team_map(options.players)
         self._n_teams = max(self._team) + 1
-        self.deck = deck_500(players, int(options.kitty_size))
-        self._reader = DealReader(
-            self.deck, players=players, hand_size=10, piles={"kitty": len(self.deck) - 10 * players}
-        )
+        self.deck, self._reader = _deck_and_reader(players, int(options.kitty_size))
         init: JSONDict = {
             "deal": deal_json(deal, ["kitty"]) if deal is not None else None,
             "contract": contract,
@@ -82,7 +99,7 @@ class FiveHundred(Match[FiveHundredDeal]):
             hands, kitty = self._read_deal(self._explicit)
         else:
             cards = list(self.deck)
-            self.deal_rng(number).shuffle(cards)
+            shuffle(self.deal_rng(number), cards)
             n = self.players
             # dealt clockwise from the dealer's left, ten each; the rest is the kitty
             hands = [[] for _ in range(n)]

@@ -8,57 +8,12 @@ table look-ups indexed by :attr:`Card.index`, which keeps self-play fast.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
 from trumps.core.cards import Card, Suit
-from trumps.core.errors import ParseError
 from trumps.core.trick import NO_SUIT
+from trumps.five_hundred.joker_lead import JokerLead
 
-__all__ = ["NO_SUIT", "JokerLead", "TrickRules", "joker_leads"]
-
-
-class JokerLead:
-    """Leading a joker in no trumps or misère, nominating the suit others
-    must follow: notation ``RJ:C``."""
-
-    __slots__ = ("_text", "card", "suit")
-    _all: ClassVar[dict[tuple[Card, Suit], JokerLead]] = {}
-    card: Card
-    suit: Suit
-    _text: str
-
-    def __new__(cls, card: Card, suit: Suit) -> JokerLead:
-        key = (card, suit)
-        got = cls._all.get(key)
-        if got is None:
-            got = object.__new__(cls)
-            object.__setattr__(got, "card", card)
-            object.__setattr__(got, "suit", suit)
-            object.__setattr__(got, "_text", f"{card}:{suit.code}")
-            cls._all[key] = got
-        return got
-
-    @classmethod
-    def parse(cls, text: str) -> JokerLead:
-        head, sep, tail = text.strip().upper().partition(":")
-        if not sep:
-            raise ParseError(f"not a joker lead: {text!r} (write e.g. RJ:C)")
-        card = Card(head)
-        if not card.is_joker:
-            raise ParseError(f"only a joker nominates a suit: {text!r}")
-        return cls(card, Suit.parse(tail))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("JokerLead is immutable")
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (JokerLead, (self.card, self.suit))
-
-    def __str__(self) -> str:
-        return self._text
-
-    def __repr__(self) -> str:
-        return f"JokerLead.parse({self._text!r})"
+__all__ = ["NO_SUIT", "JokerLead", "TrickRules", "joker_leads", "rules_for"]
 
 
 def joker_leads(hand: list[Card], void: set[int] | None = None) -> list[Card | JokerLead]:
@@ -170,3 +125,17 @@ class TrickRules:
                 best = p
                 best_i = i
         return best_i
+
+
+_SHARED: dict[tuple[Suit | None, bool], TrickRules] = {}
+
+
+def rules_for(trump: Suit | None, joker_low: bool = False) -> TrickRules:
+    """The shared rules of a contract's trump (``None``: no trumps or
+    misère): built once each, as bridge's are, since every deal needs one
+    and nothing changes them after."""
+    key = (trump, joker_low)
+    got = _SHARED.get(key)
+    if got is None:
+        got = _SHARED[key] = TrickRules(trump, joker_low)
+    return got

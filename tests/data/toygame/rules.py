@@ -42,10 +42,9 @@ RULES = ToyRules()
 class ToyDeal(TrickDeal):
     """One deal: two tricks of four cards, no auction."""
 
-    side_of = (0, 1, 0, 1)
-    next_of = (1, 2, 3, 0)
-
     def __init__(self, hands: list[list[Card]], dealer: int) -> None:
+        self.side_of = (0, 1, 0, 1)
+        self.next_of = [1, 2, 3, 0]
         self.dealer = dealer
         self.dealt = [list(h) for h in hands]
         self.hands = [list(h) for h in hands]

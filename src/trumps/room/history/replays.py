@@ -15,6 +15,7 @@ from types import ModuleType
 from typing import TypedDict
 
 import trumps
+from trumps.core.copying import shallow_copy
 from trumps.core.errors import TrumpsError
 from trumps.core.json_types import JSONDict
 from trumps.core.protocol import Deal, Match
@@ -154,8 +155,7 @@ def _at_deal_end(match: Match[Deal], deal: Deal, number: int) -> Match[Deal]:
     shown.  It is only read (``view``), never applied to."""
     if match.deal is deal:
         return match  # the game is over: the engine keeps the last deal
-    ghost = object.__new__(type(match))
-    ghost.__dict__.update(match.__dict__)
+    ghost = shallow_copy(match)  # a compiled match has no __dict__ to copy
     ghost.deal = deal
     ghost.deal_number = number
     return ghost
