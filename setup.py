@@ -83,7 +83,18 @@ def compiled_engines() -> list[Extension]:
     if not _compiler_works():
         print("trumps: no working C compiler; the engines stay pure Python", file=sys.stderr)
         return []
-    return list(mypycify(ENGINE_MODULES, opt_level="3", separate=[(ENGINE_MODULES, "trumps._compiled")]))
+    try:
+        built = list(mypycify(ENGINE_MODULES, opt_level="3", separate=[(ENGINE_MODULES, "trumps._compiled")]))
+    except BaseException as exc:  # mypyc exits on a type error (another mypy version): stay pure
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        print(f"trumps: mypyc failed ({exc!r}); the engines stay pure Python", file=sys.stderr)
+        return []
+    for ext in built:
+        # a compiler error skips the module instead of failing the install; a
+        # module whose group did not build is then ignored (trumps/_pure.py)
+        ext.optional = True
+    return built
 
 
 setup(

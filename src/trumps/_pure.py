@@ -48,8 +48,12 @@ class _SourceFirst(importlib.abc.MetaPathFinder):
 
 
 def install_if_asked() -> bool:
-    """Install the finder when ``TRUMPS_PURE`` is set to anything but ``0``."""
-    if os.environ.get("TRUMPS_PURE", "0") in ("", "0"):
+    """Install the finder when ``TRUMPS_PURE`` is set to anything but ``0``,
+    or when the compiled group itself is missing (a build whose group failed
+    to compile while some of its modules' stubs did): then the stubs could
+    not import, and the sources are what there is."""
+    asked = os.environ.get("TRUMPS_PURE", "0") not in ("", "0")
+    if not asked and importlib.util.find_spec("trumps._compiled__mypyc") is not None:
         return False
     if not any(isinstance(f, _SourceFirst) for f in sys.meta_path):
         sys.meta_path.insert(0, _SourceFirst())
