@@ -10,7 +10,11 @@ time, trumps and the peer measured in the same run, rounds interleaved.
   actions, ``use_double_dummy_result=false`` so that the cards are played.
 - **500 and coinche**: trumps only (no peer plays them from Python with the
   same rules), per action against trumps' bridge: the target is "at least
-  as fast per action as bridge".
+  as fast per action as bridge".  Two measures: per action of the loops
+  above (each stops at the first scored deal: 500 and coinche have then
+  also dealt their next deal, bridge's duplicate board ends its match), and
+  per action over whole matches (``match ...`` rows: every deal dealt once
+  and played, games to their end; bridge's boards are one-deal matches).
 
 Each round runs ``--deals`` deals of each loop, in turn; the ratio of each
 round is trumps' rate over the peer's in that round, and the report gives
@@ -47,6 +51,27 @@ def trumps_loop(game: str, options: dict[str, object] | None = None, preset: str
                 legal = m.legal_actions()
                 m.apply(legal[randrange(len(legal))])
                 actions += 1
+        return actions
+
+    return run
+
+
+def match_loop(game: str, options: dict[str, object] | None = None, preset: str | None = None) -> Loop:
+    """Whole matches of ``game`` (until ``deals`` deals are scored), so each
+    deal is dealt once: the per-action measure of self-play."""
+
+    def run(deals: int, seed: int) -> int:
+        rng = random.Random(seed)
+        randrange = rng.randrange
+        actions = done = k = 0
+        while done < deals:
+            m = trumps.new_game(game, options=options, preset=preset, seed=seed * 100_003 + k)
+            k += 1
+            while not m.is_over:
+                legal = m.legal_actions()
+                m.apply(legal[randrange(len(legal))])
+                actions += 1
+            done += len(m.results)
         return actions
 
     return run
@@ -99,6 +124,9 @@ def main() -> None:
         "trumps bridge": trumps_loop("bridge", options={"scoring": "duplicate"}),
         "trumps 500": trumps_loop("500", preset="american"),
         "trumps coinche": trumps_loop("coinche", preset="contree_exact"),
+        "match bridge": match_loop("bridge", options={"scoring": "duplicate"}),
+        "match 500": match_loop("500", preset="american"),
+        "match coinche": match_loop("coinche", preset="contree_exact"),
     }
     peer = openspiel_bridge()
     if peer is not None:
@@ -121,11 +149,15 @@ def main() -> None:
     if peer is not None:
         ratios = [t / o for t, o in zip(rates["trumps bridge"], rates["OpenSpiel bridge (C++)"], strict=True)]
         print(f"bridge, trumps ÷ OpenSpiel (deals/s), min / median / max: {spread(ratios)}")
-    for game in ("500", "coinche"):
-        ratios = [
-            b / g for g, b in zip(per_action[f"trumps {game}"], per_action["trumps bridge"], strict=True)
-        ]
-        print(f"{game}, speed per action ÷ bridge's, min / median / max: {spread(ratios)}")
+    for kind in ("trumps", "match"):
+        for game in ("500", "coinche"):
+            ratios = [
+                b / g for g, b in zip(per_action[f"{kind} {game}"], per_action[f"{kind} bridge"], strict=True)
+            ]
+            what = "first deals" if kind == "trumps" else "whole matches"
+            print(f"{game}, speed per action ÷ bridge's ({what}), min / median / max: {spread(ratios)}")
+    compiled = len(trumps.compiled_modules())
+    print(f"compiled engine modules: {compiled} (TRUMPS_PURE=1 measures the Python sources)")
 
 
 if __name__ == "__main__":

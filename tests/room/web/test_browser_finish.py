@@ -143,18 +143,27 @@ def test_the_kitty_is_marked_and_the_discards_are_confirmed_or_undone(
     assert "American rules, with these changes:" in rules and "Must bid to win: yes" in rules
     ann.locator("#bot-level").select_option("easy")
     ann.get_by_role("button", name="Fill empty seats with bots").click()
-    # Ann bids 10NT whenever she may (nobody outbids it), passes after
+    # Ann bids 10NT when she may (nobody outbids it) and passes only where
+    # 10NT is not hers to bid.  The bid box is read in one snapshot: read
+    # button by button while a bot's call re-renders it, 10NT could look
+    # absent on her turn, and a pass there let a bot win the contract.
+    box = """() => {
+        const calls = [...document.querySelectorAll('#bidbox button.call')];
+        const ten = calls.find(b => b.dataset.call === '10NT');
+        return {ten: !!ten && !ten.disabled, tenShut: !!ten && ten.disabled,
+                pass: calls.some(b => b.dataset.call === 'P' && !b.disabled)};
+    }"""
     until = time.monotonic() + 90
     while time.monotonic() < until:
         if ann.locator("#discard-go").count():
             break
-        ten = ann.locator("#bidbox button.call[data-call='10NT']:not([disabled])")
-        if ten.count():
+        now = ann.evaluate(box)
+        if now["ten"]:
             with contextlib.suppress(Exception):
-                click(ten)
-        elif ann.locator("#bidbox button.call:not([disabled])").count():
+                click(ann.locator("#bidbox button.call[data-call='10NT']:not([disabled])"))
+        elif now["pass"] and now["tenShut"]:  # her turn, and 10NT is not open to her
             with contextlib.suppress(Exception):
-                click(ann.locator("#bidbox button.call:not([disabled])").first)
+                click(ann.locator("#bidbox button.call[data-call='P']:not([disabled])"))
         ann.wait_for_timeout(50)
     shot(ann, "kitty-reached")
     ann.wait_for_selector("#discard-go", timeout=LONG)
