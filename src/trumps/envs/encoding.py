@@ -111,6 +111,12 @@ class ActionSpace:
         # kind made anew each time (a claim, a meld declaration) is looked up
         # by its key and not kept, so the cache cannot grow without bound.
         self._by_action: dict[object, int] = {c: i for c, i in self._by_card.items()}
+        # and a card's index by its small integer Card.index, in a list: a
+        # Card hashes through a Python __hash__, a list index costs nothing
+        lut: list[int | None] = [None] * (max((c.index for c in self._by_card), default=-1) + 1)
+        for c, i in self._by_card.items():
+            lut[c.index] = i
+        self._card_lut = lut
 
     def index_of(self, action: Action) -> int:
         """The index of ``action`` (:meth:`encode`), cached for the interned
@@ -124,8 +130,8 @@ class ActionSpace:
 
     def indices(self, legal: Sequence[Action]) -> list[int]:
         """The indices of ``legal`` (engine actions), in their order."""
-        get = self._by_action.get
-        out = [get(a) for a in legal]
+        get, lut = self._by_action.get, self._card_lut
+        out = [lut[a.index] if type(a) is Card else get(a) for a in legal]
         if None in out:
             out = [self.index_of(a) for a in legal]
         return out  # type: ignore[return-value]  # (no None left)

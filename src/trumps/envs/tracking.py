@@ -92,7 +92,10 @@ class ObservationTracker:
         self.match: Any = None
         self._table: np.ndarray | None = None
         self._mv: Any | None = None  # of the table, for single cells
-        self._card_of: dict[Card, int] = {Card(c): i for c, i in spec.card_index.items()}
+        # a card's deck position by its Card.index (a list: a Card's hash is a Python call)
+        self._card_of: list[int] = [-1] * (max(Card(c).index for c in spec.deck) + 1)
+        for c, i in spec.card_index.items():
+            self._card_of[Card(c).index] = i
         at = self._at
         self._at_hand, self._at_exposed, self._at_trick = at["hand"], at["exposed_hands"], at["current_trick"]
         self._at_played, self._at_led, self._at_sizes = at["played"], at["led_suit"], at["hand_sizes"]
@@ -224,7 +227,7 @@ class ObservationTracker:
         at_hand, at_exposed = self._at["hand"], self._at["exposed_hands"]
         table[at_hand : at_hand + p * dk] = 0.0
         cards = self._card_of
-        table[[at_hand + s * dk + cards[c] for s in range(p) for c in hands[s]]] = 1.0
+        table[[at_hand + s * dk + cards[c.index] for s in range(p) for c in hands[s]]] = 1.0
         shown = (public.get("hands") or {}).get(names[0])
         if shown:  # seat 0's hand lies open: the others see it
             table[[at_exposed + ci[c] for c in shown]] = 1.0
@@ -249,7 +252,23 @@ class ObservationTracker:
             if m.deal is not d or m.is_over or d.phase != PLAY or owner is None:
                 self._set_table(None)  # a new deal, or the deal left the play (a rebuild)
                 return
-            self._card(mv, d, owner, self._card_of[action], tricks)
+            # the card leaves its hand (and the exposed hand), joins the trick
+            # (inlined: this is most of the actions of a deal)
+            cell = owner * self._d + self._card_of[action.index]
+            mv[self._at_hand + cell] = 0.0
+            mv[self._at_exposed + cell] = 0.0
+            mv[self._at_trick + cell] = 1.0
+            mv[self._at_sizes + owner] = len(d.hands[owner]) / 10.0
+            led = self._at_led
+            mv[led : led + 4] = self._zeros_4
+            if len(d.tricks) > tricks:
+                self._trick_done(d)
+            elif self._has_led and d.led < 4:
+                mv[led + d.led] = 1.0
+            htp, at = d.hand_to_play, self._at_htp
+            mv[at : at + self._p] = self._zeros_p
+            if htp is not None:
+                mv[at + htp] = 1.0
             if len(getattr(d, "exposed", ())) != exposed:
                 self._laid_down(mv, d.exposed, d.hands)
         elif phase == AUCTION and type(action) is not Card:
@@ -311,29 +330,17 @@ class ObservationTracker:
         for seat in exposed:
             mv[at + seat * dk : at + (seat + 1) * dk] = self._zeros_d
             for c in hands[seat]:
-                mv[at + seat * dk + cards[c]] = 1.0
+                mv[at + seat * dk + cards[c.index]] = 1.0
 
-    def _card(self, mv: Any, d: TrickDeal, owner: int, ci: int, tricks: int) -> None:
-        dk = self._d
-        cell = owner * dk + ci
-        mv[self._at_hand + cell] = 0.0
-        mv[self._at_exposed + cell] = 0.0
-        mv[self._at_sizes + owner] = len(d.hands[owner]) / 10.0
-        led = self._at_led
-        mv[led : led + 4] = self._zeros_4
-        if len(d.tricks) > tricks:  # the trick is complete: its cards join the played ones
-            mv[self._at_trick + cell] = 1.0
-            t = self._table
-            assert t is not None
-            n = self._p * dk
-            trick, played = self._at_trick, self._at_played
-            t[played : played + n] += t[trick : trick + n]
-            mv[trick : trick + n] = self._zeros_pd
-            won = self._at_won
-            for team, n_won in enumerate(d.side_won):
-                mv[won + team] = n_won / 10.0
-        else:
-            mv[self._at_trick + cell] = 1.0
-            if self._has_led and d.led < 4:
-                mv[led + d.led] = 1.0
-        self._hand_to_play(mv, d.hand_to_play)
+    def _trick_done(self, d: TrickDeal) -> None:
+        """The trick is complete: its cards join the played ones, the
+        tricks won change."""
+        t, mv = self._table, self._mv
+        assert t is not None and mv is not None
+        n = self._p * self._d
+        trick, played = self._at_trick, self._at_played
+        t[played : played + n] += t[trick : trick + n]
+        mv[trick : trick + n] = self._zeros_pd
+        won = self._at_won
+        for team, n_won in enumerate(d.side_won):
+            mv[won + team] = n_won / 10.0
