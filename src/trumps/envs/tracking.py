@@ -48,7 +48,7 @@ from trumps.envs.encoding import LAST_CALLS, PHASES, Spec
 
 __all__ = ["ObservationMismatch", "ObservationTracker"]
 
-AUCTION, PLAY = "AUCTION", "PLAY"
+AUCTION, PLAY, KITTY = "AUCTION", "PLAY", "KITTY"
 
 
 class ObservationMismatch(AssertionError):
@@ -102,6 +102,7 @@ class ObservationTracker:
         self._at_won, self._at_htp = at["tricks_won"], at["hand_to_play"]
         # zeros to clear blocks through the memoryview (same format, no numpy call)
         zeros: Any = np.zeros(max(p * dk, 4), dtype=np.float32).data
+        self._zeros_phases = zeros[: len(PHASES)]
         self._zeros_p, self._zeros_4, self._zeros_d, self._zeros_pd = (
             zeros[:p],
             zeros[:4],
@@ -281,8 +282,28 @@ class ObservationTracker:
             self._call(mv, d)
             if after == PLAY:
                 self._auction_over()
+            elif after == KITTY and d.hand_to_play is not None:
+                self._auction_over()  # (500: the contract and the phase)
+                self._kitty_taken(mv, d, d.hand_to_play)
             elif after != AUCTION:
                 self._set_table(None)
+        elif phase == KITTY and type(action) is Card:
+            # a 500 discard (but the last: the play then starts, and the
+            # table is rebuilt): the card leaves the contractor's own hand
+            owner = d.hand_to_play
+            exposed = len(getattr(d, "exposed", ()))
+            m.apply(action)
+            after = d.phase
+            if m.deal is not d or m.is_over or owner is None or after not in (KITTY, PLAY):
+                self._set_table(None)
+                return
+            mv[self._at_hand + owner * self._d + self._card_of[action.index]] = 0.0
+            mv[self._at_sizes + owner] = len(d.hands[owner]) / 10.0
+            if after == PLAY:  # the last discard: the play starts
+                self._set_phase(mv, PLAY)
+                self._hand_to_play(mv, d.hand_to_play)
+                if len(getattr(d, "exposed", ())) != exposed:
+                    self._laid_down(mv, d.exposed, d.hands)
         else:  # the kitty, melds, claims, a joker lead...: a rebuild when next read
             m.apply(action)
             self._set_table(None)
@@ -322,6 +343,19 @@ class ObservationTracker:
         ph = self._at["phase"]
         t[ph : ph + len(PHASES)] = 0.0
         t[enc.phase_index(public.get("phase")) - enc.offsets["phase"] + ph] = 1.0
+
+    def _set_phase(self, mv: Any, phase: str) -> None:
+        ph = self._at["phase"]
+        mv[ph : ph + len(PHASES)] = self._zeros_phases
+        mv[ph + PHASES.index(phase)] = 1.0
+
+    def _kitty_taken(self, mv: Any, d: TrickDeal, owner: int) -> None:
+        """The 500 contractor took up the kitty: its own hand grows (only
+        it sees the kitty), and its hand size."""
+        base, cards = self._at_hand + owner * self._d, self._card_of
+        for c in d.hands[owner]:
+            mv[base + cards[c.index]] = 1.0
+        mv[self._at_sizes + owner] = len(d.hands[owner]) / 10.0
 
     def _laid_down(self, mv: Any, exposed: Iterable[int], hands: Sequence[Sequence[Card]]) -> None:
         """A hand was laid down (bridge's dummy after the opening lead, a 500
