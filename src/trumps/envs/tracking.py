@@ -245,7 +245,10 @@ class ObservationTracker:
             return
         d = m.deal
         phase = d.phase
-        if phase == PLAY and type(action) is Card:
+        # a card, or a card with more said (a 500 joker lead naming its suit,
+        # a coinche card with its belote): the same change to the table
+        card = action if type(action) is Card else getattr(action, "card", None)
+        if phase == PLAY and type(card) is Card:
             owner = d.hand_to_play
             tricks = len(d.tricks)
             exposed = len(getattr(d, "exposed", ()))
@@ -255,7 +258,7 @@ class ObservationTracker:
                 return
             # the card leaves its hand (and the exposed hand), joins the trick
             # (inlined: this is most of the actions of a deal)
-            cell = owner * self._d + self._card_of[action.index]
+            cell = owner * self._d + self._card_of[card.index]
             mv[self._at_hand + cell] = 0.0
             mv[self._at_exposed + cell] = 0.0
             mv[self._at_trick + cell] = 1.0
