@@ -44,6 +44,7 @@ import trumps
 from trumps.core.cards import Card
 from trumps.core.protocol import Action, Deal, Match
 from trumps.core.trick import TrickDeal
+from trumps.core.values import TextValue
 from trumps.envs.encoding import LAST_CALLS, PHASES, Spec
 
 __all__ = ["ObservationMismatch", "ObservationTracker"]
@@ -103,6 +104,9 @@ class ObservationTracker:
         # zeros to clear blocks through the memoryview (same format, no numpy call)
         zeros: Any = np.zeros(max(p * dk, 4), dtype=np.float32).data
         self._zeros_phases = zeros[: len(PHASES)]
+        self._zeros_w = np.zeros(nc + p, dtype=np.float32).data  # one slot of the last calls
+        self._call_of: dict[object, int | None] = {}
+        self._at_last, self._at_calls = at["last_calls"], at["call_table"]
         self._zeros_p, self._zeros_4, self._zeros_d, self._zeros_pd = (
             zeros[:p],
             zeros[:4],
@@ -318,15 +322,19 @@ class ObservationTracker:
             mv[at + htp] = 1.0
 
     def _call(self, mv: Any, d: TrickDeal) -> None:
-        t = self._table
-        assert t is not None
         caller, call = d.auction.calls[-1]
-        k = self._call_index.get(str(call))
-        last, w = self._at["last_calls"], self._width
+        k = self._call_of.get(call, -1)
+        if k == -1:  # (calls are interned: each one's index is looked up by its notation once)
+            k = self._call_index.get(str(call))
+            if isinstance(call, TextValue):
+                self._call_of[call] = k
+        last, w = self._at_last, self._width
         if k is not None:
-            mv[self._at["call_table"] + caller * self._nc + k] += 1.0
-        t[last + w : last + LAST_CALLS * w] = t[last : last + (LAST_CALLS - 1) * w]  # (numpy: overlap-safe)
-        t[last : last + w] = 0.0
+            mv[self._at_calls + caller * self._nc + k] += 1.0
+        # the last calls move one slot down (a memoryview copies overlapping
+        # slices with memmove) and the newest goes first
+        mv[last + w : last + LAST_CALLS * w] = mv[last : last + (LAST_CALLS - 1) * w]
+        mv[last : last + w] = self._zeros_w
         if k is not None:
             mv[last + k] = 1.0
         mv[last + self._nc + caller] = 1.0
