@@ -50,6 +50,18 @@ from trumps.envs.encoding import LAST_CALLS, PHASES, Spec
 __all__ = ["ObservationMismatch", "ObservationTracker"]
 
 AUCTION, PLAY, KITTY = "AUCTION", "PLAY", "KITTY"
+PUBLIC_BLOCKS = (
+    "led_suit",
+    "contract",
+    "contract_seat",
+    "contract_doubled",
+    "phase",
+    "hand_to_play",
+    "hand_sizes",
+    "tricks_won",
+    "scores",
+    "vulnerable",
+)
 
 
 class ObservationMismatch(AssertionError):
@@ -86,6 +98,10 @@ class ObservationTracker:
         self._zero = off
         self._size = off + 1
         self._index = [self._gather(s, enc.offsets, nt) for s in range(p)]
+        # the blocks of numbers (not cards, not calls): the cells of seat
+        # 0's tensor they fill, and the table's cells those show
+        cells = np.concatenate([np.arange(enc.offsets[b], enc.offsets[b] + sizes[b]) for b in PUBLIC_BLOCKS])
+        self._public_cells = (self._index[0][cells], cells)
         self._width = nc + p  # one slot of the last calls
         # a Match[Deal] from reset() on, left unnarrowed: apply() reads its
         # deal's own fields (auction, tricks, hands, exposed) on the
@@ -257,7 +273,8 @@ class ObservationTracker:
             tricks = len(d.tricks)
             exposed = len(getattr(d, "exposed", ()))
             m.apply(action)
-            if m.deal is not d or m.is_over or d.phase != PLAY or owner is None:
+            over = m.is_over
+            if m.deal is not d or owner is None or (d.phase != PLAY and not over):
                 self._set_table(None)  # a new deal, or the deal left the play (a rebuild)
                 return
             # the card leaves its hand (and the exposed hand), joins the trick
@@ -279,6 +296,8 @@ class ObservationTracker:
                 mv[at + htp] = 1.0
             if len(getattr(d, "exposed", ())) != exposed:
                 self._laid_down(mv, d.exposed, d.hands)
+            if over:  # the match ended with this card (one bridge board): its last view's numbers
+                self._refresh_public()
         elif phase == AUCTION and type(action) is not Card:
             calls = len(d.auction.calls)
             m.apply(action)
@@ -354,6 +373,20 @@ class ObservationTracker:
         ph = self._at["phase"]
         t[ph : ph + len(PHASES)] = 0.0
         t[enc.phase_index(public.get("phase")) - enc.offsets["phase"] + ph] = 1.0
+
+    def _refresh_public(self) -> None:
+        """The blocks that are numbers about the deal, not cards or calls
+        (the contract, the phase, whose hand, hand sizes, tricks won,
+        scores, vulnerability, the led suit), encoded again from the
+        spectator's view with its cards and calls left out; the card and
+        call blocks, up to date, are kept."""
+        t = self._table
+        assert t is not None
+        public = self.match.view(None)
+        bare = dict(public, seat=self.spec.seat_names[0], hands=None, trick=None, tricks=None, auction=None)
+        enc = self.spec.observation.encode(bare)  # seat 0's point of view = table order
+        table_cells, seat0_cells = self._public_cells
+        t[table_cells] = enc[seat0_cells]
 
     def _set_phase(self, mv: Any, phase: str) -> None:
         ph = self._at["phase"]
