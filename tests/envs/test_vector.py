@@ -47,9 +47,11 @@ def _differential(
             assert to_act[i] == seat
             assert np.array_equal(obs[i], o)
             assert np.array_equal(mask[i], m)
-            # and the from-scratch encoding of the seat's own view
+            # and the from-scratch encoding of the seat's own view, and the
+            # mask made from the legal actions' notations
             match = v.matches[i]
             assert np.array_equal(obs[i], v.spec.observation.encode(match.view(seat)))
+            assert np.array_equal(mask[i], v.spec.actions.mask(match.legal_actions()).astype(bool))
         actions = random_actions(mask, rng)
         assert mask[np.arange(n), actions].all()
         obs, mask, rewards, terminated, info = v.step(actions)
@@ -207,3 +209,15 @@ def test_random_actions_are_legal_and_uniform() -> None:
     picks = np.array([random_actions(mask, rng) for _ in range(2000)])
     assert set(picks[:, 0]) == {1, 4} and set(picks[:, 1]) == {5}
     assert 800 < (picks[:, 0] == 1).sum() < 1200
+
+
+def test_unsigned_and_narrow_integer_actions() -> None:
+    v = VectorEnv("coinche", 3, preset="ffb_2016", seed=4)
+    _obs, mask, _ = v.reset()
+    good = random_actions(mask, np.random.default_rng(2))
+    w = VectorEnv("coinche", 3, preset="ffb_2016", seed=4)
+    w.reset()
+    a, b = v.step(good.astype(np.uint64)), w.step(good.astype(np.int16))
+    assert all(np.array_equal(x, y) for x, y in zip(a[:4], b[:4], strict=True))
+    with pytest.raises(BadActions):
+        v.step(np.array([2**63, 0, 0], dtype=np.uint64))

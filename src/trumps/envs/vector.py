@@ -129,6 +129,7 @@ class VectorEnv:
         self._obs = np.zeros((n, self.observation_size), dtype=np.float32)
         self._mask = np.zeros((n, self.n_actions), dtype=bool)
         self._mask_flat = self._mask.reshape(-1)  # (a view: the same memory)
+        self._row_starts = np.arange(n, dtype=np.int64) * self.n_actions
         self._rewards = np.zeros((n, self.players), dtype=np.float32)
         self._terminated = np.zeros(n, dtype=bool)
         self._to_act = np.zeros(n, dtype=np.int64)
@@ -229,19 +230,33 @@ class VectorEnv:
         terminated.fill(False)
         self._mask.fill(False)
         flat: list[int] = []
+        to_act: list[int] = []
         matches, trackers, legals, idxs = self._matches, self._trackers, self._legal, self._legal_idx
+        deals_done, indices, obs, nact = self._deals_done, self._indices, self._obs, self.n_actions
         for i in range(self.num_envs):
             m = matches[i]
-            trackers[i].apply(legals[i][idxs[i].index(acts[i])])
-            if len(m.results) > self._deals_done[i]:
+            tracker = trackers[i]
+            tracker.apply(legals[i][idxs[i].index(acts[i])])
+            if len(m.results) > deals_done[i]:
                 self._score(i, m)
                 if m.is_over or self.episode == "deal":
                     terminated[i] = True
                     self._start_episode(i)
+                    m = matches[i]
                 else:
                     self._start_deal(i)
-            self._sync(i, flat)
+            # (_sync, inlined: the seat to act, its legal actions, mask cells and observation)
+            seat = m.to_act_index
+            legal = m.legal_actions()
+            idx = indices(legal)
+            legals[i] = legal
+            idxs[i] = idx
+            base = i * nact
+            flat += [base + k for k in idx]
+            to_act.append(seat)  # type: ignore[arg-type]  # (a finished episode was replaced: a seat)
+            tracker.observe_into(seat, obs[i])  # type: ignore[arg-type]
         self._mask_flat[flat] = True
+        self._to_act[:] = to_act
         info = {"to_act": self._out(self._to_act), "episode_seed": self._seeds.copy()}
         out = self._out
         return out(self._obs), out(self._mask), out(rewards), out(terminated), info
@@ -269,20 +284,20 @@ class VectorEnv:
                 a = a.astype(np.int64)  # whole floats (from a float policy head) are accepted
             else:
                 raise BadActions(f"actions must be integers, not {a.dtype}")
-        if n and (a.min() < 0 or a.max() >= self.n_actions):
-            bad = int(np.flatnonzero((a < 0) | (a >= self.n_actions))[0])
+        out: list[int] = a.tolist()
+        if min(out) < 0 or max(out) >= self.n_actions:
+            bad = next(i for i, x in enumerate(out) if not 0 <= x < self.n_actions)
             raise BadActions(
-                f"game {bad}: action {int(a[bad])} is outside the action space (0..{self.n_actions - 1})"
+                f"game {bad}: action {out[bad]} is outside the action space (0..{self.n_actions - 1})"
             )
-        legal = self._mask[np.arange(n), a]
+        legal = self._mask_flat[self._row_starts + a.astype(np.int64, copy=False)]
         if not legal.all():
             bad = int(np.flatnonzero(~legal)[0])
             seat = self.seat_names[int(self._to_act[bad])]
             raise IllegalAction(
-                f"game {bad}: action {int(a[bad])} ({self.action_names[int(a[bad])]}) is not legal "
+                f"game {bad}: action {out[bad]} ({self.action_names[out[bad]]}) is not legal "
                 f"for {seat} (see the legal mask)"
             )
-        out: list[int] = a.tolist()
         return out
 
     def _out(self, buf: np.ndarray) -> np.ndarray:
