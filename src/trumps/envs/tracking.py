@@ -109,6 +109,7 @@ class ObservationTracker:
         self.match: Any = None
         self._table: np.ndarray | None = None
         self._mv: Any | None = None  # of the table, for single cells
+        self._stale = False  # (see _set_table)
         # a card's deck position by its Card.index (a list: a Card's hash is a Python call)
         self._card_of: list[int] = [-1] * (max(Card(c).index for c in spec.deck) + 1)
         for c, i in spec.card_index.items():
@@ -189,6 +190,7 @@ class ObservationTracker:
         through the view (a third cheaper than numpy's item assignment)."""
         self._table = table
         self._mv = None if table is None else table.data
+        self._stale = False  # the blocks of numbers wait for _refresh_public (when next read)
 
     def copy(self, match: Match[Deal]) -> ObservationTracker:
         """A tracker of ``match``, a clone of this tracker's match in the
@@ -197,19 +199,24 @@ class ObservationTracker:
         new = copy.copy(self)
         new.match = match
         new._set_table(None if self._table is None else self._table.copy())
+        new._stale = self._stale
         return new
 
     def _built(self) -> np.ndarray:
+        """The table, built or brought up to date first if need be."""
         t = self._table
         if t is None:
             t = self._rebuild()
             self._set_table(t)
+        elif self._stale:
+            self._refresh_public()
+            self._stale = False
         return t
 
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation tensor (a new array)."""
         t = self._table
-        if t is None:
+        if t is None or self._stale:
             t = self._built()
         out: np.ndarray = t.take(self._index[seat])
         if self.check:
@@ -220,7 +227,7 @@ class ObservationTracker:
         """Write ``seat``'s observation tensor into ``out`` (a float32
         array of the observation's size, such as a slice of a larger one)."""
         t = self._table
-        if t is None:
+        if t is None or self._stale:
             t = self._built()
         t.take(self._index[seat], out=out, mode="clip")  # (valid indices: "clip" spares a buffer)
         if self.check:
@@ -260,8 +267,9 @@ class ObservationTracker:
         """Apply ``action`` to the match and bring the table up to date."""
         m = self.match
         mv = self._mv
-        if mv is None:  # nothing to update: built from the match when first read
+        if mv is None or self._stale:  # nothing to update: built from the match when first read
             m.apply(action)
+            self._set_table(None)
             return
         d = m.deal
         phase = d.phase
@@ -296,8 +304,8 @@ class ObservationTracker:
                 mv[at + htp] = 1.0
             if len(getattr(d, "exposed", ())) != exposed:
                 self._laid_down(mv, d.exposed, d.hands)
-            if over:  # the match ended with this card (one bridge board): its last view's numbers
-                self._refresh_public()
+            if over:  # the match ended with this card (one bridge board): its last view's
+                self._stale = True  # numbers, when read (an environment that resets reads none)
         elif phase == AUCTION and type(action) is not Card:
             calls = len(d.auction.calls)
             m.apply(action)
