@@ -41,13 +41,16 @@ STEPS_PER_DEAL = {"bridge": 62, "500": 45, "coinche": 38}  # about, to size the 
 
 
 def vector_loop(v: VectorEnv, steps: int, seed: int) -> int:
-    """``steps`` steps (rounded up to whole calls) from a fresh reset."""
+    """``steps`` steps (rounded up to whole calls) from a fresh reset; then
+    the games are let go (``close``), so that the games of the other loops
+    do not stay in memory for the garbage collector to walk."""
     rng = np.random.default_rng(seed)
     _obs, mask, _to_act = v.reset(seed=seed)
     done = 0
     while done < steps:
         _obs, mask, _rewards, _terminated, _info = v.step(random_actions(mask, rng))
         done += v.num_envs
+    v.close()
     return done
 
 

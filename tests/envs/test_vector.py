@@ -221,3 +221,14 @@ def test_unsigned_and_narrow_integer_actions() -> None:
     assert all(np.array_equal(x, y) for x, y in zip(a[:4], b[:4], strict=True))
     with pytest.raises(BadActions):
         v.step(np.array([2**63, 0, 0], dtype=np.uint64))
+
+
+def test_close_then_reset() -> None:
+    v = VectorEnv("500", 2, preset="american", seed=6)
+    first = v.reset()
+    v.close()
+    assert v.matches == []
+    with pytest.raises(RuntimeError):
+        v.step(np.zeros(2, dtype=np.int64))
+    again = v.reset()
+    assert all(np.array_equal(x, y) for x, y in zip(first, again, strict=True))

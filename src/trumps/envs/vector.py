@@ -311,4 +311,10 @@ class VectorEnv:
         return list(self._matches)
 
     def close(self) -> None:
-        pass
+        """Let the games go (their matches and tables); :meth:`reset`
+        starts new ones."""
+        self._matches, self._legal, self._legal_idx = [], [], []
+        for tracker in self._trackers:
+            tracker.match = None
+            tracker._set_table(None)
+        self._started = False
