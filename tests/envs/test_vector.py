@@ -232,3 +232,11 @@ def test_close_then_reset() -> None:
         v.step(np.zeros(2, dtype=np.int64))
     again = v.reset()
     assert all(np.array_equal(x, y) for x, y in zip(first, again, strict=True))
+
+
+def test_spaces() -> None:
+    v = VectorEnv("coinche", 2, preset="ffb_2016", seed=1)
+    obs, mask, _ = v.reset()
+    assert v.single_observation_space.shape == (obs.shape[1],) == (1298,)
+    assert v.single_action_space.n == mask.shape[1] == 95
+    assert all(v.single_observation_space.contains(row) for row in obs)

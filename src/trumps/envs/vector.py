@@ -305,6 +305,22 @@ class VectorEnv:
 
     # ----- reading -----------------------------------------------------------
     @property
+    def single_observation_space(self) -> Any:
+        """One row's observation space, as gymnasium's vector environments
+        name it: ``Box(-inf, inf, (D,), float32)`` (needs gymnasium)."""
+        from gymnasium import spaces
+
+        return spaces.Box(-np.inf, np.inf, (self.observation_size,), np.float32)
+
+    @property
+    def single_action_space(self) -> Any:
+        """One game's action space: ``Discrete(A)`` (needs gymnasium); the
+        legal ones are the row's mask."""
+        from gymnasium import spaces
+
+        return spaces.Discrete(self.n_actions)
+
+    @property
     def matches(self) -> list[Match[Deal]]:
         """The games' matches, in play (read them; step them only through
         :meth:`step`)."""
