@@ -202,3 +202,36 @@ def test_bad_players_are_refused_as_pyspiel_refuses_them() -> None:
         s.observation_tensor(1.0)
     with pytest.raises(TypeError):
         pyspiel.State.observation_tensor(s, 1.0)
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES + MORE)
+def test_chance_outcomes_are_the_cards_not_dealt(name: str, params: dict[str, Any]) -> None:
+    """The outcomes kept as the deal goes (not worked out from the dealt
+    cards at each call) are the deck indices not dealt yet, in order, each
+    as likely; copies mid-deal keep their own."""
+    game = pyspiel.load_game(f"python_trumps_{name}", params)
+    rng = random.Random(5)
+    for _ in range(3):
+        s = game.new_initial_state()
+        copies = []
+        while s.is_chance_node():
+            n = len(s.tg.spec.deck)
+            dealt = set(s.dealt)
+            want = [(i, 1.0 / (n - len(dealt))) for i in range(n) if i not in dealt]
+            assert s.chance_outcomes() == want
+            for c in copies:
+                left = [i for i in range(n) if i not in set(c.dealt)]
+                assert c.chance_outcomes() == [(i, 1.0 / len(left)) for i in left]
+            if rng.random() < 0.1:
+                copies.append(s.clone())
+            s.apply_action(rng.choice(want)[0])
+
+
+def test_the_tensor_list_is_tolist() -> None:
+    from trumps.envs.openspiel_game import _as_list
+
+    rng = np.random.default_rng(0)
+    for density in (0.0, 0.05, 0.5, 1.0):
+        t = np.where(rng.random(700) < density, rng.normal(size=700), 0.0).astype(np.float32)
+        out = _as_list(t)
+        assert out == t.tolist() and all(type(v) is float for v in out)

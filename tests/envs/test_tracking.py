@@ -148,3 +148,25 @@ def test_a_copy_is_independent() -> None:
     tracker.apply(m.legal_actions()[0])
     tracker.observe(0)
     assert np.array_equal(clone.observe(0), before)
+
+
+def test_the_last_card_of_a_match_then_copies_and_reads() -> None:
+    """A match that ends with a card (one bridge board) leaves its numbers
+    to be read again from the view when first read: a copy made before
+    that read, and the tracker itself, give the views' tensors."""
+    for s in range(6):
+        m = trumps.new_game("bridge", seed=70 + s)
+        tracker = ObservationTracker(Spec(m), check=True)
+        tracker.reset(m)
+        tracker.observe(0)
+        rng = random.Random(s)
+        while not m.is_over:
+            tracker.apply(rng.choice(m.legal_actions()))
+        if not m.results[-1].get("contract"):
+            continue  # passed out: no card was played
+        assert tracker._table is not None and tracker._stale
+        copy = tracker.copy(m.clone())
+        for seat in range(4):
+            copy.observe(seat)  # checked against the view
+            tracker.observe(seat)
+        assert not tracker._stale

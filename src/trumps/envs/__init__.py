@@ -2,7 +2,9 @@
 
 ``trumps.envs.env("coinche", preset="ffb_2016")`` is a PettingZoo AEC
 environment (``pip install trumps[rl]``); :func:`trumps.envs.openspiel_game.register`
-registers the games with OpenSpiel (``pip install trumps[openspiel]``).
+registers the games with OpenSpiel (``pip install trumps[openspiel]``);
+:class:`trumps.envs.vector.VectorEnv` steps N games in one call, observations
+as one numpy array, for training loops.
 The core package never imports numpy, PettingZoo or OpenSpiel.
 """
 

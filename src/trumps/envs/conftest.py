@@ -10,6 +10,7 @@ _NEEDS = {
     "rewards.py": (),
     "pettingzoo_env.py": ("numpy", "gymnasium", "pettingzoo"),
     "openspiel_game.py": ("numpy", "pyspiel"),
+    "vector.py": ("numpy",),
 }
 
 collect_ignore = [f for f, mods in _NEEDS.items() if any(importlib.util.find_spec(m) is None for m in mods)]

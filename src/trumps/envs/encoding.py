@@ -20,6 +20,7 @@ import trumps
 from trumps.core.cards import Card
 from trumps.core.options import Options
 from trumps.core.protocol import Action, Deal, Match
+from trumps.core.values import TextValue
 
 __all__ = ["ActionSpace", "ObservationEncoder", "Spec", "spec_for"]
 
@@ -104,6 +105,36 @@ class ActionSpace:
         self.index: dict[tuple[bool, str], int] = {k: i for i, k in enumerate(keys)}
         # cards are interned: the card object itself is a key (no str() per action)
         self._by_card: dict[Card, int] = {Card(c): self.index[(True, c)] for c in cards}
+        # index by the action object itself, for the interned kinds (cards and
+        # the games' calls, equal and hashed by identity or card index): one
+        # dict lookup per action instead of a key tuple and its notation.  A
+        # kind made anew each time (a claim, a meld declaration) is looked up
+        # by its key and not kept, so the cache cannot grow without bound.
+        self._by_action: dict[object, int] = {c: i for c, i in self._by_card.items()}
+        # and a card's index by its small integer Card.index, in a list: a
+        # Card hashes through a Python __hash__, a list index costs nothing
+        lut: list[int | None] = [None] * (max((c.index for c in self._by_card), default=-1) + 1)
+        for c, i in self._by_card.items():
+            lut[c.index] = i
+        self._card_lut = lut
+
+    def index_of(self, action: Action) -> int:
+        """The index of ``action`` (:meth:`encode`), cached for the interned
+        action kinds."""
+        i = self._by_action.get(action)
+        if i is None:
+            i = self.index[action_key(action)]
+            if isinstance(action, (Card, TextValue)):
+                self._by_action[action] = i
+        return i
+
+    def indices(self, legal: Sequence[Action]) -> list[int]:
+        """The indices of ``legal`` (engine actions), in their order."""
+        get, lut = self._by_action.get, self._card_lut
+        out = [lut[a.index] if type(a) is Card else get(a) for a in legal]
+        if None in out:
+            out = [self.index_of(a) for a in legal]
+        return out  # type: ignore[return-value]  # (no None left)
 
     def __len__(self) -> int:
         return len(self.names)
@@ -114,8 +145,7 @@ class ActionSpace:
 
     def legal(self, legal: Sequence[Action]) -> dict[int, Action]:
         """Index -> engine action, for the legal actions."""
-        idx, by_card = self.index, self._by_card
-        return {(by_card[a] if type(a) is Card else idx[(False, str(a))]): a for a in legal}
+        return dict(zip(self.indices(legal), legal, strict=True))
 
     def mask(self, legal: Sequence[Action]) -> np.ndarray:
         out = np.zeros(len(self.names), dtype=np.int8)

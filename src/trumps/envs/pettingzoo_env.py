@@ -8,7 +8,7 @@ Observations are ``{"observation": float32 tensor, "action_mask": int8}``;
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -105,7 +105,16 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         self.match: Match[Deal] | None = None  # (None until reset; the steps read self._match)
         self._replay: tuple[list[Action], Match[Deal], int] | None = None  # (episode's actions, match, step)
         self._par: int | None = None
-        self._legal: dict[int, Action] = {}
+        # the legal actions of the seat to act and their indices, in the same order
+        self._legal: Sequence[Action] = ()
+        self._legal_idx: list[int] = []
+        self._n_actions = n_act
+        self._no_mask = np.zeros(n_act, dtype=np.int8)
+        self._mask = self._no_mask  # the mask of the seat to act (built once per step, copied out)
+        self._indices = self.spec.actions.indices
+        self._over = False  # every agent terminated (the episode is over)
+        self._zero_rewards = True  # self.rewards holds only zeros
+        self._info_agent: str | None = None  # the agent whose info is a ViewInfo
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
@@ -126,6 +135,9 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, object]] = {a: {} for a in self.agents}
+        self._over = False
+        self._zero_rewards = True
+        self._info_agent = None
         self._tracker.reset(self._match)
         self._start_deal()
         self._sync()
@@ -135,18 +147,34 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         self._par = bridge_par(self._match) if self.reward_kind == "imps" else None
 
     def _sync(self) -> None:
-        """Point at the seat to act.  ``infos`` holds its view (of every seat
-        at the end), made only when read: a view costs several engine steps."""
+        """Point at the seat to act, with its legal actions and mask.
+        ``infos`` holds its view (of every seat at the end), made only when
+        read: a view costs several engine steps.  The infos dict is kept
+        across the steps of an episode (as PettingZoo's own games keep
+        theirs): the info of the agent that acted is replaced by a new
+        empty dict, the agent to act gets a new lazy view."""
         m = self._match
         seat = m.to_act_index
-        if seat is not None and not self.terminations.get(self.possible_agents[seat], False):
+        if seat is not None and not self._over:
             agent = self.possible_agents[seat]
             self.agent_selection = agent
-            self._legal = self.spec.actions.legal(m.legal_actions())
-            self.infos = {a: {} for a in self.agents}
-            self.infos[agent] = ViewInfo(self._view_of(seat))
+            legal = m.legal_actions()
+            idx = self._indices(legal)
+            self._legal, self._legal_idx = legal, idx
+            mask = bytearray(self._n_actions)
+            for i in idx:
+                mask[i] = 1
+            self._mask = np.frombuffer(mask, dtype=np.int8)
+            infos = self.infos
+            prev = self._info_agent
+            if prev is not None and prev in infos:
+                infos[prev] = {}
+            infos[agent] = ViewInfo(self._view_of(seat))
+            self._info_agent = agent
         else:
-            self._legal = {}
+            self._legal, self._legal_idx = (), []
+            self._mask = self._no_mask
+            self._info_agent = None
             self.infos = {a: ViewInfo(self._view_of(self._seat[a])) for a in self.agents}
 
     def _new_match(self, seed: int) -> Match[Deal]:
@@ -177,27 +205,40 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         return make
 
     def observe(self, agent: str) -> Observation:
-        mask = np.zeros(len(self.spec.actions), dtype=np.int8)
-        if agent == self.agent_selection and self._legal:
-            mask[list(self._legal)] = 1
+        mask = self._mask.copy() if agent == self.agent_selection else self._no_mask.copy()
         return {"observation": self._tracker.observe(self._seat[agent]), "action_mask": mask}
+
+    def last(self, observe: bool = True) -> Last:
+        """As PettingZoo's ``last()``: (observation, cumulative reward,
+        termination, truncation, info) of the agent to act."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._over or self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        chosen = None if action is None else self._legal.get(int(action))
-        if chosen is None:
-            raise ValueError(f"{agent}: action {action!r} is not legal (see the action mask)")
+        try:
+            chosen = self._legal[self._legal_idx.index(int(action))]  # type: ignore[arg-type]
+        except (ValueError, TypeError):
+            raise ValueError(f"{agent}: action {action!r} is not legal (see the action mask)") from None
         m = self._match
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if not self._zero_rewards:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._zero_rewards = True
         self._tracker.apply(chosen)
         self._actions.append(chosen)
-        finished = len(m.results) > self._deals_done
-        if finished:
+        if len(m.results) > self._deals_done:
             s = self.spec
+            self._zero_rewards = False
             for result in m.results[self._deals_done :]:
                 per_team = deal_rewards(s.game, self.reward_kind, result, s.teams, s.seat_names, self._par)
                 for t, members in enumerate(s.teams):
@@ -206,6 +247,7 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
             done = m.is_over or self.episode == "deal"
             if done:
                 self.terminations = {a: True for a in self.agents}
+                self._over = True
             else:
                 self._start_deal()
             self._accumulate_rewards()  # (rewards come only when a deal ends)

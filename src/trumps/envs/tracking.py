@@ -44,11 +44,24 @@ import trumps
 from trumps.core.cards import Card
 from trumps.core.protocol import Action, Deal, Match
 from trumps.core.trick import TrickDeal
+from trumps.core.values import TextValue
 from trumps.envs.encoding import LAST_CALLS, PHASES, Spec
 
 __all__ = ["ObservationMismatch", "ObservationTracker"]
 
-AUCTION, PLAY = "AUCTION", "PLAY"
+AUCTION, PLAY, KITTY = "AUCTION", "PLAY", "KITTY"
+PUBLIC_BLOCKS = (
+    "led_suit",
+    "contract",
+    "contract_seat",
+    "contract_doubled",
+    "phase",
+    "hand_to_play",
+    "hand_sizes",
+    "tricks_won",
+    "scores",
+    "vulnerable",
+)
 
 
 class ObservationMismatch(AssertionError):
@@ -85,12 +98,38 @@ class ObservationTracker:
         self._zero = off
         self._size = off + 1
         self._index = [self._gather(s, enc.offsets, nt) for s in range(p)]
+        # the blocks of numbers (not cards, not calls): the cells of seat
+        # 0's tensor they fill, and the table's cells those show
+        cells = np.concatenate([np.arange(enc.offsets[b], enc.offsets[b] + sizes[b]) for b in PUBLIC_BLOCKS])
+        self._public_cells = (self._index[0][cells], cells)
         self._width = nc + p  # one slot of the last calls
         # a Match[Deal] from reset() on, left unnarrowed: apply() reads its
         # deal's own fields (auction, tricks, hands, exposed) on the
         # environments' measured path, with no isinstance per action
         self.match: Any = None
         self._table: np.ndarray | None = None
+        self._mv: Any | None = None  # of the table, for single cells
+        self._stale = False  # (see _set_table)
+        # a card's deck position by its Card.index (a list: a Card's hash is a Python call)
+        self._card_of: list[int] = [-1] * (max(Card(c).index for c in spec.deck) + 1)
+        for c, i in spec.card_index.items():
+            self._card_of[Card(c).index] = i
+        at = self._at
+        self._at_hand, self._at_exposed, self._at_trick = at["hand"], at["exposed_hands"], at["current_trick"]
+        self._at_played, self._at_led, self._at_sizes = at["played"], at["led_suit"], at["hand_sizes"]
+        self._at_won, self._at_htp = at["tricks_won"], at["hand_to_play"]
+        # zeros to clear blocks through the memoryview (same format, no numpy call)
+        zeros: Any = np.zeros(max(p * dk, 4), dtype=np.float32).data
+        self._zeros_phases = zeros[: len(PHASES)]
+        self._zeros_w = np.zeros(nc + p, dtype=np.float32).data  # one slot of the last calls
+        self._call_of: dict[object, int | None] = {}
+        self._at_last, self._at_calls = at["last_calls"], at["call_table"]
+        self._zeros_p, self._zeros_4, self._zeros_d, self._zeros_pd = (
+            zeros[:p],
+            zeros[:4],
+            zeros[:dk],
+            zeros[: p * dk],
+        )
 
     def _gather(self, me: int, obs_at: dict[str, int], nt: int) -> np.ndarray:
         """For each position of ``me``'s observation, the absolute cell it shows."""
@@ -144,7 +183,14 @@ class ObservationTracker:
     def reset(self, match: Match[Deal]) -> None:
         """Track ``match`` (the table is built when first needed)."""
         self.match = match
-        self._table = None
+        self._set_table(None)
+
+    def _set_table(self, table: np.ndarray | None) -> None:
+        """The table, and a memoryview of it: single cells are written
+        through the view (a third cheaper than numpy's item assignment)."""
+        self._table = table
+        self._mv = None if table is None else table.data
+        self._stale = False  # the blocks of numbers wait for _refresh_public (when next read)
 
     def copy(self, match: Match[Deal]) -> ObservationTracker:
         """A tracker of ``match``, a clone of this tracker's match in the
@@ -152,14 +198,27 @@ class ObservationTracker:
         written) are shared."""
         new = copy.copy(self)
         new.match = match
-        new._table = None if self._table is None else self._table.copy()
+        new._set_table(None if self._table is None else self._table.copy())
+        new._stale = self._stale
         return new
+
+    def _built(self) -> np.ndarray:
+        """The table, built or brought up to date first if need be."""
+        t = self._table
+        if t is None:
+            t = self._rebuild()
+            self._set_table(t)
+        elif self._stale:
+            self._refresh_public()
+            self._stale = False
+        return t
 
     def observe(self, seat: int) -> np.ndarray:
         """``seat``'s observation tensor (a new array)."""
-        if self._table is None:
-            self._table = self._rebuild()
-        out: np.ndarray = self._table[self._index[seat]]
+        t = self._table
+        if t is None or self._stale:
+            t = self._built()
+        out: np.ndarray = t.take(self._index[seat])
         if self.check:
             self._check(seat, out)
         return out
@@ -167,9 +226,10 @@ class ObservationTracker:
     def observe_into(self, seat: int, out: np.ndarray) -> None:
         """Write ``seat``'s observation tensor into ``out`` (a float32
         array of the observation's size, such as a slice of a larger one)."""
-        if self._table is None:
-            self._table = self._rebuild()
-        np.take(self._table, self._index[seat], out=out)
+        t = self._table
+        if t is None or self._stale:
+            t = self._built()
+        t.take(self._index[seat], out=out, mode="clip")  # (valid indices: "clip" spares a buffer)
         if self.check:
             self._check(seat, out)
 
@@ -194,8 +254,8 @@ class ObservationTracker:
         hands = m.deal.hands
         at_hand, at_exposed = self._at["hand"], self._at["exposed_hands"]
         table[at_hand : at_hand + p * dk] = 0.0
-        for s in range(p):
-            table[[at_hand + s * dk + ci[str(c)] for c in hands[s]]] = 1.0
+        cards = self._card_of
+        table[[at_hand + s * dk + cards[c.index] for s in range(p) for c in hands[s]]] = 1.0
         shown = (public.get("hands") or {}).get(names[0])
         if shown:  # seat 0's hand lies open: the others see it
             table[[at_exposed + ci[c] for c in shown]] = 1.0
@@ -206,56 +266,112 @@ class ObservationTracker:
     def apply(self, action: Action) -> None:
         """Apply ``action`` to the match and bring the table up to date."""
         m = self.match
-        if self._table is None:  # nothing to update: built from the match when first read
+        mv = self._mv
+        if mv is None or self._stale:  # nothing to update: built from the match when first read
             m.apply(action)
+            self._set_table(None)
             return
         d = m.deal
-        phase = m.phase
-        owner = d.hand_to_play
-        auction = getattr(d, "auction", None)  # a game without an auction has none
-        calls = len(auction.calls) if auction is not None else 0
-        tricks = len(d.tricks)
-        exposed = len(getattr(d, "exposed", ()))
-        m.apply(action)
-        t = self._table
-        after = m.phase
-        if m.deal is not d or m.is_over:
-            self._table = None
-        elif phase == AUCTION and type(action) is not Card and len(d.auction.calls) == calls + 1:
-            self._call(t, d)
-            if after == PLAY:
-                self._auction_over(t)
-            elif after != AUCTION:
-                self._table = None
-        elif phase == PLAY == after and type(action) is Card and owner is not None:
-            self._card(t, d, owner, self._card_index[str(action)], tricks)
+        phase = d.phase
+        # a card, or a card with more said (a 500 joker lead naming its suit,
+        # a coinche card with its belote): the same change to the table
+        card = action if type(action) is Card else getattr(action, "card", None)
+        if phase == PLAY and type(card) is Card:
+            owner = d.hand_to_play
+            tricks = len(d.tricks)
+            exposed = len(getattr(d, "exposed", ()))
+            m.apply(action)
+            over = m.is_over
+            if m.deal is not d or owner is None or (d.phase != PLAY and not over):
+                self._set_table(None)  # a new deal, or the deal left the play (a rebuild)
+                return
+            # the card leaves its hand (and the exposed hand), joins the trick
+            # (inlined: this is most of the actions of a deal)
+            cell = owner * self._d + self._card_of[card.index]
+            mv[self._at_hand + cell] = 0.0
+            mv[self._at_exposed + cell] = 0.0
+            mv[self._at_trick + cell] = 1.0
+            mv[self._at_sizes + owner] = len(d.hands[owner]) / 10.0
+            led = self._at_led
+            mv[led : led + 4] = self._zeros_4
+            if len(d.tricks) > tricks:
+                self._trick_done(d)
+            elif self._has_led and d.led < 4:
+                mv[led + d.led] = 1.0
+            htp, at = d.hand_to_play, self._at_htp
+            mv[at : at + self._p] = self._zeros_p
+            if htp is not None:
+                mv[at + htp] = 1.0
             if len(getattr(d, "exposed", ())) != exposed:
-                self._laid_down(t, d.exposed, d.hands)
-        else:
-            self._table = None
+                self._laid_down(mv, d.exposed, d.hands)
+            if over:  # the match ended with this card (one bridge board): its last view's
+                self._stale = True  # numbers, when read (an environment that resets reads none)
+        elif phase == AUCTION and type(action) is not Card:
+            calls = len(d.auction.calls)
+            m.apply(action)
+            if m.deal is not d or m.is_over or len(d.auction.calls) != calls + 1:
+                self._set_table(None)
+                return
+            after = d.phase
+            self._call(mv, d)
+            if after == PLAY:
+                self._auction_over()
+            elif after == KITTY and d.hand_to_play is not None:
+                self._auction_over()  # (500: the contract and the phase)
+                self._kitty_taken(mv, d, d.hand_to_play)
+            elif after != AUCTION:
+                self._set_table(None)
+        elif phase == KITTY and type(action) is Card:
+            # a 500 discard (but the last: the play then starts, and the
+            # table is rebuilt): the card leaves the contractor's own hand
+            owner = d.hand_to_play
+            exposed = len(getattr(d, "exposed", ()))
+            m.apply(action)
+            after = d.phase
+            if m.deal is not d or m.is_over or owner is None or after not in (KITTY, PLAY):
+                self._set_table(None)
+                return
+            mv[self._at_hand + owner * self._d + self._card_of[action.index]] = 0.0
+            mv[self._at_sizes + owner] = len(d.hands[owner]) / 10.0
+            if after == PLAY:  # the last discard: the play starts
+                self._set_phase(mv, PLAY)
+                self._hand_to_play(mv, d.hand_to_play)
+                if len(getattr(d, "exposed", ())) != exposed:
+                    self._laid_down(mv, d.exposed, d.hands)
+        else:  # the kitty, melds, claims, a joker lead...: a rebuild when next read
+            m.apply(action)
+            self._set_table(None)
 
-    def _hand_to_play(self, t: np.ndarray, htp: int | None) -> None:
-        at = self._at["hand_to_play"]
-        t[at : at + self._p] = 0.0
+    def _hand_to_play(self, mv: Any, htp: int | None) -> None:
+        at = self._at_htp
+        mv[at : at + self._p] = self._zeros_p
         if htp is not None:
-            t[at + htp] = 1.0
+            mv[at + htp] = 1.0
 
-    def _call(self, t: np.ndarray, d: TrickDeal) -> None:
+    def _call(self, mv: Any, d: TrickDeal) -> None:
         caller, call = d.auction.calls[-1]
-        k = self._call_index.get(str(call))
-        last, w = self._at["last_calls"], self._width
+        k = self._call_of.get(call, -1)
+        if k == -1:  # (calls are interned: each one's index is looked up by its notation once)
+            k = self._call_index.get(str(call))
+            if isinstance(call, TextValue):
+                self._call_of[call] = k
+        last, w = self._at_last, self._width
         if k is not None:
-            t[self._at["call_table"] + caller * self._nc + k] += 1.0
-        t[last + w : last + LAST_CALLS * w] = t[last : last + (LAST_CALLS - 1) * w]
-        t[last : last + w] = 0.0
+            mv[self._at_calls + caller * self._nc + k] += 1.0
+        # the last calls move one slot down (a memoryview copies overlapping
+        # slices with memmove) and the newest goes first
+        mv[last + w : last + LAST_CALLS * w] = mv[last : last + (LAST_CALLS - 1) * w]
+        mv[last : last + w] = self._zeros_w
         if k is not None:
-            t[last + k] = 1.0
-        t[last + self._nc + caller] = 1.0
-        self._hand_to_play(t, d.hand_to_play)
+            mv[last + k] = 1.0
+        mv[last + self._nc + caller] = 1.0
+        self._hand_to_play(mv, d.hand_to_play)
 
-    def _auction_over(self, t: np.ndarray) -> None:
+    def _auction_over(self) -> None:
         """Bridge and coinche go from the auction straight to the play: the
         contract and the phase change (read from the public view), no hand."""
+        t = self._table
+        assert t is not None
         enc = self.spec.observation
         public = self.match.view(None)
         start, end = self._at["contract"], self._at["contract_doubled"] + 3
@@ -266,31 +382,51 @@ class ObservationTracker:
         t[ph : ph + len(PHASES)] = 0.0
         t[enc.phase_index(public.get("phase")) - enc.offsets["phase"] + ph] = 1.0
 
-    def _laid_down(self, t: np.ndarray, exposed: Iterable[int], hands: Sequence[Sequence[Card]]) -> None:
+    def _refresh_public(self) -> None:
+        """The blocks that are numbers about the deal, not cards or calls
+        (the contract, the phase, whose hand, hand sizes, tricks won,
+        scores, vulnerability, the led suit), encoded again from the
+        spectator's view with its cards and calls left out; the card and
+        call blocks, up to date, are kept."""
+        t = self._table
+        assert t is not None
+        public = self.match.view(None)
+        bare = dict(public, seat=self.spec.seat_names[0], hands=None, trick=None, tricks=None, auction=None)
+        enc = self.spec.observation.encode(bare)  # seat 0's point of view = table order
+        table_cells, seat0_cells = self._public_cells
+        t[table_cells] = enc[seat0_cells]
+
+    def _set_phase(self, mv: Any, phase: str) -> None:
+        ph = self._at["phase"]
+        mv[ph : ph + len(PHASES)] = self._zeros_phases
+        mv[ph + PHASES.index(phase)] = 1.0
+
+    def _kitty_taken(self, mv: Any, d: TrickDeal, owner: int) -> None:
+        """The 500 contractor took up the kitty: its own hand grows (only
+        it sees the kitty), and its hand size."""
+        base, cards = self._at_hand + owner * self._d, self._card_of
+        for c in d.hands[owner]:
+            mv[base + cards[c.index]] = 1.0
+        mv[self._at_sizes + owner] = len(d.hands[owner]) / 10.0
+
+    def _laid_down(self, mv: Any, exposed: Iterable[int], hands: Sequence[Sequence[Card]]) -> None:
         """A hand was laid down (bridge's dummy after the opening lead, a 500
         open misère): the others see it from now on."""
-        dk, ci, at = self._d, self._card_index, self._at["exposed_hands"]
+        dk, cards, at = self._d, self._card_of, self._at["exposed_hands"]
         for seat in exposed:
-            t[at + seat * dk : at + (seat + 1) * dk] = 0.0
+            mv[at + seat * dk : at + (seat + 1) * dk] = self._zeros_d
             for c in hands[seat]:
-                t[at + seat * dk + ci[str(c)]] = 1.0
+                mv[at + seat * dk + cards[c.index]] = 1.0
 
-    def _card(self, t: np.ndarray, d: TrickDeal, owner: int, ci: int, tricks: int) -> None:
-        at, dk = self._at, self._d
-        t[at["hand"] + owner * dk + ci] = 0.0
-        t[at["exposed_hands"] + owner * dk + ci] = 0.0
-        t[at["hand_sizes"] + owner] = len(d.hands[owner]) / 10.0
-        t[at["current_trick"] + owner * dk + ci] = 1.0
-        led = at["led_suit"]
-        t[led : led + 4] = 0.0
-        if len(d.tricks) > tricks:  # the trick is complete
-            n = self._p * dk
-            trick, played = at["current_trick"], at["played"]
-            t[played : played + n] += t[trick : trick + n]
-            t[trick : trick + n] = 0.0
-            won = d.team_tricks()
-            for team, n_won in enumerate(won):
-                t[at["tricks_won"] + team] = n_won / 10.0
-        elif self._has_led and d.led < 4:
-            t[led + d.led] = 1.0
-        self._hand_to_play(t, d.hand_to_play)
+    def _trick_done(self, d: TrickDeal) -> None:
+        """The trick is complete: its cards join the played ones, the
+        tricks won change."""
+        t, mv = self._table, self._mv
+        assert t is not None and mv is not None
+        n = self._p * self._d
+        trick, played = self._at_trick, self._at_played
+        t[played : played + n] += t[trick : trick + n]
+        mv[trick : trick + n] = self._zeros_pd
+        won = self._at_won
+        for team, n_won in enumerate(d.side_won):
+            mv[won + team] = n_won / 10.0
