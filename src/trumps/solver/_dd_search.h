@@ -948,6 +948,105 @@ static void tt_store(const Game *g, const u64 *rk, u64 live, const u64 *lens, u6
     }
 }
 
+/* The block of a shape (leader, suit lengths, shown voids) in the shape
+ * table: one of two candidates next to each other; -1 if neither holds it,
+ * unless `make`: then the one not used in this solve, else the one used
+ * least recently, is emptied for it. */
+static int sb_find(const Game *g, const u64 *lens, u64 meta, u64 h, int make)
+{
+    Solver *sv = g->sv;
+    unsigned base = (unsigned)(h & (SB_SIZE - 1)) & ~1u;
+    SHead *b = &sv->sb_head[base];
+    for (int k = 0; k < 2; k++)
+        if (b[k].gen == sv->tt_gen && b[k].meta == (uint32_t)meta && b[k].lens[0] == lens[0] &&
+            b[k].lens[1] == lens[1]) {
+            b[k].stamp = ++sv->sb_stamp;
+            return (int)(base + k);
+        }
+    if (!make)
+        return -1;
+    int k;
+    if (b[0].gen != sv->tt_gen)
+        k = 0;
+    else if (b[1].gen != sv->tt_gen)
+        k = 1;
+    else
+        k = (int32_t)(b[0].stamp - b[1].stamp) <= 0 ? 0 : 1;
+    b[k].lens[0] = lens[0];
+    b[k].lens[1] = lens[1];
+    b[k].meta = (uint32_t)meta;
+    b[k].gen = sv->tt_gen;
+    b[k].count = 0;
+    b[k].next = 0;
+    b[k].stamp = ++sv->sb_stamp;
+    return (int)(base + k);
+}
+
+/* tt_probe for a shape block: every entry whose relevant cards have the
+ * same owners here (x0, x1: the owners' bit planes over the live cards). */
+static SEntry *sb_probe(const Game *g, int blk, u64 x0, u64 x1, u64 live, int *lo, int *hi, u64 *rel_lo,
+                        u64 *rel_hi)
+{
+    const SHead *b = &g->sv->sb_head[blk];
+    SEntry *e = &g->sv->sb_ent[(size_t)blk * SB_WAYS], *hint = NULL;
+    for (int w = 0; w < b->count; w++, e++) {
+        if (((e->o0 ^ x0) | (e->o1 ^ x1)) & e->spec)
+            continue;
+        if (e->lo > *lo) {
+            *lo = e->lo;
+            *rel_lo = PDEP(e->spec, live);
+        }
+        if (e->hi < *hi) {
+            *hi = e->hi;
+            *rel_hi = PDEP(e->spec, live);
+        }
+        if (e->mrank != 255)
+            hint = e;
+    }
+    return hint;
+}
+
+/* tt_store for the shape table: the entry with the same relevant cards and
+ * owners, else a new one (the block's oldest when it is full). */
+static void sb_store(const Game *g, const u64 *lens, u64 meta, u64 h, u64 x0, u64 x1, u64 live, u64 rel,
+                     int lo, int hi, int bestmove)
+{
+    int blk = sb_find(g, lens, meta, h, 1);
+    SHead *b = &g->sv->sb_head[blk];
+    SEntry *base = &g->sv->sb_ent[(size_t)blk * SB_WAYS], *e = NULL;
+#ifdef NO_PART
+    u64 spec = PEXT(live, live);
+#else
+    u64 spec = spec_of(g, live, rel);
+#endif
+    u64 k0 = x0 & spec, k1 = x1 & spec;
+    for (int w = 0; w < b->count && e == NULL; w++)
+        if (base[w].spec == spec && base[w].o0 == k0 && base[w].o1 == k1)
+            e = &base[w];
+    if (e == NULL) {
+        e = &base[b->next];
+        b->next = (uint16_t)((b->next + 1) % SB_WAYS);
+        if (b->count < SB_WAYS)
+            b->count++;
+        e->spec = spec;
+        e->o0 = k0;
+        e->o1 = k1;
+        e->lo = 0;
+        e->hi = 30000;
+        e->mrank = 255;
+    }
+    if (lo > e->lo)
+        e->lo = (int16_t)lo;
+    if (hi < e->hi)
+        e->hi = (int16_t)hi;
+    if (bestmove >= 0) {
+        int c = bestmove & 255;
+        e->msuit = (uint8_t)g->suit[c];
+        e->mnom = (uint8_t)(bestmove >> 8);
+        e->mrank = (uint8_t)pop64(live & g->smask[g->suit[c]] & above(c));
+    }
+}
+
 /* Whether the side of p, second to play to the current trick (4 hands, no
  * 500 no-trump joker), wins it whatever the others do; `rel` gets the top
  * card that decides it. */
@@ -995,9 +1094,14 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
 #ifdef HIST
     hist[s->tricks_left][s->ntrick]++;
 #endif
-    Entry *bucket = NULL, *hint = NULL;
+    Entry *bucket = NULL;
     uint32_t *tags = NULL, tag = 0;
-    u64 lens[2], meta = 0, live = 0, extra = 0, rk[MAXN];
+    u64 lens[2] = {0, 0}, meta = 0, live = 0, extra = 0, rk[MAXN];
+    /* the shape table (USE_SHAPES): the hash, the owners' bit planes */
+    int shapes = USE_SHAPES(g), stored = 0;
+    u64 hsh = 0, x0 = 0, x1 = 0;
+    /* the table's best move: suit, live cards above it, nominated suit */
+    int hsuit = -1, hrank = 0, hnom = 0;
     int a0 = alpha, b0 = beta;
     if (s->ntrick == 0) {
         if (s->tricks_left == 0)
@@ -1030,12 +1134,23 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
                     rk[i] = i < g->n ? PEXT(s->hand[i], live) : 0;
                 h = mix(mix(lens[0] ^ meta * 0x9e3779b97f4a7c15ULL) ^ lens[1]);
             }
-            bucket = &g->sv->tt[(h & (TT_SIZE - 1)) * TT_WAYS];
-            tags = &g->sv->tt_tags[(h & (TT_SIZE - 1)) * TT_WAYS];
-            tag = ((uint32_t)(h >> 40) << 8) | (g->sv->tt_gen & 255u);
-            /* the table line is fetched while the bounds are computed */
-            __builtin_prefetch(tags);
-            __builtin_prefetch(bucket);
+            if (shapes) {
+                hsh = h;
+                x0 = rk[1] | rk[3];
+                x1 = rk[2] | rk[3];
+                unsigned base = (unsigned)(h & (SB_SIZE - 1)) & ~1u;
+                /* the two candidate heads and the first entries are
+                 * fetched while the bounds are computed */
+                __builtin_prefetch(&g->sv->sb_head[base]);
+                __builtin_prefetch(&g->sv->sb_ent[(size_t)base * SB_WAYS]);
+            } else {
+                bucket = &g->sv->tt[(h & (TT_SIZE - 1)) * TT_WAYS];
+                tags = &g->sv->tt_tags[(h & (TT_SIZE - 1)) * TT_WAYS];
+                tag = ((uint32_t)(h >> 40) << 8) | (g->sv->tt_gen & 255u);
+                /* the table line is fetched while the bounds are computed */
+                __builtin_prefetch(tags);
+                __builtin_prefetch(bucket);
+            }
         }
 #ifdef NO_QT
         if (0) {
@@ -1106,6 +1221,9 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
             master_bound(g, s, &lo, &hi, &rel_lo, &rel_hi);
 #endif
         /* the bounds alone may decide: no look-up then */
+#ifdef HIST
+        if (lo >= beta || hi <= alpha) bcut[s->tricks_left][lo >= beta]++;
+#endif
         if (lo >= beta) {
             *rel = rel_lo;
             return lo;
@@ -1126,7 +1244,26 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
             }
             goto moves;
         }
-        hint = tt_probe(g, rk, live, lens, meta, bucket, tags, tag, &lo, &hi, &rel_lo, &rel_hi);
+        stored = 1;
+        if (shapes) {
+            int blk = sb_find(g, lens, meta, hsh, 0);
+            SEntry *e = blk < 0 ? NULL : sb_probe(g, blk, x0, x1, live, &lo, &hi, &rel_lo, &rel_hi);
+            if (e != NULL) {
+                hsuit = e->msuit;
+                hrank = e->mrank;
+                hnom = e->mnom;
+            }
+        } else {
+            Entry *e = tt_probe(g, rk, live, lens, meta, bucket, tags, tag, &lo, &hi, &rel_lo, &rel_hi);
+            if (e != NULL) {
+                hsuit = e->msuit;
+                hrank = e->mrank;
+                hnom = e->mnom;
+            }
+        }
+#ifdef HIST
+        if (lo >= beta || hi <= alpha || lo == hi) ttcut[s->tricks_left]++; else searched[s->tricks_left]++;
+#endif
         if (lo >= beta) {
             *rel = rel_lo;
             return lo;
@@ -1180,13 +1317,13 @@ moves:;
     u64 lv = live | s->trickmask; /* the hands and the current trick */
     int m = gen_moves(g, s, p, lv, mv, 1, pairs, &npairs);
     order_moves(g, s, p, live, mv, m);
-    if (hint != NULL) {
+    if (hsuit >= 0) {
         /* the stored best move, in relative rank, first */
-        u64 sm = live & g->smask[hint->msuit];
-        int want = pop64(sm) - 1 - hint->mrank;
+        u64 sm = live & g->smask[hsuit];
+        int want = pop64(sm) - 1 - hrank;
         for (int i = 0; i < m; i++) {
             int c = mv[i] & 255;
-            if (g->suit[c] == hint->msuit && (mv[i] >> 8) == hint->mnom && pop64(sm & ((1ULL << c) - 1)) == want) {
+            if (g->suit[c] == hsuit && (mv[i] >> 8) == hnom && pop64(sm & ((1ULL << c) - 1)) == want) {
                 int t = mv[i];
                 memmove(mv + 1, mv, i * sizeof(int));
                 mv[0] = t;
@@ -1271,13 +1408,13 @@ moves:;
         }
         *rel = r;
     }
-    if (bucket != NULL && !x->stopped) {
-        if (best <= a0)
-            tt_store(g, rk, live, lens, meta, bucket, tags, tag, *rel, 0, best, bestmove);
-        else if (best >= b0)
-            tt_store(g, rk, live, lens, meta, bucket, tags, tag, *rel, best, 30000, bestmove);
+    if (stored && !x->stopped) {
+        /* fail-soft: an upper bound, a lower bound, or the value */
+        int slo = best <= a0 ? 0 : best, shi = best >= b0 ? 30000 : best;
+        if (shapes)
+            sb_store(g, lens, meta, hsh, x0, x1, live, *rel, slo, shi, bestmove);
         else
-            tt_store(g, rk, live, lens, meta, bucket, tags, tag, *rel, best, best, bestmove);
+            tt_store(g, rk, live, lens, meta, bucket, tags, tag, *rel, slo, shi, bestmove);
     }
     return best;
 }
