@@ -116,8 +116,9 @@ typedef struct {
     u64 lens[2];
     uint32_t meta;           /* tt_shape's, which fits in 32 bits for four hands */
     uint32_t gen;            /* the solve it belongs to (not the current one: free) */
+    uint32_t stamp;          /* last use, to choose which block to replace */
     uint16_t count, next;    /* entries in use; the next one to overwrite */
-    uint32_t stamp;          /* last use, to choose which of two blocks to replace */
+    uint8_t tl, pad[3];      /* tricks left in the shape */
 } SHead;
 
 /* Which table a game uses */
@@ -130,6 +131,9 @@ typedef struct {
 #define SB_BITS 14
 #endif
 #define SB_SIZE (1u << SB_BITS)
+#ifndef SB_ASSOC
+#define SB_ASSOC 4           /* candidate blocks per shape */
+#endif
 /* One solver: a transposition table and the move-ordering memory of a
  * search, used by one search at a time (its lock).  The module has up to
  * one per processor (n_solvers, at most MAX_SOLVERS, each table allocated
@@ -172,7 +176,7 @@ typedef struct {
 static long long hist[14][7];
 static long long cuts[64], cutnodes;
 static long long cutat[6][8], allnodes[6], allmoves[6];
-static long long bcut[14][2], ttcut[14], searched[14];
+static long long bcut[14][2], ttcut[14], searched[14], tricknodes, probes, pscan, pmatch, evict, newblocks;
 #endif
 
 /* What the first guesses below look at, per side (1: declaring): the top
@@ -532,6 +536,8 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
             fprintf(stderr, "\n");
         }
         for (int j = 0; j < 4; j++) fprintf(stderr, "ply %d cuts %lld %lld %lld %lld %lld  all %lld avg moves %.2f\n", j, cutat[j][0], cutat[j][1], cutat[j][2], cutat[j][3], cutat[j][4], allnodes[j], allnodes[j] ? (double)allmoves[j]/allnodes[j] : 0.0);
+        fprintf(stderr, "trick nodes %lld probes %lld (block found) avg scan %.1f with a match %lld; blocks %lld evicted %lld\n", tricknodes, probes, probes ? (double)pscan / probes : 0.0, pmatch, newblocks, evict);
+        tricknodes = 0;
         fprintf(stderr, "cut at move:");
         for (int j = 0; j < 8; j++)
             fprintf(stderr, " %lld", cuts[j]);

@@ -949,15 +949,16 @@ static void tt_store(const Game *g, const u64 *rk, u64 live, const u64 *lens, u6
 }
 
 /* The block of a shape (leader, suit lengths, shown voids) in the shape
- * table: one of two candidates next to each other; -1 if neither holds it,
- * unless `make`: then the one not used in this solve, else the one used
- * least recently, is emptied for it. */
-static int sb_find(const Game *g, const u64 *lens, u64 meta, u64 h, int make)
+ * table: one of SB_ASSOC candidates next to each other; -1 if none holds
+ * it, unless `make`: then one is emptied for it, one not used in this solve
+ * if any, else the one with the fewest tricks left (its entries save the
+ * least search), the least recently used of those. */
+static int sb_find(const Game *g, const u64 *lens, u64 meta, u64 h, int tl, int make)
 {
     Solver *sv = g->sv;
-    unsigned base = (unsigned)(h & (SB_SIZE - 1)) & ~1u;
+    unsigned base = (unsigned)(h & (SB_SIZE - 1)) & ~(unsigned)(SB_ASSOC - 1);
     SHead *b = &sv->sb_head[base];
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < SB_ASSOC; k++)
         if (b[k].gen == sv->tt_gen && b[k].meta == (uint32_t)meta && b[k].lens[0] == lens[0] &&
             b[k].lens[1] == lens[1]) {
             b[k].stamp = ++sv->sb_stamp;
@@ -965,19 +966,29 @@ static int sb_find(const Game *g, const u64 *lens, u64 meta, u64 h, int make)
         }
     if (!make)
         return -1;
-    int k;
-    if (b[0].gen != sv->tt_gen)
+    int k = -1;
+    for (int j = 0; j < SB_ASSOC && k < 0; j++)
+        if (b[j].gen != sv->tt_gen)
+            k = j;
+    if (k < 0) {
         k = 0;
-    else if (b[1].gen != sv->tt_gen)
-        k = 1;
-    else
-        k = (int32_t)(b[0].stamp - b[1].stamp) <= 0 ? 0 : 1;
+        for (int j = 1; j < SB_ASSOC; j++)
+            if (b[j].tl < b[k].tl || (b[j].tl == b[k].tl && (int32_t)(b[j].stamp - b[k].stamp) < 0))
+                k = j;
+#ifdef HIST
+        evict++;
+#endif
+    }
+#ifdef HIST
+    newblocks++;
+#endif
     b[k].lens[0] = lens[0];
     b[k].lens[1] = lens[1];
     b[k].meta = (uint32_t)meta;
     b[k].gen = sv->tt_gen;
     b[k].count = 0;
     b[k].next = 0;
+    b[k].tl = (uint8_t)tl;
     b[k].stamp = ++sv->sb_stamp;
     return (int)(base + k);
 }
@@ -989,9 +1000,16 @@ static SEntry *sb_probe(const Game *g, int blk, u64 x0, u64 x1, u64 live, int *l
 {
     const SHead *b = &g->sv->sb_head[blk];
     SEntry *e = &g->sv->sb_ent[(size_t)blk * SB_WAYS], *hint = NULL;
+#ifdef HIST
+    int nm = 0;
+    probes++; pscan += b->count;
+#endif
     for (int w = 0; w < b->count; w++, e++) {
         if (((e->o0 ^ x0) | (e->o1 ^ x1)) & e->spec)
             continue;
+#ifdef HIST
+        if (!nm++) pmatch++;
+#endif
         if (e->lo > *lo) {
             *lo = e->lo;
             *rel_lo = PDEP(e->spec, live);
@@ -1008,10 +1026,10 @@ static SEntry *sb_probe(const Game *g, int blk, u64 x0, u64 x1, u64 live, int *l
 
 /* tt_store for the shape table: the entry with the same relevant cards and
  * owners, else a new one (the block's oldest when it is full). */
-static void sb_store(const Game *g, const u64 *lens, u64 meta, u64 h, u64 x0, u64 x1, u64 live, u64 rel,
+static void sb_store(const Game *g, const u64 *lens, u64 meta, u64 h, int tl, u64 x0, u64 x1, u64 live, u64 rel,
                      int lo, int hi, int bestmove)
 {
-    int blk = sb_find(g, lens, meta, h, 1);
+    int blk = sb_find(g, lens, meta, h, tl, 1);
     SHead *b = &g->sv->sb_head[blk];
     SEntry *base = &g->sv->sb_ent[(size_t)blk * SB_WAYS], *e = NULL;
 #ifdef NO_PART
@@ -1138,8 +1156,8 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
                 hsh = h;
                 x0 = rk[1] | rk[3];
                 x1 = rk[2] | rk[3];
-                unsigned base = (unsigned)(h & (SB_SIZE - 1)) & ~1u;
-                /* the two candidate heads and the first entries are
+                unsigned base = (unsigned)(h & (SB_SIZE - 1)) & ~(unsigned)(SB_ASSOC - 1);
+                /* the candidate heads and the first entries are
                  * fetched while the bounds are computed */
                 __builtin_prefetch(&g->sv->sb_head[base]);
                 __builtin_prefetch(&g->sv->sb_ent[(size_t)base * SB_WAYS]);
@@ -1246,7 +1264,7 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
         }
         stored = 1;
         if (shapes) {
-            int blk = sb_find(g, lens, meta, hsh, 0);
+            int blk = sb_find(g, lens, meta, hsh, s->tricks_left, 0);
             SEntry *e = blk < 0 ? NULL : sb_probe(g, blk, x0, x1, live, &lo, &hi, &rel_lo, &rel_hi);
             if (e != NULL) {
                 hsuit = e->msuit;
@@ -1348,6 +1366,9 @@ moves:;
             continue;
         State c = *s;
         u64 crel = 0, wrel = 0;
+#ifdef HIST
+        if (s->ntrick == g->n - 1) tricknodes++;
+#endif
         int d = apply_move(g, &c, p, mv[i], &wrel);
         int v = d + search(x, &c, alpha - d, beta - d, &crel);
         crel |= wrel;
@@ -1412,7 +1433,7 @@ moves:;
         /* fail-soft: an upper bound, a lower bound, or the value */
         int slo = best <= a0 ? 0 : best, shi = best >= b0 ? 30000 : best;
         if (shapes)
-            sb_store(g, lens, meta, hsh, x0, x1, live, *rel, slo, shi, bestmove);
+            sb_store(g, lens, meta, hsh, s->tricks_left, x0, x1, live, *rel, slo, shi, bestmove);
         else
             tt_store(g, rk, live, lens, meta, bucket, tags, tag, *rel, slo, shi, bestmove);
     }
@@ -1543,7 +1564,13 @@ static int exact(Ctx *x, const State *s, int guess)
         while (lo < hi) {
             int beta = v <= lo ? lo + 1 : v;
             u64 r;
+#ifdef DD_DEBUG
+            long long n0 = x->nodes;
+#endif
             v = search(x, s, beta - 1, beta, &r);
+#ifdef DD_DEBUG
+            fprintf(stderr, "  beta %d -> %d  (%lld nodes)\n", beta, v, x->nodes - n0);
+#endif
             if (x->stopped)
                 return lo;
             if (v >= beta)
