@@ -993,33 +993,49 @@ static int sb_find(const Game *g, const u64 *lens, u64 meta, u64 h, int tl, int 
     return (int)(base + k);
 }
 
-/* tt_probe for a shape block: every entry whose relevant cards have the
- * same owners here (x0, x1: the owners' bit planes over the live cards). */
-static SEntry *sb_probe(const Game *g, int blk, u64 x0, u64 x1, u64 live, int *lo, int *hi, u64 *rel_lo,
-                        u64 *rel_hi)
+/* tt_probe for a shape block: the entries whose relevant cards have the
+ * same owners here (x0, x1: the owners' bit planes over the live cards),
+ * newest first, until one decides the window (alpha, beta) on its own:
+ * most look-ups that match are decided by the first match, so the rest of
+ * the block is not scanned (a block holds up to SB_WAYS entries).  The
+ * best move of the newest match is the hint (4-8 % fewer nodes than the
+ * oldest's in 20 bridge deals). */
+static SEntry *sb_probe(const Game *g, int blk, u64 x0, u64 x1, u64 live, int alpha, int beta, int *lo, int *hi,
+                        u64 *rel_lo, u64 *rel_hi)
 {
     const SHead *b = &g->sv->sb_head[blk];
-    SEntry *e = &g->sv->sb_ent[(size_t)blk * SB_WAYS], *hint = NULL;
+    SEntry *base = &g->sv->sb_ent[(size_t)blk * SB_WAYS], *hint = NULL;
+    int w = b->next;
 #ifdef HIST
     int nm = 0;
-    probes++; pscan += b->count;
+    probes++;
 #endif
-    for (int w = 0; w < b->count; w++, e++) {
+    for (int left = b->count; left > 0; left--) {
+        w = (w == 0 ? SB_WAYS : w) - 1;
+        SEntry *e = &base[w];
+#ifdef HIST
+        pscan++;
+#endif
         if (((e->o0 ^ x0) | (e->o1 ^ x1)) & e->spec)
             continue;
 #ifdef HIST
-        if (!nm++) pmatch++;
+        if (!nm++)
+            pmatch++;
 #endif
+        if (e->mrank != 255 && hint == NULL)
+            hint = e;
         if (e->lo > *lo) {
             *lo = e->lo;
             *rel_lo = PDEP(e->spec, live);
+            if (*lo >= beta)
+                break;
         }
         if (e->hi < *hi) {
             *hi = e->hi;
             *rel_hi = PDEP(e->spec, live);
+            if (*hi <= alpha)
+                break;
         }
-        if (e->mrank != 255)
-            hint = e;
     }
     return hint;
 }
@@ -1265,7 +1281,7 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
         stored = 1;
         if (shapes) {
             int blk = sb_find(g, lens, meta, hsh, s->tricks_left, 0);
-            SEntry *e = blk < 0 ? NULL : sb_probe(g, blk, x0, x1, live, &lo, &hi, &rel_lo, &rel_hi);
+            SEntry *e = blk < 0 ? NULL : sb_probe(g, blk, x0, x1, live, alpha, beta, &lo, &hi, &rel_lo, &rel_hi);
             if (e != NULL) {
                 hsuit = e->msuit;
                 hrank = e->mrank;
