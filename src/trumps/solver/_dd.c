@@ -117,15 +117,15 @@ typedef struct {
     uint32_t meta;           /* tt_shape's, which fits in 32 bits for four hands */
     uint32_t gen;            /* the solve it belongs to (not the current one: free) */
     uint32_t stamp;          /* last use, to choose which block to replace */
-    uint16_t count, next;    /* entries in use; the next one to overwrite */
-    uint8_t tl, pad[3];      /* tricks left in the shape */
-} SHead;
+    uint8_t count, next;     /* entries in use; the next one to overwrite */
+    uint8_t tl, pad;         /* tricks left in the shape */
+} SHead;                     /* 32 bytes: the SB_ASSOC candidates in two lines */
 
 /* Which table a game uses */
 #define USE_SHAPES(g) (!(g)->points && (g)->n <= 4)
 
 #ifndef SB_WAYS
-#define SB_WAYS 64
+#define SB_WAYS 64           /* at most 255 (SHead's counters) */
 #endif
 #ifndef SB_BITS
 #define SB_BITS 14
@@ -224,6 +224,7 @@ typedef struct {
 #define live_of live_of_bmi2
 #define master_bound master_bound_bmi2
 #define mix mix_bmi2
+#define more_quick more_quick_bmi2
 #define must_lose_trick must_lose_trick_bmi2
 #define order_moves order_moves_bmi2
 #define points_key points_key_bmi2
@@ -236,6 +237,7 @@ typedef struct {
 #define sb_probe sb_probe_bmi2
 #define sb_store sb_store_bmi2
 #define search search_bmi2
+#define seat_after seat_after_bmi2
 #define second_hand_wins second_hand_wins_bmi2
 #define second_overtaken second_overtaken_bmi2
 #define spec_of spec_of_bmi2
@@ -262,6 +264,7 @@ typedef struct {
 #undef live_of
 #undef master_bound
 #undef mix
+#undef more_quick
 #undef must_lose_trick
 #undef order_moves
 #undef points_key
@@ -274,6 +277,7 @@ typedef struct {
 #undef sb_probe
 #undef sb_store
 #undef search
+#undef seat_after
 #undef second_hand_wins
 #undef second_overtaken
 #undef spec_of

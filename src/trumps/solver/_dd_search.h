@@ -56,6 +56,14 @@ static inline u64 boss_mask(const Game *g)
     return g->trump >= 0 ? g->smask[g->trump] : g->joker_high ? g->smask[4] : 0;
 }
 
+/* The seat `k` places after seat `a` (k < n): (a + k) % n without a
+ * division, which showed in the profile of the hottest lines. */
+static inline int seat_after(const Game *g, int a, int k)
+{
+    int q = a + k;
+    return q >= g->n ? q - g->n : q;
+}
+
 static inline int card_key(const Game *g, int c, int led)
 {
     int s = g->suit[c];
@@ -81,7 +89,7 @@ static u64 legal_mask(const Game *g, const State *s, int p)
     if (g->ctype == 0)
         return follow ? follow : h;
     int top = s->tcard[s->best];
-    int bestpos = (s->leader + s->best) % g->n;
+    int bestpos = seat_after(g, s->leader, s->best);
     int partner = g->decl[bestpos] == g->decl[p];
     if (g->ctype == 1 || s->led == g->trump) {
         if (!follow)
@@ -187,7 +195,7 @@ static inline int apply_move(const Game *g, State *s, int p, int mv, u64 *winrel
     s->trickmask |= bit;
     if (s->ntrick < g->n)
         return 0;
-    int winner = (s->leader + s->best) % g->n;
+    int winner = seat_after(g, s->leader, s->best);
     int w = s->tcard[s->best];
     int beaten = -1;
     for (int i = 0; i < g->n; i++) {
@@ -291,7 +299,7 @@ static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv,
                 sc = 50 + rank - g->pts[c] - (ruffable ? 30 : 0) + 8 * len + (toward ? 20 : 0);
             }
         } else {
-            int bestpos = (s->leader + s->best) % g->n;
+            int bestpos = seat_after(g, s->leader, s->best);
             int partner = g->decl[bestpos] == g->decl[p];
             int k = card_key(g, c, s->led);
             int last = s->ntrick == g->n - 1;
@@ -661,6 +669,43 @@ static int quick_plus_masters(const Game *g, const State *s, u64 *rel, int *qpts
     *rel |= r | brel;
     *qpts = qp + bestp;
     return t;
+}
+
+/* Two more lower bounds of the quick-trick kind for the side on lead
+ * (quick_plus_masters, cross_tricks), costlier than quick_tricks, so search
+ * computes them only once the cheap bounds and the table have not decided:
+ * the better one, if above `q` (quick_tricks' count, or points), narrows lo
+ * (the declaring side on lead) or hi.  Not tried once a count already
+ * decides the window. */
+static void more_quick(const Game *g, const State *s, int alpha, int beta, int q, int *lo, int *hi, u64 *rel_lo,
+                       u64 *rel_hi)
+{
+    static int (*const more[])(const Game *, const State *, u64 *, int *) = {quick_plus_masters, cross_tricks};
+    int full = g->points ? s->rem_pts : s->tricks_left;
+    int need = g->decl[s->leader] ? beta : full - alpha;
+    int best = q;
+    u64 brel = 0;
+    for (int b = 0; b < 2 && best < need; b++) {
+        u64 mrel = 0;
+        int mp = 0;
+        int mt = more[b](g, s, &mrel, &mp);
+        int val = g->points ? mp : mt;
+        if (val > best) {
+            best = val;
+            brel = mrel;
+        }
+    }
+    if (best == q)
+        return;
+    if (g->decl[s->leader]) {
+        if (best > *lo) {
+            *lo = best;
+            *rel_lo = brel;
+        }
+    } else if (full - best < *hi) {
+        *hi = full - best;
+        *rel_hi = brel;
+    }
 }
 
 /* Tricks each side must win whatever happens: a hand's trumps (or, in a
@@ -1059,7 +1104,7 @@ static void sb_store(const Game *g, const u64 *lens, u64 meta, u64 h, int tl, u6
             e = &base[w];
     if (e == NULL) {
         e = &base[b->next];
-        b->next = (uint16_t)((b->next + 1) % SB_WAYS);
+        b->next = (uint8_t)((b->next + 1) % SB_WAYS);
         if (b->count < SB_WAYS)
             b->count++;
         e->spec = spec;
@@ -1145,7 +1190,7 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
             State c = *s;
             int d = 0;
             for (int i = 0; i < g->n; i++) {
-                int q = (c.leader + c.ntrick) % g->n;
+                int q = seat_after(g, c.leader, c.ntrick);
                 int card = ctz64(c.hand[q]);
                 d = apply_move(g, &c, q, card | (g->suit[card] << 8), rel);
             }
@@ -1176,6 +1221,7 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
                 /* the candidate heads and the first entries are
                  * fetched while the bounds are computed */
                 __builtin_prefetch(&g->sv->sb_head[base]);
+                __builtin_prefetch(&g->sv->sb_head[base + SB_ASSOC - 1]);
                 __builtin_prefetch(&g->sv->sb_ent[(size_t)base * SB_WAYS]);
             } else {
                 bucket = &g->sv->tt[(h & (TT_SIZE - 1)) * TT_WAYS];
@@ -1187,32 +1233,20 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
             }
         }
 #ifdef NO_QT
-        if (0) {
+        int wants = 0;
 #else
-        if (g->maxi[s->leader] == g->decl[s->leader]) {
+        /* the side on lead wants tricks (never in misère) */
+        int wants = g->maxi[s->leader] == g->decl[s->leader];
 #endif
-            /* the side on lead wants tricks (never in misère); for card
-             * points, the cashed cards' own points */
+        int qbase = 0; /* its quick tricks (card points: their points) */
+        if (wants) {
+            /* for card points, the cashed cards' own points */
             u64 qrel = 0;
             int qp = 0;
             int qt = quick_tricks(g, s, &qrel, &qp, 0);
-            /* two more lower bounds of the same kind: the best one counts */
-            static int (*const more[])(const Game *, const State *, u64 *, int *) = {quick_plus_masters,
-                                                                                      cross_tricks};
-            /* (not needed once this one already decides the window) */
-            int need = g->decl[s->leader] ? beta : hi - alpha;
-            for (int b = 0; b < 2 && (g->points ? qp : qt) < need; b++) {
-                u64 mrel = 0;
-                int mp = 0;
-                int mt = more[b](g, s, &mrel, &mp);
-                if (g->points ? mp > qp : mt > qt) {
-                    qt = mt;
-                    qp = mp;
-                    qrel = mrel;
-                }
-            }
             if (g->points)
                 qt = qp;
+            qbase = qt;
             if (g->decl[s->leader]) {
                 lo = qt;
                 rel_lo = qrel;
@@ -1268,6 +1302,17 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
         }
         if (!use_tt) {
             /* small endings: searching is cheaper than a table look-up */
+            if (wants) {
+                more_quick(g, s, alpha, beta, qbase, &lo, &hi, &rel_lo, &rel_hi);
+                if (lo >= beta) {
+                    *rel = rel_lo;
+                    return lo;
+                }
+                if (hi <= alpha) {
+                    *rel = rel_hi;
+                    return hi;
+                }
+            }
             if (lo > alpha) {
                 alpha = lo;
                 extra |= rel_lo;
@@ -1306,6 +1351,18 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
             *rel = rel_hi;
             return hi;
         }
+        if (wants && lo < hi) {
+            /* the costlier quick tricks only now: most look-ups decide */
+            more_quick(g, s, alpha, beta, qbase, &lo, &hi, &rel_lo, &rel_hi);
+            if (lo >= beta) {
+                *rel = rel_lo;
+                return lo;
+            }
+            if (hi <= alpha) {
+                *rel = rel_hi;
+                return hi;
+            }
+        }
         if (lo == hi) {
             *rel = rel_lo | rel_hi;
             return lo;
@@ -1322,7 +1379,7 @@ static int search(Ctx *x, const State *s, int alpha, int beta, u64 *rel)
         b0 = beta;
     }
 moves:;
-    int p = (s->leader + s->ntrick) % g->n;
+    int p = seat_after(g, s->leader, s->ntrick);
     int mv[64];
     int pairs[64], npairs = 0;
     if (s->ntrick != 0)
@@ -1648,7 +1705,7 @@ static int exact(Ctx *x, const State *s, int guess)
 static int root_values(Ctx *x, const State *s, int *mv, int *vals)
 {
     const Game *g = x->g;
-    int p = (s->leader + s->ntrick) % g->n;
+    int p = seat_after(g, s->leader, s->ntrick);
     int m;
     int pr0[64], npr0 = 0;
     u64 live = s->trickmask;
