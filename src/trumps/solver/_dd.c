@@ -109,7 +109,7 @@ typedef struct {
     u64 spec;                /* the relevant cards, over the live cards */
     u64 o0, o1;              /* their owners' bit planes (outside spec: 0) */
     int16_t lo, hi;
-    uint8_t msuit, mrank, mnom, pad;  /* best move, as in Entry */
+    uint32_t pad;            /* (no best move: see sb_probe) */
 } SEntry;
 
 typedef struct {
