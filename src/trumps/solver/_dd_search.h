@@ -343,8 +343,16 @@ static void order_moves(const Game *g, const State *s, int p, u64 live, int *mv,
         }
         int h = g->sv->history[p][c];
         score[i] = HIST_MIX;
-        if (s->ntrick == 0 && g->sv->killer[s->tricks_left][p] == c + 1)
-            score[i] = 1 << 30;
+        /* the killer lead: in trick games a bonus on its score (the lead
+         * scores' classes are 50-200 apart), not first whatever the
+         * position: 1-2 % fewer nodes than first in bridge and 500 on five
+         * sets of deals; first for card points (+2 % coinche nodes else) */
+        if (s->ntrick == 0 && g->sv->killer[s->tricks_left][p] == c + 1) {
+            if (g->points)
+                score[i] = 1 << 30;
+            else
+                score[i] += 150 * 4096;
+        }
     }
     for (int i = 1; i < m; i++) {
         int v = mv[i], sc = score[i], j = i - 1;
