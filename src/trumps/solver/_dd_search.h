@@ -1129,8 +1129,11 @@ static void sb_store(const Game *g, const u64 *lens, u64 meta, u64 h, int tl, u6
 }
 
 /* Whether the side of p, second to play to the current trick (4 hands, no
- * 500 no-trump joker), wins it whatever the others do; `rel` gets the top
- * card that decides it. */
+ * 500 no-trump joker), wins it whatever the others do: 0 if not, else the
+ * tricks it surely wins from here, this one and, in no trumps, those that
+ * the hand winning it cashes next (DDS's QuickTricksSecondHand): its second
+ * master of the led suit, the top card of each other suit it holds, every
+ * card of a suit nobody else holds.  `rel` gets the top cards it used. */
 static int second_hand_wins(const Game *g, const State *s, int p, u64 live, u64 *rel)
 {
     if (live & g->smask[4])
@@ -1158,7 +1161,38 @@ static int second_hand_wins(const Game *g, const State *s, int p, u64 live, u64 
     if (top < led || (lho_x && top < 63 - __builtin_clzll(lho_x)))
         return 0;
     *rel |= 1ULL << top;
-    return 1;
+    if (t >= 0)
+        return 1;
+    /* no trumps: the hand with `top` wins the trick and leads the next */
+    int hh = (s->hand[p] >> top) & 1 ? p : part;
+    u64 mine = s->hand[hh], others = 0;
+    for (int i = 0; i < 4; i++)
+        if (i != hh)
+            others |= s->hand[i];
+    int k = 1;
+    u64 sl = live & sm;
+    int t1 = 63 - __builtin_clzll(sl);
+    u64 rest = sl & ~(1ULL << t1);
+    if (((mine >> t1) & 1) && rest && ((mine >> (63 - __builtin_clzll(rest))) & 1)) {
+        /* the top two of the suit: the other one is a master next */
+        k++;
+        *rel |= (1ULL << t1) | (1ULL << (63 - __builtin_clzll(rest)));
+    }
+    for (int y = 0; y < 4; y++) {
+        u64 my = mine & g->smask[y];
+        if (y == x || !my)
+            continue;
+        if (!(others & g->smask[y])) {
+            k += pop64(my); /* a suit nobody else holds */
+        } else {
+            int ty = 63 - __builtin_clzll(live & g->smask[y]);
+            if ((mine >> ty) & 1) {
+                k++;
+                *rel |= 1ULL << ty;
+            }
+        }
+    }
+    return k < s->tricks_left ? k : s->tricks_left;
 }
 
 /* Fail-soft alpha-beta on the declaring side's future total.  `rel` gets
@@ -1390,9 +1424,10 @@ moves:;
          * cannot.  Worth one trick, often all the window asks for, if
          * this side wants tricks (not a misère contractor's). */
         u64 srel = 0;
-        if (second_hand_wins(g, s, p, live, &srel)) {
+        int sure = second_hand_wins(g, s, p, live, &srel);
+        if (sure) {
             int side = g->decl[p];
-            int lo1 = side ? 1 : 0, hi1 = side ? s->tricks_left : s->tricks_left - 1;
+            int lo1 = side ? sure : 0, hi1 = side ? s->tricks_left : s->tricks_left - sure;
             if (lo1 >= beta) {
                 *rel = srel;
                 return lo1;
