@@ -556,10 +556,12 @@ static int quick_tricks(const Game *g, const State *s, u64 *rel, int *qpts, int 
 
 /* Quick tricks through a partner's entry: the leader leads a small card of
  * a suit whose top live card a partner holds (every opponent follows to it,
- * so nobody ruffs or throws a card), the partner wins and cashes its own
- * quick tricks.  A lower bound on the side's tricks (and the cashed points)
- * counted in the position after that trick, with each opponent's lowest
- * card of the suit gone (the worst case for the partner's later tricks). */
+ * or, void, can only throw a card: for tricks, when it holds nothing that
+ * beats the suit), the partner wins and cashes its own quick tricks.  A
+ * lower bound on the side's tricks (and the cashed points) counted in the
+ * position after that trick, with each following opponent's lowest card of
+ * the suit gone (the worst case for the partner's later tricks) and a void
+ * one's cards all kept. */
 static int cross_tricks(const Game *g, const State *s, u64 *rel, int *qpts)
 {
     int n = g->n;
@@ -584,9 +586,13 @@ static int cross_tricks(const Game *g, const State *s, u64 *rel, int *qpts)
                 p = i;
         if (p < 0 || g->decl[p] != side)
             continue;
+        /* an opponent void in the suit may only discard: not for card
+         * points (its discard's points), nor when it holds a card that
+         * beats the suit (a trump, a 500 no-trump high joker) */
+        u64 bm = boss_mask(g);
         int ok = 1;
         for (int i = 0; i < n && ok; i++)
-            if (g->decl[i] != side && !(s->hand[i] & sm))
+            if (g->decl[i] != side && !(s->hand[i] & sm) && (g->points || (s->hand[i] & bm)))
                 ok = 0;
         if (!ok)
             continue;
@@ -605,9 +611,12 @@ static int cross_tricks(const Game *g, const State *s, u64 *rel, int *qpts)
                 int q = ctz64(h);
                 c.hand[i] &= ~(1ULL << q);
                 tp += g->pts[q];
-            } else {
+            } else if (g->decl[i] == side) {
                 ok = 0; /* a void partner: it could ruff or overtake; skip */
             }
+            /* a void opponent keeps its cards here: whichever it throws,
+             * the partner's quick tricks below are at least those counted
+             * with it still held (an opponent's card never adds to them) */
         }
         if (!ok)
             continue;
