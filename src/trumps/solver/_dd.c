@@ -131,6 +131,7 @@ typedef struct {
 #define SB_BITS 14
 #endif
 #define SB_SIZE (1u << SB_BITS)
+_Static_assert(SB_WAYS <= 255, "SHead counts a block's entries in a byte");
 #ifndef SB_ASSOC
 #define SB_ASSOC 4           /* candidate blocks per shape */
 #endif
