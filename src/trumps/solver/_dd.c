@@ -14,7 +14,10 @@
  *   - a transposition table at trick boundaries storing lower/upper bounds;
  *     for trick games the key is the hands reduced to relative ranks
  *     (pext over the cards still in play), so positions differing only in
- *     cards already played share an entry; for card points the key is exact;
+ *     cards already played share an entry, and of those ranks only the ones
+ *     the bound depended on (partition search); with at most four hands the
+ *     entries of one shape (leader, suit lengths) share a block of their
+ *     own (SEntry/SHead); for card points the key is exact;
  *   - equivalent-card pruning (touching cards of one hand, equal points);
  *   - a cheap trick bound (future value within 0..tricks or points left) and
  *     a sure-trick bound for the side on lead;
