@@ -13,7 +13,7 @@ from trumps.bridge import dd
 from trumps.core.cards import Card
 from trumps.solver import c_available, solve
 from trumps.solver.ddscheck import dds_totals, rerank_500
-from trumps.solver.randpos import random_position_match
+from trumps.solver.randpos import random_match, random_position_match
 
 pytestmark = [
     pytest.mark.skipif(not dd.available(), reason="endplay (DDS) not installed"),
@@ -31,6 +31,17 @@ def test_bridge_agrees_with_dds(cards: int) -> None:
     rng = random.Random(f"bridge-dds/{cards}")
     for _ in range(10 if cards == 9 else 40):
         match = random_position_match("bridge", rng, cards)
+        _check(match, {c: str(c) for h in match.deal.dealt for c in h}, match.deal.trump)
+
+
+@pytest.mark.parametrize("contract", ["3NT", "4S"])
+def test_full_bridge_deals_agree_with_dds(contract: str) -> None:
+    """Every card of the opening lead of whole 13-card deals: deep enough
+    for the shape table's blocks to fill and be replaced, and for the
+    bounds at every depth (docs/benchmarks.md, issue 33)."""
+    rng = random.Random(f"bridge-dds-full/{contract}")
+    for _ in range(3):
+        match = random_match("bridge", rng, contract)
         _check(match, {c: str(c) for h in match.deal.dealt for c in h}, match.deal.trump)
 
 

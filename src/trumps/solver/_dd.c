@@ -14,7 +14,10 @@
  *   - a transposition table at trick boundaries storing lower/upper bounds;
  *     for trick games the key is the hands reduced to relative ranks
  *     (pext over the cards still in play), so positions differing only in
- *     cards already played share an entry; for card points the key is exact;
+ *     cards already played share an entry, and of those ranks only the ones
+ *     the bound depended on (partition search); with at most four hands the
+ *     entries of one shape (leader, suit lengths) share a block of their
+ *     own (SEntry/SHead); for card points the key is exact;
  *   - equivalent-card pruning (touching cards of one hand, equal points);
  *   - a cheap trick bound (future value within 0..tricks or points left) and
  *     a sure-trick bound for the side on lead;
@@ -87,11 +90,54 @@ typedef struct {
     uint8_t msuit, mrank, mnom, used;  /* best move: suit, live cards above it, nominated suit */
 } Entry;
 
+#ifndef TT_WAYS
 #define TT_WAYS 16
+#endif
 #ifndef TT_BITS
 #define TT_BITS 14
 #endif
 #define TT_SIZE (1u << TT_BITS)
+
+/* The table of trick games with at most four hands (bridge, 500 of 2-4
+ * hands): one block of entries per "shape" (the leader, the suit lengths
+ * of every hand, the shown voids), like DDS's table.  The table above
+ * hashes only the shape too (an entry's key is a partial one, so there is
+ * nothing else to hash), so all the entries of one shape competed for its
+ * 16 ways: in 13-card bridge a shape has far more positions worth keeping
+ * (twice as many nodes with 16 as with 256 ways, 20 deals).  Here a shape
+ * owns a block of SB_WAYS entries, and an entry is small (the owners of its
+ * relevant cards as two bit planes over the live cards: hand = 2 * plane1
+ * + plane0), so a block is scanned quickly. */
+typedef struct {
+    u64 spec;                /* the relevant cards, over the live cards */
+    u64 o0, o1;              /* their owners' bit planes (outside spec: 0) */
+    int16_t lo, hi;
+    uint32_t pad;            /* (no best move: see sb_probe) */
+} SEntry;
+
+typedef struct {
+    u64 lens[2];
+    uint32_t meta;           /* tt_shape's, which fits in 32 bits for four hands */
+    uint32_t gen;            /* the solve it belongs to (not the current one: free) */
+    uint32_t stamp;          /* last use, to choose which block to replace */
+    uint8_t count, next;     /* entries in use; the next one to overwrite */
+    uint8_t tl, pad;         /* tricks left in the shape */
+} SHead;                     /* 32 bytes: the SB_ASSOC candidates in two lines */
+
+/* Which table a game uses */
+#define USE_SHAPES(g) (!(g)->points && (g)->n <= 4)
+
+#ifndef SB_WAYS
+#define SB_WAYS 64           /* at most 255 (SHead's counters) */
+#endif
+#ifndef SB_BITS
+#define SB_BITS 14
+#endif
+#define SB_SIZE (1u << SB_BITS)
+_Static_assert(SB_WAYS <= 255, "SHead counts a block's entries in a byte");
+#ifndef SB_ASSOC
+#define SB_ASSOC 4           /* candidate blocks per shape */
+#endif
 /* One solver: a transposition table and the move-ordering memory of a
  * search, used by one search at a time (its lock).  The module has up to
  * one per processor (n_solvers, at most MAX_SOLVERS, each table allocated
@@ -105,6 +151,9 @@ typedef struct Solver {
     uint32_t *tt_tags;
     uint32_t tt_gen;
     unsigned tt_victim;
+    SHead *sb_head;          /* the shape blocks (SB_SIZE, two candidates per shape) */
+    SEntry *sb_ent;          /* their entries, SB_WAYS per block */
+    uint32_t sb_stamp;
     int history[MAXN][64]; /* cutoffs per (hand, card), cleared per solve */
     /* the last lead that cut off, per tricks left and leader, tried first:
      * 10-13 % fewer nodes in no-trump and card-point deals; in suit deals
@@ -131,6 +180,7 @@ typedef struct {
 static long long hist[14][7];
 static long long cuts[64], cutnodes;
 static long long cutat[6][8], allnodes[6], allmoves[6];
+static long long bcut[14][2], ttcut[14], searched[14], tricknodes, probes, pscan, pmatch, evict, newblocks;
 #endif
 
 /* What the first guesses below look at, per side (1: declaring): the top
@@ -178,6 +228,7 @@ typedef struct {
 #define live_of live_of_bmi2
 #define master_bound master_bound_bmi2
 #define mix mix_bmi2
+#define more_quick more_quick_bmi2
 #define must_lose_trick must_lose_trick_bmi2
 #define order_moves order_moves_bmi2
 #define points_key points_key_bmi2
@@ -186,7 +237,11 @@ typedef struct {
 #define quick_tricks quick_tricks_bmi2
 #define root_values root_values_bmi2
 #define run_top run_top_bmi2
+#define sb_find sb_find_bmi2
+#define sb_probe sb_probe_bmi2
+#define sb_store sb_store_bmi2
 #define search search_bmi2
+#define seat_after seat_after_bmi2
 #define second_hand_wins second_hand_wins_bmi2
 #define second_overtaken second_overtaken_bmi2
 #define spec_of spec_of_bmi2
@@ -213,6 +268,7 @@ typedef struct {
 #undef live_of
 #undef master_bound
 #undef mix
+#undef more_quick
 #undef must_lose_trick
 #undef order_moves
 #undef points_key
@@ -221,7 +277,11 @@ typedef struct {
 #undef quick_tricks
 #undef root_values
 #undef run_top
+#undef sb_find
+#undef sb_probe
+#undef sb_store
 #undef search
+#undef seat_after
 #undef second_hand_wins
 #undef second_overtaken
 #undef spec_of
@@ -403,7 +463,7 @@ static void *table_alloc(size_t size)
 /* Take a solver for one search (a free one, else wait for one: the GIL is
  * released meanwhile) and start a new generation of its table; NULL with a
  * Python error if the table cannot be allocated. */
-static Solver *begin_solve(void)
+static Solver *begin_solve(int shapes)
 {
     Solver *sv = NULL;
     for (int i = 0; i < n_solvers && sv == NULL; i++)
@@ -415,28 +475,48 @@ static Solver *begin_solve(void)
         PyThread_acquire_lock(sv->lock, WAIT_LOCK);
         Py_END_ALLOW_THREADS
     }
+    /* each table allocated on the first search that needs it */
     size_t entries = (size_t)TT_SIZE * TT_WAYS;
-    if (sv->tt == NULL) {
-        sv->tt = (Entry *)table_alloc(entries * sizeof(Entry));
-        sv->tt_tags = (uint32_t *)table_alloc(entries * sizeof(uint32_t));
-        if (sv->tt == NULL || sv->tt_tags == NULL) {
-            free(sv->tt);
-            free(sv->tt_tags);
-            sv->tt = NULL;
-            sv->tt_tags = NULL;
+    if (shapes ? sv->sb_head == NULL : sv->tt == NULL) {
+        void *a, *b;
+        size_t na, nb;
+        if (shapes) {
+            na = (size_t)SB_SIZE * sizeof(SHead);
+            nb = (size_t)SB_SIZE * SB_WAYS * sizeof(SEntry);
+        } else {
+            na = entries * sizeof(Entry);
+            nb = entries * sizeof(uint32_t);
+        }
+        a = table_alloc(na);
+        b = table_alloc(nb);
+        if (a == NULL || b == NULL) {
+            free(a);
+            free(b);
             PyThread_release_lock(sv->lock);
             PyErr_NoMemory();
             return NULL;
         }
-        memset(sv->tt, 0, entries * sizeof(Entry));
-        memset(sv->tt_tags, 0, entries * sizeof(uint32_t));
+        /* zero: generation 0, never a current one, marks every way empty */
+        memset(a, 0, na);
+        memset(b, 0, nb);
+        if (shapes) {
+            sv->sb_head = (SHead *)a;
+            sv->sb_ent = (SEntry *)b;
+        } else {
+            sv->tt = (Entry *)a;
+            sv->tt_tags = (uint32_t *)b;
+        }
     }
     sv->tt_gen++;
     if ((sv->tt_gen & 255u) == 0)
         sv->tt_gen++; /* generation 0 in a tag means an empty way */
     if (sv->tt_gen == 0) {
-        memset(sv->tt, 0, entries * sizeof(Entry));
-        memset(sv->tt_tags, 0, entries * sizeof(uint32_t));
+        if (sv->tt != NULL) {
+            memset(sv->tt, 0, entries * sizeof(Entry));
+            memset(sv->tt_tags, 0, entries * sizeof(uint32_t));
+        }
+        if (sv->sb_head != NULL)
+            memset(sv->sb_head, 0, (size_t)SB_SIZE * sizeof(SHead));
         sv->tt_gen = 1;
     }
     memset(sv->history, 0, sizeof sv->history);
@@ -449,7 +529,7 @@ static int start(PyObject *args, Game *g, State *s, long long *limit)
 {
     if (parse_problem(args, g, s, limit) < 0)
         return -1;
-    g->sv = begin_solve();
+    g->sv = begin_solve(USE_SHAPES(g));
     return g->sv == NULL ? -1 : 0;
 }
 
@@ -458,12 +538,14 @@ static PyObject *dd_solve(PyObject *self, PyObject *args)
 #ifdef HIST
     {
         for (int t = 0; t < 14; t++) {
-            fprintf(stderr, "tl %2d:", t);
+            fprintf(stderr, "tl %2d: bound-lo %8lld bound-hi %8lld tt %8lld searched %8lld |", t, bcut[t][1], bcut[t][0], ttcut[t], searched[t]);
             for (int j = 0; j < 6; j++)
                 fprintf(stderr, " %9lld", hist[t][j]);
             fprintf(stderr, "\n");
         }
         for (int j = 0; j < 4; j++) fprintf(stderr, "ply %d cuts %lld %lld %lld %lld %lld  all %lld avg moves %.2f\n", j, cutat[j][0], cutat[j][1], cutat[j][2], cutat[j][3], cutat[j][4], allnodes[j], allnodes[j] ? (double)allmoves[j]/allnodes[j] : 0.0);
+        fprintf(stderr, "trick nodes %lld probes %lld (block found) avg scan %.1f with a match %lld; blocks %lld evicted %lld\n", tricknodes, probes, probes ? (double)pscan / probes : 0.0, pmatch, newblocks, evict);
+        tricknodes = 0;
         fprintf(stderr, "cut at move:");
         for (int j = 0; j < 8; j++)
             fprintf(stderr, " %lld", cuts[j]);
