@@ -5,7 +5,16 @@ committed.
 Actions are the room's busiest writes (one per card or call, from every
 table at once); one transaction each would cap a busy room at the disk's
 fsync rate.  Seat and status changes ride along in the same order, so what
-a table shows after them is what a restart will read."""
+a table shows after them is what a restart will read.
+
+A batch lingers up to :data:`LINGER` seconds for :data:`FILL` writes before
+it commits (as Kafka's ``linger.ms``).  Without it a batch held whatever
+arrived during the previous commit, so its size followed one worker's load:
+spread over two workers, the same room's commits held 3.5 writes instead of
+22 and cost 4× as many commits per action, which is most of why the CPU per
+action grew with the number of workers (``docs/benchmarks.md``).  A few
+milliseconds more before an action is acknowledged is not seen at a card
+table; a busy worker fills its batch before the linger ends."""
 
 from __future__ import annotations
 
@@ -26,6 +35,10 @@ from trumps.room.storage.db import ActionRow, FileWatch, StoreUnavailable
 __all__ = ["ActionValues", "GroupCommit", "Write"]
 
 log = logging.getLogger("trumps.room")
+
+#: how long a batch may wait for more writes (seconds), and how many it waits for
+LINGER = 0.004
+FILL = 16
 
 
 class ActionValues(TypedDict):
@@ -55,10 +68,20 @@ class GroupCommit:
     """The queue of writes waiting for the next transaction, committed on
     ``pool`` (the one database thread)."""
 
-    def __init__(self, engine: Engine, watch: FileWatch | None, pool: ThreadPoolExecutor) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        watch: FileWatch | None,
+        pool: ThreadPoolExecutor,
+        *,
+        linger: float = LINGER,
+        fill: int = FILL,
+    ) -> None:
         self.engine = engine
         self.watch = watch
         self.pool = pool
+        self.linger = linger
+        self.fill = fill
         # writes waiting for the next group commit, with the future of each caller
         self._batch: list[tuple[Item, asyncio.Future[None]]] = []
         self._lock = threading.Lock()
@@ -86,6 +109,7 @@ class GroupCommit:
         """On the database thread: commit every waiting write at once, then
         wake their callers.  If the batch fails, each write is retried in a
         transaction of its own, so one bad row fails only its own caller."""
+        self._linger()
         with self._lock:
             batch, self._batch = self._batch, []
             self._queued = False
@@ -111,6 +135,21 @@ class GroupCommit:
                 loop.call_soon_threadsafe(_resolve, done)
             except RuntimeError:  # the loop is closed: nobody is waiting any more
                 log.warning("dropped %d action acknowledgements: event loop closed", len(done))
+
+    def _linger(self) -> None:
+        """Wait, on the database thread, until the batch holds :attr:`fill`
+        writes or :attr:`linger` seconds have passed."""
+        if self.linger <= 0:
+            return
+        deadline = time.monotonic() + self.linger
+        while True:
+            with self._lock:
+                if len(self._batch) >= self.fill:
+                    return
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(min(left, 0.001))
 
     def _retry(self, item: Item) -> BaseException | None:
         """One write of a failed batch in a transaction of its own: its failure, or None."""
