@@ -34,6 +34,7 @@ from setuptools import Extension, setup
 # the trick play they share, then each game's deal, auction, card play and
 # match.  Everything else (views, scoring, options, parsing) stays Python.
 ENGINE_MODULES = [
+    "src/trumps/core/cards.py",
     "src/trumps/core/copying.py",
     "src/trumps/core/protocol.py",
     "src/trumps/core/shuffle.py",

@@ -134,15 +134,32 @@ class Card:
     order: int
     _text: str
 
-    def __new__(cls, text: str | Card) -> Card:
+    # ``text`` is typed ``object``: compiled, a narrower type would be
+    # checked on the way in and a stranger raise TypeError, not ParseError
+    def __new__(cls, text: object, _key: tuple[Suit | None, int] | None = None) -> Card:
+        if _key is not None:  # a card not made before (from _make): built here, the one
+            # place a compiled class may call object.__new__
+            suit, rank = _key
+            card = object.__new__(cls)
+            object.__setattr__(card, "suit", suit)
+            object.__setattr__(card, "rank", rank)
+            if suit is None:
+                index = 64 + rank - RED_JOKER_RANK
+                made = "RJ" if rank == RED_JOKER_RANK else "BJ"
+            else:
+                index = int(suit) * 16 + rank - 2
+                made = _RANK_TEXT[rank] + suit.code
+            object.__setattr__(card, "index", index)
+            object.__setattr__(card, "order", (4 if suit is None else int(suit)) * 64 + 63 - rank)
+            object.__setattr__(card, "_text", made)
+            return card
         if isinstance(text, Card):
             return text
-        try:
-            return cls._cache[text]
-        except (KeyError, TypeError):
-            pass
         if not isinstance(text, str):
             raise ParseError(f"not a card: {text!r}")
+        known = cls._cache.get(text)
+        if known is not None:
+            return known
         t = text.strip().upper()
         if t in ("RJ", "BJ"):
             card = cls._make(None, RED_JOKER_RANK if t == "RJ" else BLACK_JOKER_RANK)
@@ -166,20 +183,9 @@ class Card:
         key = (suit, rank)
         card = cls._by_key.get(key)
         if card is None:
-            card = object.__new__(cls)
-            object.__setattr__(card, "suit", suit)
-            object.__setattr__(card, "rank", rank)
-            if suit is None:
-                index = 64 + rank - RED_JOKER_RANK
-                text = "RJ" if rank == RED_JOKER_RANK else "BJ"
-            else:
-                index = int(suit) * 16 + rank - 2
-                text = _RANK_TEXT[rank] + suit.code
-            object.__setattr__(card, "index", index)
-            object.__setattr__(card, "order", (4 if suit is None else int(suit)) * 64 + 63 - rank)
-            object.__setattr__(card, "_text", text)
+            card = cls("", key)
             cls._by_key[key] = card
-            cls._cache[text] = card
+            cls._cache[card._text] = card
         return card
 
     @classmethod
