@@ -23,7 +23,7 @@ from trumps.core.json_types import JSONDict
 from trumps.core.protocol import Action, Deal, Match
 from trumps.envs.encoding import Spec
 from trumps.envs.lazy import ViewInfo
-from trumps.envs.rewards import REWARDS, bridge_par, deal_rewards
+from trumps.envs.rewards import bridge_par, checked_probe, deal_rewards
 from trumps.envs.tracking import ObservationTracker
 
 __all__ = ["Last", "Observation", "OrderEnforcing", "TrumpsAECEnv"]
@@ -73,22 +73,13 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         check_observations: bool = False,
     ) -> None:
         super().__init__()
-        if reward not in REWARDS:
-            raise ValueError(f"unknown reward {reward!r} (one of {', '.join(REWARDS)})")
-        if episode not in ("deal", "game"):
-            raise ValueError("episode is 'deal' or 'game'")
         self.game_name = game
         self.preset = preset
         self.game_options = dict(options or {})
+        probe = checked_probe(game, preset, self.game_options, reward, episode)
         self.reward_kind = reward
         self.episode = episode
         self.render_mode = render_mode
-        probe = trumps.new_game(game, preset=preset, options=self.game_options, seed=0)
-        offered = trumps.game_spec(probe.game).reward_scales
-        if reward != "score" and reward not in offered:
-            raise ValueError(
-                f"reward {reward!r} is not offered by {probe.game} (it offers {', '.join(offered)})"
-            )
         self.spec = Spec(probe)
         self._tracker = ObservationTracker(self.spec, check=check_observations)
         self.possible_agents = list(self.spec.seat_names)

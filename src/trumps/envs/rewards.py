@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from trumps.core.protocol import Deal, Match
 
-__all__ = ["REWARDS", "deal_rewards"]
+__all__ = ["REWARDS", "checked_probe", "deal_rewards"]
 
 REWARDS = ("score", "tricks", "card_points", "imps")
 
@@ -27,6 +27,25 @@ def _team_tricks(
     for i, t in enumerate(teams):
         out[i] = float(tricks) if d in t else float(13 - int(tricks))
     return out
+
+
+def checked_probe(
+    game: str, preset: str | None, options: Mapping[str, object], reward: str, episode: str
+) -> Match[Deal]:
+    """A game of the environment's settings (seed 0, read for its shape),
+    once ``reward`` and ``episode`` are checked: what every environment's
+    constructor starts with.  Raises ``ValueError`` for a setting not offered."""
+    import trumps
+
+    if reward not in REWARDS:
+        raise ValueError(f"unknown reward {reward!r} (one of {', '.join(REWARDS)})")
+    if episode not in ("deal", "game"):
+        raise ValueError("episode is 'deal' or 'game'")
+    probe = trumps.new_game(game, preset=preset, options=options, seed=0)
+    offered = trumps.game_spec(probe.game).reward_scales
+    if reward != "score" and reward not in offered:
+        raise ValueError(f"reward {reward!r} is not offered by {probe.game} (it offers {', '.join(offered)})")
+    return probe
 
 
 def _offered(game: str) -> tuple[str, ...]:

@@ -42,7 +42,7 @@ import trumps
 from trumps.core.errors import IllegalAction, TrumpsError
 from trumps.core.protocol import Action, Deal, Match
 from trumps.envs.encoding import Spec
-from trumps.envs.rewards import REWARDS, bridge_par, deal_rewards
+from trumps.envs.rewards import bridge_par, checked_probe, deal_rewards
 from trumps.envs.tracking import ObservationTracker
 
 __all__ = ["BadActions", "VectorEnv", "episode_seed", "random_actions"]
@@ -99,19 +99,10 @@ class VectorEnv:
     ) -> None:
         if type(n) is not int or n < 1:
             raise ValueError(f"n is the number of games, a positive int, not {n!r}")
-        if reward not in REWARDS:
-            raise ValueError(f"unknown reward {reward!r} (one of {', '.join(REWARDS)})")
-        if episode not in ("deal", "game"):
-            raise ValueError("episode is 'deal' or 'game'")
         self.game_name = game
         self.preset = preset
         self.game_options = dict(options or {})
-        probe = trumps.new_game(game, preset=preset, options=self.game_options, seed=0)
-        offered = trumps.game_spec(probe.game).reward_scales
-        if reward != "score" and reward not in offered:
-            raise ValueError(
-                f"reward {reward!r} is not offered by {probe.game} (it offers {', '.join(offered)})"
-            )
+        probe = checked_probe(game, preset, self.game_options, reward, episode)
         self.reward_kind = reward
         self.episode = episode
         self.copy = copy
