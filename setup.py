@@ -31,8 +31,9 @@ import tempfile
 from setuptools import Extension, setup
 
 # The modules on the path of every action of every game: the protocol and
-# the trick play they share, then each game's deal, auction, card play and
-# match.  Everything else (views, scoring, options, parsing) stays Python.
+# the trick play they share, then each game's deal, auction, card play,
+# match and the scoring at the end of each deal.  Everything else (views,
+# options, parsing) stays Python.
 ENGINE_MODULES = [
     "src/trumps/core/cards.py",
     "src/trumps/core/copying.py",
@@ -43,14 +44,17 @@ ENGINE_MODULES = [
     "src/trumps/bridge/deal.py",
     "src/trumps/bridge/game.py",
     "src/trumps/bridge/play.py",
+    "src/trumps/bridge/scoring.py",
     "src/trumps/five_hundred/auction.py",
     "src/trumps/five_hundred/deal.py",
     "src/trumps/five_hundred/game.py",
     "src/trumps/five_hundred/play.py",
+    "src/trumps/five_hundred/scoring.py",
     "src/trumps/coinche/auction.py",
     "src/trumps/coinche/deal.py",
     "src/trumps/coinche/game.py",
     "src/trumps/coinche/play.py",
+    "src/trumps/coinche/scoring.py",
 ]
 
 

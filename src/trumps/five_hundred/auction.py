@@ -16,6 +16,9 @@ _INKLES = [Call.bid(6, d, inkle=True) for d in DENOMS]
 
 
 _KEYS: dict[tuple[int, int, bool], dict[Call, int]] = {}
+_ONLY_PASS = (PASS,)
+_LEGAL: dict[tuple[object, ...], tuple[Call, ...]] = {}
+_LEGAL_LIMIT = 4096
 
 
 def _rank_keys(nullo_points: int, open_nullo_points: int, eight_spades: bool) -> dict[Call, int]:
@@ -37,7 +40,9 @@ class Auction:
     ``banned`` seats may only pass (breach rule, §11.6)."""
 
     __slots__ = (
+        "_inkle_seats",
         "_keys",
+        "_rules_key",
         "banned",
         "calls",
         "dealer",
@@ -74,6 +79,16 @@ class Auction:
         self._keys = _rank_keys(
             options.nullo_points, options.open_nullo_points, options.eight_spades_overbids_nullo
         )
+        self._inkle_seats = int(options.inkle_seats)
+        # what the legal calls depend on besides the state: fixed for the auction
+        self._rules_key = (
+            id(self._keys),
+            bool(options.variation == "american"),
+            bool(options.inkles_must_outrank),
+            self._inkle_seats,
+            str(options.nullo_mode),
+            bool(options.open_nullo_after_8),
+        )
 
     def copy(self) -> Auction:
         other = shallow_copy(self)
@@ -92,12 +107,36 @@ class Auction:
     def key(self, call: Call) -> int:
         return self._keys[call]
 
-    def legal(self) -> list[Call]:
+    def legal(self) -> tuple[Call, ...]:
+        """The legal calls, lowest first (a pass first).  They depend on a
+        few facts of the state (the highest bid and inkle, whose turn of
+        which kind, the levels seen) and the options, not on the seat, so
+        each combination is computed once and shared: sorting the calls by
+        rank on every turn was a large part of a 500 auction's cost."""
         seat = self.to_act
         if seat is None or self.done:
-            return []
+            return ()
         if seat in self.banned:
-            return [PASS]
+            return _ONLY_PASS
+        high = self.high
+        high_real = self.high_real
+        state = (
+            self._rules_key,
+            self.raise_turn,
+            self.spoken < self._inkle_seats,
+            None if high is None else high[1],
+            None if high_real is None else high_real[1],
+            self.seen_7,
+            self.seen_8,
+        )
+        legal = _LEGAL.get(state)
+        if legal is None:
+            if len(_LEGAL) >= _LEGAL_LIMIT:  # bounded: option sets come and go in a long-running room
+                _LEGAL.clear()
+            legal = _LEGAL[state] = tuple(self._compute_legal())
+        return legal
+
+    def _compute_legal(self) -> list[Call]:
         o = self.o
         keys = self._keys
         out = [PASS]
