@@ -18,6 +18,7 @@ import importlib.machinery
 import importlib.util
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from importlib.machinery import ModuleSpec
 from types import ModuleType
@@ -47,14 +48,46 @@ class _SourceFirst(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, source)
 
 
+def stale_sources(group: str) -> list[str]:
+    """The engine sources changed after ``group`` (the compiled library) was
+    built: in a checkout installed in place (``pip install -e .``), an edit
+    to ``deal.py`` does not rebuild ``deal.cpython-311-….so``, and a failed
+    rebuild (a type error mypyc refuses) leaves the old one there.  Python
+    would run the old compiled code beside the new sources without a word."""
+    built = os.path.getmtime(group)
+    package = os.path.dirname(group)
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    out = []
+    for folder, _dirs, files in os.walk(package):
+        for name in files:
+            if not name.endswith(suffixes) or name.startswith("_compiled__mypyc"):
+                continue
+            source = os.path.join(folder, name.partition(".")[0] + ".py")
+            if os.path.exists(source) and os.path.getmtime(source) > built:
+                out.append(os.path.relpath(source, package))
+    return sorted(out)
+
+
 def install_if_asked() -> bool:
     """Install the finder when ``TRUMPS_PURE`` is set to anything but ``0``,
-    or when the compiled group itself is missing (a build whose group failed
-    to compile while some of its modules' stubs did): then the stubs could
-    not import, and the sources are what there is."""
+    when the compiled group itself is missing (a build whose group failed
+    to compile while some of its modules' stubs did: then the stubs could
+    not import, and the sources are what there is), or when a source is
+    newer than the compiled group (:func:`stale_sources`; all or nothing,
+    since a compiled module cannot import a class of a source-run one as
+    the native class it was compiled against)."""
     asked = os.environ.get("TRUMPS_PURE", "0") not in ("", "0")
-    if not asked and importlib.util.find_spec("trumps._compiled__mypyc") is not None:
-        return False
+    group = importlib.util.find_spec("trumps._compiled__mypyc")
+    if not asked and group is not None and group.origin is not None:
+        stale = stale_sources(group.origin)
+        if not stale:
+            return False
+        warnings.warn(
+            f"trumps: {', '.join(stale)} changed after the engines were compiled; running the "
+            "Python sources (rebuild with `pip install -e .`)",
+            RuntimeWarning,
+            stacklevel=3,
+        )
     if not any(isinstance(f, _SourceFirst) for f in sys.meta_path):
         sys.meta_path.insert(0, _SourceFirst())
     return True

@@ -24,6 +24,24 @@ def test_to_act_is_the_seat_name_and_the_index_is_beside_it(name: str) -> None:
         game.apply(legal[min(1, len(legal) - 1)], game.to_act)  # a bid: the game goes on
 
 
+@pytest.mark.parametrize("name", ["500", "bridge", "coinche"])
+def test_the_legal_list_is_the_callers_own(name: str) -> None:
+    """Changing the list a game hands out changes nothing in the game: the
+    deal checks actions against its own (bridge once handed out its cache,
+    so a caller that emptied it made every action illegal)."""
+    game = trumps.new_game(name, seed=7)
+    seen = 0
+    while not game.is_over and seen < 80:
+        legal = game.legal_actions()
+        assert legal == game.legal_actions() and legal is not game.legal_actions()
+        wanted = legal[len(legal) // 2]
+        legal.clear()
+        assert game.legal_actions(), "the game's own list was emptied"
+        game.apply(wanted)
+        seen += 1
+    assert seen == 80 or game.is_over
+
+
 def test_six_players_name_their_seats_by_digit() -> None:
     game = trumps.new_game("500", options={"players": "3v3"}, seed=1)
     assert game.to_act is not None and game.to_act.isdigit()

@@ -5,6 +5,7 @@ every game and preset, played both ways through ``benchmarks/engine_differential
 
 from __future__ import annotations
 
+import importlib.machinery
 import os
 import random
 import subprocess
@@ -68,3 +69,25 @@ def test_a_copy_of_a_deal_is_independent_and_equal(game: str) -> None:
     assert len(twin.log) == len(m.log) + 1 and m.deal.hands == deal.hands
     auction = shallow_copy(deal.auction)
     assert type(auction) is type(deal.auction) and auction.calls is deal.auction.calls
+
+
+def test_a_source_edited_after_the_build_is_found(tmp_path: Path) -> None:
+    """An in-place build whose source changed afterwards (or whose rebuild
+    failed) must not run the old compiled code: the stale source is named,
+    and ``trumps`` then runs the sources (``trumps/_pure.py``)."""
+    from trumps._pure import stale_sources
+
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    group = tmp_path / f"_compiled__mypyc{suffix}"
+    (tmp_path / "five_hundred").mkdir()
+    for rel in ("five_hundred/deal", "five_hundred/game"):
+        (tmp_path / f"{rel}.py").write_text("")
+        (tmp_path / f"{rel}{suffix}").write_text("")
+    (tmp_path / "solver_only.so").write_text("")  # no Python twin: not an engine module
+    group.write_text("")
+    os.utime(group, (1_000_000, 1_000_000))
+    os.utime(tmp_path / "five_hundred" / "game.py", (900_000, 900_000))
+    os.utime(tmp_path / "five_hundred" / "deal.py", (1_100_000, 1_100_000))
+    assert stale_sources(str(group)) == [os.path.join("five_hundred", "deal.py")]
+    os.utime(tmp_path / "five_hundred" / "deal.py", (900_000, 900_000))
+    assert stale_sources(str(group)) == []

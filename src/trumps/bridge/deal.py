@@ -114,7 +114,8 @@ class BridgeDeal(TrickDeal):
                 out.extend(claim(n) for n in range(14 - len(self.tricks)))
             return out
         if phase == AUCTION:
-            return list(self.auction.legal())
+            calls: tuple[Call, ...] = self.auction.legal()  # shared: the match copies what it hands out
+            return calls
         if phase == CLAIM:
             return [ACCEPT, REJECT]
         return []

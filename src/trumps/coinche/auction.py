@@ -37,18 +37,18 @@ class BidTable:
         if o.allow_generale_bid:
             bids += [Call.generale(d) for d in denoms]
         self.bids = bids
-        self._cache: dict[tuple[int, bool, bool], list[Call]] = {}
+        self._cache: dict[tuple[int, bool, bool], tuple[Call, ...]] = {}
 
-    def legal(self, high_rank: int, coinche: bool, surcoinche: bool) -> list[Call]:
+    def legal(self, high_rank: int, coinche: bool, surcoinche: bool) -> tuple[Call, ...]:
         key = (high_rank, coinche, surcoinche)
         got = self._cache.get(key)
         if got is None:
-            got = [PASS] + [b for b in self.bids if b.rank > high_rank]
+            calls = [PASS] + [b for b in self.bids if b.rank > high_rank]
             if coinche:
-                got.append(COINCHE)
+                calls.append(COINCHE)
             if surcoinche:
-                got.append(SURCOINCHE)
-            self._cache[key] = got
+                calls.append(SURCOINCHE)
+            got = self._cache[key] = tuple(calls)  # shared by every auction: immutable
         return got
 
 
@@ -64,8 +64,8 @@ def bid_table(o: Options) -> BidTable:
     return table
 
 
-_WINDOW_CALLS = [PASS, SURCOINCHE]
-_POLL_CALLS = [PASS, COINCHE]
+_WINDOW_CALLS = (PASS, SURCOINCHE)
+_POLL_CALLS = (PASS, COINCHE)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
@@ -129,10 +129,10 @@ class Auction:
             return None
         return self.high[0], Contract(self.high[1], self.level)
 
-    def legal(self) -> list[Call]:
+    def legal(self) -> tuple[Call, ...]:
         seat = self.to_act
         if seat is None or self.done:
-            return []
+            return ()
         if self.window:
             return _WINDOW_CALLS
         if self.polls:

@@ -132,7 +132,8 @@ class CoincheDeal(TrickDeal):
                 return out
             return cards
         if phase == AUCTION:
-            return list(self.auction.legal())
+            calls: tuple[Call, ...] = self.auction.legal()  # shared: the match copies what it hands out
+            return calls
         return []
 
     def apply_legal(self, action: Action) -> None:

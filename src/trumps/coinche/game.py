@@ -100,9 +100,6 @@ class Coinche(Match[CoincheDeal]):
     def teams(self) -> list[list[int]]:
         return [[0, 2], [1, 3]]
 
-    def legal_actions(self) -> list[Action]:
-        return [] if self._over else list(self.deal.legal_actions())
-
     def parse_action(self, text: str) -> Action:
         if not isinstance(text, str):
             raise ParseError(f"not an action: {text!r}")

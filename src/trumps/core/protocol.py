@@ -230,10 +230,14 @@ class Match(ABC, Generic[D]):
     @abstractmethod
     def teams(self) -> list[list[int]]: ...
 
-    def legal_actions(self) -> Sequence[Action]:
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the seat to act, in the game's order: a new
+        list the caller owns.  The deal keeps its own (cached until the next
+        action, and checked by :meth:`apply`), so changing the list handed
+        out cannot change what the game accepts."""
         if self._over:
             return []
-        return self.deal.legal_actions()
+        return list(self.deal.legal_actions())
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:

@@ -124,7 +124,8 @@ class FiveHundredDeal(TrickDeal):
                 return joker_leads(hand, void)
             return list(hand)
         if phase == AUCTION:
-            return list(self.auction.legal())
+            calls: tuple[Call, ...] = self.auction.legal()  # shared: the match copies what it hands out
+            return calls
         if phase == KITTY:
             assert self.contractor is not None
             return list(self.hands[self.contractor])

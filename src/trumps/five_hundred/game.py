@@ -123,9 +123,6 @@ class FiveHundred(Match[FiveHundredDeal]):
     def teams(self) -> list[list[int]]:
         return [[s for s in range(self.players) if self._team[s] == t] for t in range(self._n_teams)]
 
-    def legal_actions(self) -> list[Action]:
-        return [] if self._over else list(self.deal.legal_actions())
-
     def parse_action(self, text: str) -> Action:
         if not isinstance(text, str):
             raise ParseError(f"not an action: {text!r}")
