@@ -233,8 +233,25 @@ _order_key = attrgetter("order")
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
-    """Cards in canonical order (S, H, D, C; high to low; BJ, RJ last)."""
-    return sorted(cards, key=_order_key)
+    """Cards in canonical order (S, H, D, C; high to low; BJ, RJ last).
+
+    A hand (8 to 13 cards, sorted at every deal) is sorted by insertion on
+    the ``order`` field: compiled, that is a few integer comparisons, where
+    ``sorted`` with a key calls back per card; longer lists take ``sorted``."""
+    out = list(cards)
+    n = len(out)
+    if n > 16:
+        out.sort(key=_order_key)
+        return out
+    for i in range(1, n):
+        card = out[i]
+        key = card.order
+        j = i - 1
+        while j >= 0 and out[j].order > key:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = card
+    return out
 
 
 def parse_cards(text: str | Iterable[str | Card]) -> list[Card]:

@@ -101,12 +101,13 @@ class FiveHundred(Match[FiveHundredDeal]):
             cards = list(self.deck)
             shuffle(self.deal_rng(number), cards)
             n = self.players
-            # dealt clockwise from the dealer's left, ten each; the rest is the kitty
+            # dealt clockwise from the dealer's left, one at a time, ten each;
+            # the rest is the kitty: seat dealer + 1 + i gets cards i, i + n, ...
+            dealt = 10 * n
             hands = [[] for _ in range(n)]
-            for k in range(10 * n):
-                hands[(self.dealer + 1 + k) % n].append(cards[k])
-            hands = [sort_cards(h) for h in hands]
-            kitty = cards[10 * n :]
+            for i in range(n):
+                hands[(self.dealer + 1 + i) % n] = sort_cards(cards[i:dealt:n])
+            kitty = cards[dealt:]
         deal = FiveHundredDeal(self.options, self.dealer, hands, kitty, self.bans, contract, contractor)
         self.deal_records.append(deal.record(self.seat_name))
         return deal
