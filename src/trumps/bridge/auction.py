@@ -13,6 +13,8 @@ are built once per key and shared: self-play never rebuilds them.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from trumps.bridge.calls import BIDS, DOUBLE, PASS, REDOUBLE, Call, Contract
@@ -20,7 +22,7 @@ from trumps.core.copying import shallow_copy
 
 __all__ = ["Auction"]
 
-_LEGAL: dict[tuple[int, bool, bool], tuple[Call, ...]] = {}
+_LEGAL: Final[dict[tuple[int, bool, bool], tuple[Call, ...]]] = {}
 
 
 def _legal_for(last: int, dbl: bool, rdbl: bool) -> tuple[Call, ...]:

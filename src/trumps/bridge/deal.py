@@ -10,7 +10,7 @@ state and cached, like the 500 engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -25,7 +25,10 @@ from trumps.core.trick import DONE, Trick, TrickDeal
 
 __all__ = ["AUCTION", "CLAIM", "DONE", "PLAY", "SUIT_OF", "BridgeDeal", "trick_winner"]
 
-AUCTION, PLAY, CLAIM = "AUCTION", "PLAY", "CLAIM"
+# Final: compiled code reads these as C statics, not through the module's dict
+AUCTION: Final = "AUCTION"
+PLAY: Final = "PLAY"
+CLAIM: Final = "CLAIM"
 
 
 def _canonical(card: Card) -> int:
@@ -114,7 +117,10 @@ class BridgeDeal(TrickDeal):
                 out.extend(claim(n) for n in range(14 - len(self.tricks)))
             return out
         if phase == AUCTION:
-            calls: tuple[Call, ...] = self.auction.legal()  # shared: the match copies what it hands out
+            auction: Auction = (
+                self.auction
+            )  # typed: native calls, not look-ups by name (it is Any on TrickDeal)
+            calls: tuple[Call, ...] = auction.legal()  # shared: the match copies what it hands out
             return calls
         if phase == CLAIM:
             return [ACCEPT, REJECT]
@@ -136,7 +142,7 @@ class BridgeDeal(TrickDeal):
                 raise TypeError(f"not a card or a claim: {action!r}")
         elif phase == AUCTION:
             assert isinstance(action, Call)
-            auction = self.auction
+            auction: Auction = self.auction
             auction.apply(action)
             if not auction.done:
                 self.to_act = self.hand_to_play = auction.to_act

@@ -14,14 +14,15 @@ per strain is built once and shared.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from trumps.core.cards import Card
 
 __all__ = ["RANK_OF", "SUIT_OF", "TrickRules", "rules_for", "trick_winner"]
 
 # Card.index -> suit number (0 S, 1 H, 2 D, 3 C) and rank value; -1 for non-bridge indices.
-SUIT_OF: list[int] = [i // 16 if i < 64 else -1 for i in range(72)]
-RANK_OF: list[int] = [i % 16 + 2 for i in range(72)]
+SUIT_OF: Final[list[int]] = [i // 16 if i < 64 else -1 for i in range(72)]
+RANK_OF: Final[list[int]] = [i % 16 + 2 for i in range(72)]
 _TRUMP_SUIT = (3, 2, 1, 0, -1)  # strain index (C D H S NT) -> suit number
 
 

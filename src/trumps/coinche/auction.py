@@ -9,6 +9,7 @@ step costs a dict look-up; calls are interned so ``in`` tests are cheap.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -64,8 +65,8 @@ def bid_table(o: Options) -> BidTable:
     return table
 
 
-_WINDOW_CALLS = (PASS, SURCOINCHE)
-_POLL_CALLS = (PASS, COINCHE)
+_WINDOW_CALLS: Final = (PASS, SURCOINCHE)
+_POLL_CALLS: Final = (PASS, COINCHE)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)

@@ -10,6 +10,7 @@ next action.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -17,7 +18,7 @@ from trumps.coinche.auction import Auction
 from trumps.coinche.belote import BelotePlay
 from trumps.coinche.calls import AT, NT, Call, Contract
 from trumps.coinche.melds import Announcement, Declaration, announcements, declarations, meld_winner
-from trumps.coinche.play import DIX_DE_DER, rules_for
+from trumps.coinche.play import DIX_DE_DER, TrickRules, rules_for
 from trumps.core.cards import Card
 from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
@@ -26,7 +27,9 @@ from trumps.core.trick import DONE, Trick, TrickDeal
 
 __all__ = ["AUCTION", "DONE", "PLAY", "BelotePlay", "CoincheDeal", "next_seat"]
 
-AUCTION, PLAY = "AUCTION", "PLAY"
+# Final: compiled code reads these as C statics, not through the module's dict
+AUCTION: Final = "AUCTION"
+PLAY: Final = "PLAY"
 
 
 def next_seat(direction: str) -> Callable[[int], int]:
@@ -110,7 +113,8 @@ class CoincheDeal(TrickDeal):
         phase = self.phase_
         if phase == PLAY:
             seat = self.hand_to_play
-            assert seat is not None and self.rules is not None
+            rules: TrickRules = self.rules  # typed: native calls, not look-ups by name (Any on TrickPlay)
+            assert seat is not None and rules is not None
             hand = self.hands[seat]
             if not self.melds_done and seat not in self.declared:
                 o = self.o
@@ -118,7 +122,7 @@ class CoincheDeal(TrickDeal):
             trick = self.trick
             best = self.best
             cards = (
-                self.rules.legal(hand, trick, best, (self.trick_seats[best] - seat) % 4 == 2)
+                rules.legal(hand, trick, best, (self.trick_seats[best] - seat) % 4 == 2)
                 if trick
                 else list(hand)
             )
@@ -132,7 +136,8 @@ class CoincheDeal(TrickDeal):
                 return out
             return cards
         if phase == AUCTION:
-            calls: tuple[Call, ...] = self.auction.legal()  # shared: the match copies what it hands out
+            auction: Auction = self.auction
+            calls: tuple[Call, ...] = auction.legal()  # shared: the match copies what it hands out
             return calls
         return []
 
@@ -149,10 +154,11 @@ class CoincheDeal(TrickDeal):
             else:
                 raise TypeError(f"not a card, belote or declaration: {action!r}")
             seat = self.hand_to_play
-            assert seat is not None and self.rules is not None
+            rules: TrickRules = self.rules
+            assert seat is not None and rules is not None
             trick = self.trick
             if trick:  # follow the winning card: the legal cards depend on it
-                strength = self.rules.by_led[self.led]
+                strength = rules.by_led[self.led]
                 if strength[card.index] > strength[trick[self.best].index]:
                     self.best = len(trick)
             else:
@@ -162,15 +168,16 @@ class CoincheDeal(TrickDeal):
             self._play_card(seat, card, None, self.best)
             return
         assert isinstance(action, Call)
-        self.auction.apply(action)
-        if self.auction.done:
-            won = self.auction.contract()
+        auction: Auction = self.auction
+        auction.apply(action)
+        if auction.done:
+            won = auction.contract()
             if won is None:
                 self._finish()
             else:
                 self._start_play(*won)
         else:
-            self.to_act = self.hand_to_play = self.auction.to_act
+            self.to_act = self.hand_to_play = auction.to_act
 
     # ----- play ------------------------------------------------------------
     def _start_play(self, taker: int, contract: Contract) -> None:
@@ -202,8 +209,9 @@ class CoincheDeal(TrickDeal):
         self.to_act = self.hand_to_play = seat
 
     def _trick_done(self, trick: Trick) -> bool:
-        assert self.rules is not None
-        pts = self.rules.trick_points(trick.cards)
+        rules: TrickRules = self.rules
+        assert rules is not None
+        pts = rules.trick_points(trick.cards)
         last = len(self.tricks) == 8
         if last:
             pts += DIX_DE_DER

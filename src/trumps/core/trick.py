@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol, Self
+from typing import Any, Final, Protocol, Self
 
 from mypy_extensions import mypyc_attr, trait
 
@@ -31,8 +31,8 @@ from trumps.core.seats import parse_seat, seat_name
 
 __all__ = ["DONE", "NO_SUIT", "Trick", "TrickDeal", "TrickPlay", "TrickRules"]
 
-DONE = "DONE"  # the phase of a finished deal, in every game
-NO_SUIT = 4  # the led suit of a trick led by a card of no suit (a 500 joker in no trumps)
+DONE: Final = "DONE"  # the phase of a finished deal, in every game (Final: a C static when compiled)
+NO_SUIT: Final = 4  # the led suit of a trick led by a card of no suit (a 500 joker in no trumps)
 _SUIT_CODES = "SHDC-"
 
 

@@ -3,6 +3,8 @@ until all but one have passed, optional raise of one's own bid) — §5."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
 from trumps.core.copying import shallow_copy
@@ -16,9 +18,9 @@ _INKLES = [Call.bid(6, d, inkle=True) for d in DENOMS]
 
 
 _KEYS: dict[tuple[int, int, bool], dict[Call, int]] = {}
-_ONLY_PASS = (PASS,)
-_LEGAL: dict[tuple[object, ...], tuple[Call, ...]] = {}
-_LEGAL_LIMIT = 4096
+_ONLY_PASS: Final = (PASS,)
+_LEGAL: Final[dict[tuple[object, ...], tuple[Call, ...]]] = {}
+_LEGAL_LIMIT: Final = 4096
 
 
 def _rank_keys(nullo_points: int, open_nullo_points: int, eight_spades: bool) -> dict[Call, int]:

@@ -5,6 +5,7 @@ exchange, exposure, ten tricks.  Scoring lives in :mod:`.scoring`; the match
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -19,7 +20,11 @@ from trumps.five_hundred.play import NO_SUIT, JokerLead, TrickRules, joker_leads
 
 __all__ = ["FiveHundredDeal", "team_map"]
 
-AUCTION, BREACH_PHASE, KITTY, PLAY = "AUCTION", "BREACH", "KITTY", "PLAY"
+# Final: compiled code reads these as C statics, not through the module's dict
+AUCTION: Final = "AUCTION"
+BREACH_PHASE: Final = "BREACH"
+KITTY: Final = "KITTY"
+PLAY: Final = "PLAY"
 
 
 def team_map(players_option: str) -> list[int]:
@@ -124,7 +129,10 @@ class FiveHundredDeal(TrickDeal):
                 return joker_leads(hand, void)
             return list(hand)
         if phase == AUCTION:
-            calls: tuple[Call, ...] = self.auction.legal()  # shared: the match copies what it hands out
+            auction: Auction = (
+                self.auction
+            )  # typed: native calls, not look-ups by name (it is Any on TrickDeal)
+            calls: tuple[Call, ...] = auction.legal()  # shared: the match copies what it hands out
             return calls
         if phase == KITTY:
             assert self.contractor is not None
@@ -138,9 +146,10 @@ class FiveHundredDeal(TrickDeal):
         phase = self.phase_
         if phase == PLAY:  # a card (or a joker naming its suit) from the hand to play
             seat = self.hand_to_play
-            assert seat is not None and self.rules is not None
+            rules: TrickRules = self.rules
+            assert seat is not None and rules is not None
             if type(action) is Card:  # the common case first
-                if self.trick and self.rules.eff[action.index] != self.led:
+                if self.trick and rules.eff[action.index] != self.led:
                     self.shown_void[seat].add(self.led)
                 self._play_card(seat, action)
             elif type(action) is JokerLead:
@@ -149,11 +158,12 @@ class FiveHundredDeal(TrickDeal):
                 raise TypeError(f"not a card to play: {action!r}")
         elif phase == AUCTION:
             assert isinstance(action, Call)
-            self.auction.apply(action)
-            if self.auction.done:
+            auction: Auction = self.auction
+            auction.apply(action)
+            if auction.done:
                 self._end_auction()
             else:
-                self.to_act = self.hand_to_play = self.auction.to_act
+                self.to_act = self.hand_to_play = auction.to_act
         elif phase == KITTY:
             assert isinstance(action, Card)
             self._discard(action)
