@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "trumps"
-PURE = ("core", "five_hundred", "bridge", "coinche", "solver")
+PURE = ("core", "five_hundred", "bridge", "coinche", "solver", "tournaments")
 FORBIDDEN = (
     "trumps.cli",
     "trumps.room",
