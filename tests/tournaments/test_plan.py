@@ -14,7 +14,12 @@ from trumps.tournaments import PLAYER_SEAT, TournamentError, TournamentPlan
 
 @pytest.mark.parametrize(
     ("game", "preset", "options"),
-    [("bridge", None, {}), ("500", "american", {}), ("500", "australian", {"players": "3v3"}), ("coinche", "pagat", {})],
+    [
+        ("bridge", None, {}),
+        ("500", "american", {}),
+        ("500", "australian", {"players": "3v3"}),
+        ("coinche", "pagat", {}),
+    ],
 )
 def test_a_plan_round_trips_through_text(game: str, preset: str | None, options: dict[str, object]) -> None:
     plan = TournamentPlan.make(game, 4, 99, preset=preset, options=options, bots="strong")
@@ -89,8 +94,15 @@ def test_a_plan_that_cannot_be_played_is_refused(kwargs: dict[str, object], word
 
 @pytest.mark.parametrize(
     "text",
-    ["", "[]", "{}", '{"game": "500"}', '{"game": "500", "deals": 2, "seed": 1, "extra": 1}',
-     '{"game": "500", "deals": 2, "seed": 1, "options": []}', '{"game": "500", "deals": 2, "seed": 1, "preset": 5}'],
+    [
+        "",
+        "[]",
+        "{}",
+        '{"game": "500"}',
+        '{"game": "500", "deals": 2, "seed": 1, "extra": 1}',
+        '{"game": "500", "deals": 2, "seed": 1, "options": []}',
+        '{"game": "500", "deals": 2, "seed": 1, "preset": 5}',
+    ],
 )
 def test_a_malformed_plan_text_is_a_tournament_error(text: str) -> None:
     with pytest.raises(TournamentError):

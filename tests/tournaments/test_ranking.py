@@ -30,8 +30,12 @@ def by_hand(scores: dict[str, int]) -> dict[str, float]:
 def test_a_500_deal_with_ties() -> None:
     # 500: South's side made 8♥ (+300) at two tables, went down at one, made 7♠ at one
     scores = {"ann": 300, "bob": 300, "cat": -280, "dan": 140}
-    assert deal_values(scores) == {"ann": pytest.approx(83.333333), "bob": pytest.approx(83.333333),
-                                   "cat": 0.0, "dan": pytest.approx(33.333333)}
+    assert deal_values(scores) == {
+        "ann": pytest.approx(83.333333),
+        "bob": pytest.approx(83.333333),
+        "cat": 0.0,
+        "dan": pytest.approx(33.333333),
+    }
     assert deal_values(scores) == pytest.approx(by_hand(scores))
 
 
@@ -95,7 +99,9 @@ def test_matchpoints_agree_with_counting_by_hand(scores: dict[str, int]) -> None
 def test_many_entrants_rank_as_counted_by_hand() -> None:
     rng = random.Random(4)
     deals = 6
-    scores = {f"p{i}": {k: rng.choice([-400, -120, 0, 80, 120, 250, 520]) for k in range(deals)} for i in range(300)}
+    scores = {
+        f"p{i}": {k: rng.choice([-400, -120, 0, 80, 120, 250, 520]) for k in range(deals)} for i in range(300)
+    }
     rows = standings(scores, deals)
     per_deal = [by_hand({e: s[k] for e, s in scores.items()}) for k in range(deals)]
     expected = {e: sum(d[e] for d in per_deal) / deals for e in scores}

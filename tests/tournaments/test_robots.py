@@ -55,7 +55,9 @@ def test_normal_bots_too_and_a_game_picked_up_half_way() -> None:
         m.apply(entrant(m) if m.to_act_index == PLAYER_SEAT else bot_action(plan, 0, m))
     resumed = type(m).from_json(json.loads(json.dumps(m.to_json())))
     while not plan.deal_over(resumed):
-        resumed.apply(entrant(resumed) if resumed.to_act_index == PLAYER_SEAT else bot_action(plan, 0, resumed))
+        resumed.apply(
+            entrant(resumed) if resumed.to_act_index == PLAYER_SEAT else bot_action(plan, 0, resumed)
+        )
     assert log_of(resumed) == log_of(whole)
 
 
