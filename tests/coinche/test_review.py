@@ -63,7 +63,7 @@ SPEC_CONTREE_EXACT = dict(SPEC_COMMON, allow_no_trump=False, allow_all_trump=Fal
 SPEC_PAGAT = dict(SPEC_COMMON, must_beat_opponents=False, min_82_for_80=True,
     surcoinche_multiplier=4, coinche_formula="base_plus_bid_times_m", chute_base=160)  # fmt: skip
 # keys no preset lists: their documented defaults (§3 of coinche.md)
-SPEC_DEFAULTS = {"deal_pattern": "3-2-3"}
+SPEC_DEFAULTS = {"deal_pattern": "3-2-3", "max_deals": 0}
 
 SPEC_PRESETS = {
     "seed": SPEC_SEED,

@@ -296,3 +296,21 @@ def test_game_end_is_judged_before_the_breach_delta(h: Any) -> None:
     assert r["breach"] == {"seat": "E", "succeeded": False, "points": [0, -100]}
     assert g.scores == [420, 400]
     assert g.is_over and g.winner == 1
+
+
+@pytest.mark.parametrize("limit", [1, 3])
+def test_max_deals_ends_the_game_with_the_higher_score_winning(limit: int) -> None:
+    import random
+
+    for seed in range(6):
+        g = trumps.new_game("500", preset="american", options={"max_deals": limit}, seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over:
+            legal = g.legal_actions()
+            g.apply(legal[rng.randrange(len(legal))])
+        assert len(g.results) <= limit
+        totals = g.scores
+        if len(g.results) == limit and max(totals) < 500 and min(totals) > -500:
+            best = max(totals)
+            assert g.winner == (totals.index(best) if totals.count(best) == 1 else None)
+        assert trumps.load_game(g.to_json()).to_json() == g.to_json()

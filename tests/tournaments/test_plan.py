@@ -36,8 +36,8 @@ def test_deals_are_a_function_of_the_plan() -> None:
     assert len({str(h) for h in hands}) == 6, "six different deals"
     other = TournamentPlan.make("500", 6, 6, preset="american")
     assert other.new_deal(0).deal.dealt != hands[0]
-    # the dealer rotates: deal k is dealt by seat k (of four)
-    assert [plan.new_deal(k).deal.dealer for k in range(6)] == [0, 1, 2, 3, 0, 1]
+    # each deal is a game of its own, over with its result
+    assert all(plan.new_deal(k).options.max_deals == 1 for k in range(6))
 
 
 def test_bridge_deals_are_numbered_boards() -> None:
@@ -114,3 +114,17 @@ def test_a_deal_out_of_range_is_refused() -> None:
     for k in (-1, 3, "1", None):
         with pytest.raises(TournamentError):
             plan.new_deal(k)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game", ["500", "coinche"])
+def test_a_deal_is_a_game_that_ends_with_its_result(game: str) -> None:
+    plan = TournamentPlan.make(game, 4, 12)
+    rng = random.Random(1)
+    for k in range(4):
+        m = plan.new_deal(k)
+        while not m.is_over:
+            legal = m.legal_actions()
+            m.apply(legal[rng.randrange(len(legal))])
+        assert len(m.results) == 1
+    with pytest.raises(TournamentError):
+        TournamentPlan.make(game, 4, 12, options={"max_deals": 3})

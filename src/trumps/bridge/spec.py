@@ -43,6 +43,17 @@ def match_options(options: Mapping[str, object]) -> dict[str, object]:
     return opts
 
 
+def tournament_deal(options: Mapping[str, object], k: int, scoring: str) -> dict[str, object]:
+    """Deal ``k`` of a duplicate tournament: board ``k + 1``, whose number
+    sets the dealer and the vulnerability, scored for comparison by
+    matchpoints or IMPs."""
+    if any(name in options for name in ("scoring", "board", "vulnerability")):
+        raise OptionError(
+            "a bridge tournament numbers its own boards: no scoring, board or vulnerability option"
+        )
+    return {**options, "scoring": "duplicate_imp" if scoring == "imps" else "duplicate_mp", "board": k + 1}
+
+
 def match_format(options: Options) -> str:
     return "Chicago (four deals)" if options.scoring == "chicago" else "rubber"
 
@@ -69,6 +80,9 @@ SPEC = GameSpec(
     match_format="trumps.bridge.spec:match_format",
     deal_notation=True,
     arena_measures=("imps",),
+    tournament_scorings=("matchpoints", "imps"),
+    tournament_deal="trumps.bridge.spec:tournament_deal",
+    daily_tournament=(None, 8),
     sample_contracts=("1S", "2H", "3D", "4C", "3NT"),
     max_game_length=52 + 319 + 52,
     reward_scales={"score": 7600.0, "imps": 24.0, "tricks": 13.0},

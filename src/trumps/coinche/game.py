@@ -142,6 +142,13 @@ class Coinche(Match[CoincheDeal]):
             result["points"] = [0, 0]
             result["scores"] = list(self.totals)
             self.results.append(result)
+            limit = int(self.options.max_deals)
+            if limit > 0 and len(self.results) >= limit:  # thrown-in deals count toward max_deals
+                self._over = True
+                self._winner = (
+                    None if self.totals[0] == self.totals[1] else int(self.totals[1] > self.totals[0])
+                )
+                return
             self._next_deal()
             return
         taker_team = d.taker % 2
@@ -165,10 +172,12 @@ class Coinche(Match[CoincheDeal]):
         self.results.append(result)
         contract_winner = taker_team if s.made else 1 - taker_team
         over, winner = game_end(self.options, self.totals, contract_winner)
-        if over or self._single:
+        limit = int(self.options.max_deals)
+        stopped = self._single or (limit > 0 and len(self.results) >= limit)
+        if over or stopped:
             self._over = True
             self._winner = winner
-            if self._single and not over:
+            if stopped and not over:
                 self._winner = (
                     None if self.totals[0] == self.totals[1] else int(self.totals[1] > self.totals[0])
                 )

@@ -207,6 +207,9 @@ _SPECS = [
        "Both sides over the target: higher total wins, or the deal's contract winner.",
        label="Both sides over the target", group="game",
        choice_labels={"higher_total": "higher total wins", "contract_winner": "the deal's contract winner"}),
+    _S("max_deals", int, 0, None,
+       "Stop after this many deals, the higher score winning (0: play until a side wins).",
+       label="Deals at most", group="game", bounds=(0, 100, 1)),
 ]  # fmt: skip
 
 ALIAS = "belote_kept_on_failure"

@@ -132,6 +132,11 @@ class GameSpec:
     #: ``match_format(resolved options) -> str``: the match's end in words
     #: ("to 1000 points"); default "one game".
     match_format: str | None = None
+    #: ``one_deal(options, k, scoring) -> options``: the options of a game that is
+    #: deal ``k`` of a duplicate tournament alone (``trumps.tournaments``; bridge:
+    #: board ``k + 1``); it refuses, with an :class:`OptionError`, options it sets
+    #: itself.  Default: the game's ``max_deals`` option set to 1.
+    tournament_deal: str | None = None
     #: ``rl_actions(options, deck) -> (calls, extras)``: the RL action space's
     #: actions beyond the bidding box and the cards (a breach call, a joker
     #: with its suit, a card with an announcement, meld declarations).
@@ -164,6 +169,11 @@ class GameSpec:
     #: property tests and benchmarks (``trumps.solver.randpos``).
     sample_contracts: tuple[str, ...] = ()
     sample_options: tuple[Mapping[str, object], ...] = ({},)
+    #: how a duplicate tournament may compare a deal's results (``"matchpoints"``,
+    #: ``"imps"``); empty: the game has no tournaments.
+    tournament_scorings: tuple[str, ...] = ()
+    #: the daily tournament: its preset and number of deals (None: no daily one).
+    daily_tournament: tuple[str | None, int] | None = None
     #: the longest game in actions (OpenSpiel's ``max_game_length``).
     max_game_length: int = 1000
     #: reward name -> the largest magnitude of that reward (OpenSpiel's utility bounds).

@@ -206,6 +206,8 @@ class FiveHundred(Match[FiveHundredDeal]):
             result["scores"] = list(self.totals)
             self.bans = frozenset()
             self.results.append(result)
+            if self._deal_limit_reached():
+                return
             self._next_deal()
             return
         breach_team = self._team[d.breach_seat] if d.breach_seat is not None else None
@@ -233,15 +235,29 @@ class FiveHundred(Match[FiveHundredDeal]):
             result["banned_next_deal"] = [self.seat_name(b) for b in s.bans]
         self.results.append(result)
         over, winner = game_end(self.options, s.totals_before_breach, bidding_team)
-        if self._single or over:
+        limit = int(self.options.max_deals)
+        stopped = self._single or (limit > 0 and len(self.results) >= limit)
+        if stopped or over:
             self._over = True
             self._winner = winner if over else None
-            if self._single and not over:
+            if stopped and not over:
                 best = max(self.totals)
                 tops = [t for t, v in enumerate(self.totals) if v == best]
                 self._winner = tops[0] if len(tops) == 1 else None
             return
         self._next_deal()
+
+    def _deal_limit_reached(self) -> bool:
+        """The ``max_deals`` option: the game ends after that many deals
+        (thrown-in ones too), the higher total winning, or nobody on a tie."""
+        limit = int(self.options.max_deals)
+        if limit <= 0 or len(self.results) < limit:
+            return False
+        self._over = True
+        best = max(self.totals)
+        tops = [t for t, v in enumerate(self.totals) if v == best]
+        self._winner = tops[0] if len(tops) == 1 else None
+        return True
 
     def _next_deal(self) -> None:
         self.deal_number += 1

@@ -164,6 +164,9 @@ _SPECS = [
                "Several teams out in one hand: the highest score wins (the bidders on a tie), or the bidders.",
                label="Several teams out at once", group="scoring",
                choice_labels={"highest_score_then_bidders": "highest score", "bidders_win": "the bidders win"}),
+    OptionSpec("max_deals", int, 0, None,
+               "Stop after this many deals, the higher score winning (0: play until a team wins).",
+               label="Deals at most", group="scoring", bounds=(0, 100, 1)),
 ]  # fmt: skip
 
 

@@ -43,6 +43,8 @@ SPEC = GameSpec(
     rl_actions="trumps.envs.encoding:five_hundred_actions",
     seat_counts=(4, 6),
     arena_measures=("points",),
+    tournament_scorings=("matchpoints",),
+    daily_tournament=("american", 6),
     sample_contracts=("6S", "7H", "8D", "9C", "10S", "6NT", "8NT", "MIS", "OMIS"),
     sample_options=(
         {},

@@ -22,22 +22,19 @@ True
 
 from trumps.tournaments.plan import (
     BOT_LEVELS,
-    DAILY,
     MAX_DEALS,
     PLAYER_SEAT,
-    SCORINGS,
     TournamentError,
     TournamentPlan,
+    scorings,
 )
 from trumps.tournaments.ranking import Frequency, Standing, deal_values, frequency_table, standings
 from trumps.tournaments.robots import bot_action, play_deal, tournament_bot
 
 __all__ = [
     "BOT_LEVELS",
-    "DAILY",
     "MAX_DEALS",
     "PLAYER_SEAT",
-    "SCORINGS",
     "Frequency",
     "Standing",
     "TournamentError",
@@ -46,6 +43,7 @@ __all__ = [
     "deal_values",
     "frequency_table",
     "play_deal",
+    "scorings",
     "standings",
     "tournament_bot",
 ]

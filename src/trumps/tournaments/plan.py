@@ -12,10 +12,15 @@ which is how the room stores it.
 
 Each deal is a game of its own that ends with its first result:
 
-* bridge: one duplicate board, numbered ``k + 1`` (the board number sets
-  the dealer and the vulnerability, as on a real traveller);
-* 500 and coinche: the first deal of a game dealt by seat ``k`` modulo the
-  table size, so the deal rotates as at a real table.
+* as the game's spec says (``tournament_deal``): bridge plays one duplicate
+  board, numbered ``k + 1`` (its number sets the dealer and the
+  vulnerability, as on a real traveller);
+* otherwise a game of one deal (its ``max_deals`` option set to 1), dealt
+  from the deal's seed (which also chooses the dealer).
+
+Which games have tournaments, how they may be scored and what their daily
+tournament plays are the games' own facts (``GameSpec.tournament_scorings``,
+``daily_tournament``): nothing here names a game.
 
 The entrant's score on a deal is the points of South's side on it
 (:meth:`TournamentPlan.side_score`); :mod:`trumps.tournaments.ranking` turns
@@ -37,33 +42,18 @@ from trumps.core.protocol import Deal, Match
 
 __all__ = [
     "BOT_LEVELS",
-    "DAILY",
     "MAX_DEALS",
     "PLAYER_SEAT",
-    "SCORINGS",
     "TournamentError",
     "TournamentPlan",
+    "scorings",
 ]
 
 #: the seat every entrant plays from (South: the third seat of N E S W)
 PLAYER_SEAT = 2
-#: how a game's deals may be compared (IMPs are a bridge scale)
-SCORINGS: Mapping[str, tuple[str, ...]] = {
-    "bridge": ("matchpoints", "imps"),
-    "500": ("matchpoints",),
-    "coinche": ("matchpoints",),
-}
 #: the bots a plan may seat; the room offers ``normal`` and ``strong``
 BOT_LEVELS = ("random", "easy", "normal", "strong")
 MAX_DEALS = 32
-#: the daily tournament of each game: (preset, options, deals)
-DAILY: Mapping[str, tuple[str | None, Mapping[str, Any], int]] = {
-    "bridge": (None, {}, 8),
-    "500": ("american", {}, 6),
-    "coinche": ("contree_exact", {}, 8),
-}
-# what the plan itself decides for bridge: a duplicate board, numbered by the deal
-_BRIDGE_FIXED = ("scoring", "board", "vulnerability")
 
 
 class TournamentError(OptionError):
@@ -73,6 +63,18 @@ class TournamentError(OptionError):
 
 def _frozen(options: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(options.items()))
+
+
+def scorings(game: str) -> tuple[str, ...]:
+    """How ``game``'s tournaments may compare a deal (its spec says; empty: none)."""
+    return trumps.game_spec(game).tournament_scorings
+
+
+def _one_deal(options: Mapping[str, Any], k: int, scoring: str) -> dict[str, Any]:
+    """The default deal of a tournament: a game of one deal (``max_deals`` 1)."""
+    if "max_deals" in options:
+        raise TournamentError("each deal of a tournament is a game of its own: no max_deals option")
+    return {**options, "max_deals": 1}
 
 
 @dataclass(frozen=True)
@@ -87,14 +89,14 @@ class TournamentPlan:
     options: tuple[tuple[str, Any], ...] = field(default=())
     scoring: str = "matchpoints"
     bots: str = "normal"
-    _players: int = field(default=4, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         name = trumps.game_spec(str(self.game)).name  # an unknown game: OptionError
         object.__setattr__(self, "game", name)
         if not isinstance(self.options, tuple):
             raise TournamentError("a plan's options are (name, value) pairs: use TournamentPlan.make")
-        if name not in SCORINGS:
+        allowed = scorings(name)
+        if not allowed:
             raise TournamentError(f"no duplicate tournaments of {name}")
         if (
             isinstance(self.deals, bool)
@@ -104,20 +106,12 @@ class TournamentPlan:
             raise TournamentError(f"a tournament has 1 to {MAX_DEALS} deals, not {self.deals!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise TournamentError(f"a tournament's seed is a whole number ≥ 0, not {self.seed!r}")
-        if self.scoring not in SCORINGS[name]:
+        if self.scoring not in allowed:
             raise TournamentError(
-                f"{name} tournaments are scored by {' or '.join(SCORINGS[name])}, not {self.scoring!r}"
+                f"{name} tournaments are scored by {' or '.join(allowed)}, not {self.scoring!r}"
             )
         if self.bots not in BOT_LEVELS:
             raise TournamentError(f"bots play at {', '.join(BOT_LEVELS)}, not {self.bots!r}")
-        given = dict(self.options)
-        if name == "bridge" and any(k in given for k in _BRIDGE_FIXED):
-            raise TournamentError(
-                "a bridge tournament numbers its own boards: no scoring, board or vulnerability option"
-            )
-        if name != "bridge":  # the table size (500 plays four or six), which the dealer rotates over
-            probe = trumps.new_game(name, preset=self.preset, options=given, seed=0)
-            object.__setattr__(self, "_players", int(probe.players))
         self.new_deal(0)  # the options and preset resolve (an OptionError otherwise)
 
     @classmethod
@@ -148,14 +142,10 @@ class TournamentPlan:
             raise TournamentError(
                 f"deal {k!r} is not one of this tournament's {self.deals} (0 to {self.deals - 1})"
             )
-        options = dict(self.options)
-        if self.game == "bridge":
-            options["scoring"] = "duplicate_imp" if self.scoring == "imps" else "duplicate_mp"
-            options["board"] = k + 1
-            return trumps.new_game("bridge", preset=self.preset, options=options, seed=self.deal_seed(k))
-        return trumps.new_game(
-            self.game, preset=self.preset, options=options, seed=self.deal_seed(k), dealer=k % self._players
-        )
+        one_deal = trumps.game_spec(self.game).hook("tournament_deal", _one_deal)
+        assert one_deal is not None
+        options = one_deal(dict(self.options), k, self.scoring)
+        return trumps.new_game(self.game, preset=self.preset, options=options, seed=self.deal_seed(k))
 
     @staticmethod
     def deal_over(match: Match[Deal]) -> bool:
@@ -175,13 +165,13 @@ class TournamentPlan:
     def daily(cls, game: str, day: date, *, bots: str = "normal") -> TournamentPlan:
         """The daily tournament of ``game`` on ``day`` (UTC): the same plan on
         every worker that makes it, so it is made once whoever makes it."""
-        name = trumps.game_spec(str(game)).name
-        if name not in DAILY:
-            raise TournamentError(f"no daily tournament of {name}")
-        preset, options, deals = DAILY[name]
-        digest = hashlib.sha256(f"trumps.daily/{name}/{day.isoformat()}".encode()).digest()
+        spec = trumps.game_spec(str(game))
+        if spec.daily_tournament is None:
+            raise TournamentError(f"no daily tournament of {spec.name}")
+        preset, deals = spec.daily_tournament
+        digest = hashlib.sha256(f"trumps.daily/{spec.name}/{day.isoformat()}".encode()).digest()
         seed = int.from_bytes(digest[:8], "big") >> 1
-        return cls(name, deals, seed, preset, _frozen(options), "matchpoints", bots)
+        return cls(spec.name, deals, seed, preset, (), "matchpoints", bots)
 
     # ----- text -------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
