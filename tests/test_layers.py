@@ -134,8 +134,9 @@ ALLOWED = {
     "history": {"storage", "people"},
     "compete": {"storage", "tables", "people"},
     "cluster": {"storage", "tables", "people"},
-    "assembly": {"storage", "tables", "people", "compete", "history", "cluster"},
-    "web": {"storage", "tables", "people", "compete", "history", "cluster", "assembly"},
+    "tournaments": {"storage", "tables", "people"},
+    "assembly": {"storage", "tables", "people", "compete", "history", "cluster", "tournaments"},
+    "web": {"storage", "tables", "people", "compete", "history", "cluster", "assembly", "tournaments"},
 }
 
 

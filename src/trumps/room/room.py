@@ -34,6 +34,7 @@ from trumps.room.tables.table import (
     new_invite_code,
 )
 from trumps.room.tables.timers import Clock, Timers
+from trumps.room.tournaments.desk import TournamentDesk
 
 if TYPE_CHECKING:
     from trumps.room.cluster import Cluster, RemoteTable
@@ -70,6 +71,8 @@ class Room:
         self.people.on_finished.append(functools.partial(competition.tell_unpaid, people=self.people))
         self.people.on_finished.append(self._game_over)
         self.play = PlayDesk(self)
+        self.tournaments = TournamentDesk(self)
+        self.people.on_finished.append(self.tournaments.deal_over)
         self.lobby = Lobby(self.tables, self.people)
         self.cluster: Cluster | None = None  # several workers: see trumps.room.cluster
         self.sessions: Sessions | None = None  # the app's Sessions (ends sockets of revoked sessions)
@@ -111,6 +114,9 @@ class Room:
         and of crashing it again at every later start: None then."""
         table: Table | None = None
         try:
+            tid = (st.settings or {}).get("tournament")
+            if isinstance(tid, str):  # its bots play by the tournament's plan
+                await self.tournaments.plan_of(tid)
             table = self._make(st)
             self.tables[st.id] = table
             await table.resume()
@@ -143,6 +149,8 @@ class Room:
         )  # fmt: skip
         table.policy = self.people
         table.ledger = competition
+        if table.settings.tournament is not None:
+            table.tournament_plan = self.tournaments.plans.get(table.settings.tournament)
         table.on_abandoned = self.close_waiting
         table.abandon_after = self.abandon_after
         if self.cluster is not None:
@@ -208,6 +216,8 @@ class Room:
         played it (:mod:`trumps.room.people.ratings`); both idempotent."""
         from trumps.room.people import profiles, ratings
 
+        if table.settings.kind == "tournament":  # a deal against bots: the tournament keeps its score
+            return
         m = table.match
         winner = m.winner
         rows = []
@@ -254,20 +264,27 @@ class Room:
         settings: Mapping[str, object] | None = None,
         *,
         matched: bool = False,
+        seed: int | None = None,
+        by_room: bool = False,
     ) -> Table:
         """Validate the options through the engine and the settings, store
-        the table, go live.  ``matched``: a Play table made by the matchmaker."""
+        the table, go live.  ``matched``: a Play table made by the
+        matchmaker; ``by_room`` with ``seed``: a tournament's deal (the seed
+        deals it), which no request may make."""
         t0 = time.perf_counter()
         try:
             cls = trumps.game_class(game)
             resolved = cls.schema.resolve(preset or None, options or {})
-            seed = random.SystemRandom().randrange(2**62)
+            if seed is None or not by_room:
+                seed = random.SystemRandom().randrange(2**62)
             probe = trumps.new_game(cls.game, options=resolved.to_dict(), seed=seed)
         except TrumpsError as exc:
             raise RoomError(str(exc)) from None
         chosen = self.check_settings(settings or {})
         if chosen.kind == "play" and not matched:
             raise RoomError("Play tables are made by the Play button")
+        if chosen.kind == "tournament" and not by_room:
+            raise RoomError("tournament tables are made by the Tournaments tab")
         await self.people.learn(host)
         if chosen.competition and not self.people.is_account(host):
             raise RoomError("Compete games are for accounts: register (free) to play for chips")

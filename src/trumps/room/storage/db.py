@@ -272,6 +272,56 @@ class ResultRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class TournamentRow(Base):
+    """A duplicate tournament against the bots (:mod:`trumps.room.tournaments`):
+    its plan (a :class:`trumps.tournaments.TournamentPlan` as JSON text),
+    when it opens and closes.  A daily tournament carries its ``daily_key``
+    (``bridge/2026-11-28``), unique: whichever worker makes it first makes it,
+    the others find it."""
+
+    __tablename__ = "tournaments"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(12))  # daily, instant
+    game: Mapped[str] = mapped_column(String(20), index=True)
+    plan: Mapped[str] = mapped_column(Text)
+    opens_at: Mapped[float] = mapped_column(Float)
+    closes_at: Mapped[float | None] = mapped_column(Float, nullable=True)  # daily: 24 h after it opens
+    target: Mapped[int | None] = mapped_column(
+        Integer, nullable=True
+    )  # instant: closes at this many finished
+    closed_at: Mapped[float | None] = mapped_column(Float, nullable=True)  # an instant one, once full
+    daily_key: Mapped[str | None] = mapped_column(String(40), nullable=True, unique=True)
+
+
+class EntryRow(Base):
+    """An entrant of a tournament: one per person (``ranked``: an account when
+    it entered; a guest plays but is not ranked)."""
+
+    __tablename__ = "tournament_entries"
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    ranked: Mapped[bool] = mapped_column(Boolean)
+    started: Mapped[float] = mapped_column(Float)
+    finished: Mapped[float | None] = mapped_column(Float, nullable=True)  # every deal played
+    # the table of the deal being played (a person who left comes back to it)
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class DealScoreRow(Base):
+    """An entrant's result on one deal, stored as the deal ends, with the
+    table it was played at (its replay).  The primary key is what makes a
+    deal impossible to play twice for a better score."""
+
+    __tablename__ = "tournament_scores"
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    deal: Mapped[int] = mapped_column(Integer, primary_key=True)
+    score: Mapped[int] = mapped_column(Integer)
+    contract: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))
+    at: Mapped[float] = mapped_column(Float)
+
+
 class StoreUnavailable(RuntimeError):
     """The database did not take a write, so nothing was acknowledged: the
     SQLite file was deleted, replaced or could not be written (the room

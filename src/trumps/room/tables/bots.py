@@ -21,6 +21,7 @@ from trumps.room.tables.thinking import think
 
 if TYPE_CHECKING:
     from trumps.room.tables.table import Table
+    from trumps.tournaments import TournamentPlan
 
 log = logging.getLogger("trumps.room")
 
@@ -54,6 +55,29 @@ async def bot_choice(
     return str(match.default_action())
 
 
+async def tournament_choice(
+    game: str, match: Match[Deal], seat: int, plan: TournamentPlan, deal: int, table_id: str
+) -> str:
+    """A tournament bot's choice: a pure function of the plan, the deal and
+    its history (:mod:`trumps.tournaments.robots`), so every entrant who
+    plays the same cards meets the same play.  A failing bot falls back as
+    any bot does (:func:`bot_choice`), logged: that entrant's deal is then
+    not the others'."""
+    from trumps.tournaments.robots import decision_rng, tournament_bot
+
+    legal = [str(a) for a in match.legal_actions()]
+    try:
+        bot = tournament_bot(game, plan.bots)
+        view = match.view(seat) if bot.needs_view else {}
+        choice = await think(plan.bots, bot.choose, view, legal, decision_rng(plan, deal, len(match.log)))
+        if choice in legal:
+            return str(choice)
+        log.error("tournament bot chose illegal %r at table %s", choice, table_id)
+    except Exception:
+        log.exception("tournament bot failed at table %s", table_id)
+    return await bot_choice(game, match, seat, "rules", random.Random(len(match.log)), table_id)
+
+
 def pause_factor(match: Match[Deal]) -> float:
     """How many bot delays to wait before the next bot move.  People need
     a moment to see a completed trick before it is gathered, and a
@@ -81,6 +105,9 @@ class Bots:
 
     async def choice(self, seat: int, kind: str) -> str:
         t = self.table
+        plan = t.tournament_plan
+        if plan is not None and t.seats[seat].bot is not None and t.settings.tournament_deal is not None:
+            return await tournament_choice(t.game, t.match, seat, plan, t.settings.tournament_deal, t.id)
         return await bot_choice(t.game, t.match, seat, kind, t.rng, t.id)
 
     def schedule(self) -> None:

@@ -81,11 +81,11 @@ class TableSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
-    kind: Literal["join", "compete", "play"] = Field(
+    kind: Literal["join", "compete", "play", "tournament"] = Field(
         default="join",
         title="Kind of game",
         description="Join: a table of friends with any rules; Compete: chips, no suggestions, accounts only; "
-        "Play: made by the Play button",
+        "Play: made by the Play button; Tournament: one deal of a tournament",
     )
     bid_time: TimeLimit = Field(
         default=0, title="Bid time", description="Time for each call; when it runs out, a bot calls for you."
@@ -133,6 +133,10 @@ class TableSettings(BaseModel):
         title="Buy-in",
         description="Play chips each player stakes; the winners share them.",
     )
+    # a tournament's deal (trumps.room.tournaments): which tournament and which deal.
+    # Made by the room, never by a form; never the plan, whose seed deals every hand
+    tournament: str | None = Field(default=None, max_length=32, title="Tournament")
+    tournament_deal: int | None = Field(default=None, ge=0, le=64, title="Deal")
 
     @model_validator(mode="before")
     @classmethod
@@ -149,6 +153,8 @@ class TableSettings(BaseModel):
             return {**data, "suggestions": False}
         if data.get("kind") == "play":
             return {**data, "suggestions": True}
+        if data.get("kind") == "tournament":  # alone with the bots, as everyone who plays the deal
+            return {**data, "suggestions": False, "private": True, "watching": False, "chat": "none"}
         return data
 
     @model_validator(mode="after")
@@ -159,6 +165,8 @@ class TableSettings(BaseModel):
             raise ValueError("only Compete tables have a buy-in")
         if self.kind == "play" and (self.private or self.start_at is not None):
             raise ValueError("Play tables start now and are not invitation-only")
+        if (self.kind == "tournament") != (self.tournament is not None and self.tournament_deal is not None):
+            raise ValueError("a tournament table names its tournament and deal, and no other table does")
         return self
 
     @classmethod
@@ -196,7 +204,7 @@ SettingValue = str | int | bool
 
 #: The words for each setting's values (what a form and the lobby show).
 CHOICE_WORDS: dict[str, dict[SettingValue, str]] = {
-    "kind": {"join": "Join", "compete": "Compete", "play": "Play"},
+    "kind": {"join": "Join", "compete": "Compete", "play": "Play", "tournament": "Tournament"},
     "bid_time": {t: f"{t} s" if t else "off" for t in TIME_LIMITS},
     "play_time": {t: f"{t} s" if t else "off" for t in TIME_LIMITS},
     "chat": {"none": "none", "preset": "preset phrases", "text": "text"},
@@ -220,6 +228,8 @@ SUMMARY_WORDS: dict[str, dict[SettingValue, str]] = {
 #: The groups of the settings, as the seed room groups them ("When",
 #: "Winnings", "Limits"); ``kind`` is chosen by the lobby's tab.
 SETTING_GROUPS = {"start_at": ("when", "When"), "buy_in": ("winnings", "Winnings"), "kind": ("kind", "Kind")}
+#: settings the room sets and no form shows
+ROOM_ONLY = ("tournament", "tournament_deal")
 LIMITS = ("limits", "Limits")
 
 
@@ -231,6 +241,8 @@ def settings_schema() -> list[dict[str, object]]:
     out = []
     schema = TableSettings.model_json_schema()["properties"]
     for name, field in TableSettings.model_fields.items():
+        if name in ROOM_ONLY:
+            continue
         info = schema[name]
         choices: list[SettingValue] | None = None
         if "enum" in info:

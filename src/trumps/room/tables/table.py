@@ -68,6 +68,7 @@ from trumps.room.tables.wire import (
     new_invite_code,
     person_of,
 )
+from trumps.tournaments.plan import TournamentPlan
 
 log = logging.getLogger("trumps.room")
 
@@ -162,6 +163,8 @@ class Table:
         self.rematch: str | None = stored.rematch  # finished: the table Play again went on to
         self.policy: Policy | None = None  # set by the room
         self.ledger: Ledger | None = None  # a Compete table's chips (the room gives it)
+        # a tournament's deal: the plan its bots decide by (the room gives it; never sent)
+        self.tournament_plan: TournamentPlan | None = None
         self.match: Match[Deal] = trumps.new_game(self.game, options=self.options, seed=self.seed)
         # the rules in words for the lobby, and the game's name (the game's own metadata)
         self.rules_text = self.match.schema.summary(self.options, self.preset)

@@ -44,6 +44,7 @@ from trumps.room.web.socket_queue import TransportAccess
 from trumps.room.web.sockets import Sockets
 from trumps.room.web.stopping import CloseWhenStopping, Stopping
 from trumps.room.web.tables import Tables
+from trumps.room.web.tournaments import TournamentRoutes
 
 __all__ = ["create_app", "server_gc"]
 
@@ -102,6 +103,7 @@ def routes(web: Web, pages: Pages) -> list[BaseRoute]:
         *Profiles(web).routes(),
         *HistoryRoutes(room, web.identity, pages.said).routes(),
         *Compete(web).routes(),
+        *TournamentRoutes(web).routes(),
         *Languages(room, sessions).routes(),
         *Sockets(web).routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -1,0 +1,289 @@
+"""The room's duplicate tournaments: listing them, playing their deals at
+tables of one person and three bots, and storing each deal's score as the
+deal ends.
+
+A deal is played at a table like any other (the table's page, its socket,
+its record and replay), made by the room with the plan's options and the
+deal's seed: kind ``tournament``, invitation-only, nobody watching, no chat
+and no suggestions, the person at South and the plan's bots elsewhere,
+whose decisions depend only on the deal and its history
+(:mod:`trumps.tournaments.robots`).  The plan itself, whose seed deals every
+hand, stays in the room: a table knows its tournament and deal number only.
+
+What is stored, and when (:mod:`~trumps.room.tournaments.records`): the
+entry when the person first plays, the table of the deal they are playing
+(they come back to it), and the score as the deal ends.  If the worker dies
+between the deal's last card and its score, the score is made again from
+the table's stored record the next time anyone asks about the tournament
+(:meth:`TournamentDesk.repair`), so a finished deal is never lost.
+
+What an entrant sees of a deal (:meth:`TournamentDesk.detail`): nothing
+about a deal before they have finished it (not its results, not its
+contracts), then every result on it, and anyone's replay once the
+tournament has closed; before that only their own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import trumps
+from trumps.core import registry
+from trumps.room.tables.wire import Seat
+from trumps.room.tournaments import records
+from trumps.room.tournaments.records import Tournament, TournamentDeskError, UnknownTournamentError
+from trumps.tournaments import PLAYER_SEAT, TournamentPlan, deal_values, frequency_table, standings
+
+if TYPE_CHECKING:
+    from trumps.room.room import Room
+    from trumps.room.storage.store import Store
+    from trumps.room.tables.table import Table
+
+__all__ = ["DAILY_BOTS", "TournamentDesk"]
+
+log = logging.getLogger("trumps.room")
+
+#: the bots of the daily tournaments
+DAILY_BOTS = "normal"
+
+
+class TournamentDesk:
+    """The tournaments of one room (one worker's share of them)."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.plans: dict[str, TournamentPlan] = {}  # tournament id -> plan (the tables' bots read it)
+        self._locks: dict[tuple[str, str], asyncio.Lock] = {}
+
+    @property
+    def store(self) -> Store:
+        return self.room.store
+
+    def _now(self) -> float:
+        return self.room.clock.now()
+
+    async def daily_games(self) -> list[str]:
+        return [s.name for s in registry.specs() if s.daily_tournament is not None]
+
+    async def tournament(self, tid: str) -> Tournament:
+        t = await self.store.run(records.get, self.store, tid)
+        if t is None:
+            raise UnknownTournamentError("no such tournament")
+        self.plans[t.id] = t.plan
+        return t
+
+    async def plan_of(self, tid: str) -> TournamentPlan | None:
+        """The plan of a tournament (for its tables' bots), or None."""
+        if tid not in self.plans:
+            t = await self.store.run(records.get, self.store, tid)
+            if t is None:
+                return None
+            self.plans[tid] = t.plan
+        return self.plans[tid]
+
+    # ----- reading ----------------------------------------------------------------
+    async def listing(self, player: str | None) -> list[dict[str, object]]:
+        """The open tournaments (today's daily ones made first if missing):
+        ``GET /api/tournaments``."""
+        now = self._now()
+        await self.store.run(records.ensure_daily, self.store, now, await self.daily_games(), DAILY_BOTS)
+        rows = await self.store.run(records.listing, self.store, now)
+        out = []
+        for t, entrants, finished in rows:
+            item = _describe(t, entrants, finished)
+            if player is not None:
+                item["me"] = await self._mine(t, player)
+            out.append(item)
+        return out
+
+    async def _mine(self, t: Tournament, player: str) -> dict[str, object] | None:
+        e = await self.store.run(records.entry, self.store, t.id, player)
+        if e is None:
+            return None
+        mine: dict[str, object] = {
+            "played": len(e.scores),
+            "finished": e.finished is not None,
+            "ranked": e.ranked,
+        }
+        if e.scores and e.ranked:
+            field = await self._field(t.id)
+            rows = standings(field, t.plan.deals, t.plan.scoring, complete_only=False)
+            for r in rows:
+                if r.entrant == player:
+                    mine.update(position=r.position, of=len(rows), score=round(r.score, 2))
+        return mine
+
+    async def _field(self, tid: str) -> dict[str, dict[int, int]]:
+        """The ranked entrants' scores (a guest's do not count)."""
+        got = await self.store.run(records.scores, self.store, tid)
+        return {p: s for p, (ranked, s) in got.items() if ranked}
+
+    async def detail(self, tid: str, player: str | None) -> dict[str, object]:
+        """One tournament for ``player``: its description, the ranking, and
+        per deal either nothing (not played yet) or the travelling sheet."""
+        t = await self.tournament(tid)
+        now = self._now()
+        await self.repair(t, player)
+        got = await self.store.run(records.scores, self.store, tid)
+        field = {p: s for p, (ranked, s) in got.items() if ranked}
+        closed = not t.is_open(now)
+        mine = got.get(player or "", (False, {}))[1]
+        names = await self.room.people.learn_many(list(got))
+        ranking = [
+            {"position": r.position, "name": names.get(r.entrant, "?"), "score": round(r.score, 2), "deals": r.deals,
+             "me": r.entrant == player}
+            for r in standings(field, t.plan.deals, t.plan.scoring, complete_only=closed)
+        ]  # fmt: skip
+        deals: list[dict[str, object]] = []
+        for k in range(t.plan.deals):
+            if k not in mine and not closed:
+                deals.append({"deal": k + 1, "played": False})
+                continue
+            deals.append(await self._traveller(t, k, player, closed, names, field))
+        entrants = len(got)
+        item = _describe(t, entrants, sum(1 for _r, s in got.values() if len(s) >= t.plan.deals))
+        item.update(open=not closed, ranking=ranking, deals=deals, played=len(mine))
+        return item
+
+    async def _traveller(
+        self, t: Tournament, k: int, player: str | None, closed: bool, names: dict[str, str],
+        field: dict[str, dict[int, int]],
+    ) -> dict[str, object]:  # fmt: skip
+        results = await self.store.run(records.deal_results, self.store, t.id, k)
+        on_deal = {p: s[k] for p, s in field.items() if k in s}
+        mine = next((r for r in results if r[0] == player), None)
+        on_deal_with_me = dict(on_deal)
+        if mine is not None:  # a guest is compared with the field, not counted in it
+            on_deal_with_me[mine[0]] = mine[1]
+        values = deal_values(on_deal_with_me, t.plan.scoring) if on_deal_with_me else {}
+        rows = []
+        for p, score, contract, table in sorted(results, key=lambda r: -r[1]):
+            if p not in on_deal_with_me:
+                continue
+            rows.append(
+                {"name": names.get(p, "?"), "score": score, "contract": contract,
+                 "value": round(values.get(p, 0.0), 2), "me": p == player,
+                 "replay": f"/replay/{table}" if closed or p == player else None}
+            )  # fmt: skip
+        out: dict[str, object] = {
+            "deal": k + 1,
+            "played": mine is not None,
+            "results": rows,
+            "sheet": [
+                {"score": f.score, "count": f.count, "value": round(f.value, 2)}
+                for f in frequency_table(on_deal_with_me, t.plan.scoring)
+            ]
+            if on_deal_with_me
+            else [],
+        }
+        if mine is not None:
+            out["score"] = mine[1]
+            out["value"] = round(values.get(player or "", 0.0), 2)
+        return out
+
+    # ----- playing ----------------------------------------------------------------
+    async def play(self, tid: str, player: str) -> str:
+        """The table of ``player``'s next deal of tournament ``tid``: the one
+        they left, or a new one (``POST /api/tournaments/{id}/play``)."""
+        lock = self._locks.setdefault((tid, player), asyncio.Lock())
+        async with lock:
+            t = await self.tournament(tid)
+            now = self._now()
+            if not t.is_open(now):
+                raise TournamentDeskError("this tournament is closed")
+            account = self.room.people.is_account(player)
+            if t.kind == "daily" and not account:
+                raise TournamentDeskError("daily tournaments are for accounts: register (free) to play")
+            await self.store.run(records.enter, self.store, tid, player, account, now)
+            await self.repair(t, player)
+            e = await self.store.run(records.entry, self.store, tid, player)
+            assert e is not None
+            if e.table_id is not None:
+                live = self.room.tables.get(e.table_id)
+                if live is not None and live.status == "playing":
+                    return live.id
+            todo = [k for k in range(t.plan.deals) if k not in e.scores]
+            if not todo:
+                raise TournamentDeskError("you have played every deal of this tournament")
+            table = await self._new_table(t, todo[0], player)
+            await self.store.run(records.set_table, self.store, tid, player, table.id)
+            return table.id
+
+    async def _new_table(self, t: Tournament, k: int, player: str) -> Table:
+        plan = t.plan
+        deal = plan.new_deal(k)  # the deal's options: the plan's, made one deal
+        settings = {"kind": "tournament", "tournament": t.id, "tournament_deal": k}
+        table = await self.room.create_table(
+            player, plan.game, plan.preset, deal.options.to_dict(), settings, seed=plan.deal_seed(k),
+            by_room=True,
+        )  # fmt: skip
+        table.tournament_plan = plan
+        name = await self.room.player_name(player) or "?"
+        seats = [(i, Seat(None, None, plan.bots)) for i in range(table.match.players) if i != PLAYER_SEAT]
+        await table.seat_and_start([(PLAYER_SEAT, Seat(player, name, None)), *seats])
+        await table.changed()
+        return table
+
+    # ----- the end of a deal ----------------------------------------------------------
+    async def deal_over(self, table: Table) -> None:
+        """A tournament table's game ended: store the score of its deal."""
+        s = table.settings
+        if s.kind != "tournament" or s.tournament is None or s.tournament_deal is None:
+            return
+        player = table.seats[PLAYER_SEAT].player
+        if player is None:
+            return
+        await self._store_score(s.tournament, player, s.tournament_deal, table.id, table.match)
+
+    async def _store_score(self, tid: str, player: str, k: int, table_id: str, match: Any) -> None:
+        plan = await self.plan_of(tid)
+        if plan is None or not plan.deal_over(match):
+            return
+        contract = match.results[0].get("contract")
+        await self.store.run(
+            records.record_score, self.store, tid, player, k, plan.side_score(match),
+            None if contract is None else str(contract), table_id, self._now(),
+        )  # fmt: skip
+
+    async def repair(self, t: Tournament, player: str | None) -> None:
+        """Store the score of a deal whose table finished but whose score was
+        not stored (the worker died in between), from the table's record."""
+        if player is None:
+            return
+        e = await self.store.run(records.entry, self.store, t.id, player)
+        if e is None or e.table_id is None:
+            return
+        if e.table_id in self.room.tables and self.room.tables[e.table_id].status == "playing":
+            return
+        st = await self.store.run(self.store.load_table, e.table_id)
+        if st is None or st.status != "finished":
+            return
+        settings = st.settings or {}
+        k = settings.get("tournament_deal")
+        if not isinstance(k, int) or k in e.scores:
+            await self.store.run(records.set_table, self.store, t.id, player, None)
+            return
+        match = trumps.new_game(st.game, options=st.options, seed=st.seed)
+        for seat, action, at, _auto in st.actions:
+            match.apply(action, seat, time=at)
+        await self._store_score(t.id, player, k, st.id, match)
+
+
+def _describe(t: Tournament, entrants: int, finished: int) -> dict[str, object]:
+    p = t.plan
+    return {
+        "id": t.id,
+        "kind": t.kind,
+        "game": p.game,
+        "preset": p.preset,
+        "deals": p.deals,
+        "scoring": p.scoring,
+        "bots": p.bots,
+        "opens_at": t.opens_at,
+        "closes_at": t.closes_at,
+        "target": t.target,
+        "entrants": entrants,
+        "finished": finished,
+    }

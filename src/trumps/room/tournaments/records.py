@@ -1,0 +1,265 @@
+"""The tournaments' rows: made, entered, scored, read (synchronous; the room
+runs these on the database thread, ``await store.run(fn, store, ...)``).
+
+Every write is one transaction and idempotent, so a crash and a restart
+never lose an acknowledged score nor store one twice: a deal's score has the
+key (tournament, player, deal), and a daily tournament the unique key of its
+game and day, so two workers that make it at once make it once.  Rankings
+are not stored: :func:`scores` reads what the ranking is computed from.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from trumps.room.storage.db import DealScoreRow, EntryRow, TournamentRow
+from trumps.room.storage.store import Store
+from trumps.room.tables.errors import RoomError
+from trumps.tournaments import TournamentPlan
+
+__all__ = [
+    "DAY",
+    "Entry",
+    "Tournament",
+    "TournamentDeskError",
+    "UnknownTournamentError",
+    "ensure_daily",
+    "enter",
+    "get",
+    "listing",
+    "record_score",
+    "scores",
+    "set_table",
+]
+
+DAY = 86_400.0
+
+
+class TournamentDeskError(RoomError):
+    """A tournament request refused with a message fit to show the player."""
+
+
+class UnknownTournamentError(TournamentDeskError):
+    """An id that names no tournament."""
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A stored tournament, as the room reads it."""
+
+    id: str
+    kind: str  # daily, instant
+    plan: TournamentPlan
+    opens_at: float
+    closes_at: float | None
+    target: int | None
+    closed_at: float | None
+
+    def is_open(self, now: float) -> bool:
+        if self.closed_at is not None or now < self.opens_at:
+            return False
+        return self.closes_at is None or now < self.closes_at
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One person's entry: their scores so far, by deal, and the table of the
+    deal they are playing."""
+
+    player: str
+    ranked: bool
+    finished: float | None
+    table_id: str | None
+    scores: dict[int, int]
+
+
+def _row(t: TournamentRow) -> Tournament:
+    return Tournament(
+        t.id, t.kind, TournamentPlan.parse(t.plan), t.opens_at, t.closes_at, t.target, t.closed_at
+    )
+
+
+def ensure_daily(store: Store, now: float, games: list[str], bots: str) -> None:
+    """Make today's daily tournament of each of ``games`` (UTC days) unless
+    it exists: the key of its game and day is unique, so a worker that
+    loses the race to make it finds it made."""
+    day = datetime.fromtimestamp(now, UTC).date()
+    opens = datetime(day.year, day.month, day.day, tzinfo=UTC).timestamp()
+    for game in games:
+        key = f"{game}/{day.isoformat()}"
+        with store.sessions() as s:
+            if s.scalar(select(TournamentRow.id).where(TournamentRow.daily_key == key)) is not None:
+                continue
+        plan = TournamentPlan.daily(game, day, bots=bots)
+        row = TournamentRow(
+            id=secrets.token_urlsafe(9), kind="daily", game=plan.game, plan=str(plan),
+            opens_at=opens, closes_at=opens + DAY, daily_key=key,
+        )  # fmt: skip
+        try:
+            with store.sessions.begin() as s:
+                s.add(row)
+        except IntegrityError:  # another worker made it first
+            continue
+
+
+def make_instant(store: Store, plan: TournamentPlan, target: int, now: float) -> str:
+    """A new instant tournament: open from ``now`` until ``target`` people
+    have played every deal (a day at most)."""
+    tid = secrets.token_urlsafe(9)
+    with store.sessions.begin() as s:
+        s.add(
+            TournamentRow(
+                id=tid, kind="instant", game=plan.game, plan=str(plan), opens_at=now,
+                closes_at=now + DAY, target=target,
+            )
+        )  # fmt: skip
+    return tid
+
+
+def get(store: Store, tid: str) -> Tournament | None:
+    with store.sessions() as s:
+        row = s.get(TournamentRow, tid)
+        return None if row is None else _row(row)
+
+
+def listing(store: Store, now: float) -> list[tuple[Tournament, int, int]]:
+    """The open tournaments, with their number of entrants and of those who
+    finished, daily ones first, then by closing time."""
+    with store.sessions() as s:
+        rows = s.scalars(
+            select(TournamentRow).where(
+                TournamentRow.closed_at.is_(None),
+                TournamentRow.opens_at <= now,
+                TournamentRow.closes_at > now,
+            )
+        ).all()
+        counts = dict(
+            s.execute(
+                select(EntryRow.tournament_id, func.count())
+                .where(EntryRow.tournament_id.in_([r.id for r in rows]))
+                .group_by(EntryRow.tournament_id)
+            ).all()
+        )
+        done = dict(
+            s.execute(
+                select(EntryRow.tournament_id, func.count())
+                .where(EntryRow.tournament_id.in_([r.id for r in rows]), EntryRow.finished.is_not(None))
+                .group_by(EntryRow.tournament_id)
+            ).all()
+        )
+    out = [(_row(r), int(counts.get(r.id, 0)), int(done.get(r.id, 0))) for r in rows]
+    out.sort(key=lambda x: (x[0].kind != "daily", x[0].closes_at or 0.0, x[0].plan.game))
+    return out
+
+
+def entry(store: Store, tid: str, player: str) -> Entry | None:
+    """``player``'s entry in tournament ``tid``, or None."""
+    with store.sessions() as s:
+        row = s.get(EntryRow, (tid, player))
+        if row is None:
+            return None
+        got = s.execute(
+            select(DealScoreRow.deal, DealScoreRow.score).where(
+                DealScoreRow.tournament_id == tid, DealScoreRow.player_id == player
+            )
+        ).all()
+        return Entry(player, row.ranked, row.finished, row.table_id, {int(d): int(v) for d, v in got})
+
+
+def enter(store: Store, tid: str, player: str, ranked: bool, now: float) -> None:
+    """Enter ``player`` (once: entering again changes nothing)."""
+    try:
+        with store.sessions.begin() as s:
+            if s.get(EntryRow, (tid, player)) is None:
+                s.add(EntryRow(tournament_id=tid, player_id=player, ranked=ranked, started=now))
+    except IntegrityError:  # entered at the same moment from another page
+        pass
+
+
+def set_table(store: Store, tid: str, player: str, table_id: str | None) -> None:
+    """The table ``player`` plays their current deal at (None: between deals)."""
+    with store.sessions.begin() as s:
+        row = s.get(EntryRow, (tid, player))
+        if row is not None:
+            row.table_id = table_id
+
+
+def record_score(
+    store: Store,
+    tid: str,
+    player: str,
+    deal: int,
+    score: int,
+    contract: str | None,
+    table_id: str,
+    now: float,
+) -> bool:
+    """Store ``player``'s score on ``deal`` (the first one stored stays: a
+    deal is not played twice); their entry is finished once every deal has
+    a score, and an instant tournament closes when its target of finished
+    entrants is reached.  Whether this call stored it."""
+    with store.sessions.begin() as s:
+        t = s.get(TournamentRow, tid)
+        e = s.get(EntryRow, (tid, player))
+        if t is None or e is None:
+            return False
+        if s.get(DealScoreRow, (tid, player, deal)) is not None:
+            return False
+        s.add(
+            DealScoreRow(
+                tournament_id=tid, player_id=player, deal=deal, score=score, contract=contract,
+                table_id=table_id, at=now,
+            )
+        )  # fmt: skip
+        s.flush()
+        played = s.scalar(
+            select(func.count()).where(DealScoreRow.tournament_id == tid, DealScoreRow.player_id == player)
+        )
+        if e.table_id == table_id:
+            e.table_id = None
+        plan = TournamentPlan.parse(t.plan)
+        if played is not None and played >= plan.deals and e.finished is None:
+            e.finished = now
+            s.flush()
+            if t.target is not None and t.closed_at is None:
+                finished = s.scalar(
+                    select(func.count()).where(EntryRow.tournament_id == tid, EntryRow.finished.is_not(None))
+                )
+                if finished is not None and finished >= t.target:
+                    t.closed_at = now
+        return True
+
+
+def scores(store: Store, tid: str) -> dict[str, tuple[bool, dict[int, int]]]:
+    """Every entrant's scores by deal, with whether the entrant is ranked."""
+    with store.sessions() as s:
+        ranked = dict(
+            s.execute(select(EntryRow.player_id, EntryRow.ranked).where(EntryRow.tournament_id == tid)).all()
+        )
+        out: dict[str, tuple[bool, dict[int, int]]] = {p: (bool(r), {}) for p, r in ranked.items()}
+        for p, d, v in s.execute(
+            select(DealScoreRow.player_id, DealScoreRow.deal, DealScoreRow.score).where(
+                DealScoreRow.tournament_id == tid
+            )
+        ).all():
+            if p in out:
+                out[p][1][int(d)] = int(v)
+        return out
+
+
+def deal_results(store: Store, tid: str, deal: int) -> list[tuple[str, int, str | None, str]]:
+    """Everyone's result on one deal: (player, score, contract, table)."""
+    with store.sessions() as s:
+        return [
+            (p, int(v), c, t)
+            for p, v, c, t in s.execute(
+                select(
+                    DealScoreRow.player_id, DealScoreRow.score, DealScoreRow.contract, DealScoreRow.table_id
+                ).where(DealScoreRow.tournament_id == tid, DealScoreRow.deal == deal)
+            ).all()
+        ]

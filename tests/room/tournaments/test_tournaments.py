@@ -1,0 +1,190 @@
+"""Duplicate tournaments in the room, through its API and sockets: the
+daily ones made once, a deal played at a table with the plan's bots, its
+score stored as it ends, nothing of a deal shown before it is played, no
+deal played twice, guests unranked, and a score lost to a crash made again
+from the table's record."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from starlette.testclient import TestClient
+from test_room import guest, recv_state
+
+from trumps.room.storage.db import DealScoreRow, EntryRow
+from trumps.room.storage.store import Store
+from trumps.room.tournaments import records
+from trumps.room.web.app import create_app
+from trumps.tournaments import TournamentPlan
+
+PASSWORD = "correct horse 1"
+
+
+def register(client: TestClient, username: str) -> str:
+    r = client.post("/api/register", json={"username": username, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    return str(r.json()["player"])
+
+
+def instant(db_url: str, game: str = "coinche", deals: int = 3, target: int = 5, seed: int = 4) -> str:
+    store = Store(db_url)
+    try:
+        plan = TournamentPlan.make(game, deals, seed, bots="easy")
+        return records.make_instant(store, plan, target, time.time())
+    finally:
+        store.close()
+
+
+def play_deal(client: TestClient, table: str, pick: int = 0) -> dict[str, Any]:
+    """Play South's turns (the ``pick``-th legal action, bounded) to the end of the deal."""
+    with client.websocket_connect(f"/ws/table/{table}") as ws:
+        ev = recv_state(ws)
+        while not ev["view"]["over"]:
+            if ev["table"]["status"] == "playing" and ev["view"]["to_act"] == "S":
+                legal = ev["view"]["legal"]
+                ws.send_text(
+                    json.dumps(
+                        {"v": 1, "type": "act", "action": legal[min(pick, len(legal) - 1)], "seq": ev["seq"]}
+                    )
+                )
+            ev = recv_state(ws)
+        return ev
+
+
+def test_the_daily_tournaments_are_listed_once_for_any_visitor(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        first = c.get("/api/tournaments").json()["tournaments"]
+        again = c.get("/api/tournaments").json()["tournaments"]
+    assert [t["id"] for t in first] == [t["id"] for t in again]
+    daily = {t["game"]: t for t in first if t["kind"] == "daily"}
+    assert set(daily) == {"bridge", "500", "coinche"}
+    assert (daily["bridge"]["deals"], daily["500"]["deals"], daily["coinche"]["deals"]) == (8, 6, 8)
+    for t in daily.values():
+        assert (
+            t["scoring"] == "matchpoints" and t["entrants"] == 0 and t["closes_at"] - t["opens_at"] == 86_400
+        )
+        assert "seed" not in json.dumps(t) and "plan" not in t  # the seed deals every hand
+
+
+def test_an_entrant_plays_every_deal_once_and_sees_each_deal_only_after_playing_it(db_url: str) -> None:
+    tid = instant(db_url)
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        register(c, "Ann_t")
+        before = c.get(f"/api/tournaments/{tid}").json()
+        assert [d["played"] for d in before["deals"]] == [False, False, False]
+        assert all(set(d) == {"deal", "played"} for d in before["deals"])  # nothing of an unplayed deal
+        table = c.post(f"/api/tournaments/{tid}/play").json()["table"]
+        assert c.post(f"/api/tournaments/{tid}/play").json()["table"] == table  # the same deal, not a new one
+        end = play_deal(c, table)
+        assert end["table"]["status"] == "finished" and len(end["view"]["results"]) == 1
+        after = c.get(f"/api/tournaments/{tid}").json()
+        assert after["deals"][0]["played"] and after["deals"][0]["results"][0]["me"]
+        assert after["deals"][0]["value"] == 50.0  # alone on the deal: the average
+        assert [d["played"] for d in after["deals"][1:]] == [False, False]
+        tables = {table}
+        for _ in range(2):
+            nxt = c.post(f"/api/tournaments/{tid}/play").json()["table"]
+            assert nxt not in tables
+            tables.add(nxt)
+            play_deal(c, nxt)
+        done = c.post(f"/api/tournaments/{tid}/play")
+        assert done.status_code == 409 and "every deal" in done.json()["error"]
+        listed = next(t for t in c.get("/api/tournaments").json()["tournaments"] if t["id"] == tid)
+        assert listed["me"]["finished"] and listed["me"]["position"] == 1 and listed["finished"] == 1
+
+
+def test_a_second_entrant_is_compared_and_a_guest_is_not_ranked(db_url: str) -> None:
+    tid = instant(db_url, deals=1)
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        register(c, "Ann_t")
+        play_deal(c, c.post(f"/api/tournaments/{tid}/play").json()["table"], pick=0)
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        register(c, "Bob_t")
+        bob_table = c.post(f"/api/tournaments/{tid}/play").json()["table"]
+        mid = c.get(f"/api/tournaments/{tid}").json()
+        assert "results" not in mid["deals"][0]  # Ann's result is hidden from Bob until he has played
+        play_deal(c, bob_table, pick=1)
+        seen = c.get(f"/api/tournaments/{tid}").json()
+        names = sorted(r["name"] for r in seen["deals"][0]["results"])
+        assert names == ["Ann_t", "Bob_t"]
+        values = sorted(r["value"] for r in seen["deals"][0]["results"])
+        assert sum(values) == 100.0  # two results: 100/0 or 50/50
+        assert [r["replay"] is None for r in seen["deals"][0]["results"] if not r["me"]] == [True]
+        assert {r["name"] for r in seen["ranking"]} == {"Ann_t", "Bob_t"}
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        guest(c, "Cat")
+        play_deal(c, c.post(f"/api/tournaments/{tid}/play").json()["table"])
+        seen = c.get(f"/api/tournaments/{tid}").json()
+        assert "Cat" not in {r["name"] for r in seen["ranking"]}
+        assert any(r["me"] for r in seen["deals"][0]["results"])  # she sees her own result
+
+
+def test_guests_cannot_enter_a_daily_tournament(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        guest(c, "Dan")
+        daily = c.get("/api/tournaments").json()["tournaments"][0]
+        r = c.post(f"/api/tournaments/{daily['id']}/play")
+        assert r.status_code == 409 and "accounts" in r.json()["error"]
+        assert c.post("/api/tournaments/nope/play").status_code == 404
+        assert 400 <= c.post("/api/tournaments/../play").status_code < 500
+        assert c.get("/api/tournaments/%00").status_code in (400, 404)  # a control character: refused
+        assert c.get("/api/tournaments/nope").status_code == 404
+
+
+def test_nobody_else_reaches_a_tournament_table_and_no_request_makes_one(db_url: str) -> None:
+    tid = instant(db_url, deals=1)
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        register(c, "Ann_t")
+        table = c.post(f"/api/tournaments/{tid}/play").json()["table"]
+        made = c.post(
+            "/api/tables",
+            json={
+                "game": "coinche",
+                "settings": {"kind": "tournament", "tournament": tid, "tournament_deal": 0},
+            },
+        )
+        assert made.status_code == 400
+        c.cookies.clear()
+        guest(c, "Eve")
+        assert table not in [t["id"] for t in c.get("/api/tables").json()]
+        assert c.get(f"/api/tables/{table}").status_code == 403  # invitation-only, and nobody is invited
+        with c.websocket_connect(f"/ws/table/{table}") as ws:
+            ev = json.loads(ws.receive_text())
+            assert ev["type"] == "error" or all(h is None for h in ev["view"]["hands"].values())
+
+
+def test_two_entrants_who_play_the_same_cards_meet_the_same_bots(db_url: str) -> None:
+    tid = instant(db_url, game="500", deals=1)
+    logs = []
+    for name in ("Ann_t", "Bob_t"):
+        with TestClient(create_app(db_url, bot_delay=0)) as c:
+            register(c, name)
+            table = c.post(f"/api/tournaments/{tid}/play").json()["table"]
+            play_deal(c, table, pick=1)  # the lowest bid, then the second card
+            record = c.get(f"/api/tables/{table}/record").json()
+            logs.append([(a["seat"], a["action"]) for a in record["actions"]])
+    assert logs[0] == logs[1] and len(logs[0]) > 20
+
+
+def test_a_score_lost_to_a_crash_is_made_again_from_the_table(db_url: str) -> None:
+    tid = instant(db_url, deals=2)
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        player = register(c, "Ann_t")
+        table = c.post(f"/api/tournaments/{tid}/play").json()["table"]
+        play_deal(c, table)
+        score = c.get(f"/api/tournaments/{tid}").json()["deals"][0]["score"]
+    store = Store(db_url)
+    try:
+        with store.sessions.begin() as s:  # as if the worker died between the last card and the score
+            s.delete(s.get(DealScoreRow, (tid, player, 0)))
+            s.get(EntryRow, (tid, player)).table_id = table
+    finally:
+        store.close()
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        c.post("/api/login", json={"username": "Ann_t", "password": PASSWORD})
+        again = c.get(f"/api/tournaments/{tid}").json()
+        assert again["deals"][0]["played"] and again["deals"][0]["score"] == score
+        nxt = c.post(f"/api/tournaments/{tid}/play").json()["table"]
+        assert nxt != table
