@@ -295,7 +295,8 @@ class Room:
             if have < chosen.buy_in:
                 raise RoomError(f"the buy-in is {chosen.buy_in} chips and you have {have}")
         # an invitation-only table's link/code (any other table's address is its link)
-        invite = new_invite_code() if chosen.private else None
+        # (a tournament's deal has none: nobody else comes to it)
+        invite = new_invite_code() if chosen.private and chosen.kind != "tournament" else None
         st = self.store.new_table(
             cls.game,
             preset or None,

@@ -73,16 +73,16 @@ def test_an_entrant_plays_every_deal_once_and_sees_each_deal_only_after_playing_
     with TestClient(create_app(db_url, bot_delay=0)) as c:
         register(c, "Ann_t")
         before = c.get(f"/api/tournaments/{tid}").json()
-        assert [d["played"] for d in before["deals"]] == [False, False, False]
-        assert all(set(d) == {"deal", "played"} for d in before["deals"])  # nothing of an unplayed deal
+        assert [d["played"] for d in before["sheets"]] == [False, False, False]
+        assert all(set(d) == {"deal", "played"} for d in before["sheets"])  # nothing of an unplayed deal
         table = c.post(f"/api/tournaments/{tid}/play").json()["table"]
         assert c.post(f"/api/tournaments/{tid}/play").json()["table"] == table  # the same deal, not a new one
         end = play_deal(c, table)
         assert end["table"]["status"] == "finished" and len(end["view"]["results"]) == 1
         after = c.get(f"/api/tournaments/{tid}").json()
-        assert after["deals"][0]["played"] and after["deals"][0]["results"][0]["me"]
-        assert after["deals"][0]["value"] == 50.0  # alone on the deal: the average
-        assert [d["played"] for d in after["deals"][1:]] == [False, False]
+        assert after["sheets"][0]["played"] and after["sheets"][0]["results"][0]["me"]
+        assert after["sheets"][0]["value"] == 50.0  # alone on the deal: the average
+        assert [d["played"] for d in after["sheets"][1:]] == [False, False]
         tables = {table}
         for _ in range(2):
             nxt = c.post(f"/api/tournaments/{tid}/play").json()["table"]
@@ -104,21 +104,21 @@ def test_a_second_entrant_is_compared_and_a_guest_is_not_ranked(db_url: str) -> 
         register(c, "Bob_t")
         bob_table = c.post(f"/api/tournaments/{tid}/play").json()["table"]
         mid = c.get(f"/api/tournaments/{tid}").json()
-        assert "results" not in mid["deals"][0]  # Ann's result is hidden from Bob until he has played
+        assert "results" not in mid["sheets"][0]  # Ann's result is hidden from Bob until he has played
         play_deal(c, bob_table, pick=1)
         seen = c.get(f"/api/tournaments/{tid}").json()
-        names = sorted(r["name"] for r in seen["deals"][0]["results"])
+        names = sorted(r["name"] for r in seen["sheets"][0]["results"])
         assert names == ["Ann_t", "Bob_t"]
-        values = sorted(r["value"] for r in seen["deals"][0]["results"])
+        values = sorted(r["value"] for r in seen["sheets"][0]["results"])
         assert sum(values) == 100.0  # two results: 100/0 or 50/50
-        assert [r["replay"] is None for r in seen["deals"][0]["results"] if not r["me"]] == [True]
+        assert [r["replay"] is None for r in seen["sheets"][0]["results"] if not r["me"]] == [True]
         assert {r["name"] for r in seen["ranking"]} == {"Ann_t", "Bob_t"}
     with TestClient(create_app(db_url, bot_delay=0)) as c:
         guest(c, "Cat")
         play_deal(c, c.post(f"/api/tournaments/{tid}/play").json()["table"])
         seen = c.get(f"/api/tournaments/{tid}").json()
         assert "Cat" not in {r["name"] for r in seen["ranking"]}
-        assert any(r["me"] for r in seen["deals"][0]["results"])  # she sees her own result
+        assert any(r["me"] for r in seen["sheets"][0]["results"])  # she sees her own result
 
 
 def test_guests_cannot_enter_a_daily_tournament(db_url: str) -> None:
@@ -174,7 +174,7 @@ def test_a_score_lost_to_a_crash_is_made_again_from_the_table(db_url: str) -> No
         player = register(c, "Ann_t")
         table = c.post(f"/api/tournaments/{tid}/play").json()["table"]
         play_deal(c, table)
-        score = c.get(f"/api/tournaments/{tid}").json()["deals"][0]["score"]
+        score = c.get(f"/api/tournaments/{tid}").json()["sheets"][0]["score"]
     store = Store(db_url)
     try:
         with store.sessions.begin() as s:  # as if the worker died between the last card and the score
@@ -185,6 +185,6 @@ def test_a_score_lost_to_a_crash_is_made_again_from_the_table(db_url: str) -> No
     with TestClient(create_app(db_url, bot_delay=0)) as c:
         c.post("/api/login", json={"username": "Ann_t", "password": PASSWORD})
         again = c.get(f"/api/tournaments/{tid}").json()
-        assert again["deals"][0]["played"] and again["deals"][0]["score"] == score
+        assert again["sheets"][0]["played"] and again["sheets"][0]["score"] == score
         nxt = c.post(f"/api/tournaments/{tid}/play").json()["table"]
         assert nxt != table

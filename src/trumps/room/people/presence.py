@@ -203,6 +203,8 @@ class People:
         The rating decides the same way from the stored seats; this only
         says so.  (Why no chips moved is the competition's to say:
         :func:`trumps.room.compete.competition.tell_unpaid`.)"""
+        if table.settings.kind == "tournament":  # a tournament's deal is not a rated game: nothing to explain
+            return
         seats, accounts = self.seats_of(table)
         if accounts and ratings.people_sides(seats, accounts) < 2:
             await table.notify(ratings.NOT_RATED, kind="unrated")

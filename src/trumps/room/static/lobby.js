@@ -416,15 +416,17 @@ function showPreset(game, words) {
   document.getElementById("rules-reset").hidden = !yours.length;
 }
 
-// ----- tabs: Play / Join / Compete -------------------------------------------------
+// ----- tabs: Play / Join / Compete / Tournaments ---------------------------------------------
+const TABS = ["play", "join", "compete", "tournaments"];
 function selectTab(name) {
-  for (const tab of ["play", "join", "compete"]) {
+  for (const tab of TABS) {
     const on = tab === name;
     document.getElementById("tab-" + tab).setAttribute("aria-selected", String(on));
     document.getElementById("panel-" + tab).hidden = !on;
   }
   const box = document.getElementById("create-box");
-  box.hidden = name === "play";
+  box.hidden = name === "play" || name === "tournaments";
+  if (name === "tournaments") loadTournaments();
   document.getElementById("create-title").textContent = name === "compete" ? t("Create a competition") : t("Create a table");
   const buyIn = document.querySelector("#create-form [data-setting][name=buy_in]");
   if (buyIn) {
@@ -438,7 +440,7 @@ function selectTab(name) {
 }
 
 function setupTabs() {
-  const tabs = ["play", "join", "compete"];
+  const tabs = TABS;
   for (const tab of tabs) {
     const b = document.getElementById("tab-" + tab);
     b.addEventListener("click", () => selectTab(tab));
@@ -449,6 +451,8 @@ function setupTabs() {
   }
   const start = new URLSearchParams(location.search).has("join") ? "join" : location.hash.slice(1);
   selectTab(tabs.includes(start) ? start : "play");
+  // a link to another tab of this page (#tournaments) changes only the hash
+  window.addEventListener("hashchange", () => { const h = location.hash.slice(1); if (tabs.includes(h)) selectTab(h); });
 }
 
 // ----- Play -------------------------------------------------------------------------------
@@ -527,6 +531,76 @@ function renderInviteFriends(data) {
     const i = document.createElement("input"); i.type = "checkbox"; i.value = f.name; i.checked = chosen.has(f.name);
     l.append(i, " " + f.name + (f.online ? " ●" : ""));
     box.append(l);
+  }
+}
+
+// ----- Tournaments ------------------------------------------------------------------------
+// The open tournaments (the server makes the day's daily ones): each with its game, its
+// deals and scoring, how many play it, when it closes, where the reader stands, and the
+// way in (Play: the table of the reader's next deal).
+function tournamentName(tr) {
+  return tr.kind === "daily" ? t("Daily tournament") : t("Instant tournament");
+}
+function scoringWords(tr) {
+  return tr.scoring === "imps" ? t("IMPs") : t("matchpoints");
+}
+function closesWords(tr) {
+  if (tr.kind === "instant" && tr.target) return tn("after {n} players", "after {n} players", tr.target);
+  return tr.closes_at ? when(tr.closes_at) : "";
+}
+function myPlace(tr) {
+  const me = tr.me;
+  if (!me) return "";
+  if (me.position) return t("{position} of {of} · {score}", { position: num(me.position), of: num(me.of), score: tr.scoring === "imps" ? num(me.score) : num(me.score) + " %" });
+  if (!me.ranked && me.played) return tn("{n} deal played (not ranked)", "{n} deals played (not ranked)", me.played);
+  return tn("{n} deal played", "{n} deals played", me.played);
+}
+async function playTournament(tr, button) {
+  const err = document.getElementById("tournament-error");
+  err.textContent = "";
+  button.disabled = true;
+  try {
+    const r = await api("/api/tournaments/" + encodeURIComponent(tr.id) + "/play", {});
+    location.href = "/table/" + encodeURIComponent(r.table);
+  } catch (ex) {
+    err.textContent = tMsg(ex.message);
+    button.disabled = false;
+  }
+}
+async function loadTournaments() {
+  const body = document.getElementById("tournament-list");
+  let rows;
+  try { rows = (await api("/api/tournaments")).tournaments; } catch (ex) { return; }
+  body.replaceChildren();
+  if (!rows.length) {
+    const tr = body.insertRow(); tr.className = "empty"; const td = tr.insertCell(); td.colSpan = 7;
+    td.textContent = t("No tournament open right now.");
+    return;
+  }
+  for (const tr of rows) {
+    const row = body.insertRow(); row.className = "t-row tournament-row"; row.dataset.tournament = tr.id;
+    row.insertCell().append(el("strong", "", gameName(tr.game)));
+    const name = row.insertCell(); name.className = "t-rules";
+    const link = document.createElement("a"); link.href = "/tournament/" + encodeURIComponent(tr.id); link.textContent = tournamentName(tr);
+    name.append(link, el("span", "t-sub", " · " + t("bots: {level}", { level: botLevel(tr.bots) })));
+    row.insertCell().textContent = tn("{n} deal · {scoring}", "{n} deals · {scoring}", tr.deals, { scoring: scoringWords(tr) });
+    row.insertCell().textContent = tn("{n} player", "{n} players", tr.entrants);
+    row.insertCell().textContent = closesWords(tr);
+    const mine = row.insertCell(); mine.className = "t-you"; mine.textContent = myPlace(tr);
+    const go = row.insertCell(); go.className = "t-action";
+    const me = tr.me;
+    if (me && me.finished) {
+      const a = document.createElement("a"); a.className = "t-go"; a.href = "/tournament/" + encodeURIComponent(tr.id); a.textContent = t("Results");
+      go.append(a);
+    } else if (tr.kind === "daily" && !isAccount) {
+      const a = document.createElement("a"); a.className = "t-go"; a.href = "#tournaments"; a.textContent = t("Register to play");
+      a.onclick = e => { e.preventDefault(); window.trumpsAccount.dialog("register"); };
+      go.append(a);
+    } else {
+      const b = el("button", "t-go join", me && me.played ? t("Continue") : t("Play"));
+      b.type = "button"; b.onclick = () => playTournament(tr, b);
+      go.append(b);
+    }
   }
 }
 

@@ -672,7 +672,17 @@ function renderPanel(tb, v) {
   panel.replaceChildren();
   panel.classList.remove("compact");
   const r = results[results.length - 1];
-  if (v.over) {
+  const tournament = tb.settings.kind === "tournament" && tb.settings.tournament ? tb.settings : null;
+  if (v.over && tournament) {  // one deal of a duplicate tournament: how it compares, and the next deal
+    const title = el("h2", "", t("Deal {n} of the tournament", { n: tournament.tournament_deal + 1 }));
+    title.id = "panel-title";
+    panel.append(title);
+    const line = el("p", "result-line tournament-line", t("Comparing with the field…"));
+    line.id = "tournament-line";
+    panel.append(line);
+    // (a moment later: the score is stored as the deal ends)
+    setTimeout(() => tournamentLine(tournament, line), 600);
+  } else if (v.over) {
     const team = v.winner === null || v.winner === undefined ? null : teamName(v, v.winner);
     const title = el("h2", "", team === null ? t("Game over")
       : tb.you && v.teams[v.winner].includes(tb.you) ? t("You win! {team} wins", { team }) : t("{team} wins", { team }));
@@ -735,7 +745,20 @@ function renderPanel(tb, v) {
     }
   }
   const buttons = el("div", "panel-buttons");
-  if (v.over) {
+  if (v.over && tournament) {
+    const results = el("a", "button", t("Tournament results")); results.href = "/tournament/" + encodeURIComponent(tournament.tournament);
+    results.id = "tournament-results";
+    if (tb.you) {
+      const next = el("button", "primary", t("Next deal")); next.id = "next-deal"; next.type = "button"; next.hidden = true;
+      next.onclick = () => nextTournamentDeal(tournament, next);
+      buttons.append(next);
+    }
+    const rep = el("a", "button", t("Replay the deal")); rep.href = "/replay/" + tb.id;
+    const back = el("a", "button", t("Back to the lobby")); back.href = "/#tournaments";
+    buttons.append(results, rep, back);
+    const note = el("p", "error"); note.id = "tournament-error"; note.setAttribute("role", "alert");
+    panel.append(note);
+  } else if (v.over) {
     const rep = el("a", "button primary", t("Replay the game")); rep.href = "/replay/" + tb.id;
     buttons.append(rep);
     if (tb.you) { const again = el("button", "", t("Play again")); again.id = "again"; again.type = "button"; again.onclick = playAgain; buttons.append(again); }
@@ -752,6 +775,45 @@ function renderPanel(tb, v) {
   panel.append(buttons);
   panel.hidden = false;
   if (!v.over) announce(resultLine(v, r));
+}
+// A tournament deal's end: the reader's score on it against the field so far (matchpoints
+// or IMPs), and the way to the next deal while there is one.
+async function tournamentLine(tournament, line, tries = 0) {
+  let data = null;
+  try {
+    const res = await fetch("/api/tournaments/" + encodeURIComponent(tournament.tournament));
+    if (res.ok) data = await res.json();
+  } catch (_) { /* said below */ }
+  const deal = data && data.sheets[tournament.tournament_deal];
+  if (!deal || !deal.played) {
+    if (tries < 8) { setTimeout(() => tournamentLine(tournament, line, tries + 1), 500); return; }
+    line.textContent = t("Your score is being stored: see the tournament's results.");
+    return;
+  }
+  const signed = deal.score > 0 ? "+" + deal.score : String(deal.score);
+  line.textContent = data.scoring === "imps"
+    ? tn("You scored {score}: {n} IMP against the field so far", "You scored {score}: {n} IMPs against the field so far", deal.value, { score: signed, n: deal.value })
+    : t("You scored {score}: {percent} % of the field so far", { score: signed, percent: deal.value });
+  const next = $("next-deal");
+  if (next) {
+    const left = data.open && data.played < data.deals;
+    next.hidden = !left;
+    if (!left) { const res = $("tournament-results"); if (res) res.classList.add("primary"); }
+  }
+}
+async function nextTournamentDeal(tournament, button) {
+  button.disabled = true;
+  try {
+    const res = await fetch("/api/tournaments/" + encodeURIComponent(tournament.tournament) + "/play", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: "{}",
+    });
+    const data = await res.json();
+    if (!res.ok) throw new Error(data.error || res.statusText);
+    location.href = "/table/" + encodeURIComponent(data.table);
+  } catch (ex) {
+    $("tournament-error").textContent = tMsg(ex.message);
+    button.disabled = false;
+  }
 }
 // A rubber bridge sheet: points above the line (bonuses, overtricks, penalties)
 // stack upwards, trick points below it, a line under each game won.

@@ -276,7 +276,7 @@ class TournamentRow(Base):
     """A duplicate tournament against the bots (:mod:`trumps.room.tournaments`):
     its plan (a :class:`trumps.tournaments.TournamentPlan` as JSON text),
     when it opens and closes.  A daily tournament carries its ``daily_key``
-    (``bridge/2026-11-28``), unique: whichever worker makes it first makes it,
+    (``<game>/2026-11-28``), unique: whichever worker makes it first makes it,
     the others find it."""
 
     __tablename__ = "tournaments"

@@ -23,7 +23,15 @@ from __future__ import annotations
 import logging
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
 
 __all__ = [
     "BUY_INS",
@@ -168,6 +176,16 @@ class TableSettings(BaseModel):
         if (self.kind == "tournament") != (self.tournament is not None and self.tournament_deal is not None):
             raise ValueError("a tournament table names its tournament and deal, and no other table does")
         return self
+
+    @model_serializer(mode="wrap")
+    def _without_empty_room_fields(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        """Every table but a tournament's stores and shows its settings as
+        before: the tournament fields only where they are set."""
+        data: dict[str, object] = handler(self)
+        for name in ROOM_ONLY:
+            if data.get(name) is None:
+                data.pop(name, None)
+        return data
 
     @classmethod
     def from_stored(cls, data: object, table: str = "?") -> TableSettings:

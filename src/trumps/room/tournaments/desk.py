@@ -144,7 +144,7 @@ class TournamentDesk:
             deals.append(await self._traveller(t, k, player, closed, names, field))
         entrants = len(got)
         item = _describe(t, entrants, sum(1 for _r, s in got.values() if len(s) >= t.plan.deals))
-        item.update(open=not closed, ranking=ranking, deals=deals, played=len(mine))
+        item.update(open=not closed, ranking=ranking, sheets=deals, played=len(mine))
         return item
 
     async def _traveller(

@@ -1,16 +1,17 @@
 """The routes of the duplicate tournaments (:mod:`trumps.room.tournaments`):
 ``GET /api/tournaments`` (the open ones, for any visitor, with the
 visitor's own place once they have played), ``GET /api/tournaments/{id}``
-(one tournament: the ranking and, per deal, what the visitor may see of
+(one tournament: the ranking and, per deal in ``sheets``, what the visitor may see of
 it) and ``POST /api/tournaments/{id}/play`` (the table of the visitor's
 next deal: ``{"table": id}``)."""
 
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from trumps.room import STATIC
 from trumps.room.tables.table import RoomError
 from trumps.room.tournaments.records import TournamentDeskError, UnknownTournamentError
 from trumps.room.web.shared import Web, bad
@@ -33,10 +34,16 @@ class TournamentRoutes:
 
     def routes(self) -> list[BaseRoute]:
         return [
+            Route("/tournament/{tid}", self.page),
             Route("/api/tournaments", self.api_list),
             Route("/api/tournaments/{tid}", self.api_detail),
             Route("/api/tournaments/{tid}/play", self.api_play, methods=["POST"]),
         ]
+
+    async def page(self, request: Request) -> Response:
+        if _tid(request) is None:
+            return bad("no such tournament", 404)
+        return FileResponse(STATIC / "tournament.html", headers={"Cache-Control": "no-store"})
 
     async def api_list(self, request: Request) -> Response:
         pid, _ = await self.web.identity(request)
