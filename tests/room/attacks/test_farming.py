@@ -153,7 +153,7 @@ def finished_table(seats: list[tuple[str | None, str | None]], compete: bool) ->
     return _Table(
         match=trumps.new_game("500", seed=1),
         seats=[SimpleNamespace(player=p, bot=b) for p, b in seats],
-        settings=SimpleNamespace(competition=compete),
+        settings=SimpleNamespace(competition=compete, kind="compete" if compete else "join"),
         notices=[],
     )
 

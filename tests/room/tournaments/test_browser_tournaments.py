@@ -41,10 +41,16 @@ def instant(server: LiveServer, deals: int = 2) -> str:
 
 
 def person(browser: Browser, server: LiveServer, name: str, *, account: bool, phone: bool = False) -> Page:
-    ctx = browser.new_context(viewport=PHONE if phone else DESKTOP, is_mobile=phone, has_touch=phone, locale="en-GB")
+    ctx = browser.new_context(
+        viewport=PHONE if phone else DESKTOP, is_mobile=phone, has_touch=phone, locale="en-GB"
+    )
     page = ctx.new_page()
     page.goto(server.url + "/#join")
-    path, body = ("/api/register", {"username": name, "password": "correct horse 1"}) if account else ("/api/guest", {"name": name})
+    path, body = (
+        ("/api/register", {"username": name, "password": "correct horse 1"})
+        if account
+        else ("/api/guest", {"name": name})
+    )
     status = page.evaluate(
         "([p, b]) => fetch(p, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(b)}).then(r => r.status)",
         [path, body],
@@ -76,7 +82,9 @@ def play_the_deal(page: Page) -> None:
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
-def test_a_player_plays_a_tournament_through_and_sees_the_field(browser: Browser, server: LiveServer, phone: bool) -> None:
+def test_a_player_plays_a_tournament_through_and_sees_the_field(
+    browser: Browser, server: LiveServer, phone: bool
+) -> None:
     tid = instant(server)
     ann = person(browser, server, "Ann_t", account=True, phone=phone)
     open_tab(ann, server)
@@ -122,13 +130,17 @@ def test_a_player_plays_a_tournament_through_and_sees_the_field(browser: Browser
     assert "Bob_t" in ann.locator("#deals .deal-result").first.inner_text()
 
 
-def test_a_guest_is_sent_to_register_for_a_daily_one_and_plays_an_instant_one(browser: Browser, server: LiveServer) -> None:
+def test_a_guest_is_sent_to_register_for_a_daily_one_and_plays_an_instant_one(
+    browser: Browser, server: LiveServer
+) -> None:
     tid = instant(server, deals=1)
     cat = person(browser, server, "Cat", account=False)
     open_tab(cat, server)
     daily = cat.locator("#tournament-list .tournament-row").first
     assert "Daily tournament" in daily.inner_text() and "Register to play" in daily.inner_text()
-    cat.locator(f"#tournament-list .tournament-row[data-tournament='{tid}']").get_by_role("button", name="Play").click()
+    cat.locator(f"#tournament-list .tournament-row[data-tournament='{tid}']").get_by_role(
+        "button", name="Play"
+    ).click()
     cat.wait_for_url("**/table/*", timeout=LONG)
     play_the_deal(cat)
     cat.locator("#tournament-results").click()

@@ -13,7 +13,7 @@ from typing import Any
 from starlette.testclient import TestClient
 from test_room import guest, recv_state
 
-from trumps.room.storage.db import DealScoreRow, EntryRow
+from trumps.room.storage.db import DealScoreRow, EntryRow, TournamentRow
 from trumps.room.storage.store import Store
 from trumps.room.tournaments import records
 from trumps.room.web.app import create_app
@@ -188,3 +188,46 @@ def test_a_score_lost_to_a_crash_is_made_again_from_the_table(db_url: str) -> No
         assert again["sheets"][0]["played"] and again["sheets"][0]["score"] == score
         nxt = c.post(f"/api/tournaments/{tid}/play").json()["table"]
         assert nxt != table
+
+
+def test_others_replays_open_only_when_the_tournament_has_closed(db_url: str) -> None:
+    tid = instant(db_url, deals=1)
+    tables = {}
+    for name in ("Ann_t", "Bob_t"):
+        with TestClient(create_app(db_url, bot_delay=0)) as c:
+            register(c, name)
+            tables[name] = c.post(f"/api/tournaments/{tid}/play").json()["table"]
+            play_deal(c, tables[name])
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        c.post("/api/login", json={"username": "Bob_t", "password": PASSWORD})
+        assert c.get(f"/api/tables/{tables['Bob_t']}/replay").status_code == 200  # his own
+        assert c.get(f"/api/tables/{tables['Ann_t']}/replay").status_code == 403  # hers, while open
+        assert c.get(f"/api/tables/{tables['Ann_t']}/record").status_code == 403
+    store = Store(db_url)
+    try:
+        with store.sessions.begin() as s:
+            s.get(TournamentRow, tid).closed_at = time.time()
+    finally:
+        store.close()
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        c.post("/api/login", json={"username": "Bob_t", "password": PASSWORD})
+        assert c.get(f"/api/tables/{tables['Ann_t']}/replay").status_code == 200
+        seen = c.get(f"/api/tournaments/{tid}").json()
+        assert not seen["open"] and all(r["replay"] for r in seen["sheets"][0]["results"])
+        assert c.post(f"/api/tournaments/{tid}/play").status_code == 409  # closed
+
+
+def test_the_profile_lists_the_players_tournaments(db_url: str) -> None:
+    tid = instant(db_url, deals=2)
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        register(c, "Ann_t")
+        assert c.get("/api/players/Ann_t").json()["tournaments"] == []
+        play_deal(c, c.post(f"/api/tournaments/{tid}/play").json()["table"])
+        [mine] = c.get("/api/players/Ann_t").json()["tournaments"]
+        assert (mine["id"], mine["played"], mine["finished"], mine["position"], mine["of"]) == (
+            tid,
+            1,
+            False,
+            1,
+            1,
+        )

@@ -80,6 +80,7 @@ class Profile(TypedDict):
     you: NotRequired[bool]
     friend: NotRequired[bool]
     requested: NotRequired[bool]
+    tournaments: NotRequired[list[dict[str, object]]]  # the latest tournaments (trumps.room.tournaments)
 
 
 def record_game(

@@ -165,6 +165,31 @@ function renderRecent(recent) {
   }
 }
 
+// The person's latest duplicate tournaments: the place (final once closed, so far before).
+function renderTournaments(list) {
+  const body = $("tournaments");
+  body.replaceChildren();
+  if (!list.length) {
+    const td = body.insertRow().insertCell();
+    td.colSpan = 6; td.textContent = t("No tournaments yet."); td.className = "muted";
+    return;
+  }
+  for (const x of list) {
+    const tr = body.insertRow();
+    const date = tr.insertCell(); date.className = "date"; date.textContent = when(x.opens_at);
+    tr.insertCell().textContent = gameName(x.game);
+    const kind = tr.insertCell(); kind.className = "kind";
+    kind.textContent = x.kind === "daily" ? t("Daily tournament") : t("Instant tournament");
+    const place = tr.insertCell();
+    place.textContent = x.position ? t("{position} of {of}", { position: num(x.position), of: num(x.of) })
+      : tn("{n} of {deals} deals played", "{n} of {deals} deals played", x.played, { deals: num(x.deals) });
+    const sc = tr.insertCell(); sc.className = "num";
+    sc.textContent = x.score === undefined ? "" : x.scoring === "imps" ? num(x.score) : num(x.score) + " %";
+    const a = el("a", "", t("Results")); a.href = "/tournament/" + encodeURIComponent(x.id);
+    tr.insertCell().append(a);
+  }
+}
+
 // ----- friendship -------------------------------------------------------------------
 let current = null;   // the profile shown
 let me = null;        // /api/me
@@ -278,6 +303,7 @@ function render(p) {
   renderRelation();
   renderGames(p.games || {});
   renderFriends(p.friends || []);
+  renderTournaments(p.tournaments || []);
   renderRecent(p.recent || []);
 }
 

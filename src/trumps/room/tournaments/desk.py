@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import trumps
@@ -119,6 +120,26 @@ class TournamentDesk:
         """The ranked entrants' scores (a guest's do not count)."""
         got = await self.store.run(records.scores, self.store, tid)
         return {p: s for p, (ranked, s) in got.items() if ranked}
+
+    async def history(self, player: str) -> list[dict[str, object]]:
+        """``player``'s latest tournaments for their profile: each with its
+        deals played and their place (final once closed, so far before)."""
+        now = self._now()
+        out = []
+        for t, played, finished in await self.store.run(records.entries_of, self.store, player):
+            item: dict[str, object] = {
+                "id": t.id, "kind": t.kind, "game": t.plan.game, "deals": t.plan.deals, "scoring": t.plan.scoring,
+                "opens_at": t.opens_at, "played": played, "finished": finished is not None, "open": t.is_open(now),
+            }  # fmt: skip
+            field = await self._field(t.id)
+            if player in field:
+                closed = not t.is_open(now)
+                rows = standings(field, t.plan.deals, t.plan.scoring, complete_only=closed)
+                for r in rows:
+                    if r.entrant == player:
+                        item.update(position=r.position, of=len(rows), score=round(r.score, 2))
+            out.append(item)
+        return out
 
     async def detail(self, tid: str, player: str | None) -> dict[str, object]:
         """One tournament for ``player``: its description, the ranking, and
@@ -225,6 +246,15 @@ class TournamentDesk:
         await table.seat_and_start([(PLAYER_SEAT, Seat(player, name, None)), *seats])
         await table.changed()
         return table
+
+    async def replay_is_public(self, settings: Mapping[str, object] | None) -> bool:
+        """Whether a finished table's replay is open to anyone: a tournament's
+        deal once its tournament has closed (before, only its player's)."""
+        tid = (settings or {}).get("tournament")
+        if settings is None or settings.get("kind") != "tournament" or not isinstance(tid, str):
+            return False
+        t = await self.store.run(records.get, self.store, tid)
+        return t is not None and not t.is_open(self._now())
 
     # ----- the end of a deal ----------------------------------------------------------
     async def deal_over(self, table: Table) -> None:

@@ -30,6 +30,7 @@ __all__ = [
     "UnknownTournamentError",
     "ensure_daily",
     "enter",
+    "entries_of",
     "get",
     "listing",
     "record_score",
@@ -263,3 +264,26 @@ def deal_results(store: Store, tid: str, deal: int) -> list[tuple[str, int, str 
                 ).where(DealScoreRow.tournament_id == tid, DealScoreRow.deal == deal)
             ).all()
         ]
+
+
+def entries_of(store: Store, player: str, limit: int = 20) -> list[tuple[Tournament, int, float | None]]:
+    """``player``'s latest tournaments (the newest first): each with the deals
+    they played and when they finished (None: not every deal)."""
+    with store.sessions() as s:
+        rows = s.execute(
+            select(TournamentRow, EntryRow.finished)
+            .join(EntryRow, EntryRow.tournament_id == TournamentRow.id)
+            .where(EntryRow.player_id == player)
+            .order_by(EntryRow.started.desc())
+            .limit(limit)
+        ).all()
+        played = dict(
+            s.execute(
+                select(DealScoreRow.tournament_id, func.count())
+                .where(
+                    DealScoreRow.player_id == player, DealScoreRow.tournament_id.in_([t.id for t, _ in rows])
+                )
+                .group_by(DealScoreRow.tournament_id)
+            ).all()
+        )
+        return [(_row(t), int(played.get(t.id, 0)), finished) for t, finished in rows]

@@ -174,7 +174,10 @@ class HistoryRoutes:
             return bad(f"table {tid!r} could not be rebuilt from its stored actions: {exc}", 500)
         if entry is None:
             return bad(f"no table {tid!r}", 404)
-        if not may_replay(entry.stored, (await self.identity(request))[0]):
+        # (a tournament's deal is anyone's to replay once the tournament has closed)
+        if not may_replay(entry.stored, (await self.identity(request))[0]) and not (
+            await self.room().tournaments.replay_is_public(entry.stored.settings)
+        ):
             return bad(CLOSED, 403)
         return entry
 

@@ -55,6 +55,7 @@ class Profiles:
         if who.player in social.blocks_of(data["player"]):
             # blocked by the owner: no profile (no presence, no friends), as for no such player
             return bad("no such player", 404)
+        data["tournaments"] = await r.tournaments.history(data["player"])
         data["online"] = r.people.online(data["player"])
         data["you"] = who.player == data["player"]
         data["friend"] = social.are_friends(who.player, data["player"])
