@@ -222,15 +222,22 @@ class TournamentDesk:
             e = await self.store.run(records.entry, self.store, tid, player)
             assert e is not None
             if e.table_id is not None:
+                # the deal they left, wherever it runs (another worker's table too): never a
+                # second table for a deal begun, whose cards the person has seen
                 live = self.room.tables.get(e.table_id)
-                if live is not None and live.status == "playing":
-                    return live.id
+                status = live.status if live is not None else await self._stored_status(e.table_id)
+                if status in ("waiting", "playing"):
+                    return e.table_id
             todo = [k for k in range(t.plan.deals) if k not in e.scores]
             if not todo:
                 raise TournamentDeskError("you have played every deal of this tournament")
             table = await self._new_table(t, todo[0], player)
             await self.store.run(records.set_table, self.store, tid, player, table.id)
             return table.id
+
+    async def _stored_status(self, table_id: str) -> str | None:
+        st = await self.store.run(self.store.load_table, table_id)
+        return None if st is None else st.status
 
     async def _new_table(self, t: Tournament, k: int, player: str) -> Table:
         plan = t.plan
@@ -285,7 +292,7 @@ class TournamentDesk:
         e = await self.store.run(records.entry, self.store, t.id, player)
         if e is None or e.table_id is None:
             return
-        if e.table_id in self.room.tables and self.room.tables[e.table_id].status == "playing":
+        if e.table_id in self.room.tables and self.room.tables[e.table_id].status != "finished":
             return
         st = await self.store.run(self.store.load_table, e.table_id)
         if st is None or st.status != "finished":
