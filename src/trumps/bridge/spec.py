@@ -54,6 +54,19 @@ def tournament_deal(options: Mapping[str, object], k: int, scoring: str) -> dict
     return {**options, "scoring": "duplicate_imp" if scoring == "imps" else "duplicate_mp", "board": k + 1}
 
 
+def deal_par(match: Any) -> dict[str, object]:
+    """The double-dummy par of a match's first deal (DDS's where endplay is
+    installed, else the project's own): the score per side (NS, EW) and the
+    par contracts with their declarers ("4HX by N, -1")."""
+    from trumps.bridge.dd import par
+
+    d = match.deal
+    vul = {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "Both"}[d.vulnerable]
+    got = par(d.dealt, vulnerable=vul, dealer=d.dealer)
+    contracts = [f"{c} {seat}" + (f" {r:+d}" if r else "") for c, seat, r in got.contracts]
+    return {"scores": [got.score, -got.score], "contracts": contracts}
+
+
 def match_format(options: Options) -> str:
     return "Chicago (four deals)" if options.scoring == "chicago" else "rubber"
 
@@ -82,6 +95,7 @@ SPEC = GameSpec(
     arena_measures=("imps",),
     tournament_scorings=("matchpoints", "imps"),
     tournament_deal="trumps.bridge.spec:tournament_deal",
+    deal_par="trumps.bridge.spec:deal_par",
     daily_tournament=(None, 8),
     sample_contracts=("1S", "2H", "3D", "4C", "3NT"),
     max_game_length=52 + 319 + 52,

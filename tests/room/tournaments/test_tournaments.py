@@ -231,3 +231,14 @@ def test_the_profile_lists_the_players_tournaments(db_url: str) -> None:
             1,
             1,
         )
+
+
+def test_a_bridge_deal_shows_its_double_dummy_par_once_played(db_url: str) -> None:
+    tid = instant(db_url, game="bridge", deals=2)
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        register(c, "Ann_t")
+        play_deal(c, c.post(f"/api/tournaments/{tid}/play").json()["table"])
+        sheets = c.get(f"/api/tournaments/{tid}").json()["sheets"]
+        par = sheets[0]["par"]
+        assert isinstance(par["score"], int) and par["contracts"]
+        assert "par" not in sheets[1]  # the deal not played: nothing of it

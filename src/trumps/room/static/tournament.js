@@ -67,6 +67,7 @@ function renderDeal(tr, d) {
     return box;
   }
   if (d.played) box.append(mk("p", "result-line", t("You scored {score}: {value}", { score: signed(d.score), value: valueWords(tr, d.value) })));
+  if (d.par) box.append(mk("p", "note par-line", t("Double-dummy par: {contracts}, {score} for your side", { contracts: d.par.contracts.join(", ") || t("passed out"), score: signed(d.par.score) })));
   const sheet = mk("table", "tables sheet");
   const cap = mk("caption", "", t("Results on this deal")); sheet.append(cap);
   const h = sheet.createTHead().insertRow();

@@ -56,6 +56,7 @@ class TournamentDesk:
     def __init__(self, room: Room) -> None:
         self.room = room
         self.plans: dict[str, TournamentPlan] = {}  # tournament id -> plan (the tables' bots read it)
+        self.pars: dict[tuple[str, int], dict[str, object] | None] = {}  # (tournament, deal) -> its par
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
 
     @property
@@ -202,7 +203,32 @@ class TournamentDesk:
         if mine is not None:
             out["score"] = mine[1]
             out["value"] = round(values.get(player or "", 0.0), 2)
+        par = await self._par(t, k)
+        if par is not None:
+            out["par"] = par
         return out
+
+    async def _par(self, t: Tournament, k: int) -> dict[str, object] | None:
+        """The deal's double-dummy par for South's side, where the game has
+        one: the same deal for everyone, so worked out once (off the event
+        loop: a double-dummy table takes a fraction of a second)."""
+        key = (t.id, k)
+        if key not in self.pars:
+            spec = registry.spec(t.plan.game)
+            fn = spec.hook("deal_par")
+            if fn is None:
+                self.pars[key] = None
+            else:
+                match = t.plan.new_deal(k)
+                try:
+                    got = await asyncio.to_thread(fn, match)
+                except Exception:  # (no par is shown; the sheet is)
+                    log.exception("the par of deal %d of tournament %s", k, t.id)
+                    return None
+                scores = got["scores"]
+                assert isinstance(scores, list)
+                self.pars[key] = {"score": scores[match.team_of(PLAYER_SEAT)], "contracts": got["contracts"]}
+        return self.pars[key]
 
     # ----- playing ----------------------------------------------------------------
     async def play(self, tid: str, player: str) -> str:
