@@ -61,7 +61,9 @@ def deal_par(match: Any) -> dict[str, object]:
     from trumps.bridge.dd import par
 
     d = match.deal
-    vul = {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "Both"}[d.vulnerable]
+    vul = {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "Both"}[
+        d.vulnerable
+    ]
     got = par(d.dealt, vulnerable=vul, dealer=d.dealer)
     contracts = [f"{c} {seat}" + (f" {r:+d}" if r else "") for c, seat, r in got.contracts]
     return {"scores": [got.score, -got.score], "contracts": contracts}

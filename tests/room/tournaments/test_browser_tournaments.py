@@ -142,6 +142,15 @@ def test_a_guest_is_sent_to_register_for_a_daily_one_and_plays_an_instant_one(
         "button", name="Play"
     ).click()
     cat.wait_for_url("**/table/*", timeout=LONG)
+    table = cat.url
+    for _ in range(3):  # a move or two, then she leaves for the lobby half way through the deal
+        act(cat)
+        cat.wait_for_timeout(30)
+    open_tab(cat, server)
+    row = cat.locator(f"#tournament-list .tournament-row[data-tournament='{tid}']")
+    row.get_by_role("button", name="Continue").click()
+    cat.wait_for_url("**/table/*", timeout=LONG)
+    assert cat.url == table  # back at the deal she left, not a new one
     play_the_deal(cat)
     cat.locator("#tournament-results").click()
     cat.wait_for_selector("#deals .travellers", timeout=LONG)

@@ -597,7 +597,7 @@ async function loadTournaments() {
       a.onclick = e => { e.preventDefault(); window.trumpsAccount.dialog("register"); };
       go.append(a);
     } else {
-      const b = el("button", "t-go join", me && me.played ? t("Continue") : t("Play"));
+      const b = el("button", "t-go join", me && (me.played || me.in_deal) ? t("Continue") : t("Play"));
       b.type = "button"; b.onclick = () => playTournament(tr, b);
       go.append(b);
     }

@@ -108,6 +108,7 @@ class TournamentDesk:
             "played": len(e.scores),
             "finished": e.finished is not None,
             "ranked": e.ranked,
+            "in_deal": e.table_id is not None,  # a deal begun: Continue takes them back to it
         }
         if e.scores and e.ranked:
             field = await self._field(t.id)
