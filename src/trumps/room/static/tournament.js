@@ -16,6 +16,12 @@ function botWords(kind) {
 // A deal's value for the reader: a matchpoint percentage or IMPs.
 function valueWords(tr, v) { return tr.scoring === "imps" ? tn("{n} IMP", "{n} IMPs", v, { n: num(v) }) : num(v) + " %"; }
 function signed(n) { return n > 0 ? "+" + num(n) : num(n); }
+// A contract's notation with its suit as a symbol ("110S" -> "110 ♠", "4HX" -> "4 ♥X").
+const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+function contractWords(c) {
+  const m = /^(\d+)([SHDC])(.*)$/.exec(c || "");
+  return m ? m[1] + " " + SUIT_SYMBOL[m[2]] + m[3] : c;
+}
 
 function renderSummary(tr) {
   const game = trumpsGames.title(tr.game);
@@ -67,7 +73,7 @@ function renderDeal(tr, d) {
     return box;
   }
   if (d.played) box.append(mk("p", "result-line", t("You scored {score}: {value}", { score: signed(d.score), value: valueWords(tr, d.value) })));
-  if (d.par) box.append(mk("p", "note par-line", t("Double-dummy par: {contracts}, {score} for your side", { contracts: d.par.contracts.join(", ") || t("passed out"), score: signed(d.par.score) })));
+  if (d.par) box.append(mk("p", "note par-line", t("Double-dummy par: {contracts}, {score} for your side", { contracts: d.par.contracts.map(x => { const [c, ...rest] = x.split(" "); return [contractWords(c), ...rest].join(" "); }).join(", ") || t("passed out"), score: signed(d.par.score) })));
   const sheet = mk("table", "tables sheet");
   const cap = mk("caption", "", t("Results on this deal")); sheet.append(cap);
   const h = sheet.createTHead().insertRow();
@@ -87,7 +93,7 @@ function renderDeal(tr, d) {
   for (const r of d.results) {
     const row = lb.insertRow(); if (r.me) row.className = "me";
     row.insertCell().textContent = personName(r.name);
-    row.insertCell().textContent = r.contract || t("passed out");
+    row.insertCell().textContent = r.contract ? contractWords(r.contract) : t("passed out");
     row.insertCell().textContent = signed(r.score);
     row.insertCell().textContent = valueWords(tr, r.value);
     const rep = row.insertCell();
