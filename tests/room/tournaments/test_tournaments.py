@@ -242,3 +242,29 @@ def test_a_bridge_deal_shows_its_double_dummy_par_once_played(db_url: str) -> No
         par = sheets[0]["par"]
         assert isinstance(par["score"], int) and par["contracts"]
         assert "par" not in sheets[1]  # the deal not played: nothing of it
+
+
+def test_two_requests_at_once_on_two_workers_make_one_table(db_url: str) -> None:
+    """Play pressed in two tabs at the same moment, reaching two workers (two
+    rooms on one database here): one table for the deal, never two of a deal
+    whose cards the person would have seen."""
+    import threading
+
+    tid = instant(db_url, deals=2)
+    with TestClient(create_app(db_url, bot_delay=0)) as c1, TestClient(create_app(db_url, bot_delay=0)) as c2:
+        register(c1, "Ann_t")
+        c2.cookies.update(c1.cookies)
+        got: list[str] = []
+        go = threading.Barrier(2)
+
+        def press(c: TestClient) -> None:
+            go.wait()
+            r = c.post(f"/api/tournaments/{tid}/play")
+            got.append(r.json().get("table", r.text))
+
+        threads = [threading.Thread(target=press, args=(c,)) for c in (c1, c2)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        assert len(got) == 2 and got[0] == got[1], got

@@ -48,6 +48,8 @@ log = logging.getLogger("trumps.room")
 
 #: the bots of the daily tournaments
 DAILY_BOTS = "normal"
+#: seconds after which a reservation to make a table is taken for a dead worker's
+PENDING_STALE = 60.0
 
 
 class TournamentDesk:
@@ -258,9 +260,31 @@ class TournamentDesk:
             todo = [k for k in range(t.plan.deals) if k not in e.scores]
             if not todo:
                 raise TournamentDeskError("you have played every deal of this tournament")
-            table = await self._new_table(t, todo[0], player)
-            await self.store.run(records.set_table, self.store, tid, player, table.id)
-            return table.id
+            return await self._claim_and_make(t, todo[0], player)
+
+    async def _claim_and_make(self, t: Tournament, k: int, player: str) -> str:
+        """Make the table of deal ``k`` once: reserved first in the entry, so a
+        second request at the same moment (another tab, another worker) gets
+        the same table, never a second one of a deal whose cards were seen."""
+        for _ in range(50):
+            now = self._now()
+            held = await self.store.run(
+                records.claim_table, self.store, t.id, player, f"pending:{now}", now - PENDING_STALE
+            )
+            if held is None:
+                break
+            if not held.startswith("pending:") and held != "?":
+                return held
+            await asyncio.sleep(0.1)  # another request is making it
+        else:
+            raise TournamentDeskError("your table is being made: try again in a moment")
+        try:
+            table = await self._new_table(t, k, player)
+        except BaseException:
+            await self.store.run(records.set_table, self.store, t.id, player, None)
+            raise
+        await self.store.run(records.set_table, self.store, t.id, player, table.id)
+        return table.id
 
     async def _stored_status(self, table_id: str) -> str | None:
         st = await self.store.run(self.store.load_table, table_id)

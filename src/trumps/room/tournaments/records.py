@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from trumps.room.storage.db import DealScoreRow, EntryRow, TournamentRow
@@ -28,6 +28,7 @@ __all__ = [
     "Tournament",
     "TournamentDeskError",
     "UnknownTournamentError",
+    "claim_table",
     "ensure_daily",
     "enter",
     "entries_of",
@@ -188,6 +189,32 @@ def set_table(store: Store, tid: str, player: str, table_id: str | None) -> None
         row = s.get(EntryRow, (tid, player))
         if row is not None:
             row.table_id = table_id
+
+
+def claim_table(store: Store, tid: str, player: str, marker: str, stale_before: float) -> str | None:
+    """Reserve the making of ``player``'s next table: their entry's table
+    becomes ``marker`` (``pending:<time>``) if it has none, or only a
+    reservation older than ``stale_before`` (a worker that died while making
+    it).  None when reserved; else what holds the place (a table id, or
+    another request's reservation).  One compare-and-set, so two requests at
+    once, on two workers, never make two tables of one deal."""
+    with store.sessions.begin() as s:
+        row = s.get(EntryRow, (tid, player))
+        if row is None:
+            return "?"
+        current = row.table_id
+        if current is not None and not (current.startswith("pending:") and float(current[8:]) < stale_before):
+            return current
+        result = s.execute(
+            update(EntryRow)
+            .where(
+                EntryRow.tournament_id == tid,
+                EntryRow.player_id == player,
+                EntryRow.table_id.is_(None) if current is None else EntryRow.table_id == current,
+            )
+            .values(table_id=marker)
+        )
+        return None if getattr(result, "rowcount", 0) == 1 else "?"
 
 
 def record_score(
