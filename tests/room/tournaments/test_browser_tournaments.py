@@ -89,7 +89,7 @@ def test_a_player_plays_a_tournament_through_and_sees_the_field(
     ann = person(browser, server, "Ann_t", account=True, phone=phone)
     open_tab(ann, server)
     rows = ann.locator("#tournament-list .tournament-row")
-    assert rows.count() == 4  # the three daily ones and this instant one
+    assert rows.count() == 6  # the daily one of each game, an instant one of each (coinche's is this one)
     assert "Daily tournament" in ann.inner_text("#tournament-list")
     shot(ann, f"tab-{'phone' if phone else 'desktop'}")
     row = ann.locator(f"#tournament-list .tournament-row[data-tournament='{tid}']")

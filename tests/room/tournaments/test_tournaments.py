@@ -61,6 +61,11 @@ def test_the_daily_tournaments_are_listed_once_for_any_visitor(db_url: str) -> N
     daily = {t["game"]: t for t in first if t["kind"] == "daily"}
     assert set(daily) == {"bridge", "500", "coinche"}
     assert (daily["bridge"]["deals"], daily["500"]["deals"], daily["coinche"]["deals"]) == (8, 6, 8)
+    instant_ones = {t["game"]: t for t in first if t["kind"] == "instant"}
+    assert (
+        set(instant_ones) == {"bridge", "500", "coinche"} and len(first) == 6
+    )  # an instant one of each game too
+    assert all(t["target"] and t["deals"] <= 4 for t in instant_ones.values())
     for t in daily.values():
         assert (
             t["scoring"] == "matchpoints" and t["entrants"] == 0 and t["closes_at"] - t["opens_at"] == 86_400
@@ -268,3 +273,24 @@ def test_two_requests_at_once_on_two_workers_make_one_table(db_url: str) -> None
         for th in threads:
             th.join()
         assert len(got) == 2 and got[0] == got[1], got
+
+
+def test_a_closed_instant_tournament_is_followed_by_a_new_one(db_url: str) -> None:
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        first = {
+            t["game"]: t["id"]
+            for t in c.get("/api/tournaments").json()["tournaments"]
+            if t["kind"] == "instant"
+        }
+        store = Store(db_url)
+        try:
+            with store.sessions.begin() as s:
+                s.get(TournamentRow, first["500"]).closed_at = time.time()
+        finally:
+            store.close()
+        now = {
+            t["game"]: t["id"]
+            for t in c.get("/api/tournaments").json()["tournaments"]
+            if t["kind"] == "instant"
+        }
+        assert now["500"] != first["500"] and now["bridge"] == first["bridge"]

@@ -48,6 +48,9 @@ log = logging.getLogger("trumps.room")
 
 #: the bots of the daily tournaments
 DAILY_BOTS = "normal"
+#: the instant tournaments always open, one per game: deals, and players who finish it before it closes
+INSTANT_DEALS = 4
+INSTANT_TARGET = 12
 #: seconds after which a reservation to make a table is taken for a dead worker's
 PENDING_STALE = 60.0
 
@@ -92,7 +95,11 @@ class TournamentDesk:
         """The open tournaments (today's daily ones made first if missing):
         ``GET /api/tournaments``."""
         now = self._now()
-        await self.store.run(records.ensure_daily, self.store, now, await self.daily_games(), DAILY_BOTS)
+        games = await self.daily_games()
+        await self.store.run(records.ensure_daily, self.store, now, games, DAILY_BOTS)
+        await self.store.run(
+            records.ensure_instant, self.store, now, games, DAILY_BOTS, INSTANT_DEALS, INSTANT_TARGET
+        )
         rows = await self.store.run(records.listing, self.store, now)
         out = []
         for t, entrants, finished in rows:

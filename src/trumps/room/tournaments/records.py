@@ -30,6 +30,7 @@ __all__ = [
     "UnknownTournamentError",
     "claim_table",
     "ensure_daily",
+    "ensure_instant",
     "enter",
     "entries_of",
     "get",
@@ -121,6 +122,37 @@ def make_instant(store: Store, plan: TournamentPlan, target: int, now: float) ->
             )
         )  # fmt: skip
     return tid
+
+
+def ensure_instant(store: Store, now: float, games: list[str], bots: str, deals: int, target: int) -> None:
+    """An open instant tournament of each of ``games`` (the daily one's rules,
+    ``deals`` deals, a new seed): when one closes, the next request makes
+    another.  Two workers may each make one at the same moment: two are
+    open then, both played to the end."""
+    with store.sessions() as s:
+        have = set(
+            s.scalars(
+                select(TournamentRow.game).where(
+                    TournamentRow.kind == "instant",
+                    TournamentRow.closed_at.is_(None),
+                    TournamentRow.closes_at > now,
+                )
+            ).all()
+        )
+    for game in games:
+        if game in have:
+            continue
+        daily = TournamentPlan.daily(game, datetime.fromtimestamp(now, UTC).date(), bots=bots)
+        plan = TournamentPlan(
+            daily.game,
+            min(deals, daily.deals),
+            secrets.randbelow(2**62),
+            daily.preset,
+            (),
+            "matchpoints",
+            bots,
+        )
+        make_instant(store, plan, target, now)
 
 
 def get(store: Store, tid: str) -> Tournament | None:
