@@ -54,8 +54,15 @@ def stale_sources(group: str) -> list[str]:
     to ``deal.py`` does not rebuild ``deal.cpython-311-….so``, and a failed
     rebuild (a type error mypyc refuses) leaves the old one there.  Python
     would run the old compiled code beside the new sources without a word."""
-    built = os.path.getmtime(group)
     package = os.path.dirname(group)
+    checkout = os.path.dirname(os.path.dirname(package))
+    if os.path.basename(os.path.dirname(package)) != "src" or not os.path.exists(
+        os.path.join(checkout, "pyproject.toml")
+    ):
+        # an installed wheel: its files' times are when they were unpacked, in any
+        # order, and its sources cannot be edited in place anyway
+        return []
+    built = os.path.getmtime(group)
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     out = []
     for folder, _dirs, files in os.walk(package):

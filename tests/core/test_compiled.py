@@ -78,16 +78,22 @@ def test_a_source_edited_after_the_build_is_found(tmp_path: Path) -> None:
     from trumps._pure import stale_sources
 
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    group = tmp_path / f"_compiled__mypyc{suffix}"
-    (tmp_path / "five_hundred").mkdir()
+    (tmp_path / "pyproject.toml").write_text("")
+    package = tmp_path / "src" / "trumps"  # a checkout, built in place
+    group = package / f"_compiled__mypyc{suffix}"
+    (package / "five_hundred").mkdir(parents=True)
     for rel in ("five_hundred/deal", "five_hundred/game"):
-        (tmp_path / f"{rel}.py").write_text("")
-        (tmp_path / f"{rel}{suffix}").write_text("")
-    (tmp_path / "solver_only.so").write_text("")  # no Python twin: not an engine module
+        (package / f"{rel}.py").write_text("")
+        (package / f"{rel}{suffix}").write_text("")
+    (package / "solver_only.so").write_text("")  # no Python twin: not an engine module
     group.write_text("")
     os.utime(group, (1_000_000, 1_000_000))
-    os.utime(tmp_path / "five_hundred" / "game.py", (900_000, 900_000))
-    os.utime(tmp_path / "five_hundred" / "deal.py", (1_100_000, 1_100_000))
+    os.utime(package / "five_hundred" / "game.py", (900_000, 900_000))
+    os.utime(package / "five_hundred" / "deal.py", (1_100_000, 1_100_000))
     assert stale_sources(str(group)) == [os.path.join("five_hundred", "deal.py")]
-    os.utime(tmp_path / "five_hundred" / "deal.py", (900_000, 900_000))
+    os.utime(package / "five_hundred" / "deal.py", (900_000, 900_000))
+    assert stale_sources(str(group)) == []
+    # an installed wheel (no checkout around it): its times say nothing, never stale
+    os.utime(package / "five_hundred" / "deal.py", (1_100_000, 1_100_000))
+    (tmp_path / "pyproject.toml").unlink()
     assert stale_sources(str(group)) == []
