@@ -57,6 +57,18 @@ ENGINE_MODULES = [
     "src/trumps/coinche/scoring.py",
 ]
 
+# The reinforcement-learning environments' step below their APIs: the
+# observation tracker and the legal actions, indices and mask (the
+# PettingZoo and gymnasium classes stay Python: a compiled class cannot
+# subclass them).  They import numpy, which is not in the build
+# environment: to mypyc it is Any, and these modules are only imported with
+# the 'rl' or 'openspiel' extra installed.
+ENV_MODULES = [
+    "src/trumps/envs/tracking.py",
+    "src/trumps/envs/_step.py",
+]
+COMPILED_MODULES = ENGINE_MODULES + ENV_MODULES
+
 
 def _compiler_works() -> bool:
     """Whether a C compiler builds a trivial extension here: mypyc's group is
@@ -91,8 +103,8 @@ def compiled_engines() -> list[Extension]:
     try:
         # the optional parts' libraries (endplay, numpy...) are not in the build
         # environment: what the engines import from them is typed Any here
-        args = ["--ignore-missing-imports", *ENGINE_MODULES]
-        built = list(mypycify(args, opt_level="3", separate=[(ENGINE_MODULES, "trumps._compiled")]))
+        args = ["--ignore-missing-imports", *COMPILED_MODULES]
+        built = list(mypycify(args, opt_level="3", separate=[(COMPILED_MODULES, "trumps._compiled")]))
     except BaseException as exc:  # mypyc exits on a type error (another mypy version): stay pure
         if isinstance(exc, KeyboardInterrupt):
             raise

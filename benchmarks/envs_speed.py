@@ -42,6 +42,8 @@ import numpy as np
 
 import trumps
 from trumps.envs import raw_env
+from trumps.envs.encoding import Spec
+from trumps.envs.tracking import ObservationTracker
 
 CONFIGS: list[tuple[str, str | None]] = [("bridge", None), ("500", "american"), ("coinche", "ffb_2016")]
 
@@ -132,13 +134,15 @@ def timed(fn: Callable[..., int], *args: Any) -> tuple[float, int]:
     return time.process_time() - t, steps
 
 
-class _NoObservation:
+class _NoObservation(ObservationTracker):
     """Stands in for the observation tracker: the floor, what stepping the
-    engine through PettingZoo's AEC API costs before any observation."""
+    engine through PettingZoo's AEC API costs before any observation.  (A
+    subclass: the environment's compiled step takes a tracker; the
+    tracker's class lets Python subclasses override its methods.)"""
 
-    def __init__(self, size: int) -> None:
-        self.zeros = np.zeros(size, dtype=np.float32)
-        self.match: Any = None
+    def __init__(self, spec: Spec) -> None:
+        super().__init__(spec)
+        self.zeros = np.zeros(spec.observation.size, dtype=np.float32)
 
     def reset(self, match: Any) -> None:
         self.match = match
@@ -152,7 +156,7 @@ class _NoObservation:
 
 def floor_env(game: str, preset: str | None) -> Any:
     e = raw_env(game, preset=preset)
-    e._tracker = _NoObservation(e.spec.observation.size)
+    e._tracker = e._core.tracker = _NoObservation(e.spec)
     return e
 
 

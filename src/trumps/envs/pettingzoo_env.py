@@ -8,7 +8,7 @@ Observations are ``{"observation": float32 tensor, "action_mask": int8}``;
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import ClassVar
 
 import numpy as np
@@ -20,7 +20,8 @@ from pettingzoo.utils.wrappers import (  # type: ignore[import-untyped, import-n
 
 import trumps
 from trumps.core.json_types import JSONDict
-from trumps.core.protocol import Action, Deal, Match
+from trumps.core.protocol import Deal, Match
+from trumps.envs._step import Stepper, ViewOf
 from trumps.envs.encoding import Spec
 from trumps.envs.lazy import ViewInfo
 from trumps.envs.rewards import bridge_par, checked_probe, deal_rewards
@@ -82,6 +83,9 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.spec = Spec(probe)
         self._tracker = ObservationTracker(self.spec, check=check_observations)
+        # the step below the API (compiled with the engines): the match, its
+        # tracker, the episode's actions, the legal actions, indices and mask
+        self._core = Stepper(self.spec.actions, self._tracker, self._new_match)
         self.possible_agents = list(self.spec.seat_names)
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         n_obs, n_act = self.spec.observation.size, len(self.spec.actions)
@@ -94,15 +98,7 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n_act) for a in self.possible_agents}
         self.match: Match[Deal] | None = None  # (None until reset; the steps read self._match)
-        self._replay: tuple[list[Action], Match[Deal], int] | None = None  # (episode's actions, match, step)
         self._par: int | None = None
-        # the legal actions of the seat to act and their indices, in the same order
-        self._legal: Sequence[Action] = ()
-        self._legal_idx: list[int] = []
-        self._n_actions = n_act
-        self._no_mask = np.zeros(n_act, dtype=np.int8)
-        self._mask = self._no_mask  # the mask of the seat to act (built once per step, copied out)
-        self._indices = self.spec.actions.indices
         self._over = False  # every agent terminated (the episode is over)
         self._zero_rewards = True  # self.rewards holds only zeros
         self._info_agent: str | None = None  # the agent whose info is a ViewInfo
@@ -118,8 +114,6 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         if seed is None:
             seed = int(np.random.default_rng().integers(2**62))
         self.match = self._match = self._new_match(seed)
-        self._seed = seed
-        self._actions: list[Action] = []
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -129,7 +123,7 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         self._over = False
         self._zero_rewards = True
         self._info_agent = None
-        self._tracker.reset(self._match)
+        self._core.reset(self._match, seed)
         self._start_deal()
         self._sync()
 
@@ -144,60 +138,26 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         across the steps of an episode (as PettingZoo's own games keep
         theirs): the info of the agent that acted is replaced by a new
         empty dict, the agent to act gets a new lazy view."""
-        m = self._match
-        seat = m.to_act_index
-        if seat is not None and not self._over:
+        core = self._core
+        seat = core.sync(not self._over)
+        if seat >= 0:
             agent = self.possible_agents[seat]
             self.agent_selection = agent
-            legal = m.legal_actions()
-            idx = self._indices(legal)
-            self._legal, self._legal_idx = legal, idx
-            mask = bytearray(self._n_actions)
-            for i in idx:
-                mask[i] = 1
-            self._mask = np.frombuffer(mask, dtype=np.int8)
             infos = self.infos
             prev = self._info_agent
             if prev is not None and prev in infos:
                 infos[prev] = {}
-            infos[agent] = ViewInfo(self._view_of(seat))
+            infos[agent] = ViewInfo(ViewOf(core, seat))
             self._info_agent = agent
         else:
-            self._legal, self._legal_idx = (), []
-            self._mask = self._no_mask
             self._info_agent = None
-            self.infos = {a: ViewInfo(self._view_of(self._seat[a])) for a in self.agents}
+            self.infos = {a: ViewInfo(ViewOf(core, self._seat[a])) for a in self.agents}
 
     def _new_match(self, seed: int) -> Match[Deal]:
         return trumps.new_game(self.game_name, preset=self.preset, options=self.game_options, seed=seed)
 
-    def _view_of(self, seat: int) -> Callable[[], JSONDict]:
-        """A function giving ``seat``'s view of the state now, even when
-        called after later steps (it then replays the episode so far)."""
-        match, actions, seed, step = self._match, self._actions, self._seed, len(self._actions)
-
-        def make() -> JSONDict:
-            if self._match is match and len(actions) == step:
-                now: JSONDict = match.view(seat)
-                return now
-            # one replay per episode moves forward as late reads come (in
-            # step order, as stored infos are usually read, that is one
-            # replay of the episode in all, not one per read)
-            r = self._replay
-            if r is None or r[0] is not actions or r[2] > step:
-                r = self._replay = (actions, self._new_match(seed), 0)
-            replay = r[1]
-            for action in actions[r[2] : step]:
-                replay.apply(action)
-            self._replay = (actions, replay, step)
-            then: JSONDict = replay.view(seat)
-            return then
-
-        return make
-
     def observe(self, agent: str) -> Observation:
-        mask = self._mask.copy() if agent == self.agent_selection else self._no_mask.copy()
-        return {"observation": self._tracker.observe(self._seat[agent]), "action_mask": mask}
+        return self._core.observation(self._seat[agent], agent == self.agent_selection)
 
     def last(self, observe: bool = True) -> Last:
         """As PettingZoo's ``last()``: (observation, cumulative reward,
@@ -216,17 +176,13 @@ class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
         if self._over or self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        try:
-            chosen = self._legal[self._legal_idx.index(int(action))]  # type: ignore[arg-type]
-        except (ValueError, TypeError):
-            raise ValueError(f"{agent}: action {action!r} is not legal (see the action mask)") from None
+        if not self._core.step(action):
+            raise ValueError(f"{agent}: action {action!r} is not legal (see the action mask)")
         m = self._match
         self._cumulative_rewards[agent] = 0.0
         if not self._zero_rewards:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._zero_rewards = True
-        self._tracker.apply(chosen)
-        self._actions.append(chosen)
         if len(m.results) > self._deals_done:
             s = self.spec
             self._zero_rewards = False

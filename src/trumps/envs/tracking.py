@@ -34,14 +34,15 @@ can get in.
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any, Final
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 import trumps
 from trumps.core.cards import Card
+from trumps.core.copying import shallow_copy
 from trumps.core.protocol import Action, Deal, Match
 from trumps.core.trick import TrickDeal
 from trumps.core.values import TextValue
@@ -49,7 +50,11 @@ from trumps.envs.encoding import LAST_CALLS, PHASES, Spec
 
 __all__ = ["ObservationMismatch", "ObservationTracker"]
 
-AUCTION, PLAY, KITTY = "AUCTION", "PLAY", "KITTY"
+# (Final: compiled, a constant is a C value, not a lookup in the module's dict)
+AUCTION: Final = "AUCTION"
+PLAY: Final = "PLAY"
+KITTY: Final = "KITTY"
+_LAST_CALLS: Final = LAST_CALLS
 PUBLIC_BLOCKS = (
     "led_suit",
     "contract",
@@ -64,13 +69,23 @@ PUBLIC_BLOCKS = (
 )
 
 
+@mypyc_attr(native_class=False)  # (mypyc compiles no subclass of AssertionError)
 class ObservationMismatch(AssertionError):
     """A tracked tensor differs from the one encoded from the seat's view."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (so shallow_copy can make one, and a test can stub one)
 class ObservationTracker:
     """Every seat's observation tensor for one match; :meth:`apply` applies
-    an action to the match and updates them, :meth:`observe` gives one."""
+    an action to the match and updates them, :meth:`observe` gives one.
+
+    Compiled by mypyc with the engines (``setup.py``): :meth:`apply` runs
+    at every step of every environment, and compiled, its bookkeeping (the
+    cells a card or a call changes, written through a memoryview of the
+    table) costs a third of what it costs as Python.  The locals are typed
+    for that (a deal is a :class:`~trumps.core.trick.TrickDeal`: its fields
+    are then read from its struct); a deal of another shape is rebuilt from
+    the views at each action, as the rarer actions are."""
 
     def __init__(self, spec: Spec, *, check: bool = False) -> None:
         self.spec = spec
@@ -103,9 +118,8 @@ class ObservationTracker:
         cells = np.concatenate([np.arange(enc.offsets[b], enc.offsets[b] + sizes[b]) for b in PUBLIC_BLOCKS])
         self._public_cells = (self._index[0][cells], cells)
         self._width = nc + p  # one slot of the last calls
-        # a Match[Deal] from reset() on, left unnarrowed: apply() reads its
-        # deal's own fields (auction, tricks, hands, exposed) on the
-        # environments' measured path, with no isinstance per action
+        # a Match[Deal] from reset() on, left unnarrowed (apply() narrows its
+        # deal to a TrickDeal, whose fields it reads)
         self.match: Any = None
         self._table: np.ndarray | None = None
         self._mv: Any | None = None  # of the table, for single cells
@@ -123,6 +137,7 @@ class ObservationTracker:
         self._zeros_phases = zeros[: len(PHASES)]
         self._zeros_w = np.zeros(nc + p, dtype=np.float32).data  # one slot of the last calls
         self._call_of: dict[object, int | None] = {}
+        self._has_exposed: dict[type, bool] = {}  # (see _exposed)
         self._at_last, self._at_calls = at["last_calls"], at["call_table"]
         self._zeros_p, self._zeros_4, self._zeros_d, self._zeros_pd = (
             zeros[:p],
@@ -196,7 +211,7 @@ class ObservationTracker:
         """A tracker of ``match``, a clone of this tracker's match in the
         same position: the table is copied, the seat index arrays (never
         written) are shared."""
-        new = copy.copy(self)
+        new = shallow_copy(self)  # (a compiled object has no __dict__ for copy.copy)
         new.match = match
         new._set_table(None if self._table is None else self._table.copy())
         new._stale = self._stale
@@ -265,23 +280,29 @@ class ObservationTracker:
     # ----- one action --------------------------------------------------------
     def apply(self, action: Action) -> None:
         """Apply ``action`` to the match and bring the table up to date."""
-        m = self.match
+        m: Match[Deal] = self.match
         mv = self._mv
-        if mv is None or self._stale:  # nothing to update: built from the match when first read
+        dd = m.deal
+        if mv is None or self._stale or not isinstance(dd, TrickDeal):
+            # nothing to update: built from the match when first read
             m.apply(action)
             self._set_table(None)
             return
-        d = m.deal
+        d: TrickDeal = dd
         phase = d.phase
         # a card, or a card with more said (a 500 joker lead naming its suit,
         # a coinche card with its belote): the same change to the table
-        card = action if type(action) is Card else getattr(action, "card", None)
-        if phase == PLAY and type(card) is Card:
+        # (asked only in the play: a getattr that fails raises inside, and
+        # costs as much as the rest of a call's update)
+        card: object = None
+        if phase == PLAY:
+            card = action if type(action) is Card else getattr(action, "card", None)
+        if type(card) is Card:
             owner = d.hand_to_play
             tricks = len(d.tricks)
-            exposed = len(getattr(d, "exposed", ()))
+            exposed = len(self._exposed(d))
             m.apply(action)
-            over = m.is_over
+            over: bool = m.is_over
             if m.deal is not d or owner is None or (d.phase != PLAY and not over):
                 self._set_table(None)  # a new deal, or the deal left the play (a rebuild)
                 return
@@ -295,15 +316,16 @@ class ObservationTracker:
             led = self._at_led
             mv[led : led + 4] = self._zeros_4
             if len(d.tricks) > tricks:
-                self._trick_done(d)
+                self._trick_done(mv, d)
             elif self._has_led and d.led < 4:
                 mv[led + d.led] = 1.0
             htp, at = d.hand_to_play, self._at_htp
             mv[at : at + self._p] = self._zeros_p
             if htp is not None:
                 mv[at + htp] = 1.0
-            if len(getattr(d, "exposed", ())) != exposed:
-                self._laid_down(mv, d.exposed, d.hands)
+            shown = self._exposed(d)  # (bridge's dummy, a 500 open misère)
+            if len(shown) != exposed:
+                self._laid_down(mv, shown, d.hands)
             if over:  # the match ended with this card (one bridge board): its last view's
                 self._stale = True  # numbers, when read (an environment that resets reads none)
         elif phase == AUCTION and type(action) is not Card:
@@ -325,7 +347,7 @@ class ObservationTracker:
             # a 500 discard (but the last: the play then starts, and the
             # table is rebuilt): the card leaves the contractor's own hand
             owner = d.hand_to_play
-            exposed = len(getattr(d, "exposed", ()))
+            exposed = len(self._exposed(d))
             m.apply(action)
             after = d.phase
             if m.deal is not d or m.is_over or owner is None or after not in (KITTY, PLAY):
@@ -336,11 +358,26 @@ class ObservationTracker:
             if after == PLAY:  # the last discard: the play starts
                 self._set_phase(mv, PLAY)
                 self._hand_to_play(mv, d.hand_to_play)
-                if len(getattr(d, "exposed", ())) != exposed:
-                    self._laid_down(mv, d.exposed, d.hands)
+                shown = self._exposed(d)
+                if len(shown) != exposed:
+                    self._laid_down(mv, shown, d.hands)
         else:  # the kitty, melds, claims, a joker lead...: a rebuild when next read
             m.apply(action)
             self._set_table(None)
+
+    def _exposed(self, d: TrickDeal) -> Collection[int]:
+        """The seats whose hands lie open (bridge's dummy, a 500 open
+        misère; none in coinche, whose deal has no ``exposed``).  Whether a
+        deal's class has them is looked up once: ``getattr`` with a default
+        raises and catches inside when there is none."""
+        kind = type(d)
+        has = self._has_exposed.get(kind)
+        if has is None:
+            has = self._has_exposed[kind] = hasattr(d, "exposed")
+        if not has:
+            return ()
+        shown: Collection[int] = getattr(d, "exposed", ())
+        return shown
 
     def _hand_to_play(self, mv: Any, htp: int | None) -> None:
         at = self._at_htp
@@ -360,7 +397,7 @@ class ObservationTracker:
             mv[self._at_calls + caller * self._nc + k] += 1.0
         # the last calls move one slot down (a memoryview copies overlapping
         # slices with memmove) and the newest goes first
-        mv[last + w : last + LAST_CALLS * w] = mv[last : last + (LAST_CALLS - 1) * w]
+        mv[last + w : last + _LAST_CALLS * w] = mv[last : last + (_LAST_CALLS - 1) * w]
         mv[last : last + w] = self._zeros_w
         if k is not None:
             mv[last + k] = 1.0
@@ -418,15 +455,16 @@ class ObservationTracker:
             for c in hands[seat]:
                 mv[at + seat * dk + cards[c.index]] = 1.0
 
-    def _trick_done(self, d: TrickDeal) -> None:
+    def _trick_done(self, mv: Any, d: TrickDeal) -> None:
         """The trick is complete: its cards join the played ones, the
         tricks won change."""
-        t, mv = self._table, self._mv
-        assert t is not None and mv is not None
-        n = self._p * self._d
-        trick, played = self._at_trick, self._at_played
-        t[played : played + n] += t[trick : trick + n]
-        mv[trick : trick + n] = self._zeros_pd
+        dk, cards = self._d, self._card_of
+        played = self._at_played
+        done = d.tricks[-1]
+        for seat, card in zip(done.seats, done.cards, strict=True):
+            mv[played + seat * dk + cards[card.index]] = 1.0
+        trick = self._at_trick
+        mv[trick : trick + self._p * dk] = self._zeros_pd
         won = self._at_won
         for team, n_won in enumerate(d.side_won):
             mv[won + team] = n_won / 10.0

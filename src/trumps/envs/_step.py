@@ -1,0 +1,157 @@
+"""The part of an environment's step below its API, compiled by mypyc with
+the engines (``setup.py``).
+
+PettingZoo's ``AECEnv`` and gymnasium's spaces are Python classes, which a
+compiled class cannot subclass, so the environments themselves stay Python;
+what they do at every step that is not PettingZoo's API -- the legal action
+of an index, the tracker's update, the next legal actions as indices and
+as a mask -- lives here, in a class the compiler turns into a C struct with
+direct calls into the compiled engine and tracker.  Measured on the
+PettingZoo bridge loop (``docs/benchmarks.md``), these were about half of a
+step as Python.
+
+Without the compiled build (or with ``TRUMPS_PURE=1``) this is the same
+code run as Python: the environments give the same observations, masks and
+views either way (``tests/envs``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from trumps.core.cards import Card
+from trumps.core.json_types import JSONDict
+from trumps.core.protocol import Action, Deal, Match
+from trumps.envs.encoding import ActionSpace
+from trumps.envs.tracking import ObservationTracker
+
+__all__ = ["Stepper", "ViewOf"]
+
+
+class Stepper:
+    """One episode's match, its tracker, the actions applied so far, and
+    the legal actions of the seat to act with their indices and mask.
+
+    ``mask`` (int8, one cell per action index) is kept up to date in place
+    by :meth:`sync`: the cells of the last legal actions are cleared and
+    the new ones set, through a memoryview, instead of a new array a step
+    (``np.frombuffer`` alone costs more than the cells).  Readers copy it.
+    """
+
+    def __init__(
+        self, space: ActionSpace, tracker: ObservationTracker, new_match: Callable[[int], Any]
+    ) -> None:
+        self.space = space
+        self.tracker = tracker
+        # the engine match of an episode's seed (the environment's own
+        # new_game call), for late views (:class:`ViewOf`)
+        self.new_match = new_match
+        n = len(space.names)
+        self.mask: Any = np.zeros(n, dtype=np.int8)
+        self.no_mask: Any = np.zeros(n, dtype=np.int8)
+        self._mask_mv: Any = self.mask.data
+        self._card_lut: list[int | None] = space._card_lut
+        self._by_action: dict[object, int] = space._by_action
+        self.match: Any = None  # a Match[Deal] from reset() on
+        self.seed = 0
+        self.actions: list[Action] = []
+        self.legal: Sequence[Action] = ()
+        self.legal_idx: list[int] = []
+        # the replay that late views read (actions list, its match, steps applied)
+        self._replay: tuple[list[Action], Any, int] | None = None
+
+    def reset(self, match: Match[Deal], seed: int) -> None:
+        """A new episode: ``match``, made by ``new_match(seed)``."""
+        self.match = match
+        self.seed = seed
+        self.actions = []
+        self.tracker.reset(match)
+
+    def indices(self, legal: Sequence[Action]) -> list[int]:
+        """The indices of ``legal`` (engine actions), in their order
+        (:meth:`ActionSpace.indices`)."""
+        lut, by_action = self._card_lut, self._by_action
+        out: list[int] = []
+        for a in legal:
+            i = lut[a.index] if type(a) is Card else by_action.get(a)
+            if i is None:
+                return self.space.indices(legal)
+            out.append(i)
+        return out
+
+    def sync(self, active: bool) -> int:
+        """The seat to act, with its legal actions, their indices and the
+        mask, or -1 (no legal actions, a zero mask) when nobody acts or
+        ``active`` is false (the episode is over)."""
+        mv = self._mask_mv
+        for i in self.legal_idx:
+            mv[i] = 0
+        m: Match[Deal] = self.match
+        seat = m.to_act_index
+        if seat is None or not active:
+            self.legal, self.legal_idx = (), []
+            return -1
+        legal = m.legal_actions()
+        idx = self.indices(legal)
+        self.legal, self.legal_idx = legal, idx
+        for i in idx:
+            mv[i] = 1
+        return seat
+
+    def step(self, action: Any) -> bool:
+        """Apply the legal action of index ``action`` (and bring the
+        tracker up to date); false, with nothing changed, when ``action``
+        is not the index of a legal action."""
+        try:
+            k = self.legal_idx.index(int(action))
+        except (ValueError, TypeError):
+            return False
+        chosen = self.legal[k]
+        self.tracker.apply(chosen)
+        self.actions.append(chosen)
+        return True
+
+    def observation(self, seat: int, acting: bool) -> dict[str, Any]:
+        """PettingZoo's observation of ``seat``: its tensor, and the mask if
+        it is the seat to act (else zeros); both new arrays."""
+        mask = self.mask if acting else self.no_mask
+        return {"observation": self.tracker.observe(seat), "action_mask": mask.copy()}
+
+    def replayed_view(self, seed: int, actions: list[Action], step: int, seat: int) -> JSONDict:
+        """``seat``'s view after the first ``step`` of ``actions`` (the
+        episode of ``seed``), from a replay of the episode: one replay per episode
+        moves forward as late reads come (in step order, as stored infos
+        are usually read, that is one replay of the episode in all, not one
+        per read)."""
+        r = self._replay
+        if r is None or r[0] is not actions or r[2] > step:
+            r = (actions, self.new_match(seed), 0)
+        replay = r[1]
+        for action in actions[r[2] : step]:
+            replay.apply(action)
+        self._replay = (actions, replay, step)
+        then: JSONDict = replay.view(seat)
+        return then
+
+
+class ViewOf:
+    """A function giving ``seat``'s view of the stepper's state now, even
+    when called after later steps (it then replays the episode so far):
+    what a :class:`~trumps.envs.lazy.ViewInfo` calls when first read."""
+
+    def __init__(self, stepper: Stepper, seat: int) -> None:
+        self.stepper = stepper
+        self.match: Any = stepper.match
+        self.seed = stepper.seed
+        self.actions = stepper.actions
+        self.step = len(stepper.actions)
+        self.seat = seat
+
+    def __call__(self) -> JSONDict:
+        if self.stepper.match is self.match and len(self.actions) == self.step:
+            now: JSONDict = self.match.view(self.seat)
+            return now
+        return self.stepper.replayed_view(self.seed, self.actions, self.step, self.seat)
