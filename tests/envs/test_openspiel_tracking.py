@@ -228,10 +228,10 @@ def test_chance_outcomes_are_the_cards_not_dealt(name: str, params: dict[str, An
 
 
 def test_the_tensor_list_is_tolist() -> None:
-    from trumps.envs.openspiel_game import _as_list
+    from trumps.envs._step import as_list
 
     rng = np.random.default_rng(0)
     for density in (0.0, 0.05, 0.5, 1.0):
         t = np.where(rng.random(700) < density, rng.normal(size=700), 0.0).astype(np.float32)
-        out = _as_list(t)
+        out = as_list(t)
         assert out == t.tolist() and all(type(v) is float for v in out)

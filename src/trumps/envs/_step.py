@@ -18,7 +18,7 @@ views either way (``tests/envs``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -28,7 +28,39 @@ from trumps.core.protocol import Action, Deal, Match
 from trumps.envs.encoding import ActionSpace
 from trumps.envs.tracking import ObservationTracker
 
-__all__ = ["Stepper", "ViewOf"]
+__all__ = ["Stepper", "ViewOf", "as_list", "legal_by_index"]
+
+
+def legal_by_index(space: ActionSpace, legal: Sequence[Action]) -> dict[int, Action]:
+    """Index -> engine action, for the legal actions
+    (:meth:`ActionSpace.legal`, compiled: the OpenSpiel state's legal
+    actions at every step)."""
+    lut: list[int | None] = space._card_lut
+    by_action: dict[object, int] = space._by_action
+    out: dict[int, Action] = {}
+    for a in legal:
+        i = lut[a.index] if type(a) is Card else by_action.get(a)
+        if i is None:
+            return space.legal(legal)
+        out[i] = a
+    return out
+
+
+def as_list(tensor: Any) -> list[float]:
+    """``tensor.tolist()`` (a float32 vector), made faster for a mostly zero
+    tensor: a list of one shared ``0.0`` with the nonzero values written in
+    (``tolist`` makes a float object per value, most of the cost of
+    OpenSpiel's ``observation_tensor`` called from Python; compiled, the
+    loop over the nonzero values costs little beside numpy's two calls)."""
+    nz = (tensor != 0).nonzero()[0]  # (a bool array: nonzero() twice as fast as on floats)
+    at: list[int] = nz.tolist()
+    # (objects, not floats: compiled, a float is unboxed when read and a new
+    # one made when stored; these are stored as they come)
+    values: list[object] = tensor[nz].tolist()
+    out: list[object] = [0.0] * len(tensor)
+    for k in range(len(at)):
+        out[at[k]] = values[k]
+    return cast("list[float]", out)
 
 
 class Stepper:

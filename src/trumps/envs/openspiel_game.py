@@ -30,6 +30,7 @@ except ImportError as exc:  # pragma: no cover - depends on the install
 import trumps
 from trumps.core.json_types import JSON, JSONDict, JSONObject
 from trumps.core.protocol import Action, Deal, Match
+from trumps.envs._step import as_list, legal_by_index
 from trumps.envs.encoding import Spec
 from trumps.envs.rewards import bridge_par, deal_rewards
 from trumps.envs.tracking import ObservationTracker
@@ -172,6 +173,14 @@ class _Config:
         self.players = players
         self.kitty = int(spec.kitty)  # cards dealt to no seat (0 without a kitty)
         self.hand_size = (len(spec.deck) - self.kitty) // players
+        # the chance outcomes: outcomes[n][i] is (i, 1/n), the tuple of
+        # deck index i when n cards are left to deal (made once per game, so
+        # that chance_outcomes() picks tuples instead of making them: a
+        # deal asks for them at each of its cards)
+        n_deck = len(spec.deck)
+        self.outcomes: list[list[tuple[int, float]]] = [
+            [(i, 1.0 / n) if n else (i, 0.0) for i in range(n_deck)] for n in range(n_deck + 1)
+        ]
         self.game = owner
         # trackers made from now on check every tensor against the one
         # encoded from the seat's view (ObservationTracker's check mode)
@@ -254,18 +263,6 @@ class TrumpsGame(pyspiel.Game):  # type: ignore[misc]
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
-def _as_list(tensor: np.ndarray) -> list[float]:
-    """``tensor.tolist()``, made faster for a mostly zero tensor: a list of
-    one shared ``0.0`` with the nonzero values written in (``tolist`` makes
-    a float object per value, most of the cost of ``observation_tensor``
-    called from Python)."""
-    nz = (tensor != 0).nonzero()[0]  # (a bool array: nonzero() twice as fast as on floats)
-    out = [0.0] * tensor.size
-    for i, v in zip(nz.tolist(), tensor[nz].tolist(), strict=True):
-        out[i] = v
-    return out
-
-
 class TrumpsState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: TrumpsGame) -> None:
         super().__init__(game)
@@ -289,15 +286,17 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
         return (g.dealer + 1 + k) % g.players
 
     def _deal_mapping(self, dealt: list[int]) -> dict[str, list[str]]:
+        """The deal's hands (and kitty) by seat name: the k-th card dealt
+        goes to the seat ``(dealer + 1 + k) % players`` (:meth:`_owner`),
+        so each seat's cards are one slice of ``dealt``."""
         g = self.tg
-        names = g.spec.seat_names
-        out: dict[str, list[str]] = {n: [] for n in names}
-        kitty: list[str] = []
-        for k, i in enumerate(dealt):
-            owner = self._owner(k)
-            (kitty if owner < 0 else out[names[owner]]).append(g.spec.deck[i])
+        deck, p, dealt_to_seats = g.spec.deck, g.players, g.hand_size * g.players
+        out: dict[str, list[str]] = {}
+        for seat, name in enumerate(g.spec.seat_names):
+            first = (seat - g.dealer - 1) % p
+            out[name] = [deck[i] for i in dealt[first:dealt_to_seats:p]]
         if g.kitty:
-            out["kitty"] = kitty
+            out["kitty"] = [deck[i] for i in dealt[dealt_to_seats:]]
         return out
 
     def _start(self) -> None:
@@ -334,7 +333,7 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
         h = self.holder
         if h.legal is None:
             m = h.match
-            h.legal = {} if m is None else self.tg.spec.actions.legal(m.legal_actions())
+            h.legal = {} if m is None else legal_by_index(self.tg.spec.actions, m.legal_actions())
         return h.legal
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -376,7 +375,7 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
             )
         tracker = self.tracked()
         if tracker is not None:
-            return _as_list(tracker.observe(p))
+            return as_list(tracker.observe(p))
         observer = self.tg.observer()
         observer.set_from(self, p)
         values = observer.tensor.tolist()
@@ -384,7 +383,8 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = self._left  # (kept as the cards are dealt: no set of the dealt ones per call)
-        return list(zip(left, itertools.repeat(1.0 / len(left), len(left)), strict=True))
+        row = self.tg.outcomes[len(left)]
+        return [row[i] for i in left]
 
     def _apply_action(self, action: int) -> None:
         h = self.holder
