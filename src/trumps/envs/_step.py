@@ -28,7 +28,7 @@ from trumps.core.protocol import Action, Deal, Match
 from trumps.envs.encoding import ActionSpace
 from trumps.envs.tracking import ObservationTracker
 
-__all__ = ["Stepper", "ViewOf", "as_list", "legal_by_index"]
+__all__ = ["Stepper", "ViewOf", "apply_index", "as_list", "legal_by_index", "pick"]
 
 
 def legal_by_index(space: ActionSpace, legal: Sequence[Action]) -> dict[int, Action]:
@@ -44,6 +44,38 @@ def legal_by_index(space: ActionSpace, legal: Sequence[Action]) -> dict[int, Act
             return space.legal(legal)
         out[i] = a
     return out
+
+
+def apply_index(
+    match: Match[Deal],
+    tracker: ObservationTracker | None,
+    legal: dict[int, Action],
+    action: int,
+    seat: int,
+    history: list[tuple[int, str, bool]],
+) -> int:
+    """The OpenSpiel state's player action: apply the legal action of index
+    ``action`` for ``seat`` (through ``tracker`` when the state has one),
+    add (seat, notation, public) to ``history`` (a 500 discard and a coinche
+    meld declaration are private), and give the seat to act next, or -1
+    when the deal is over (its result is in ``match.results``).  Raises
+    ``KeyError``, with nothing changed, for an index not in ``legal``."""
+    engine_action = legal[action]
+    notation = str(engine_action)
+    private = match.phase == "KITTY" or notation.startswith("MELD:")
+    history.append((seat, notation, not private))
+    if tracker is None:
+        match.apply(engine_action)
+    else:
+        tracker.apply(engine_action)  # the match's action, and the tensors brought up to date
+    after = match.to_act_index
+    return -1 if match.results or after is None else after
+
+
+def pick(row: list[object], at: list[int]) -> list[object]:
+    """``[row[i] for i in at]``: the OpenSpiel state's chance outcomes, the
+    tuples of the cards left picked from the game's table of them."""
+    return [row[i] for i in at]
 
 
 def as_list(tensor: Any) -> list[float]:

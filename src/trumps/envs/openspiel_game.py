@@ -30,7 +30,7 @@ except ImportError as exc:  # pragma: no cover - depends on the install
 import trumps
 from trumps.core.json_types import JSON, JSONDict, JSONObject
 from trumps.core.protocol import Action, Deal, Match
-from trumps.envs._step import as_list, legal_by_index
+from trumps.envs._step import apply_index, as_list, legal_by_index, pick
 from trumps.envs.encoding import Spec
 from trumps.envs.rewards import bridge_par, deal_rewards
 from trumps.envs.tracking import ObservationTracker
@@ -178,7 +178,7 @@ class _Config:
         # that chance_outcomes() picks tuples instead of making them: a
         # deal asks for them at each of its cards)
         n_deck = len(spec.deck)
-        self.outcomes: list[list[tuple[int, float]]] = [
+        self.outcomes: list[list[object]] = [
             [(i, 1.0 / n) if n else (i, 0.0) for i in range(n_deck)] for n in range(n_deck + 1)
         ]
         self.game = owner
@@ -373,7 +373,9 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
             raise pyspiel.SpielError(
                 f"observation_tensor: player {p} is not a seat (0-{self.tg.players - 1})"
             )
-        tracker = self.tracked()
+        tracker = None if self._done else self.holder.tracker
+        if tracker is None:
+            tracker = self.tracked()
         if tracker is not None:
             return as_list(tracker.observe(p))
         observer = self.tg.observer()
@@ -383,8 +385,7 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = self._left  # (kept as the cards are dealt: no set of the dealt ones per call)
-        row = self.tg.outcomes[len(left)]
-        return [row[i] for i in left]
+        return pick(self.tg.outcomes[len(left)], left)  # type: ignore[return-value]  # (the tuples)
 
     def _apply_action(self, action: int) -> None:
         h = self.holder
@@ -398,16 +399,14 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
                 self._start()
                 self._update_player()
             return
-        seat = self._player  # (the match's to_act_index, kept by _update_player)
-        engine_action = self._legal()[int(action)]
+        legal = h.legal if h.legal is not None else self._legal()
         h.legal = None
-        notation = str(engine_action)
-        private = notation.startswith("MELD:") or m.phase == "KITTY"
-        self.actions.append((seat, notation, not private))
-        if h.tracker is None:
-            m.apply(engine_action)
-        else:
-            h.tracker.apply(engine_action)  # the match's action, and the tensors brought up to date
+        # (compiled: the action, the history, the tracker; self._player is
+        # the match's to_act_index, kept by _update_player)
+        after = apply_index(m, h.tracker, legal, int(action), self._player, self.actions)
+        if after >= 0:
+            self._player = after
+            return
         if m.results:
             g = self.tg
             per_team = deal_rewards(
