@@ -28,22 +28,40 @@ from trumps.core.protocol import Action, Deal, Match
 from trumps.envs.encoding import ActionSpace
 from trumps.envs.tracking import ObservationTracker
 
-__all__ = ["Stepper", "ViewOf", "apply_index", "as_list", "legal_by_index", "pick"]
+__all__ = ["Stepper", "ViewOf", "apply_index", "as_list", "deal_card", "legal_by_index", "pick"]
 
 
 def legal_by_index(space: ActionSpace, legal: Sequence[Action]) -> dict[int, Action]:
-    """Index -> engine action, for the legal actions
-    (:meth:`ActionSpace.legal`, compiled: the OpenSpiel state's legal
-    actions at every step)."""
+    """Index -> engine action, for the legal actions, in the order of the
+    indices (:meth:`ActionSpace.legal`, compiled: the OpenSpiel state's
+    legal actions at every step, whose list is then the dict's keys as
+    they come, not sorted again)."""
     lut: list[int | None] = space._card_lut
     by_action: dict[object, int] = space._by_action
     out: dict[int, Action] = {}
+    last = -1
+    ordered = True
     for a in legal:
         i = lut[a.index] if type(a) is Card else by_action.get(a)
-        if i is None:
-            return space.legal(legal)
+        if i is None:  # (an action kind made anew each time: by its key)
+            out = space.legal(legal)
+            ordered = False
+            break
         out[i] = a
+        ordered = ordered and i > last
+        last = i
+    if not ordered:
+        out = {i: out[i] for i in sorted(out)}
     return out
+
+
+def deal_card(dealt: list[int], left: list[int], card: int) -> int:
+    """The OpenSpiel state's chance action: deck index ``card`` is dealt
+    (added to ``dealt``, taken from ``left``); the number of cards dealt."""
+    dealt.append(card)
+    if card in left:
+        left.remove(card)
+    return len(dealt)
 
 
 def apply_index(

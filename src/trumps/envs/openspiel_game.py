@@ -30,7 +30,7 @@ except ImportError as exc:  # pragma: no cover - depends on the install
 import trumps
 from trumps.core.json_types import JSON, JSONDict, JSONObject
 from trumps.core.protocol import Action, Deal, Match
-from trumps.envs._step import apply_index, as_list, legal_by_index, pick
+from trumps.envs._step import apply_index, as_list, deal_card, legal_by_index, pick
 from trumps.envs.encoding import Spec
 from trumps.envs.rewards import bridge_par, deal_rewards
 from trumps.envs.tracking import ObservationTracker
@@ -359,7 +359,7 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
         if self._player == _CHANCE:
             return [a for a, _p in self.chance_outcomes()]
         if p == self._player:
-            return sorted(self._legal())
+            return list(self._legal())  # (in index order: legal_by_index)
         if p < 0:
             raise pyspiel.SpielError(f"legal_actions: called for pseudo-player {p}")
         return []
@@ -391,11 +391,7 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
         h = self.holder
         m = h.match
         if m is None:
-            i = int(action)
-            self.dealt.append(i)
-            if i in self._left:
-                self._left.remove(i)
-            if len(self.dealt) == len(self.tg.spec.deck):
+            if deal_card(self.dealt, self._left, int(action)) == len(self.tg.spec.deck):
                 self._start()
                 self._update_player()
             return
