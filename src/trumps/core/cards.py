@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable
 from enum import IntEnum
 from operator import attrgetter
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from trumps.core.errors import ParseError
 
@@ -302,11 +302,14 @@ def parse_hand(text: str) -> list[Card]:
     return cards
 
 
+_SUITS: Final = tuple(Suit)
+
+
 def format_hand(cards: Iterable[Card]) -> str:
     """The suit-grouped hand form of ``cards`` (inverse of :func:`parse_hand`)."""
     ordered = sort_cards(cards)
     groups: list[str] = []
-    for suit in Suit:
+    for suit in _SUITS:  # (iterating the Enum itself is a Python generator per suit)
         parts = []
         for c in ordered:
             if c.suit is suit:
