@@ -193,6 +193,17 @@ typedef struct {
 } Features;
 
 
+/* What DDS's move weights look at in a trick (_dd_search.h, dview_init):
+ * the seats from the leader, the trumps, each suit's top three cards. */
+typedef struct {
+    int L, lho, part, rho;
+    int t;                   /* the trump suit if trumps are left, else -1 */
+    int lt[4], tt[4];        /* each hand's trumps: how many, its top one (-1: none) */
+    unsigned have;           /* the suits whose top cards below are known */
+    int w[4][3], h[4][3];    /* a suit's top three cards (-1: none) and their holders */
+} DView;
+
+
 /* ----- the search, compiled twice (see _dd_search.h) ---------------------- */
 #define DD_FAST 0
 #include "_dd_search.h"
@@ -239,6 +250,15 @@ typedef struct {
 #define run_top run_top_bmi2
 #define sb_find sb_find_bmi2
 #define sb_probe sb_probe_bmi2
+#define dds_order dds_order_bmi2
+#define dview_suit dview_suit_bmi2
+#define dview_init dview_init_bmi2
+#define hlen hlen_bmi2
+#define dd_rank dd_rank_bmi2
+#define dds_trump_weight dds_trump_weight_bmi2
+#define top_of top_of_bmi2
+#define forces_ace forces_ace_bmi2
+#define dds_nt_weight dds_nt_weight_bmi2
 #define sb_store sb_store_bmi2
 #define search search_bmi2
 #define seat_after seat_after_bmi2
@@ -279,6 +299,15 @@ typedef struct {
 #undef run_top
 #undef sb_find
 #undef sb_probe
+#undef dds_order
+#undef dview_suit
+#undef dview_init
+#undef hlen
+#undef dd_rank
+#undef dds_trump_weight
+#undef top_of
+#undef forces_ace
+#undef dds_nt_weight
 #undef sb_store
 #undef search
 #undef seat_after
