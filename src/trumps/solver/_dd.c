@@ -60,6 +60,7 @@ typedef struct {
     int exempt, undertrump, mexempt, movertrump, dix, K, misere;
     int maxi[MAXN], decl[MAXN];
     int suit[64], pts[64];
+    int rank[64];            /* a card's place in its suit, 2 for the suit's lowest (DDS's weights) */
     u64 smask[5];
     u64 pcbit[4];            /* bit b of each card's point class */
     int nval, val[16];       /* the distinct card points, ascending */
@@ -250,6 +251,7 @@ typedef struct {
 #define run_top run_top_bmi2
 #define sb_find sb_find_bmi2
 #define sb_probe sb_probe_bmi2
+#define own_tops own_tops_bmi2
 #define dds_order dds_order_bmi2
 #define dview_suit dview_suit_bmi2
 #define dview_init dview_init_bmi2
@@ -299,6 +301,7 @@ typedef struct {
 #undef run_top
 #undef sb_find
 #undef sb_probe
+#undef own_tops
 #undef dds_order
 #undef dview_suit
 #undef dview_init
@@ -439,6 +442,8 @@ static int parse_problem(PyObject *args, Game *gp, State *sp, long long *limit)
         s.rem_pts += pt;
     }
     s.rem_pts += g.dix;
+    for (int c = 0; c < 64; c++)
+        g.rank[c] = g.smask[g.suit[c]] ? c - ctz64(g.smask[g.suit[c]]) + 2 : 0;
     /* the distinct point values in increasing order, with their cards */
     for (int q = 0; q < nclasses; q++) {
         int j = g.nval++;

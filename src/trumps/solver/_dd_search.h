@@ -264,7 +264,7 @@ static int second_overtaken(const Game *g, const State *s, int p, int c)
  * played cards included: DDS changes them only when a trick ends); the
  * view of a trick is DView (_dd.c). */
 static inline int top_of(u64 h) { return h ? 63 - __builtin_clzll(h) : -1; }
-static inline int dd_rank(const Game *g, int c) { return c - ctz64(g->smask[g->suit[c]]) + 2; }
+static inline int dd_rank(const Game *g, int c) { return g->rank[c]; }
 static inline int hlen(const State *s, int h, int x)
 {
     int lb = (h * 5 + x) * 4;
@@ -308,6 +308,17 @@ static void dview_suit(const Game *g, const State *s, u64 live, DView *d, int x)
         d->w[x][k] = c;
         d->h[x][k] = h;
     }
+}
+
+/* After the lead: p (as h1, h2) where p holds suit x's top (second) card
+ * at the start of the trick, else -1; p's length of x in len[p]. */
+static inline void own_tops(const Game *g, const State *s, int p, u64 live, int x, int *h1, int *h2, int *len)
+{
+    u64 at = (live | s->trickmask) & g->smask[x];
+    int t1 = top_of(at), t2 = top_of(at & ~(1ULL << t1));
+    *h1 = (s->hand[p] >> t1) & 1 ? p : -1;
+    *h2 = t2 >= 0 && ((s->hand[p] >> t2) & 1) ? p : -1;
+    len[p] = hlen(s, p, x);
 }
 
 /* DDS's RankForcesAce for the third hand: whether c is the move that
@@ -354,11 +365,16 @@ static int dds_nt_weight(const Game *g, const State *s, int p, u64 live, DView *
     int L = v->L, lho = v->lho, part = v->part, rho = v->rho;
     int x = g->suit[c], r = dd_rank(g, c);
     u64 sm = g->smask[x];
-    dview_suit(g, s, live, v, x);
-    int w2 = v->w[x][1], h1 = v->h[x][0], h2 = v->h[x][1], h3 = v->h[x][2];
-    int len[4];
-    for (int i = 0; i < 4; i++)
-        len[i] = hlen(s, i, x);
+    /* who holds the suit's top cards, and its lengths: for a lead every
+     * hand, after it only this hand (which of the top two it holds) */
+    int h1, h2, h3 = -1, w2 = -1, len[4];
+    if (s->ntrick == 0) {
+        dview_suit(g, s, live, v, x);
+        w2 = v->w[x][1], h1 = v->h[x][0], h2 = v->h[x][1], h3 = v->h[x][2];
+        for (int i = 0; i < 4; i++)
+            len[i] = hlen(s, i, x);
+    } else
+        own_tops(g, s, p, live, x, &h1, &h2, len);
     /* DDS's relative rank: 1 for the top live card of the suit */
     int rrank = pop64(live & sm & above(c)) + 1;
     /* a sequence: the next lower live card (or one of this trick) is ours */
@@ -499,12 +515,15 @@ static int dds_trump_weight(const Game *g, const State *s, int p, u64 live, DVie
     int L = v->L, lho = v->lho, part = v->part, rho = v->rho;
     int t = v->t, x = g->suit[c], r = dd_rank(g, c);
     u64 sm = g->smask[x];
-    dview_suit(g, s, live, v, x);
-    int w1 = v->w[x][0], w2 = v->w[x][1], h1 = v->h[x][0], h2 = v->h[x][1], h3 = v->h[x][2];
     const int *lt = v->lt, *tt = v->tt;
-    int len[4];
-    for (int i = 0; i < 4; i++)
-        len[i] = hlen(s, i, x);
+    int h1, h2, h3 = -1, w1 = -1, w2 = -1, len[4];
+    if (s->ntrick == 0) {
+        dview_suit(g, s, live, v, x);
+        w1 = v->w[x][0], w2 = v->w[x][1], h1 = v->h[x][0], h2 = v->h[x][1], h3 = v->h[x][2];
+        for (int i = 0; i < 4; i++)
+            len[i] = hlen(s, i, x);
+    } else
+        own_tops(g, s, p, live, x, &h1, &h2, len);
     int rrank = pop64(live & sm & above(c)) + 1;
     u64 below = (live | s->trickmask) & sm & ((1ULL << c) - 1);
     int seq = below && ((s->hand[p] >> (63 - __builtin_clzll(below))) & 1);
@@ -696,8 +715,11 @@ static int dds_trump_weight(const Game *g, const State *s, int p, u64 live, DVie
             if (s->best == 0) {
                 if (max4 != 0) {
                     /* the second best of the led suit at the start of the trick */
-                    dview_suit(g, s, live, v, led);
-                    return (v->h[led][1] == L ? 36 : 48) - r + add;
+                    /* the leader held the led suit's second card */
+                    u64 la = (live | s->trickmask) & lm;
+                    int sec = top_of(la & ~(1ULL << top_of(la)));
+                    int lh2 = sec == leadc || (sec >= 0 && ((s->hand[L] >> sec) & 1));
+                    return (lh2 ? 36 : 48) - r + add;
                 }
                 return (c > tt[rho] ? 48 : -12) - r + add;
             }
