@@ -251,6 +251,7 @@ typedef struct {
 #define run_top run_top_bmi2
 #define sb_find sb_find_bmi2
 #define sb_probe sb_probe_bmi2
+#define dd_seq dd_seq_bmi2
 #define own_tops own_tops_bmi2
 #define dds_order dds_order_bmi2
 #define dview_suit dview_suit_bmi2
@@ -301,6 +302,7 @@ typedef struct {
 #undef run_top
 #undef sb_find
 #undef sb_probe
+#undef dd_seq
 #undef own_tops
 #undef dds_order
 #undef dview_suit

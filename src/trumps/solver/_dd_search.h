@@ -360,6 +360,17 @@ static int forces_ace(const Game *g, const State *s, int p, u64 live, u64 f4, in
     return c == run_top(g, lv, mine, ctz64(over));
 }
 
+/* DDS's relative rank of c (1: the top live card of its suit), and whether
+ * c heads a sequence (the next lower card of the suit, live or of this
+ * trick, is the mover's too): computed where a weight uses them. */
+#define RRANK (pop64(live & sm & above(c)) + 1)
+#define SEQ (dd_seq(s, p, live, sm, c))
+static inline int dd_seq(const State *s, int p, u64 live, u64 sm, int c)
+{
+    u64 below = (live | s->trickmask) & sm & ((1ULL << c) - 1);
+    return below && ((s->hand[p] >> (63 - __builtin_clzll(below))) & 1);
+}
+
 static int dds_nt_weight(const Game *g, const State *s, int p, u64 live, DView *v, int c, int killer)
 {
     int L = v->L, lho = v->lho, part = v->part, rho = v->rho;
@@ -374,12 +385,7 @@ static int dds_nt_weight(const Game *g, const State *s, int p, u64 live, DView *
         for (int i = 0; i < 4; i++)
             len[i] = hlen(s, i, x);
     } else
-        own_tops(g, s, p, live, x, &h1, &h2, len);
-    /* DDS's relative rank: 1 for the top live card of the suit */
-    int rrank = pop64(live & sm & above(c)) + 1;
-    /* a sequence: the next lower live card (or one of this trick) is ours */
-    u64 below = (live | s->trickmask) & sm & ((1ULL << c) - 1);
-    int seq = below && ((s->hand[p] >> (63 - __builtin_clzll(below))) & 1);
+        h1 = h2 = -1; /* own_tops below, for a discard */
     if (s->ntrick == 0) {
         int cl = len[lho], cr = len[rho];
         int countLH = (cl == 0 ? s->tricks_left : cl) << 2, countRH = (cr == 0 ? s->tricks_left : cr) << 2;
@@ -396,9 +402,9 @@ static int dds_nt_weight(const Game *g, const State *s, int p, u64 live, DView *
                 d += cl != 1 ? 22 : 16;
             }
             if ((h2 != lho || cl == 1) && (h2 != rho || cr == 1))
-                wt = d + 45 + rrank;
+                wt = d + 45 + RRANK;
             else
-                wt = d + 18 + rrank;
+                wt = d + 18 + RRANK;
             if (killer)
                 wt += 126;
         } else {
@@ -414,15 +420,15 @@ static int dds_nt_weight(const Game *g, const State *s, int p, u64 live, DView *
             else if ((h2 == L && h3 == part && len[part] > 1) || (h2 == part && h3 == L && len[part] > 1))
                 d += 25;
             if ((cl == 1 && h1 == lho) || (cr == 1 && h1 == rho))
-                wt = d + 28 + rrank;
+                wt = d + 28 + RRANK;
             else if (h1 == L)
-                wt = d - 17 + rrank;
-            else if (!seq)
-                wt = d + 12 + rrank;
+                wt = d - 17 + RRANK;
+            else if (!SEQ)
+                wt = d + 12 + RRANK;
             else if (c == w2)
                 wt = d + 48;
             else
-                wt = d + 29 - rrank;
+                wt = d + 29 - RRANK;
             if (killer)
                 wt += 47;
         }
@@ -447,12 +453,13 @@ static int dds_nt_weight(const Game *g, const State *s, int p, u64 live, DView *
                 return -3 + rr;
             if (r < leadr)
                 return -11 + rr;
-            if (seq)
+            if (SEQ)
                 return 10 + rr;
             return 13 - r;
         }
         /* partner (fourth) can win: its top card beats the third hand's and the lead */
         int pw = f4 && (63 - __builtin_clzll(f4)) > (f3 ? 63 - __builtin_clzll(f3) : -1) && (63 - __builtin_clzll(f4)) > leadc;
+        own_tops(g, s, p, live, x, &h1, &h2, len);
         int cnt = len[p];
         int add;
         if (pw) {
@@ -473,6 +480,7 @@ static int dds_nt_weight(const Game *g, const State *s, int p, u64 live, DView *
     int bestc = s->tcard[s->best];
     if (s->ntrick == 2) {
         if (!follow) {
+            own_tops(g, s, p, live, x, &h1, &h2, len);
             int cnt = len[p], add = (cnt << 6) / 24;
             if (cnt == 2 && h2 == p)
                 add -= 4;
@@ -496,6 +504,7 @@ static int dds_nt_weight(const Game *g, const State *s, int p, u64 live, DView *
     }
     /* fourth hand */
     if (!follow) {
+        own_tops(g, s, p, live, x, &h1, &h2, len);
         int cnt = len[p], val = (cnt << 6) / 27;
         if (cnt == 2 && h2 == p)
             val -= 6;
@@ -523,10 +532,7 @@ static int dds_trump_weight(const Game *g, const State *s, int p, u64 live, DVie
         for (int i = 0; i < 4; i++)
             len[i] = hlen(s, i, x);
     } else
-        own_tops(g, s, p, live, x, &h1, &h2, len);
-    int rrank = pop64(live & sm & above(c)) + 1;
-    u64 below = (live | s->trickmask) & sm & ((1ULL << c) - 1);
-    int seq = below && ((s->hand[p] >> (63 - __builtin_clzll(below))) & 1);
+        h1 = h2 = -1; /* own_tops below, for a discard */
     if (s->ntrick == 0) {
         int cl = len[lho], cr = len[rho], cp = len[part];
         int countLH = (cl == 0 ? s->tricks_left : cl) << 2, countRH = (cr == 0 ? s->tricks_left : cr) << 2;
@@ -578,17 +584,17 @@ static int dds_trump_weight(const Game *g, const State *s, int p, u64 live, DVie
         int wt;
         if (win) {
             if ((cl == 1 && h1 == lho) || (cr == 1 && h1 == rho))
-                wt = d + 35 + rrank;
+                wt = d + 35 + RRANK;
             else if (h1 == L)
-                wt = h2 == part ? d + 48 + rrank : w1 == c ? d + 31 : d - 3 + rrank;
+                wt = h2 == part ? d + 48 + RRANK : w1 == c ? d + 31 : d - 3 + RRANK;
             else if (h1 == part)
-                wt = h2 == L ? d + 42 + rrank : d + 28 + rrank;
-            else if (seq && c == w2)
+                wt = h2 == L ? d + 42 + RRANK : d + 28 + RRANK;
+            else if (SEQ && c == w2)
                 wt = d + 40;
-            else if (seq)
-                wt = d + 22 + rrank;
+            else if (SEQ)
+                wt = d + 22 + RRANK;
             else
-                wt = d + 11 + rrank;
+                wt = d + 11 + RRANK;
             if (killer)
                 wt += 55;
         } else {
@@ -597,12 +603,12 @@ static int dds_trump_weight(const Game *g, const State *s, int p, u64 live, DVie
             else if ((h2 == L && h3 == part && cp > 1) || (h2 == part && h3 == L && cp > 1))
                 d += 13;
             if ((cl == 1 && h1 == lho) || (cr == 1 && h1 == rho))
-                wt = d + rrank + 2;
+                wt = d + RRANK + 2;
             else if (h1 == L)
-                wt = h2 == part ? d + 33 + rrank : w1 == c ? d + 38 : d - 14 + rrank;
+                wt = h2 == part ? d + 33 + RRANK : w1 == c ? d + 38 : d - 14 + RRANK;
             else if (h1 == part)
-                wt = d + 34 + rrank;
-            else if (seq && c == w2)
+                wt = d + 34 + RRANK;
+            else if (SEQ && c == w2)
                 wt = d + 35;
             else
                 wt = d + 17 - r;
@@ -644,24 +650,25 @@ static int dds_trump_weight(const Game *g, const State *s, int p, u64 live, DVie
                 win = 1;
             if (win) {
                 if (min3 > r)
-                    return 40 + rrank;
+                    return 40 + RRANK;
                 if (maxpd > leadr && top_of(s->hand[L] & lm) > top_of(f4))
-                    return 41 + rrank;
+                    return 41 + RRANK;
                 if (r > leadr) {
                     if (r < maxpd)
                         return 78 - r;
                     if (r > max3)
                         return 73 - r;
-                    return seq ? 62 - r : 49 - r;
+                    return SEQ ? 62 - r : 49 - r;
                 }
                 return maxpd > 0 ? 47 - r : 40 - r;
             }
             if (r < min3 || r < minpd)
-                return -9 + rrank;
+                return -9 + RRANK;
             if (r < leadr)
-                return -16 + rrank;
-            return seq ? 22 - r : 10 - r;
+                return -16 + RRANK;
+            return SEQ ? 22 - r : 10 - r;
         }
+        own_tops(g, s, p, live, x, &h1, &h2, len);
         int cnt = len[p], add;
         int pw = top_of(f4) > (top_of(f3) > leadc ? top_of(f3) : leadc);
         if (led == t) {
@@ -704,13 +711,14 @@ static int dds_trump_weight(const Game *g, const State *s, int p, u64 live, DVie
         u64 f4 = s->hand[rho] & lm;
         int max4 = f4 ? dd_rank(g, top_of(f4)) : 0;
         if (!follow) {
+            own_tops(g, s, p, live, x, &h1, &h2, len);
             int cnt = len[p];
             if (led == t || x != t)
                 return -r + (cnt << 6) / 40;
             if (s->best == 0 && leadr > max4 && (max4 != 0 || lt[rho] == 0))
                 return -r - 50;
             if (ruffed && r < bestr)
-                return -32 + rrank + (cnt << 6) / 40;
+                return -32 + RRANK + (cnt << 6) / 40;
             int add = (cnt << 6) / 50;
             if (s->best == 0) {
                 if (max4 != 0) {
@@ -763,6 +771,7 @@ static int dds_trump_weight(const Game *g, const State *s, int p, u64 live, DVie
             return -r;
         return r > bestr ? 30 - r : -r;
     }
+    own_tops(g, s, p, live, x, &h1, &h2, len);
     int mylen = len[p], val = (mylen << 6) / 24;
     if (mylen == 2 && h2 == p)
         val -= 2;
@@ -772,10 +781,10 @@ static int dds_trump_weight(const Game *g, const State *s, int p, u64 live, DVie
         return x == t ? 2 - r + val : 25 - r + val;
     if (ruffed) {
         if (x == t)
-            return r > bestr ? 33 + rrank : -13 + rrank;
+            return r > bestr ? 33 + RRANK : -13 + RRANK;
         return 14 - r + val;
     }
-    return x == t ? 33 + rrank : 14 - r + val;
+    return x == t ? 33 + RRANK : 14 - r + val;
 }
 
 /* Whether DDS's weights order the moves: four hands in two partnerships
