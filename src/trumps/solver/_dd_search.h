@@ -787,6 +787,9 @@ static int dds_trump_weight(const Game *g, const State *s, int p, u64 live, DVie
     return x == t ? 33 + RRANK : 14 - r + val;
 }
 
+#undef RRANK
+#undef SEQ
+
 /* Whether DDS's weights order the moves: four hands in two partnerships
  * taking tricks, no joker left. */
 static inline int dds_order(const Game *g, u64 live)
