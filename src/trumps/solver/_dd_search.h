@@ -371,6 +371,9 @@ static inline int dd_seq(const State *s, int p, u64 live, u64 sm, int c)
     return below && ((s->hand[p] >> (63 - __builtin_clzll(below))) & 1);
 }
 
+/* DDS's weight of card c for p when no trump is left (WeightAllocNT0,
+ * NTNotvoid1, NTVoid1, NTNotvoid2, NTVoid2, CombinedNotvoid3, NTVoid3; its
+ * third hand's unblocking bonus left out); `killer`: c is the killer lead. */
 static int dds_nt_weight(const Game *g, const State *s, int p, u64 live, DView *v, int c, int killer)
 {
     int L = v->L, lho = v->lho, part = v->part, rho = v->rho;
