@@ -100,10 +100,7 @@ class NotFinished(Exception):
 def rebuild(stored: StoredTable) -> Match[Deal]:
     """The table's match, rebuilt by replaying its stored actions (the game
     state itself is never stored)."""
-    match = trumps.new_game(stored.game, options=stored.options, seed=stored.seed)
-    for seat, action, at, _auto in stored.actions:
-        match.apply(action, seat, time=at)
-    return match
+    return stored.replayed()
 
 
 def _occupants(stored: StoredTable, names: dict[str, str], players: int) -> list[Occupant]:

@@ -27,6 +27,8 @@ from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+import trumps
+from trumps.core.protocol import Deal, Match
 from trumps.room import timing
 from trumps.room.storage.db import (
     ActionRow,
@@ -101,6 +103,15 @@ class StoredTable:
     actions: list[tuple[int, str, float, bool]] = field(default_factory=list)  # seat, action, at, auto
     timeouts: list[int] = field(default_factory=list)  # the seq of every action a timer played
     chat: list[ChatLine] = field(default_factory=list)
+
+    def replayed(self) -> Match[Deal]:
+        """The table's match, rebuilt by replaying its stored actions (the game
+        state itself is never stored): for the replays and for a tournament's
+        score made again after a crash."""
+        match = trumps.new_game(self.game, options=self.options, seed=self.seed)
+        for seat, action, at, _auto in self.actions:
+            match.apply(action, seat, time=at)
+        return match
 
 
 class Store:

@@ -30,7 +30,6 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import trumps
 from trumps.core import registry
 from trumps.room.tables.wire import Seat
 from trumps.room.tournaments import records
@@ -360,10 +359,7 @@ class TournamentDesk:
         if not isinstance(k, int) or k in e.scores:
             await self.store.run(records.set_table, self.store, t.id, player, None)
             return
-        match = trumps.new_game(st.game, options=st.options, seed=st.seed)
-        for seat, action, at, _auto in st.actions:
-            match.apply(action, seat, time=at)
-        await self._store_score(t.id, player, k, st.id, match)
+        await self._store_score(t.id, player, k, st.id, st.replayed())
 
 
 def _describe(t: Tournament, entrants: int, finished: int) -> dict[str, object]:
