@@ -61,10 +61,10 @@ def test_the_daily_tournaments_are_listed_once_for_any_visitor(db_url: str) -> N
     daily = {t["game"]: t for t in first if t["kind"] == "daily"}
     assert set(daily) == {"bridge", "500", "coinche"}
     assert (daily["bridge"]["deals"], daily["500"]["deals"], daily["coinche"]["deals"]) == (8, 6, 8)
-    instant_ones = {t["game"]: t for t in first if t["kind"] == "instant"}
-    assert (
-        set(instant_ones) == {"bridge", "500", "coinche"} and len(first) == 6
-    )  # an instant one of each game too
+    instant_ones = {(t["game"], t["scoring"]): t for t in first if t["kind"] == "instant"}
+    assert set(instant_ones) == {  # an instant one of each game and scoring too (bridge: cross-IMPs as well)
+        ("bridge", "matchpoints"), ("bridge", "imps"), ("500", "matchpoints"), ("coinche", "matchpoints")
+    } and len(first) == 7  # fmt: skip
     assert all(t["target"] and t["deals"] <= 4 for t in instant_ones.values())
     for t in daily.values():
         assert (
@@ -195,6 +195,68 @@ def test_a_score_lost_to_a_crash_is_made_again_from_the_table(db_url: str) -> No
         assert nxt != table
 
 
+def test_a_score_lost_to_a_crash_is_made_again_when_the_next_deal_is_asked_for(db_url: str) -> None:
+    tid = instant(db_url, deals=3)
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        player = register(c, "Ann_t")
+        table = c.post(f"/api/tournaments/{tid}/play").json()["table"]
+        play_deal(c, table)
+    store = Store(db_url)
+    try:
+        with store.sessions.begin() as s:  # the worker died between the last card and the score
+            s.delete(s.get(DealScoreRow, (tid, player, 0)))
+            s.get(EntryRow, (tid, player)).table_id = table
+    finally:
+        store.close()
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        c.post("/api/login", json={"username": "Ann_t", "password": PASSWORD})
+        nxt = c.post(f"/api/tournaments/{tid}/play").json()["table"]  # no page read first
+        assert nxt != table
+        sheets = c.get(f"/api/tournaments/{tid}").json()["sheets"]
+        assert [d["played"] for d in sheets] == [True, False, False]
+        view = recv_state_of(c, nxt)
+        assert view["table"]["settings"]["tournament_deal"] == 1  # deal 2, not deal 1 again
+
+
+def recv_state_of(c: TestClient, table: str) -> dict[str, Any]:
+    with c.websocket_connect(f"/ws/table/{table}") as ws:
+        return recv_state(ws)
+
+
+def test_the_next_deal_and_the_results_are_one_storage_call_each(db_url: str) -> None:
+    """Under a full room every storage call waits its turn on the database
+    thread (``docs/benchmarks.md``: 500 entrants); the next deal's table is
+    one call (:func:`records.start_play`) beside the new table's group
+    commit, and the page's results after a deal one read."""
+    tid = instant(db_url, deals=3)
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        register(c, "Ann_t")
+        play_deal(c, c.post(f"/api/tournaments/{tid}/play").json()["table"])
+        room = c.app.state.current_room()  # type: ignore[attr-defined]
+        calls: list[str] = []
+        run, read = room.store.run, room.store.read
+
+        async def counted_run(fn: Any, *args: Any) -> Any:
+            calls.append(fn.__name__)
+            return await run(fn, *args)
+
+        async def counted_read(fn: Any, *args: Any) -> Any:
+            calls.append(fn.__name__)
+            return await read(fn, *args)
+
+        room.store.run, room.store.read = counted_run, counted_read
+        try:
+            c.get(f"/api/tournaments/{tid}")
+            after_deal = [x for x in calls if x != "session_player_info"]
+            calls.clear()
+            c.post(f"/api/tournaments/{tid}/play")
+            next_deal = [x for x in calls if x != "session_player_info"]
+        finally:
+            room.store.run, room.store.read = run, read
+    assert after_deal == ["board"]
+    assert next_deal == ["start_play"]
+
+
 def test_others_replays_open_only_when_the_tournament_has_closed(db_url: str) -> None:
     tid = instant(db_url, deals=1)
     tables = {}
@@ -278,19 +340,20 @@ def test_two_requests_at_once_on_two_workers_make_one_table(db_url: str) -> None
 def test_a_closed_instant_tournament_is_followed_by_a_new_one(db_url: str) -> None:
     with TestClient(create_app(db_url, bot_delay=0)) as c:
         first = {
-            t["game"]: t["id"]
+            (t["game"], t["scoring"]): t["id"]
             for t in c.get("/api/tournaments").json()["tournaments"]
             if t["kind"] == "instant"
         }
         store = Store(db_url)
         try:
             with store.sessions.begin() as s:
-                s.get(TournamentRow, first["500"]).closed_at = time.time()
+                s.get(TournamentRow, first["500", "matchpoints"]).closed_at = time.time()
         finally:
             store.close()
         now = {
-            t["game"]: t["id"]
+            (t["game"], t["scoring"]): t["id"]
             for t in c.get("/api/tournaments").json()["tournaments"]
             if t["kind"] == "instant"
         }
-        assert now["500"] != first["500"] and now["bridge"] == first["bridge"]
+        assert now["500", "matchpoints"] != first["500", "matchpoints"]
+        assert now["bridge", "imps"] == first["bridge", "imps"] and len(now) == 4

@@ -34,7 +34,7 @@ from trumps.core import registry
 from trumps.room.tables.wire import Seat
 from trumps.room.tournaments import records
 from trumps.room.tournaments.records import Tournament, TournamentDeskError, UnknownTournamentError
-from trumps.tournaments import PLAYER_SEAT, TournamentPlan, deal_values, frequency_table, standings
+from trumps.tournaments import PLAYER_SEAT, TournamentPlan, deal_values, frequency_table, scorings, standings
 
 if TYPE_CHECKING:
     from trumps.room.room import Room
@@ -73,13 +73,6 @@ class TournamentDesk:
     async def daily_games(self) -> list[str]:
         return [s.name for s in registry.specs() if s.daily_tournament is not None]
 
-    async def tournament(self, tid: str) -> Tournament:
-        t = await self.store.run(records.get, self.store, tid)
-        if t is None:
-            raise UnknownTournamentError("no such tournament")
-        self.plans[t.id] = t.plan
-        return t
-
     async def plan_of(self, tid: str) -> TournamentPlan | None:
         """The plan of a tournament (for its tables' bots), or None."""
         if tid not in self.plans:
@@ -95,23 +88,31 @@ class TournamentDesk:
         ``GET /api/tournaments``."""
         now = self._now()
         games = await self.daily_games()
-        await self.store.run(records.ensure_daily, self.store, now, games, DAILY_BOTS)
-        await self.store.run(
-            records.ensure_instant, self.store, now, games, DAILY_BOTS, INSTANT_DEALS, INSTANT_TARGET
+        rows = await self.store.read(records.listing, self.store, now)
+        dailies = {t.plan.game for t, _n, _f in rows if t.kind == "daily"}
+        instants = {(t.plan.game, t.plan.scoring) for t, _n, _f in rows if t.kind == "instant"}
+        wanted = {(g, sc) for g in games for sc in scorings(g)}
+        if not dailies >= set(games) or not instants >= wanted:
+            await self.store.run(records.ensure_daily, self.store, now, games, DAILY_BOTS)
+            await self.store.run(
+                records.ensure_instant, self.store, now, games, DAILY_BOTS, INSTANT_DEALS, INSTANT_TARGET
+            )
+            rows = await self.store.read(records.listing, self.store, now)
+        entries = (
+            {}
+            if player is None
+            else await self.store.read(records.entries, self.store, [t.id for t, _n, _f in rows], player)
         )
-        rows = await self.store.run(records.listing, self.store, now)
         out = []
         for t, entrants, finished in rows:
             item = _describe(t, entrants, finished)
             if player is not None:
-                item["me"] = await self._mine(t, player)
+                e = entries.get(t.id)
+                item["me"] = None if e is None else await self._mine(t, player, e)
             out.append(item)
         return out
 
-    async def _mine(self, t: Tournament, player: str) -> dict[str, object] | None:
-        e = await self.store.run(records.entry, self.store, t.id, player)
-        if e is None:
-            return None
+    async def _mine(self, t: Tournament, player: str, e: records.Entry) -> dict[str, object]:
         mine: dict[str, object] = {
             "played": len(e.scores),
             "finished": e.finished is not None,
@@ -128,7 +129,7 @@ class TournamentDesk:
 
     async def _field(self, tid: str) -> dict[str, dict[int, int]]:
         """The ranked entrants' scores (a guest's do not count)."""
-        got = await self.store.run(records.scores, self.store, tid)
+        got = await self.store.read(records.scores, self.store, tid)
         return {p: s for p, (ranked, s) in got.items() if ranked}
 
     async def history(self, player: str) -> list[dict[str, object]]:
@@ -153,11 +154,22 @@ class TournamentDesk:
 
     async def detail(self, tid: str, player: str | None) -> dict[str, object]:
         """One tournament for ``player``: its description, the ranking, and
-        per deal either nothing (not played yet) or the travelling sheet."""
-        t = await self.tournament(tid)
+        per deal either nothing (not played yet) or the travelling sheet.
+        Computed from one read of every entrant and score (the page asks
+        after every deal, so this stays one storage call)."""
+        b = await self.store.read(records.board, self.store, tid)
+        if b is None:
+            raise UnknownTournamentError("no such tournament")
+        t = b.tournament
+        self.plans[t.id] = t.plan
         now = self._now()
-        await self.repair(t, player)
-        got = await self.store.run(records.scores, self.store, tid)
+        at = b.entrants.get(player or "", (False, None))[1]
+        if player is not None and at is not None:
+            mine_now = {d: v for p, d, v, _c, _t in b.results if p == player}
+            if await self.repair(t, player, at, mine_now):
+                b = await self.store.read(records.board, self.store, tid)
+                assert b is not None
+        got = b.scores()
         field = {p: s for p, (ranked, s) in got.items() if ranked}
         closed = not t.is_open(now)
         mine = got.get(player or "", (False, {}))[1]
@@ -172,7 +184,7 @@ class TournamentDesk:
             if k not in mine and not closed:
                 deals.append({"deal": k + 1, "played": False})
                 continue
-            deals.append(await self._traveller(t, k, player, closed, names, field))
+            deals.append(await self._traveller(t, k, player, closed, names, field, b.deal_results(k)))
         entrants = len(got)
         item = _describe(t, entrants, sum(1 for _r, s in got.values() if len(s) >= t.plan.deals))
         item.update(open=not closed, ranking=ranking, sheets=deals, played=len(mine))
@@ -180,9 +192,8 @@ class TournamentDesk:
 
     async def _traveller(
         self, t: Tournament, k: int, player: str | None, closed: bool, names: dict[str, str],
-        field: dict[str, dict[int, int]],
+        field: dict[str, dict[int, int]], results: list[tuple[str, int, str | None, str]],
     ) -> dict[str, object]:  # fmt: skip
-        results = await self.store.run(records.deal_results, self.store, t.id, k)
         on_deal = {p: s[k] for p, s in field.items() if k in s}
         mine = next((r for r in results if r[0] == player), None)
         on_deal_with_me = dict(on_deal)
@@ -242,34 +253,52 @@ class TournamentDesk:
     # ----- playing ----------------------------------------------------------------
     async def play(self, tid: str, player: str) -> str:
         """The table of ``player``'s next deal of tournament ``tid``: the one
-        they left, or a new one (``POST /api/tournaments/{id}/play``)."""
+        they left, or a new one (``POST /api/tournaments/{id}/play``).
+
+        One storage call on the quiet path (:func:`records.start_play`
+        enters them and reserves the next deal's table), then the table's
+        own writes: under a full room's load every call waits its turn on
+        the database thread (``docs/benchmarks.md``, tournaments)."""
         lock = self._locks.setdefault((tid, player), asyncio.Lock())
         async with lock:
-            t = await self.tournament(tid)
             now = self._now()
+            account = self.room.people.is_account(player)
+            got = await self.store.run(
+                records.start_play,
+                self.store,
+                tid,
+                player,
+                account,
+                now,
+                f"pending:{now}",
+                now - PENDING_STALE,
+            )
+            t = got.tournament
+            if t is None:
+                raise UnknownTournamentError("no such tournament")
+            self.plans[t.id] = t.plan
             if not t.is_open(now):
                 raise TournamentDeskError("this tournament is closed")
-            account = self.room.people.is_account(player)
-            if t.kind == "daily" and not account:
+            e = got.entry
+            if e is None:
                 raise TournamentDeskError("daily tournaments are for accounts: register (free) to play")
-            await self.store.run(records.enter, self.store, tid, player, account, now)
-            await self.repair(t, player)
-            e = await self.store.run(records.entry, self.store, tid, player)
-            assert e is not None
-            if e.table_id is not None:
+            if got.claimed:
+                return await self._make(t, _next_deal(t, e), player)
+            if e.table_id is not None and not e.table_id.startswith("pending:"):
                 # the deal they left, wherever it runs (another worker's table too): never a
                 # second table for a deal begun, whose cards the person has seen
-                live = self.room.tables.get(e.table_id)
-                status = live.status if live is not None else await self._stored_status(e.table_id)
+                status = await self._status(e.table_id)
                 if status in ("waiting", "playing"):
                     return e.table_id
-            todo = [k for k in range(t.plan.deals) if k not in e.scores]
-            if not todo:
+                if await self.repair(t, player, e.table_id, e.scores):
+                    e = await self.store.run(records.entry, self.store, tid, player)
+                    assert e is not None
+            if _next_deal(t, e) is None:
                 raise TournamentDeskError("you have played every deal of this tournament")
-            return await self._claim_and_make(t, todo[0], player)
+            return await self._claim_and_make(t, player)
 
-    async def _claim_and_make(self, t: Tournament, k: int, player: str) -> str:
-        """Make the table of deal ``k`` once: reserved first in the entry, so a
+    async def _claim_and_make(self, t: Tournament, player: str) -> str:
+        """Make the table of the next deal once: reserved first in the entry, so a
         second request at the same moment (another tab, another worker) gets
         the same table, never a second one of a deal whose cards were seen."""
         for _ in range(50):
@@ -284,13 +313,30 @@ class TournamentDesk:
             await asyncio.sleep(0.1)  # another request is making it
         else:
             raise TournamentDeskError("your table is being made: try again in a moment")
+        e = await self.store.run(records.entry, self.store, t.id, player)
+        k = None if e is None else _next_deal(t, e)
+        if k is None:  # (finished meanwhile, in another tab)
+            await self.store.run(records.set_table, self.store, t.id, player, None)
+            raise TournamentDeskError("you have played every deal of this tournament")
+        return await self._make(t, k, player)
+
+    async def _make(self, t: Tournament, k: int | None, player: str) -> str:
+        """Make the table of deal ``k``, whose making this request holds."""
         try:
+            if k is None:
+                raise TournamentDeskError("you have played every deal of this tournament")
             table = await self._new_table(t, k, player)
         except BaseException:
             await self.store.run(records.set_table, self.store, t.id, player, None)
             raise
-        await self.store.run(records.set_table, self.store, t.id, player, table.id)
+        # in the group commit that stores the table and its seats, after them
+        await self.store.write(records.set_table_write, t.id, player, table.id)
         return table.id
+
+    async def _status(self, table_id: str) -> str | None:
+        """A table's status: the live one's here, else the stored one's."""
+        live = self.room.tables.get(table_id)
+        return live.status if live is not None else await self._stored_status(table_id)
 
     async def _stored_status(self, table_id: str) -> str | None:
         st = await self.store.run(self.store.load_table, table_id)
@@ -341,25 +387,30 @@ class TournamentDesk:
             None if contract is None else str(contract), table_id, self._now(),
         )  # fmt: skip
 
-    async def repair(self, t: Tournament, player: str | None) -> None:
+    async def repair(self, t: Tournament, player: str, table_id: str, scores: Mapping[int, int]) -> bool:
         """Store the score of a deal whose table finished but whose score was
-        not stored (the worker died in between), from the table's record."""
-        if player is None:
-            return
-        e = await self.store.run(records.entry, self.store, t.id, player)
-        if e is None or e.table_id is None:
-            return
-        if e.table_id in self.room.tables and self.room.tables[e.table_id].status != "finished":
-            return
-        st = await self.store.run(self.store.load_table, e.table_id)
+        not stored (the worker died in between), from the table's record:
+        ``player``'s entry is at ``table_id`` with ``scores``.  Whether it
+        changed the entry (a score stored, or the finished table let go)."""
+        if table_id.startswith("pending:"):
+            return False
+        if table_id in self.room.tables and self.room.tables[table_id].status != "finished":
+            return False
+        st = await self.store.run(self.store.load_table, table_id)
         if st is None or st.status != "finished":
-            return
+            return False
         settings = st.settings or {}
         k = settings.get("tournament_deal")
-        if not isinstance(k, int) or k in e.scores:
+        if not isinstance(k, int) or k in scores:
             await self.store.run(records.set_table, self.store, t.id, player, None)
-            return
+            return True
         await self._store_score(t.id, player, k, st.id, st.replayed())
+        return True
+
+
+def _next_deal(t: Tournament, e: records.Entry) -> int | None:
+    """The first deal of ``t`` without a score in entry ``e``."""
+    return next((k for k in range(t.plan.deals) if k not in e.scores), None)
 
 
 def _describe(t: Tournament, entrants: int, finished: int) -> dict[str, object]:

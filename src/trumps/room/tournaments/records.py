@@ -14,30 +14,37 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Connection, func, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from trumps.room.storage.db import DealScoreRow, EntryRow, TournamentRow
 from trumps.room.storage.store import Store
 from trumps.room.tables.errors import RoomError
-from trumps.tournaments import TournamentPlan
+from trumps.tournaments import TournamentPlan, scorings
 
 __all__ = [
     "DAY",
+    "Board",
     "Entry",
+    "Start",
     "Tournament",
     "TournamentDeskError",
     "UnknownTournamentError",
+    "board",
     "claim_table",
     "ensure_daily",
     "ensure_instant",
     "enter",
+    "entries",
     "entries_of",
     "get",
     "listing",
     "record_score",
     "scores",
     "set_table",
+    "set_table_write",
+    "start_play",
 ]
 
 DAY = 86_400.0
@@ -79,6 +86,40 @@ class Entry:
     finished: float | None
     table_id: str | None
     scores: dict[int, int]
+
+
+@dataclass(frozen=True)
+class Start:
+    """What :func:`start_play` found: the tournament (None: no such id), the
+    person's entry (None: not entered, the tournament being closed or
+    theirs to enter only with an account), and whether this request now
+    holds the making of their next deal's table."""
+
+    tournament: Tournament | None
+    entry: Entry | None
+    claimed: bool
+
+
+@dataclass(frozen=True)
+class Board:
+    """Everything a tournament's page is computed from, read at once: every
+    entrant (ranked or not, and the table they are at) and every score."""
+
+    tournament: Tournament
+    entrants: dict[str, tuple[bool, str | None]]  # player -> (ranked, table of their current deal)
+    results: list[tuple[str, int, int, str | None, str]]  # player, deal, score, contract, table
+
+    def scores(self) -> dict[str, tuple[bool, dict[int, int]]]:
+        """As :func:`scores`: every entrant's scores by deal, and whether ranked."""
+        out: dict[str, tuple[bool, dict[int, int]]] = {p: (r, {}) for p, (r, _t) in self.entrants.items()}
+        for p, d, v, _c, _t in self.results:
+            if p in out:
+                out[p][1][d] = v
+        return out
+
+    def deal_results(self, deal: int) -> list[tuple[str, int, str | None, str]]:
+        """As :func:`deal_results`: (player, score, contract, table) on one deal."""
+        return [(p, v, c, t) for p, d, v, c, t in self.results if d == deal]
 
 
 def _row(t: TournamentRow) -> Tournament:
@@ -125,34 +166,32 @@ def make_instant(store: Store, plan: TournamentPlan, target: int, now: float) ->
 
 
 def ensure_instant(store: Store, now: float, games: list[str], bots: str, deals: int, target: int) -> None:
-    """An open instant tournament of each of ``games`` (the daily one's rules,
-    ``deals`` deals, a new seed): when one closes, the next request makes
-    another.  Two workers may each make one at the same moment: two are
-    open then, both played to the end."""
+    """An open instant tournament of each of ``games`` and each way the game's
+    tournaments are scored (bridge: matchpoints, and cross-IMPs for those
+    who prefer them), with the daily one's rules, ``deals`` deals and a new
+    seed: when one closes, the next request makes another.  Two workers may
+    each make one at the same moment: two are open then, both played to
+    the end."""
     with store.sessions() as s:
-        have = set(
-            s.scalars(
-                select(TournamentRow.game).where(
+        have = {
+            (game, TournamentPlan.parse(plan).scoring)
+            for game, plan in s.execute(
+                select(TournamentRow.game, TournamentRow.plan).where(
                     TournamentRow.kind == "instant",
                     TournamentRow.closed_at.is_(None),
                     TournamentRow.closes_at > now,
                 )
             ).all()
-        )
+        }
     for game in games:
-        if game in have:
-            continue
-        daily = TournamentPlan.daily(game, datetime.fromtimestamp(now, UTC).date(), bots=bots)
-        plan = TournamentPlan(
-            daily.game,
-            min(deals, daily.deals),
-            secrets.randbelow(2**62),
-            daily.preset,
-            (),
-            "matchpoints",
-            bots,
-        )
-        make_instant(store, plan, target, now)
+        for scoring in scorings(game):
+            if (game, scoring) in have:
+                continue
+            daily = TournamentPlan.daily(game, datetime.fromtimestamp(now, UTC).date(), bots=bots)
+            plan = TournamentPlan(
+                daily.game, min(deals, daily.deals), secrets.randbelow(2**62), daily.preset, (), scoring, bots
+            )
+            make_instant(store, plan, target, now)
 
 
 def get(store: Store, tid: str) -> Tournament | None:
@@ -195,14 +234,110 @@ def entry(store: Store, tid: str, player: str) -> Entry | None:
     """``player``'s entry in tournament ``tid``, or None."""
     with store.sessions() as s:
         row = s.get(EntryRow, (tid, player))
+        return None if row is None else _entry(s, tid, row)
+
+
+def _entry(s: Session, tid: str, row: EntryRow) -> Entry:
+    got = s.execute(
+        select(DealScoreRow.deal, DealScoreRow.score).where(
+            DealScoreRow.tournament_id == tid, DealScoreRow.player_id == row.player_id
+        )
+    ).all()
+    return Entry(row.player_id, row.ranked, row.finished, row.table_id, {int(d): int(v) for d, v in got})
+
+
+def start_play(
+    store: Store, tid: str, player: str, account: bool, now: float, marker: str, stale_before: float
+) -> Start:
+    """The start of ``POST .../play`` in one transaction (a busy room's
+    database thread has a queue, and every call waits in it): read the
+    tournament, enter ``player`` if they may (an open tournament; a daily
+    one with an account), read their entry, and reserve the making of their
+    next deal's table as :func:`claim_table` does when they have no table
+    and deals are left."""
+    for _attempt in range(2):
+        try:
+            return _start_play(store, tid, player, account, now, marker, stale_before)
+        except IntegrityError:  # entered at the same moment from another page: read it again
+            continue
+    return _start_play(store, tid, player, account, now, marker, stale_before)
+
+
+def _start_play(
+    store: Store, tid: str, player: str, account: bool, now: float, marker: str, stale_before: float
+) -> Start:
+    with store.sessions.begin() as s:
+        trow = s.get(TournamentRow, tid)
+        if trow is None:
+            return Start(None, None, False)
+        t = _row(trow)
+        if not t.is_open(now) or (t.kind == "daily" and not account):
+            return Start(t, None, False)
+        row = s.get(EntryRow, (tid, player))
         if row is None:
-            return None
-        got = s.execute(
-            select(DealScoreRow.deal, DealScoreRow.score).where(
-                DealScoreRow.tournament_id == tid, DealScoreRow.player_id == player
+            row = EntryRow(tournament_id=tid, player_id=player, ranked=account, started=now)
+            s.add(row)
+            s.flush()
+        e = _entry(s, tid, row)
+        current = e.table_id
+        free = current is None or (current.startswith("pending:") and float(current[8:]) < stale_before)
+        if not free or len(e.scores) >= t.plan.deals:
+            return Start(t, e, False)
+        result = s.execute(
+            update(EntryRow)
+            .where(
+                EntryRow.tournament_id == tid,
+                EntryRow.player_id == player,
+                EntryRow.table_id.is_(None) if current is None else EntryRow.table_id == current,
             )
+            .values(table_id=marker)
+        )
+        return Start(t, e, getattr(result, "rowcount", 0) == 1)
+
+
+def board(store: Store, tid: str) -> Board | None:
+    """A tournament with every entrant and score (None: no such id)."""
+    with store.sessions() as s:
+        trow = s.get(TournamentRow, tid)
+        if trow is None:
+            return None
+        entrants = {
+            p: (bool(r), t)
+            for p, r, t in s.execute(
+                select(EntryRow.player_id, EntryRow.ranked, EntryRow.table_id).where(
+                    EntryRow.tournament_id == tid
+                )
+            ).all()
+        }
+        results = [
+            (p, int(d), int(v), c, t)
+            for p, d, v, c, t in s.execute(
+                select(
+                    DealScoreRow.player_id, DealScoreRow.deal, DealScoreRow.score, DealScoreRow.contract,
+                    DealScoreRow.table_id,
+                ).where(DealScoreRow.tournament_id == tid)
+            ).all()
+        ]  # fmt: skip
+        return Board(_row(trow), entrants, results)
+
+
+def entries(store: Store, tids: list[str], player: str) -> dict[str, Entry]:
+    """``player``'s entries in the tournaments ``tids``, by tournament."""
+    with store.sessions() as s:
+        rows = s.scalars(
+            select(EntryRow).where(EntryRow.player_id == player, EntryRow.tournament_id.in_(tids))
         ).all()
-        return Entry(player, row.ranked, row.finished, row.table_id, {int(d): int(v) for d, v in got})
+        got: dict[str, dict[int, int]] = {}
+        for t, d, v in s.execute(
+            select(DealScoreRow.tournament_id, DealScoreRow.deal, DealScoreRow.score).where(
+                DealScoreRow.player_id == player, DealScoreRow.tournament_id.in_(tids)
+            )
+        ).all():
+            got.setdefault(t, {})[int(d)] = int(v)
+        return {
+            r.tournament_id: Entry(player, r.ranked, r.finished, r.table_id, got.get(r.tournament_id, {}))
+            for r in rows
+        }
 
 
 def enter(store: Store, tid: str, player: str, ranked: bool, now: float) -> None:
@@ -221,6 +356,16 @@ def set_table(store: Store, tid: str, player: str, table_id: str | None) -> None
         row = s.get(EntryRow, (tid, player))
         if row is not None:
             row.table_id = table_id
+
+
+def set_table_write(conn: Connection, tid: str, player: str, table_id: str | None) -> None:
+    """:func:`set_table` as a write of the room's group commit
+    (``store.write``): committed with, and after, the new table's own rows."""
+    conn.execute(
+        update(EntryRow)
+        .where(EntryRow.tournament_id == tid, EntryRow.player_id == player)
+        .values(table_id=table_id)
+    )
 
 
 def claim_table(store: Store, tid: str, player: str, marker: str, stale_before: float) -> str | None:
