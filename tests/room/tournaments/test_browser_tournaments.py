@@ -89,7 +89,9 @@ def test_a_player_plays_a_tournament_through_and_sees_the_field(
     ann = person(browser, server, "Ann_t", account=True, phone=phone)
     open_tab(ann, server)
     rows = ann.locator("#tournament-list .tournament-row")
-    assert rows.count() == 6  # the daily one of each game, an instant one of each (coinche's is this one)
+    # the daily one of each game, an instant one of each game and scoring (coinche's is this one)
+    assert rows.count() == 7
+    assert "IMPs" in ann.inner_text("#tournament-list")  # bridge by cross-IMPs too
     assert "Daily tournament" in ann.inner_text("#tournament-list")
     shot(ann, f"tab-{'phone' if phone else 'desktop'}")
     row = ann.locator(f"#tournament-list .tournament-row[data-tournament='{tid}']")
