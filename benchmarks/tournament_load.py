@@ -51,7 +51,9 @@ PER_ADDRESS = 200  # sockets per loopback address (the room refuses more than 25
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
-    plays: list[float] = field(default_factory=list)  # POST .../play answered, seconds
+    firsts: list[float] = field(default_factory=list)  # an entrant's first POST .../play answered, seconds
+    plays: list[float] = field(default_factory=list)  # the next deal's POST .../play answered, seconds
+    results: list[float] = field(default_factory=list)  # GET /api/tournaments/{id} after a deal, seconds
     actions: int = 0
     deals: int = 0
     errors: list[str] = field(default_factory=list)
@@ -71,10 +73,12 @@ async def register(url: str, name: str, n: int) -> str:
 
 async def entrant(
     n: int, cookie: str, url: str, tid: str, think: float, window: tuple[float, float], stats: Stats,
-    stop: asyncio.Event,
+    stop: asyncio.Event, arrive: float,
 ) -> None:  # fmt: skip
     rng = random.Random(n)
     start, end = window
+    await asyncio.sleep(rng.uniform(0.0, arrive))  # people come to a daily tournament over time
+    first = True
     address = client_address(n, PER_ADDRESS)
     ws_base = url.replace("http://", "ws://")
     async with httpx.AsyncClient(base_url=url, headers={"Cookie": cookie}, timeout=60) as http:
@@ -88,7 +92,8 @@ async def entrant(
                 return
             now = time.time()
             if start <= now <= end:
-                stats.plays.append(time.perf_counter() - t0)
+                (stats.firsts if first else stats.plays).append(time.perf_counter() - t0)
+            first = False
             table = r.json()["table"]
             sent: dict[int, float] = {}
             async with websockets.connect(
@@ -115,6 +120,12 @@ async def entrant(
                     if view.get("over"):
                         if start <= time.time() <= end:
                             stats.deals += 1
+                        t0 = time.perf_counter()  # the page shows the deal's result against the field
+                        got = await http.get(f"/api/tournaments/{tid}")
+                        if got.status_code != 200:
+                            stats.errors.append(f"results {got.status_code} {got.text[:80]}")
+                        elif start <= time.time() <= end:
+                            stats.results.append(time.perf_counter() - t0)
                         break
                     if ev["table"]["status"] != "playing" or view.get("to_act") != "S" or acted_for == seq:
                         continue
@@ -130,7 +141,10 @@ async def entrant(
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     folder = tempfile.mkdtemp(prefix="trumps-tournament-load-")
     db = args.db or f"sqlite:///{folder}/room.db"
-    server = Server(db, free_port(), bot_delay=args.bot_delay, log=os.path.join(folder, "server.log"))
+    timings = os.path.join(folder, "timings.json")
+    server = Server(
+        db, free_port(), timings=timings, bot_delay=args.bot_delay, log=os.path.join(folder, "server.log")
+    )
     server.start()
     url = server.url
     try:
@@ -151,7 +165,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         start = time.time() + args.warmup
         end = start + args.seconds
         tasks = [
-            asyncio.create_task(entrant(i, c, url, daily["id"], args.think, (start, end), stats, stop))
+            asyncio.create_task(
+                entrant(i, c, url, daily["id"], args.think, (start, end), stats, stop, args.arrive)
+            )
             for i, c in enumerate(cookies)
         ]
         await asyncio.sleep(max(0.0, start - time.time()))
@@ -168,7 +184,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 await t
         lat = [x * 1000 for x in stats.latencies]
         plays = [x * 1000 for x in stats.plays]
-        return {
+        firsts = [x * 1000 for x in stats.firsts]
+        results = [x * 1000 for x in stats.results]
+        out = {
             "entrants": args.entrants,
             "game": args.game,
             "deals in the tournament": daily["deals"],
@@ -180,7 +198,21 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "entrant actions/s": round(stats.actions / (wall1 - wall0), 1),
             "action latency ms p50/p90/p99/max": [round(pct(lat, p), 1) for p in (50, 90, 99)]
             + [round(max(lat or [0]), 1)],
-            "next deal (POST play) ms p50/p99": [round(pct(plays, 50), 1), round(pct(plays, 99), 1)],
+            "first deal (POST play) n, ms p50/p99": [
+                len(firsts),
+                round(pct(firsts, 50), 1),
+                round(pct(firsts, 99), 1),
+            ],
+            "next deal (POST play) n, ms p50/p99": [
+                len(plays),
+                round(pct(plays, 50), 1),
+                round(pct(plays, 99), 1),
+            ],
+            "results after a deal (GET) n, ms p50/p99": [
+                len(results),
+                round(pct(results, 50), 1),
+                round(pct(results, 99), 1),
+            ],
             "deals finished": stats.deals,
             "server CPU s": round(cpu1 - cpu0, 1),
             "server CPU % of one core": round(100 * (cpu1 - cpu0) / (wall1 - wall0)),
@@ -190,6 +222,29 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         }
     finally:
         server.stop()
+        with contextlib.suppress(NameError):
+            out["server's storage calls in the window, ms (count, p50, p99)"] = storage_calls(
+                timings, start, end
+            )
+    return out
+
+
+def storage_calls(path: str, start: float, end: float) -> dict[str, list[float]]:
+    """What the room's storage calls (``run:<function>``: queueing on the
+    database thread included) and group commits (``dbwait``) took in the
+    window, from the server's own timings (``trumps.room.timing``)."""
+    try:
+        got: dict[str, list[list[float]]] = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return {}
+    out = {}
+    for kind, rows in sorted(got.items()):
+        if not (kind.startswith("run:") or kind == "dbwait"):
+            continue
+        ms = [r[1] * 1000 for r in rows if start <= r[0] <= end]
+        if ms:
+            out[kind] = [len(ms), round(pct(ms, 50), 1), round(pct(ms, 99), 1)]
+    return out
 
 
 def main() -> None:
@@ -198,6 +253,9 @@ def main() -> None:
     p.add_argument("--game", default="coinche", help="whose daily tournament (default coinche)")
     p.add_argument("--seconds", type=float, default=60.0, help="the measured window")
     p.add_argument("--warmup", type=float, default=10.0, help="seconds of play before the window")
+    p.add_argument(
+        "--arrive", type=float, default=10.0, help="entrants arrive over this many seconds (0: all at once)"
+    )
     p.add_argument("--think", type=float, default=0.6, help="an entrant's mean seconds before its action")
     p.add_argument("--bot-delay", type=float, default=0.6, help="the server's pause before a bot's move")
     p.add_argument("--db", default=None, help="a SQLAlchemy URL (default: SQLite in a temporary folder)")
