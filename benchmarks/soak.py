@@ -23,6 +23,12 @@ bot delay (``--bot-delay``, passed to ``trumps serve --bot-delay``):
   leave, over and over; a share of them (``--slow-share``) are slow readers
   (a 4 KB receive buffer, one message every 1-3 s), and some say a line in
   the spectators' chat.
+- **Tournament deals** (``TOURNAMENTS``): a guest plays the room's instant
+  duplicate tournaments, one deal of each game in turn (bridge's by
+  matchpoints and by cross-IMPs alternately), at the tables the room makes
+  for them (the tournament's bots, nobody watching: the spectators who try
+  are refused), and reads the results after each deal as the page does; a
+  new guest once one has played every deal.
 - A finished game is replaced by a new table of the same kind.
 
 Every ``--sample`` seconds: whether the server is alive, its RSS
@@ -138,6 +144,13 @@ SETS: dict[str, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {
 }
 
 
+#: the games whose instant tournaments a guest plays, one deal of each in turn (one place per set)
+TOURNAMENTS: dict[str, tuple[str, ...]] = {
+    "full": ("500", "bridge", "coinche"),
+    "short": ("500", "bridge", "coinche"),
+}
+
+
 @dataclass
 class Options:
     minutes: float = 10.0
@@ -181,6 +194,7 @@ class Slot:
     advanced_at: float = field(default_factory=time.monotonic)
     max_gap: float = 0.0
     stalled: bool = False
+    rotation: tuple[str, ...] = ()  # a tournament place: the games it plays a deal of in turn
 
     def level(self, seat: int) -> str:
         return LEVELS[(self.offset + seat) % len(LEVELS)]
@@ -430,6 +444,69 @@ async def play_person(
             await ws.send(message("chat", text=rng.choice(("good luck", "well played", "hm", "nice one"))))
 
 
+async def tournament_deal(run: Run, slot: Slot, guests: dict[str, str], rng: random.Random) -> None:
+    """One deal of the next game's instant tournament, played by that game's
+    guest (a new guest once it has played every deal), then its results
+    read as the table's page reads them."""
+    k = slot.tables
+    game = slot.rotation[k % len(slot.rotation)]
+    listed = await run.http.get("/api/tournaments")
+    run.answered(listed, "GET /api/tournaments")
+    listed.raise_for_status()
+    instants = [t for t in listed.json()["tournaments"] if t["kind"] == "instant" and t["game"] == game]
+    if not instants:
+        raise RuntimeError(f"no instant tournament of {game} is open")
+    tour = instants[(k // len(slot.rotation)) % len(instants)]  # bridge: matchpoints and IMPs in turn
+    for _ in range(2):
+        if game not in guests:
+            guests[game] = await new_guest(run.http, f"entrant{k}")
+        r = await run.http.post(
+            f"/api/tournaments/{tour['id']}/play", json={}, headers={"Cookie": guests[game]}
+        )
+        run.answered(r, f"POST /api/tournaments/{{id}}/play ({game})")
+        if r.status_code == 409 and "every deal" in r.text:  # this guest is done: another one
+            run.counts["tournaments finished"] += 1
+            del guests[game]
+            continue
+        r.raise_for_status()
+        break
+    else:
+        raise RuntimeError(f"no deal of {game}'s instant tournament to play")
+    tid = str(r.json()["table"])
+    slot.new_table(tid)
+    over = False
+    while not over:
+        try:
+            async with table_socket(run, tid, guests[game]) as ws:
+                async for raw in ws:
+                    ev = json.loads(raw)
+                    if ev["type"] == "error":
+                        run.error_event(ev)
+                    if ev["type"] != "state":
+                        continue
+                    if slot.saw(ev):
+                        over = True
+                        break
+                    table, view = ev["table"], ev["view"]
+                    if (
+                        table["status"] == "playing"
+                        and view.get("to_act") == table.get("you")
+                        and view["legal"]
+                    ):
+                        await asyncio.sleep(rng.uniform(*THINK))
+                        await ws.send(message("act", action=rng.choice(view["legal"]), seq=ev["seq"]))
+        except DROPS as exc:
+            run.dropped(exc, "tournament entrant")
+            if gone(exc):
+                return
+        if not over:
+            await asyncio.sleep(RECONNECT)
+    run.counts["tournament deals played"] += 1
+    got = await run.http.get(f"/api/tournaments/{tour['id']}", headers={"Cookie": guests[game]})
+    run.answered(got, "GET /api/tournaments/{id}")
+    got.raise_for_status()
+
+
 async def spectator(run: Run, cookie: str, rng: random.Random) -> None:
     """Visits: a random live table, read a while (slowly, for some), leave."""
     while True:
@@ -546,6 +623,9 @@ def make_slots(opts: Options) -> list[Slot]:
     for i, kind in enumerate(people):
         if not keep or kind.game in keep:
             slots.append(Slot(f"person {kind.label}", kind, True, i))
+    games = tuple(g for g in TOURNAMENTS.get(opts.set, ()) if not keep or g in keep)
+    if games:
+        slots.append(Slot(f"tournament deals {','.join(games)}", Kind("tournament"), True, 0, rotation=games))
     return slots
 
 
@@ -557,13 +637,16 @@ async def drive(run: Run) -> None:
     try:
         host = await new_guest(run.http, "soakhost")
         for n, slot in enumerate(run.slots):
-            if slot.person:
+            work: Callable[[], Awaitable[None]]
+            if slot.rotation:
+                guests: dict[str, str] = {}
+                trng = random.Random(rng.getrandbits(64))
+                work = functools.partial(tournament_deal, run, slot, guests, trng)
+            elif slot.person:
                 cookie = await new_guest(run.http, f"player{n}")
                 prng = random.Random(rng.getrandbits(64))
                 play: Play = functools.partial(play_person, run, slot, prng)
-                work: Callable[[], Awaitable[None]] = functools.partial(
-                    tables_of, run, slot, cookie, "person", play
-                )
+                work = functools.partial(tables_of, run, slot, cookie, "person", play)
             else:
                 work = functools.partial(
                     tables_of, run, slot, host, "host", functools.partial(watch_bots, run, slot)

@@ -5,7 +5,8 @@ It is ``benchmarks/soak.py --set short`` (imported, not copied): bot tables
 of 500 (four and six players), bridge and coinche with melds, every bot
 level at each; a client acting as a person with suggestions on at a 500, a
 bridge and a coinche table, bots in the other seats; spectators coming and
-going, some of them slow readers; chat now and then.  The run ends at the
+going, some of them slow readers; chat now and then; a guest playing the
+instant duplicate tournaments, a deal of each game in turn.  The run ends at the
 first failure, so a server that dies fails this test in seconds rather than
 minutes.
 
@@ -55,5 +56,6 @@ def test_room_survives_minutes_of_ordinary_play() -> None:
     clients = out["clients"]
     assert clients.get("suggestions played", 0) > 0, soak.describe(out)
     assert clients.get("spectator visits", 0) > 0, soak.describe(out)
+    assert clients.get("tournament deals played", 0) > 0, soak.describe(out)
     assert clients.get("slow spectator visits", 0) > 0, soak.describe(out)
     assert out["server"]["rss"]["samples_after_warmup"] > 0, soak.describe(out)
