@@ -120,6 +120,7 @@ class Room:
             table = self._make(st)
             self.tables[st.id] = table
             await table.resume()
+            self.tournaments.close_with_tournament(table)
         except TableClosed:  # a cluster worker handed it on at once (a stop): not broken
             pass
         except Exception as exc:
@@ -157,28 +158,33 @@ class Room:
             table.on_fenced = self.cluster.fenced
         return table
 
-    async def close_waiting(self, table: Table, *, force: bool = False) -> None:
+    async def close_waiting(self, table: Table, *, force: bool = False, playing: bool = False) -> None:
         """Close a waiting table no person has been connected to for
         :data:`~trumps.room.tables.table.ABANDON_AFTER` seconds (``force``: whoever
         is connected, a Play again copy not to be used): stored ``closed``
         (never resumed nor listed again), gone from the live tables, and the
         friends of whoever sat there told they are no longer at it.  A
         Compete table takes its buy-ins only when it starts, so nothing is
-        refunded; a table that started meanwhile is left alone."""
+        refunded; a table that started meanwhile is left alone.
+        ``playing`` (with ``force``): a playing table too, a tournament's
+        deal left unfinished when its tournament closed."""
         try:
             async with table.lock:
-                if table.status != "waiting":
+                if table.status != "waiting" and not (playing and table.status == "playing"):
                     return
                 if not force and any(c.player is not None for c in table.connections):
                     return
-                if not await self.store.run(self.store.close_waiting, table.id):
+                if not await self.store.run(self.store.close_waiting, table.id, playing):
                     return
                 table.status = "closed"
                 if self.cluster is None:  # (a worker's release closes it, and gives it up)
                     await table.close()
         except TableClosed:
             return
-        log.info("table %s closed: nobody was at it for %.0f s", table.id, table.abandon_after)
+        if playing:
+            log.info("table %s closed: its tournament closed before the deal ended", table.id)
+        else:
+            log.info("table %s closed: nobody was at it for %.0f s", table.id, table.abandon_after)
         await table.broadcast()  # (a nameless socket still on the page is told)
         await self._changed(table)  # (the lobby, and the presence of whoever sat there)
         if self.cluster is not None:

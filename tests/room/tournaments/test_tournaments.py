@@ -257,6 +257,40 @@ def test_the_next_deal_and_the_results_are_one_storage_call_each(db_url: str) ->
     assert next_deal == ["start_play"]
 
 
+def test_a_deal_left_unfinished_is_closed_with_its_tournament(db_url: str) -> None:
+    tid = instant(db_url, deals=2)
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        register(c, "Ann_t")
+        table = c.post(f"/api/tournaments/{tid}/play").json()["table"]
+        assert recv_state_of(c, table)["table"]["status"] == "playing"  # left half way (before her turn)
+        room = c.app.state.current_room()  # type: ignore[attr-defined]
+        assert table in room.tables
+    store = Store(db_url)
+    try:
+        with store.sessions.begin() as s:  # the tournament's day has passed while the room was down
+            s.get(TournamentRow, tid).closes_at = time.time() + 4
+    finally:
+        store.close()
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        room = c.app.state.current_room()  # type: ignore[attr-defined]
+        assert room.tables[table].status == "playing"  # resumed, and closed when the tournament closes
+        deadline = time.time() + 15
+        while table in room.tables and time.time() < deadline:
+            time.sleep(0.1)
+        assert table not in room.tables
+        c.post("/api/login", json={"username": "Ann_t", "password": PASSWORD})
+        again = c.post(f"/api/tournaments/{tid}/play")
+        assert again.status_code == 409 and "closed" in again.json()["error"]
+    store = Store(db_url)
+    try:
+        st = store.load_table(table)
+        assert st is not None and st.status == "closed"
+    finally:
+        store.close()
+    with TestClient(create_app(db_url, bot_delay=0)) as c:  # not resumed at the next start
+        assert table not in c.app.state.current_room().tables  # type: ignore[attr-defined]
+
+
 def test_others_replays_open_only_when_the_tournament_has_closed(db_url: str) -> None:
     tid = instant(db_url, deals=1)
     tables = {}

@@ -339,17 +339,20 @@ class Store:
         with self.engine.begin() as conn:
             Store.status_write(conn, tid, status, started)
 
-    def close_waiting(self, tid: str) -> bool:
+    def close_waiting(self, tid: str, playing: bool = False) -> bool:
         """Close a table still ``waiting`` (abandoned: nobody came for
         :data:`trumps.room.abandon.ABANDON_AFTER`): status ``closed``, which
         is neither resumed nor listed.  A waiting table holds no buy-in
         (a Compete table charges at its start, in the transaction that
         starts it), so nothing is refunded; a table that started meanwhile
-        (on another worker) is left alone: False then."""
+        (on another worker) is left alone: False then.  ``playing``: a
+        playing table too (a tournament's deal left unfinished when its
+        tournament closed: no stake, nothing to refund)."""
+        statuses = ("waiting", "playing") if playing else ("waiting",)
         with self.sessions.begin() as s:
             done = s.execute(
                 update(TableRow)
-                .where(TableRow.id == tid, TableRow.status == "waiting")
+                .where(TableRow.id == tid, TableRow.status.in_(statuses))
                 .values(status="closed")
             )
             return bool(getattr(done, "rowcount", 0))

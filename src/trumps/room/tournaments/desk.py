@@ -62,6 +62,7 @@ class TournamentDesk:
         self.plans: dict[str, TournamentPlan] = {}  # tournament id -> plan (the tables' bots read it)
         self.pars: dict[tuple[str, int], dict[str, object] | None] = {}  # (tournament, deal) -> its par
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self.closes: dict[str, float | None] = {}  # tournament id -> when it closes at the latest
 
     @property
     def store(self) -> Store:
@@ -79,8 +80,32 @@ class TournamentDesk:
             t = await self.store.run(records.get, self.store, tid)
             if t is None:
                 return None
-            self.plans[tid] = t.plan
+            self._know(t)
         return self.plans[tid]
+
+    def _know(self, t: Tournament) -> None:
+        """Keep what the tables of ``t`` need: its plan and closing time."""
+        self.plans[t.id] = t.plan
+        self.closes[t.id] = t.closes_at
+
+    def close_with_tournament(self, table: Table) -> None:
+        """A tournament's table still unfinished when its tournament closes
+        is closed then (its deal can no longer count), so that a deal left
+        half way does not stay live, nor come back at every restart, for
+        ever.  Armed when the table is made or resumed; let go as the deal
+        ends (the timer holds the table's id only)."""
+        tid = table.settings.tournament
+        closes = None if tid is None else self.closes.get(tid)
+        if closes is None or table.status not in ("waiting", "playing"):
+            return
+        table_id = table.id
+
+        async def close(_key: object) -> None:
+            live = self.room.tables.get(table_id)
+            if live is not None and live.status in ("waiting", "playing"):
+                await self.room.close_waiting(live, force=True, playing=True)
+
+        self.room.timers.arm((table_id, "tournament-close"), closes, close)
 
     # ----- reading ----------------------------------------------------------------
     async def listing(self, player: str | None) -> list[dict[str, object]]:
@@ -161,7 +186,7 @@ class TournamentDesk:
         if b is None:
             raise UnknownTournamentError("no such tournament")
         t = b.tournament
-        self.plans[t.id] = t.plan
+        self._know(t)
         now = self._now()
         at = b.entrants.get(player or "", (False, None))[1]
         if player is not None and at is not None:
@@ -276,7 +301,7 @@ class TournamentDesk:
             t = got.tournament
             if t is None:
                 raise UnknownTournamentError("no such tournament")
-            self.plans[t.id] = t.plan
+            self._know(t)
             if not t.is_open(now):
                 raise TournamentDeskError("this tournament is closed")
             e = got.entry
@@ -355,6 +380,7 @@ class TournamentDesk:
         seats = [(i, Seat(None, None, plan.bots)) for i in range(table.match.players) if i != PLAYER_SEAT]
         await table.seat_and_start([(PLAYER_SEAT, Seat(player, name, None)), *seats])
         await table.changed()
+        self.close_with_tournament(table)
         return table
 
     async def replay_is_public(self, settings: Mapping[str, object] | None) -> bool:
@@ -372,6 +398,7 @@ class TournamentDesk:
         s = table.settings
         if s.kind != "tournament" or s.tournament is None or s.tournament_deal is None:
             return
+        self.room.timers.cancel((table.id, "tournament-close"))
         player = table.seats[PLAYER_SEAT].player
         if player is None:
             return

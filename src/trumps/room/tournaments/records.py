@@ -167,8 +167,8 @@ def make_instant(store: Store, plan: TournamentPlan, target: int, now: float) ->
 
 def ensure_instant(store: Store, now: float, games: list[str], bots: str, deals: int, target: int) -> None:
     """An open instant tournament of each of ``games`` and each way the game's
-    tournaments are scored (bridge: matchpoints, and cross-IMPs for those
-    who prefer them), with the daily one's rules, ``deals`` deals and a new
+    tournaments are scored (matchpoints, and cross-IMPs too where the game
+    names them), with the daily one's rules, ``deals`` deals and a new
     seed: when one closes, the next request makes another.  Two workers may
     each make one at the same moment: two are open then, both played to
     the end."""
