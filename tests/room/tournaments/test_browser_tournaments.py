@@ -6,6 +6,7 @@ door.  Screenshots on a desktop and a phone (tests/artifacts/screenshots)."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -130,6 +131,15 @@ def test_a_player_plays_a_tournament_through_and_sees_the_field(
     ann.goto(f"{server.url}/tournament/{tid}")
     ann.wait_for_selector("#ranking tr.me", timeout=LONG)
     assert "Bob_t" in ann.locator("#deals .deal-result").first.inner_text()
+    # her profile lists it; its game name leads to the results on any screen (a phone hides the Results column)
+    ann.goto(f"{server.url}/player/Ann_t")
+    link = ann.locator("#tournaments a", has_text="Coinche").first
+    link.wait_for(timeout=LONG)
+    assert re.search(r"\b[12] of 2\b", ann.inner_text("#tournaments"))  # her place among the two
+    box = link.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= ann.viewport_size["width"]  # type: ignore[index]
+    link.click()
+    ann.wait_for_url(f"**/tournament/{tid}", timeout=LONG)
 
 
 def test_a_guest_is_sent_to_register_for_a_daily_one_and_plays_an_instant_one(

@@ -28,6 +28,13 @@ function when(ts) {
   if (d.getFullYear() !== new Date().getFullYear()) opts.year = "numeric";
   return I18n.date(d, opts);
 }
+// A tournament's day, short (a phone's row keeps room for its Results link).
+function shortDay(ts) {
+  const d = new Date(ts * 1000);
+  const opts = { month: "short", day: "numeric", timeZone: "UTC" };  // (a daily one is a UTC day)
+  if (d.getUTCFullYear() !== new Date().getUTCFullYear()) opts.year = "numeric";
+  return I18n.date(d, opts);
+}
 function profileHref(name) { return "/player/" + encodeURIComponent(name); }
 
 // The username is the last segment of the path (/player/<username>).
@@ -176,8 +183,10 @@ function renderTournaments(list) {
   }
   for (const x of list) {
     const tr = body.insertRow();
-    const date = tr.insertCell(); date.className = "date"; date.textContent = when(x.opens_at);
-    tr.insertCell().textContent = gameName(x.game);
+    const date = tr.insertCell(); date.className = "date"; date.textContent = shortDay(x.opens_at);
+    const results = "/tournament/" + encodeURIComponent(x.id);
+    const game = el("a", "", gameName(x.game)); game.href = results;  // (a phone shows no Results column)
+    tr.insertCell().append(game);
     const kind = tr.insertCell(); kind.className = "kind";
     kind.textContent = x.kind === "daily" ? t("Daily tournament") : t("Instant tournament");
     const place = tr.insertCell();
@@ -185,8 +194,8 @@ function renderTournaments(list) {
       : tn("{n} of {deals} deals played", "{n} of {deals} deals played", x.played, { deals: num(x.deals) });
     const sc = tr.insertCell(); sc.className = "num";
     sc.textContent = x.score === undefined ? "" : x.scoring === "imps" ? num(x.score) : num(x.score) + " %";
-    const a = el("a", "", t("Results")); a.href = "/tournament/" + encodeURIComponent(x.id);
-    tr.insertCell().append(a);
+    const a = el("a", "", t("Results")); a.href = results;
+    const go = tr.insertCell(); go.className = "go"; go.append(a);
   }
 }
 
