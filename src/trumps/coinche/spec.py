@@ -61,6 +61,7 @@ SPEC = GameSpec(
     arena_measures=("deal_score", "card_points"),
     tournament_scorings=("matchpoints",),
     daily_tournament=("contree_exact", 8),
+    deal_par="trumps.coinche.par:deal_par",
     capot_objective=True,
     sample_contracts=("80S", "90H", "100D", "110C", "90NT", "100AT"),
     sample_options=(

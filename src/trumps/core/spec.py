@@ -169,8 +169,9 @@ class GameSpec:
     #: property tests and benchmarks (``trumps.solver.randpos``).
     sample_contracts: tuple[str, ...] = ()
     sample_options: tuple[Mapping[str, object], ...] = ({},)
-    #: ``par(match) -> {"scores": [per team], "contracts": [str]}``: the double-dummy
-    #: par of the match's first deal (a tournament's sheet shows it); None: no par.
+    #: ``par(match) -> {"scores": [per team], "contracts": [str]} | None``: the
+    #: double-dummy par of the match's first deal (a tournament's sheet shows it;
+    #: the hook answers None for a deal it gives none); None: the game has no par.
     deal_par: str | None = None
     #: how a duplicate tournament may compare a deal's results (``"matchpoints"``,
     #: ``"imps"``); empty: the game has no tournaments.

@@ -44,6 +44,7 @@ SPEC = GameSpec(
     seat_counts=(4, 6),
     arena_measures=("points",),
     tournament_scorings=("matchpoints",),
+    deal_par="trumps.five_hundred.par:deal_par",
     daily_tournament=("american", 6),
     sample_contracts=("6S", "7H", "8D", "9C", "10S", "6NT", "8NT", "MIS", "OMIS"),
     sample_options=(

@@ -10,14 +10,16 @@ import json
 import time
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 from test_room import guest, recv_state
 
+from trumps.core import registry
 from trumps.room.storage.db import DealScoreRow, EntryRow, TournamentRow
 from trumps.room.storage.store import Store
 from trumps.room.tournaments import records
 from trumps.room.web.app import create_app
-from trumps.tournaments import TournamentPlan
+from trumps.tournaments import PLAYER_SEAT, TournamentPlan
 
 PASSWORD = "correct horse 1"
 
@@ -334,15 +336,26 @@ def test_the_profile_lists_the_players_tournaments(db_url: str) -> None:
         )
 
 
-def test_a_bridge_deal_shows_its_double_dummy_par_once_played(db_url: str) -> None:
-    tid = instant(db_url, game="bridge", deals=2)
+@pytest.mark.parametrize("game", ["bridge", "500", "coinche"])
+def test_a_deal_shows_its_double_dummy_par_once_played(game: str, db_url: str) -> None:
+    tid = instant(db_url, game=game, deals=2)
     with TestClient(create_app(db_url, bot_delay=0)) as c:
         register(c, "Ann_t")
         play_deal(c, c.post(f"/api/tournaments/{tid}/play").json()["table"])
         sheets = c.get(f"/api/tournaments/{tid}").json()["sheets"]
         par = sheets[0]["par"]
-        assert isinstance(par["score"], int) and par["contracts"]
+        assert isinstance(par["score"], int) and isinstance(par["contracts"], list)
         assert "par" not in sheets[1]  # the deal not played: nothing of it
+    store = Store(db_url)
+    try:
+        plan = records.get(store, tid)
+        assert plan is not None
+        match = plan.plan.new_deal(0)
+    finally:
+        store.close()
+    expected = registry.spec(game).hook("deal_par")(match)  # what the game's own par says, South's side
+    assert par["score"] == expected["scores"][match.team_of(PLAYER_SEAT)]
+    assert par["contracts"] == expected["contracts"]
 
 
 def test_two_requests_at_once_on_two_workers_make_one_table(db_url: str) -> None:

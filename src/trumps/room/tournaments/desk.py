@@ -270,6 +270,9 @@ class TournamentDesk:
                 except Exception:  # (no par is shown; the sheet is)
                     log.exception("the par of deal %d of tournament %s", k, t.id)
                     return None
+                if got is None:  # (none for this deal: a coinche deal with melds, say)
+                    self.pars[key] = None
+                    return None
                 scores = got["scores"]
                 assert isinstance(scores, list)
                 self.pars[key] = {"score": scores[match.team_of(PLAYER_SEAT)], "contracts": got["contracts"]}
