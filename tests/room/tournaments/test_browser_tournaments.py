@@ -115,6 +115,10 @@ def test_a_player_plays_a_tournament_through_and_sees_the_field(
     assert deals.count() == 2 and ann.locator("#deals .sheet").count() == 2
     assert ann.locator("#play").is_hidden()
     shot(ann, f"page-{'phone' if phone else 'desktop'}")
+    mine = ann.locator("#deals .travellers tr.me a").first  # her name: her replay, on any screen
+    assert "/replay/" in (mine.get_attribute("href") or "") and mine.is_visible()
+    box = mine.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= ann.viewport_size["width"]  # type: ignore[index]
     # a second player: his result appears beside Ann's once he has played the deal
     bob = person(browser, server, "Bob_t", account=True, phone=phone)
     bob.goto(f"{server.url}/tournament/{tid}")

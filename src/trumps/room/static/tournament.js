@@ -20,7 +20,10 @@ function signed(n) { return n > 0 ? "+" + num(n) : num(n); }
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 function contractWords(c) {
   const m = /^(\d+)([SHDC])(.*)$/.exec(c || "");
-  return m ? m[1] + " " + SUIT_SYMBOL[m[2]] + m[3] : c;
+  if (m) return m[1] + " " + SUIT_SYMBOL[m[2]] + m[3];
+  const capot = /^(CAPOT|GENERALE)-([SHDC]|NT|AT)(.*)$/.exec(c || "");  // a coinche capot or générale bid
+  if (capot) return capot[1].toLowerCase() + " " + (SUIT_SYMBOL[capot[2]] || capot[2]) + capot[3];
+  return c;
 }
 
 function renderSummary(tr) {
@@ -89,14 +92,17 @@ function renderDeal(tr, d) {
   const list = mk("table", "tables travellers");
   const lh = list.createTHead().insertRow();
   for (const c of [t("Player"), t("Contract"), t("Score"), "", ""]) lh.append(mk("th", "", c));
+  lh.lastChild.className = "go";
   const lb = list.createTBody();
   for (const r of d.results) {
     const row = lb.insertRow(); if (r.me) row.className = "me";
-    row.insertCell().textContent = personName(r.name);
+    const who = row.insertCell();  // the name leads to the replay too (a phone hides the Replay column)
+    if (r.replay) { const a = mk("a", "", personName(r.name)); a.href = r.replay; who.append(a); }
+    else who.textContent = personName(r.name);
     row.insertCell().textContent = r.contract ? contractWords(r.contract) : t("passed out");
     row.insertCell().textContent = signed(r.score);
-    row.insertCell().textContent = valueWords(tr, r.value);
-    const rep = row.insertCell();
+    const value = row.insertCell(); value.className = "value"; value.textContent = valueWords(tr, r.value);
+    const rep = row.insertCell(); rep.className = "go";
     if (r.replay) { const a = mk("a", "", t("Replay")); a.href = r.replay; rep.append(a); }
   }
   const scroll = mk("div", "games-scroll"); scroll.append(list);
