@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trumps.bridge.duplicate import (
     BoardResult,
@@ -18,6 +20,7 @@ from trumps.bridge.duplicate import (
     percentages,
     session_summary,
 )
+from trumps.bridge.scoring import imps
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bridge"
 _MP = json.loads((DATA / "matchpoints.json").read_text(encoding="utf-8"))
@@ -47,6 +50,17 @@ def test_cross_imps_are_antisymmetric_and_average() -> None:
     xi = cross_imps(scores)
     assert sum(xi) == pytest.approx(0)
     assert xi[0] == pytest.approx((10 + 12 + 0) / 3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(-7600, 7600).map(lambda x: x * 10), max_size=40))
+def test_cross_imps_equal_imping_every_pair(scores: list[int]) -> None:
+    n = len(scores)
+    by_pairs = [
+        sum(imps(s - t) for j, t in enumerate(scores) if j != i) / (n - 1) if n > 1 else 0.0
+        for i, s in enumerate(scores)
+    ]
+    assert cross_imps(scores) == pytest.approx(by_pairs)
 
 
 def test_butler_datum() -> None:
