@@ -210,6 +210,7 @@ class Room:
         if self.cluster is not None:  # hand the tables over first
             await self.cluster.stop()
         await self.lobby.stop()
+        self.tournaments.stop()
         for t in self.tables.values():
             await t.close()
         await self.people.close_all()

@@ -342,7 +342,12 @@ def test_a_deal_shows_its_double_dummy_par_once_played(game: str, db_url: str) -
     with TestClient(create_app(db_url, bot_delay=0)) as c:
         register(c, "Ann_t")
         play_deal(c, c.post(f"/api/tournaments/{tid}/play").json()["table"])
-        sheets = c.get(f"/api/tournaments/{tid}").json()["sheets"]
+        deadline = time.time() + 60
+        while True:  # (worked out in the background from the deal's first table; 500's takes seconds)
+            sheets = c.get(f"/api/tournaments/{tid}").json()["sheets"]
+            if "par" in sheets[0] or time.time() > deadline:
+                break
+            time.sleep(0.5)
         par = sheets[0]["par"]
         assert isinstance(par["score"], int) and isinstance(par["contracts"], list)
         assert "par" not in sheets[1]  # the deal not played: nothing of it
@@ -356,6 +361,41 @@ def test_a_deal_shows_its_double_dummy_par_once_played(game: str, db_url: str) -
     expected = registry.spec(game).hook("deal_par")(match)  # what the game's own par says, South's side
     assert par["score"] == expected["scores"][match.team_of(PLAYER_SEAT)]
     assert par["contracts"] == expected["contracts"]
+
+
+def test_a_slow_par_is_worked_out_once_and_never_holds_the_sheet(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The par starts as the deal's table is made; a reading of the sheet
+    meanwhile waits a second at most (without the par), and however many
+    readings there are, the par is worked out once."""
+    import threading
+
+    import trumps.coinche.par
+
+    calls: list[int] = []
+    release = threading.Event()
+    real = trumps.coinche.par.deal_par
+
+    def slow(match: Any) -> Any:
+        calls.append(1)
+        release.wait(30)
+        return real(match)
+
+    monkeypatch.setattr(trumps.coinche.par, "deal_par", slow)
+    tid = instant(db_url, game="coinche", deals=1)
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        register(c, "Ann_t")
+        play_deal(c, c.post(f"/api/tournaments/{tid}/play").json()["table"])
+        t0 = time.monotonic()
+        first = [c.get(f"/api/tournaments/{tid}").json()["sheets"][0] for _ in range(3)]
+        assert time.monotonic() - t0 < 6 and all(s["played"] and "par" not in s for s in first)
+        release.set()
+        deadline = time.time() + 30
+        while "par" not in c.get(f"/api/tournaments/{tid}").json()["sheets"][0] and time.time() < deadline:
+            time.sleep(0.2)
+        assert "par" in c.get(f"/api/tournaments/{tid}").json()["sheets"][0]
+    assert len(calls) == 1
 
 
 def test_two_requests_at_once_on_two_workers_make_one_table(db_url: str) -> None:

@@ -50,6 +50,8 @@ DAILY_BOTS = "normal"
 #: the instant tournaments always open, one per game: deals, and players who finish it before it closes
 INSTANT_DEALS = 4
 INSTANT_TARGET = 12
+#: seconds a tournament's page waits for a deal's par still being worked out
+PAR_WAIT = 1.0
 #: seconds after which a reservation to make a table is taken for a dead worker's
 PENDING_STALE = 60.0
 
@@ -61,6 +63,7 @@ class TournamentDesk:
         self.room = room
         self.plans: dict[str, TournamentPlan] = {}  # tournament id -> plan (the tables' bots read it)
         self.pars: dict[tuple[str, int], dict[str, object] | None] = {}  # (tournament, deal) -> its par
+        self._par_work: dict[tuple[str, int], asyncio.Future[dict[str, object] | None]] = {}
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
         self.closes: dict[str, float | None] = {}  # tournament id -> when it closes at the latest
 
@@ -255,27 +258,53 @@ class TournamentDesk:
 
     async def _par(self, t: Tournament, k: int) -> dict[str, object] | None:
         """The deal's double-dummy par for South's side, where the game has
-        one: the same deal for everyone, so worked out once (off the event
-        loop: a double-dummy table takes a fraction of a second)."""
+        one, or None when not known within :data:`PAR_WAIT` seconds (the
+        sheet is not held for it: it shows at the next reading)."""
         key = (t.id, k)
-        if key not in self.pars:
-            spec = registry.spec(t.plan.game)
-            fn = spec.hook("deal_par")
-            if fn is None:
-                self.pars[key] = None
-            else:
-                match = t.plan.new_deal(k)
-                try:
-                    got = await asyncio.to_thread(fn, match)
-                except Exception:  # (no par is shown; the sheet is)
-                    log.exception("the par of deal %d of tournament %s", k, t.id)
-                    return None
-                if got is None:  # (none for this deal: a coinche deal with melds, say)
-                    self.pars[key] = None
-                    return None
-                scores = got["scores"]
-                assert isinstance(scores, list)
-                self.pars[key] = {"score": scores[match.team_of(PLAYER_SEAT)], "contracts": got["contracts"]}
+        if key in self.pars:
+            return self.pars[key]
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._par_task(t, k)), PAR_WAIT)
+        except TimeoutError:
+            return None
+
+    def stop(self) -> None:
+        """The room stops: no par is waited for any more."""
+        for task in list(self._par_work.values()):
+            task.cancel()
+
+    def _par_task(self, t: Tournament, k: int) -> asyncio.Future[dict[str, object] | None]:
+        """The working out of a deal's par: the same deal for everyone, so
+        once, whoever asks meanwhile (off the event loop: a bridge or
+        coinche par takes a fraction of a second, a 500 one up to a few
+        seconds).  Started as the deal's first table is made, so that it is
+        known when its player finishes the deal."""
+        key = (t.id, k)
+        task = self._par_work.get(key)
+        if task is None:
+            task = asyncio.ensure_future(self._work_out_par(t, k))
+            self._par_work[key] = task
+            task.add_done_callback(lambda _done: self._par_work.pop(key, None))
+        return task
+
+    async def _work_out_par(self, t: Tournament, k: int) -> dict[str, object] | None:
+        key = (t.id, k)
+        fn = registry.spec(t.plan.game).hook("deal_par")
+        if fn is None:
+            self.pars[key] = None
+            return None
+        match = t.plan.new_deal(k)
+        try:
+            got = await asyncio.to_thread(fn, match)
+        except Exception:  # (no par is shown; the sheet is; tried again at the next reading)
+            log.exception("the par of deal %d of tournament %s", k, t.id)
+            return None
+        if got is None:  # (none for this deal: a coinche deal with melds, say)
+            self.pars[key] = None
+            return None
+        scores = got["scores"]
+        assert isinstance(scores, list)
+        self.pars[key] = {"score": scores[match.team_of(PLAYER_SEAT)], "contracts": got["contracts"]}
         return self.pars[key]
 
     # ----- playing ----------------------------------------------------------------
@@ -384,6 +413,8 @@ class TournamentDesk:
         await table.seat_and_start([(PLAYER_SEAT, Seat(player, name, None)), *seats])
         await table.changed()
         self.close_with_tournament(table)
+        if (t.id, k) not in self.pars:
+            self._par_task(t, k)  # known by the time the deal is over
         return table
 
     async def replay_is_public(self, settings: Mapping[str, object] | None) -> bool:
