@@ -275,9 +275,8 @@ class TournamentDesk:
 
     def _par_task(self, t: Tournament, k: int) -> asyncio.Future[dict[str, object] | None]:
         """The working out of a deal's par: the same deal for everyone, so
-        once, whoever asks meanwhile (off the event loop: a bridge or
-        coinche par takes a fraction of a second, a 500 one up to a few
-        seconds).  Started as the deal's first table is made, so that it is
+        once, whoever asks meanwhile (off the event loop: a par takes from
+        a fraction of a second to a few seconds, by game).  Started as the deal's first table is made, so that it is
         known when its player finishes the deal."""
         key = (t.id, k)
         task = self._par_work.get(key)
@@ -299,7 +298,7 @@ class TournamentDesk:
         except Exception:  # (no par is shown; the sheet is; tried again at the next reading)
             log.exception("the par of deal %d of tournament %s", k, t.id)
             return None
-        if got is None:  # (none for this deal: a coinche deal with melds, say)
+        if got is None:  # (the game gives none for this deal)
             self.pars[key] = None
             return None
         scores = got["scores"]
