@@ -9,7 +9,7 @@ from mypy_extensions import mypyc_attr
 
 from trumps.core.copying import shallow_copy
 from trumps.core.options import Options
-from trumps.five_hundred.calls import DENOMS, MIS, OMIS, PASS, Call, rank_key
+from trumps.five_hundred.calls import BREACH, DENOMS, MIS, OMIS, PASS, Call, rank_key
 
 __all__ = ["Auction"]
 
@@ -21,6 +21,9 @@ _KEYS: dict[tuple[int, int, bool], dict[Call, int]] = {}
 _ONLY_PASS: Final = (PASS,)
 _LEGAL: Final[dict[tuple[object, ...], tuple[Call, ...]]] = {}
 _LEGAL_LIMIT: Final = 4096
+# the number of each combination of the options the legal calls depend on (a
+# handful per process: one per rule set played)
+_RULES: Final[dict[tuple[object, ...], int]] = {}
 
 
 def _rank_keys(nullo_points: int, open_nullo_points: int, eight_spades: bool) -> dict[Call, int]:
@@ -42,6 +45,7 @@ class Auction:
     ``banned`` seats may only pass (breach rule, §11.6)."""
 
     __slots__ = (
+        "_american",
         "_inkle_seats",
         "_keys",
         "_rules_key",
@@ -82,15 +86,23 @@ class Auction:
             options.nullo_points, options.open_nullo_points, options.eight_spades_overbids_nullo
         )
         self._inkle_seats = int(options.inkle_seats)
-        # what the legal calls depend on besides the state: fixed for the auction
-        self._rules_key = (
+        # read at every call: an attribute of the auction, not an option look-up
+        self._american = bool(options.variation == "american")
+        # what the legal calls depend on besides the state: fixed for the
+        # auction, and numbered, so that the key of every call's look-up is
+        # flat (a nested tuple is hashed and compared field by field each time)
+        rules = (
             id(self._keys),
-            bool(options.variation == "american"),
+            self._american,
             bool(options.inkles_must_outrank),
             self._inkle_seats,
             str(options.nullo_mode),
             bool(options.open_nullo_after_8),
         )
+        number = _RULES.get(rules)
+        if number is None:
+            number = _RULES[rules] = len(_RULES)
+        self._rules_key = number
 
     def copy(self) -> Auction:
         other = shallow_copy(self)
@@ -100,7 +112,7 @@ class Auction:
 
     @property
     def american(self) -> bool:
-        return bool(self.o.variation == "american")
+        return self._american
 
     def contract(self) -> tuple[int, Call] | None:
         """The winning (seat, bid) once the auction is done, or ``None``."""
@@ -142,7 +154,7 @@ class Auction:
         o = self.o
         keys = self._keys
         out = [PASS]
-        if self.american and not self.raise_turn:
+        if self._american and not self.raise_turn:
             floor_real = self.high if o.inkles_must_outrank else self.high_real
             floor = keys[floor_real[1]] if floor_real else -1
             if self.spoken < o.inkle_seats:
@@ -174,7 +186,7 @@ class Auction:
         self.calls.append((seat, call))
         n = self.players
         reopened = False
-        if call.is_bid:
+        if call is not PASS and call is not BREACH:  # call.is_bid (interned calls; no property call)
             prev = self.high_real
             self.high = (seat, call)
             if not call.inkle:
@@ -190,7 +202,7 @@ class Auction:
                 ):
                     self.passed.clear()
                     reopened = True
-        if self.american:
+        if self._american:
             self.spoken += 1
             if self.spoken >= n:
                 self._close()
