@@ -23,7 +23,7 @@ from trumps.core.cards import Card
 from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
 from trumps.core.protocol import Action
-from trumps.core.trick import DONE, Trick, TrickDeal
+from trumps.core.trick import DONE, Trick, TrickDeal, trick_cards, trick_winner
 
 __all__ = ["AUCTION", "DONE", "PLAY", "BelotePlay", "CoincheDeal", "next_seat"]
 
@@ -226,11 +226,12 @@ class CoincheDeal(TrickDeal):
     def _trick_done(self, trick: Trick) -> bool:
         rules: TrickRules = self.rules
         assert rules is not None
-        pts = rules.trick_points(trick.cards)
+        pts = rules.trick_points(trick_cards(trick))
         last = len(self.tricks) == 8
         if last:
             pts += DIX_DE_DER
-        self.card_points[self.side_of[trick.winner]] += pts
+        # the trick's cards and winner as native reads, not its properties (trick_cards)
+        self.card_points[self.side_of[trick_winner(trick)]] += pts
         if len(self.tricks) == 1 and not self.melds_done:
             self._close_melds()
         return last
