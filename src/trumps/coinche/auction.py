@@ -57,7 +57,15 @@ _TABLES: dict[tuple[object, ...], BidTable] = {}
 
 
 def bid_table(o: Options) -> BidTable:
-    """The shared bid table of the options' contract settings."""
+    """The shared bid table of the options' contract settings (kept in the
+    options' memo: every deal's auction asks)."""
+    table: BidTable | None = o.memo.get("coinche.bid_table")
+    if table is None:
+        table = o.memo["coinche.bid_table"] = _shared_table(o)
+    return table
+
+
+def _shared_table(o: Options) -> BidTable:
     key = (o.allow_no_trump, o.allow_all_trump, o.max_numeric_bid, o.allow_capot_bid, o.allow_generale_bid)
     table = _TABLES.get(key)
     if table is None:

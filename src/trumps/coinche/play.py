@@ -167,7 +167,19 @@ _CACHE: dict[tuple[object, ...], TrickRules] = {}
 
 
 def rules_for(denom: int, o: Options) -> TrickRules:
-    """The (shared, immutable) rules of a denomination under options ``o``."""
+    """The (shared, immutable) rules of a denomination under options ``o``:
+    kept by denomination in the options' memo (every deal's contract asks;
+    the key of option values below is built once per rule set)."""
+    by_denom: list[TrickRules | None] | None = o.memo.get("coinche.rules")
+    if by_denom is None:
+        by_denom = o.memo["coinche.rules"] = [None] * 6
+    got = by_denom[denom]
+    if got is None:
+        got = by_denom[denom] = _shared_rules(denom, o)
+    return got
+
+
+def _shared_rules(denom: int, o: Options) -> TrickRules:
     key = (
         denom, o.nt_values, o.at_values, o.partner_exempt_on_trump_lead, o.must_undertrump,
         o.partner_master_exemption, o.partner_master_trump_must_overtrump,

@@ -38,6 +38,33 @@ def _rank_keys(nullo_points: int, open_nullo_points: int, eight_spades: bool) ->
     return keys
 
 
+# the bids' rank keys, the inkle seats, American or not, and the number of
+# the rules the legal calls depend on
+_Fixed = tuple[dict[Call, int], int, bool, int]
+
+
+def _fixed(options: Options) -> _Fixed:
+    """What an auction reads of its options (:class:`Auction`'s fields of the
+    same names).  The legal calls depend on the options below besides the
+    state: they are numbered, so that the key of every call's look-up is
+    flat (a nested tuple is hashed and compared field by field each time)."""
+    keys = _rank_keys(options.nullo_points, options.open_nullo_points, options.eight_spades_overbids_nullo)
+    inkle_seats = int(options.inkle_seats)
+    american = bool(options.variation == "american")  # read at every call: a field, not an option
+    rules = (
+        id(keys),
+        american,
+        bool(options.inkles_must_outrank),
+        inkle_seats,
+        str(options.nullo_mode),
+        bool(options.open_nullo_after_8),
+    )
+    number = _RULES.get(rules)
+    if number is None:
+        number = _RULES[rules] = len(_RULES)
+    return keys, inkle_seats, american, number
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
 class Auction:
     """Calls so far, whose turn it is, and the legal calls.
@@ -82,27 +109,12 @@ class Auction:
         self.raise_used = False
         self.seen_7 = False
         self.seen_8 = False
-        self._keys = _rank_keys(
-            options.nullo_points, options.open_nullo_points, options.eight_spades_overbids_nullo
-        )
-        self._inkle_seats = int(options.inkle_seats)
-        # read at every call: an attribute of the auction, not an option look-up
-        self._american = bool(options.variation == "american")
-        # what the legal calls depend on besides the state: fixed for the
-        # auction, and numbered, so that the key of every call's look-up is
-        # flat (a nested tuple is hashed and compared field by field each time)
-        rules = (
-            id(self._keys),
-            self._american,
-            bool(options.inkles_must_outrank),
-            self._inkle_seats,
-            str(options.nullo_mode),
-            bool(options.open_nullo_after_8),
-        )
-        number = _RULES.get(rules)
-        if number is None:
-            number = _RULES[rules] = len(_RULES)
-        self._rules_key = number
+        # what the auction reads of the options, worked out once per rule set
+        # (the options' memo) rather than at every deal
+        fixed: _Fixed | None = options.memo.get("500.auction")
+        if fixed is None:
+            fixed = options.memo["500.auction"] = _fixed(options)
+        self._keys, self._inkle_seats, self._american, self._rules_key = fixed
 
     def copy(self) -> Auction:
         other = shallow_copy(self)
