@@ -75,6 +75,11 @@ def _shared_table(o: Options) -> BidTable:
 
 _WINDOW_CALLS: Final = (PASS, SURCOINCHE)
 _POLL_CALLS: Final = (PASS, COINCHE)
+# the calls every call is compared with: names of this module (C statics when
+# compiled), not look-ups in the calls module's dictionary at every call
+_PASS: Final = PASS
+_COINCHE: Final = COINCHE
+_SURCOINCHE: Final = SURCOINCHE
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
@@ -163,7 +168,7 @@ class Auction:
         self.calls.append((seat, call))
         if self.window:
             self.window.pop(0)
-            if call is SURCOINCHE:
+            if call is _SURCOINCHE:
                 self.level = 2
                 self._close()
             elif self.window:
@@ -173,7 +178,7 @@ class Auction:
             return
         if self.polls:
             self.polls.pop(0)
-            if call is COINCHE:
+            if call is _COINCHE:
                 self.polls = []
                 if self._coinche(seat):
                     return
@@ -182,15 +187,15 @@ class Auction:
             else:
                 self.to_act = self.resume
             return
-        if call is PASS:
+        if call is _PASS:
             self.passes += 1
             if self.passes >= (4 if self.high is None else 3):
                 self._close()
                 return
-        elif call is COINCHE:
+        elif call is _COINCHE:
             if self._coinche(seat):
                 return
-        elif call is SURCOINCHE:
+        elif call is _SURCOINCHE:
             self.level = 2
             self.passes = 0
         else:

@@ -17,6 +17,7 @@ The legal-card rules follow §5.2 with every obligation option.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from trumps.coinche.calls import AT, NT
 from trumps.core.cards import Card
@@ -24,7 +25,7 @@ from trumps.core.options import Options
 
 __all__ = ["DIX_DE_DER", "PLAIN_ORDER", "TRUMP_ORDER", "TrickRules", "card_points", "rules_for"]
 
-DIX_DE_DER = 10
+DIX_DE_DER: Final = 10  # Final: a constant in the compiled engines, not a module look-up
 # rank value (Card.rank) -> order within a suit, higher is better
 TRUMP_ORDER = {14: 8, 9: 7, 17: 6, 10: 5, 16: 4, 15: 3, 8: 2, 7: 1}  # J 9 A T K Q 8 7
 PLAIN_ORDER = {17: 8, 10: 7, 16: 6, 15: 5, 14: 4, 9: 3, 8: 2, 7: 1}  # A T K Q J 9 8 7

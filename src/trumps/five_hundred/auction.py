@@ -19,6 +19,10 @@ _INKLES = [Call.bid(6, d, inkle=True) for d in DENOMS]
 
 _KEYS: dict[tuple[int, int, bool], dict[Call, int]] = {}
 _ONLY_PASS: Final = (PASS,)
+# the calls every call is compared with: names of this module (C statics when
+# compiled), not look-ups in the calls module's dictionary at every call
+_PASS: Final = PASS
+_BREACH: Final = BREACH
 _LEGAL: Final[dict[tuple[object, ...], tuple[Call, ...]]] = {}
 _LEGAL_LIMIT: Final = 4096
 # the number of each combination of the options the legal calls depend on (a
@@ -198,7 +202,7 @@ class Auction:
         self.calls.append((seat, call))
         n = self.players
         reopened = False
-        if call is not PASS and call is not BREACH:  # call.is_bid (interned calls; no property call)
+        if call is not _PASS and call is not _BREACH:  # call.is_bid (interned calls; no property call)
             prev = self.high_real
             self.high = (seat, call)
             if not call.inkle:
@@ -227,7 +231,7 @@ class Auction:
             if not reopened:
                 self._close()
                 return
-        elif call is PASS:
+        elif call is _PASS:
             self.passed.add(seat)
         if self.high is None:
             if len(self.passed) == n:

@@ -25,6 +25,10 @@ AUCTION: Final = "AUCTION"
 BREACH_PHASE: Final = "BREACH"
 KITTY: Final = "KITTY"
 PLAY: Final = "PLAY"
+# the misère calls, tested by identity at every trick: names of this module
+# (C statics when compiled), not look-ups in another module's dictionary
+_MIS: Final = MIS
+_OMIS: Final = OMIS
 
 
 def team_map(players_option: str) -> list[int]:
@@ -280,7 +284,7 @@ class FiveHundredDeal(TrickDeal):
         # at every trick
         if (
             len(self.tricks) == 1
-            and self.contract is OMIS
+            and self.contract is _OMIS
             and self.o.open_misere_expose == "after_first_trick"
         ):
             assert self.contractor is not None
@@ -289,7 +293,7 @@ class FiveHundredDeal(TrickDeal):
 
     def _decided(self) -> bool:
         c = self.contract
-        if (c is not MIS and c is not OMIS) or not self.o.end_hand_when_decided:  # not c.is_misere
+        if (c is not _MIS and c is not _OMIS) or not self.o.end_hand_when_decided:  # not c.is_misere
             return False
         taken = self.team_tricks()[self.bidding_team or 0]
         if self.breach_seat is not None:
