@@ -79,3 +79,19 @@ def test_defaults_presets_and_immutability() -> None:
     described = SCHEMA.describe()
     assert [d["name"] for d in described["options"]] == ["flag", "size", "mode", "value"]
     assert described["presets"] == {"big": {"size": 6, "mode": "b"}}
+
+
+def test_the_memo_is_not_part_of_the_options() -> None:
+    """``Options.memo`` holds what engines derive from an option set: not an
+    option, not compared, not copied or pickled."""
+    import copy
+    import pickle
+
+    import trumps
+
+    opts = trumps.new_game("coinche", preset="contree_exact", seed=1).options
+    assert opts.memo  # the engines' trick rules and bid table were kept there
+    assert "memo" not in opts and "memo" not in dict(opts)
+    fresh = pickle.loads(pickle.dumps(opts))
+    assert fresh == opts and fresh.memo == {} and copy.copy(opts).memo == {}
+    assert trumps.new_game("coinche", preset="contree_exact", seed=1).options is opts  # one per rule set

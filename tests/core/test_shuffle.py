@@ -8,7 +8,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trumps.core.shuffle import shuffle
+from trumps.core.shuffle import randbelow, seeded, shuffle
 
 
 @given(st.integers(min_value=0, max_value=2**64), st.integers(min_value=0, max_value=70))
@@ -28,3 +28,33 @@ def test_the_deals_of_string_seeds_as_the_engines_seed_them() -> None:
         shuffle(ours, a)
         theirs.shuffle(b)
         assert a == b
+
+
+@given(st.text(max_size=300))
+def test_seeded_is_random_random_of_the_text(text: str) -> None:
+    ours, theirs = seeded(text), random.Random(text)
+    assert type(ours) is random.Random
+    assert ours.getstate() == theirs.getstate()  # the Mersenne Twister's state and gauss_next
+    assert vars(ours) == vars(theirs)
+    assert [ours.getrandbits(32) for _ in range(700)] == [theirs.getrandbits(32) for _ in range(700)]
+
+
+def test_seeded_as_the_engines_seed_their_generators() -> None:
+    """Every seed's first dealer and deals, as ``Match`` makes them: the
+    seeds a room draws (``SystemRandom().randrange(2**63)``), small ones and
+    negative ones."""
+    seeds = [*range(-50, 1000), *(random.Random(33).randrange(2**63) for _ in range(2000)), 2**63 - 1, 2**80]
+    for seed in seeds:
+        for text in (f"{seed}/dealer", f"{seed}/0", f"{seed}/17"):
+            assert seeded(text).getstate() == random.Random(text).getstate(), text
+        for players in (4, 6):
+            ours, theirs = seeded(f"{seed}/dealer"), random.Random(f"{seed}/dealer")
+            assert randbelow(ours, players) == theirs.randrange(players)
+            assert ours.getstate() == theirs.getstate()
+
+
+@given(st.integers(min_value=0, max_value=2**64), st.integers(min_value=1, max_value=2**70))
+def test_randbelow_is_randrange(seed: int, n: int) -> None:
+    ours, theirs = random.Random(seed), random.Random(seed)
+    assert [randbelow(ours, n) for _ in range(5)] == [theirs.randrange(n) for _ in range(5)]
+    assert ours.getstate() == theirs.getstate()

@@ -57,7 +57,15 @@ _TABLES: dict[tuple[object, ...], BidTable] = {}
 
 
 def bid_table(o: Options) -> BidTable:
-    """The shared bid table of the options' contract settings."""
+    """The shared bid table of the options' contract settings (kept in the
+    options' memo: every deal's auction asks)."""
+    table: BidTable | None = o.memo.get("coinche.bid_table")
+    if table is None:
+        table = o.memo["coinche.bid_table"] = _shared_table(o)
+    return table
+
+
+def _shared_table(o: Options) -> BidTable:
     key = (o.allow_no_trump, o.allow_all_trump, o.max_numeric_bid, o.allow_capot_bid, o.allow_generale_bid)
     table = _TABLES.get(key)
     if table is None:
@@ -67,6 +75,11 @@ def bid_table(o: Options) -> BidTable:
 
 _WINDOW_CALLS: Final = (PASS, SURCOINCHE)
 _POLL_CALLS: Final = (PASS, COINCHE)
+# the calls every call is compared with: names of this module (C statics when
+# compiled), not look-ups in the calls module's dictionary at every call
+_PASS: Final = PASS
+_COINCHE: Final = COINCHE
+_SURCOINCHE: Final = SURCOINCHE
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
@@ -155,7 +168,7 @@ class Auction:
         self.calls.append((seat, call))
         if self.window:
             self.window.pop(0)
-            if call is SURCOINCHE:
+            if call is _SURCOINCHE:
                 self.level = 2
                 self._close()
             elif self.window:
@@ -165,7 +178,7 @@ class Auction:
             return
         if self.polls:
             self.polls.pop(0)
-            if call is COINCHE:
+            if call is _COINCHE:
                 self.polls = []
                 if self._coinche(seat):
                     return
@@ -174,15 +187,15 @@ class Auction:
             else:
                 self.to_act = self.resume
             return
-        if call is PASS:
+        if call is _PASS:
             self.passes += 1
             if self.passes >= (4 if self.high is None else 3):
                 self._close()
                 return
-        elif call is COINCHE:
+        elif call is _COINCHE:
             if self._coinche(seat):
                 return
-        elif call is SURCOINCHE:
+        elif call is _SURCOINCHE:
             self.level = 2
             self.passes = 0
         else:

@@ -14,7 +14,7 @@ Contract('110HX')
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from trumps.core.errors import ParseError
 from trumps.core.values import TextValue
@@ -31,8 +31,9 @@ __all__ = [
     "parse_denom",
 ]
 
-NT = 4
-AT = 5
+# Final literals: the compiled engines inline them (they are read at every legal card)
+NT: Final = 4
+AT: Final = 5
 DENOM_CODES = ("S", "H", "D", "C", "NT", "AT")
 _SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "SA": "NT", "TA": "AT", "N": "NT", "A": "AT"}
 CAPOT_RANK = 10_000

@@ -23,7 +23,7 @@ from trumps.core.cards import Card
 from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
 from trumps.core.protocol import Action
-from trumps.core.trick import DONE, Trick, TrickDeal
+from trumps.core.trick import DONE, Trick, TrickDeal, trick_cards, trick_winner
 
 __all__ = ["AUCTION", "DONE", "PLAY", "BelotePlay", "CoincheDeal", "next_seat"]
 
@@ -33,9 +33,18 @@ PLAY: Final = "PLAY"
 
 
 def next_seat(direction: str) -> Callable[[int], int]:
-    """``next(seat)`` for the direction option — the only thing it changes."""
-    step = 3 if direction == "anticlockwise" else 1
-    return lambda seat: (seat + step) % 4
+    """``next(seat)`` for the direction option — the only thing it changes.
+    Made once per direction (every deal asks for it)."""
+    got = _NEXT.get(direction)
+    if got is None:
+        step = 3 if direction == "anticlockwise" else 1
+        got = _NEXT[direction] = lambda seat: (seat + step) % 4
+        _NEXT_OF[direction] = [got(s) for s in range(4)]
+    return got
+
+
+_NEXT: dict[str, Callable[[int], int]] = {}
+_NEXT_OF: dict[str, list[int]] = {}  # direction -> seat -> the next seat (copied per deal)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
@@ -53,8 +62,9 @@ class CoincheDeal(TrickDeal):
     ) -> None:
         self.o = options
         self.dealer = dealer
-        nxt = next_seat(options.direction)
-        self.next_of = [nxt(s) for s in range(4)]
+        direction = str(options.direction)
+        nxt = next_seat(direction)
+        self.next_of = list(_NEXT_OF[direction])
         self.side_of = (0, 1, 0, 1)  # on the deal, not read from the class: read at every trick
         self._init_trick_play()
         self.hands = [list(h) for h in hands]
@@ -183,7 +193,7 @@ class CoincheDeal(TrickDeal):
     def _start_play(self, taker: int, contract: Contract) -> None:
         self.contract = contract
         self.taker = taker
-        denom = contract.denom
+        denom = contract.bid.denom  # contract.denom without its Python-level property
         self.rules = rules_for(denom, self.o)
         if denom == AT and self.o.belote_in_all_trump:
             suits = [0, 1, 2, 3]
@@ -191,11 +201,16 @@ class CoincheDeal(TrickDeal):
             suits = [denom]
         else:
             suits = []
-        for seat, hand in enumerate(self.hands):
-            held = {c.index for c in hand}
-            for s in suits:
-                if s * 16 + 13 in held and s * 16 + 14 in held:  # Q and K (rank - 2)
-                    self.belote_pairs[(seat, s)] = 0
+        if suits:  # no set per hand: a scan of its eight cards' indices
+            for seat, hand in enumerate(self.hands):
+                for s in suits:
+                    queen = s * 16 + 13  # Q and K (index = 16 suit + rank - 2)
+                    found = 0
+                    for c in hand:
+                        if c.index == queen or c.index == queen + 1:
+                            found += 1
+                    if found == 2:
+                        self.belote_pairs[(seat, s)] = 0
         self.phase_ = PLAY
         self.to_act = self.hand_to_play = self.eldest
 
@@ -211,11 +226,12 @@ class CoincheDeal(TrickDeal):
     def _trick_done(self, trick: Trick) -> bool:
         rules: TrickRules = self.rules
         assert rules is not None
-        pts = rules.trick_points(trick.cards)
+        pts = rules.trick_points(trick_cards(trick))
         last = len(self.tricks) == 8
         if last:
             pts += DIX_DE_DER
-        self.card_points[self.side_of[trick.winner]] += pts
+        # the trick's cards and winner as native reads, not its properties (trick_cards)
+        self.card_points[self.side_of[trick_winner(trick)]] += pts
         if len(self.tricks) == 1 and not self.melds_done:
             self._close_melds()
         return last

@@ -206,12 +206,27 @@ class Coinche(Match[CoincheDeal]):
 
 def deal_packets(cards: list[Card], dealer: int, nxt: Any, pattern: str) -> list[list[Card]]:
     """Deal 8 cards each in packets (§3), from eldest in the play direction."""
-    hands: list[list[Card]] = [[], [], [], []]
+    second = nxt(nxt(dealer))
+    third = nxt(second)
+    order = (nxt(dealer), second, third, nxt(third))
+    key = (order, pattern)
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _PLANS[key] = _plan(order, _PATTERNS[pattern])
+    return [sort_cards([cards[k] for k in positions]) for positions in plan]
+
+
+_PLANS: dict[tuple[tuple[int, int, int, int], str], list[list[int]]] = {}
+
+
+def _plan(order: tuple[int, int, int, int], sizes: tuple[int, int, int]) -> list[list[int]]:
+    """Which positions of the shuffled pack each seat gets: worked out once
+    per seat order and pattern (every deal walked the packets through
+    ``nxt`` calls, a tenth of dealing a hand)."""
+    plan: list[list[int]] = [[], [], [], []]
     k = 0
-    for size in _PATTERNS[pattern]:
-        seat = nxt(dealer)
-        for _ in range(4):
-            hands[seat].extend(cards[k : k + size])
+    for size in sizes:
+        for seat in order:
+            plan[seat].extend(range(k, k + size))
             k += size
-            seat = nxt(seat)
-    return [sort_cards(h) for h in hands]
+    return plan

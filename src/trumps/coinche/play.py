@@ -17,6 +17,7 @@ The legal-card rules follow §5.2 with every obligation option.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from trumps.coinche.calls import AT, NT
 from trumps.core.cards import Card
@@ -24,7 +25,7 @@ from trumps.core.options import Options
 
 __all__ = ["DIX_DE_DER", "PLAIN_ORDER", "TRUMP_ORDER", "TrickRules", "card_points", "rules_for"]
 
-DIX_DE_DER = 10
+DIX_DE_DER: Final = 10  # Final: a constant in the compiled engines, not a module look-up
 # rank value (Card.rank) -> order within a suit, higher is better
 TRUMP_ORDER = {14: 8, 9: 7, 17: 6, 10: 5, 16: 4, 15: 3, 8: 2, 7: 1}  # J 9 A T K Q 8 7
 PLAIN_ORDER = {17: 8, 10: 7, 16: 6, 15: 5, 14: 4, 9: 3, 8: 2, 7: 1}  # A T K Q J 9 8 7
@@ -167,7 +168,19 @@ _CACHE: dict[tuple[object, ...], TrickRules] = {}
 
 
 def rules_for(denom: int, o: Options) -> TrickRules:
-    """The (shared, immutable) rules of a denomination under options ``o``."""
+    """The (shared, immutable) rules of a denomination under options ``o``:
+    kept by denomination in the options' memo (every deal's contract asks;
+    the key of option values below is built once per rule set)."""
+    by_denom: list[TrickRules | None] | None = o.memo.get("coinche.rules")
+    if by_denom is None:
+        by_denom = o.memo["coinche.rules"] = [None] * 6
+    got = by_denom[denom]
+    if got is None:
+        got = by_denom[denom] = _shared_rules(denom, o)
+    return got
+
+
+def _shared_rules(denom: int, o: Options) -> TrickRules:
     key = (
         denom, o.nt_values, o.at_values, o.partner_exempt_on_trump_lead, o.must_undertrump,
         o.partner_master_exemption, o.partner_master_trump_must_overtrump,

@@ -72,7 +72,7 @@ def contract_made(
 ) -> bool:
     """§11: numeric contracts by threshold (and out-scoring), capot by all
     eight tricks to the side, générale by all eight to the taker alone."""
-    kind = contract.kind
+    kind = contract.bid.kind  # contract.kind without its Python-level property
     if kind == "CAPOT":
         return tricks[taker_team] == 8
     if kind == "GENERALE":
@@ -110,7 +110,7 @@ def score_deal(
         for x in (0, 1)
     ]
     made = contract_made(o, contract, totals, t, tricks, alone)
-    m = contract.multiplier(int(o.surcoinche_multiplier))
+    m = (1, 2, int(o.surcoinche_multiplier))[contract.level]  # contract.multiplier(), no Python call
     if o.scoring == "seed":
         points = _seed(o, contract, t, cards, belote, melds_won, made, m)
     else:
@@ -119,9 +119,10 @@ def score_deal(
 
 
 def _bid_term(o: Options, contract: Contract) -> int:
-    if contract.kind == "CAPOT":
+    kind = contract.bid.kind
+    if kind == "CAPOT":
         return int(o.capot_bid_value)
-    if contract.kind == "GENERALE":
+    if kind == "GENERALE":
         return GENERALE_VALUE
     return contract.bid.value
 
@@ -157,7 +158,7 @@ def _common(
     """§13: the plain formulas, the coinche stake, capot and générale."""
     d = 1 - t
     r = o.rounding
-    kind = c.kind
+    kind = c.bid.kind
     winner, loser = (t, d) if made else (d, t)
     out = [0, 0]
     flat = kind == "CAPOT" and o.capot_flat
@@ -193,7 +194,7 @@ def _stake(o: Options, c: Contract, m: int, made: bool, all_tricks: bool) -> int
     """The coinched stake of §13 for every ``coinche_formula``."""
     formula = o.coinche_formula
     bid = _bid_term(o, c)
-    if c.kind == "BID":
+    if c.bid.kind == "BID":
         if formula == "all_times_m":
             return (160 + bid) * m
         if formula == "bid_times_m":

@@ -343,6 +343,13 @@ class Options(Mapping[str, Any]):
     # ``items``, ``game``...) is left out, so it means what it always meant.
     _values: dict[str, OptionValue]
     _game: str
+    #: What the engines work out from an option set (a contract's trick rules,
+    #: the table of bids), by a name of their own.  The options never change,
+    #: and :meth:`OptionSchema.resolve` hands the same ``Options`` to every
+    #: game of a rule set, so each is worked out once per rule set instead of
+    #: at every deal from a key of option values.  Not part of the options'
+    #: value: equality, copies and pickles leave it out.
+    memo: dict[str, Any]
 
     def __init__(self, values: Mapping[str, object], game: str = "") -> None:
         own = dict(values)
@@ -350,6 +357,7 @@ class Options(Mapping[str, Any]):
         state.update((k, v) for k, v in own.items() if k not in _OPTIONS_NAMES)
         state["_values"] = own
         state["_game"] = game
+        state["memo"] = {}
 
     @property
     def game(self) -> str:
@@ -389,7 +397,7 @@ class Options(Mapping[str, Any]):
 
 
 # what an option may not shadow as an attribute of Options (see its __init__)
-_OPTIONS_NAMES = frozenset(dir(Options)) | {"_values", "_game", "__dict__"}
+_OPTIONS_NAMES = frozenset(dir(Options)) | {"_values", "_game", "memo", "__dict__"}
 
 
 @dataclass

@@ -37,6 +37,7 @@ from trumps.core.json_types import JSONDict
 from trumps.core.options import Options, OptionSchema
 from trumps.core.presentation import Presentation
 from trumps.core.seats import SEAT_NAMES_4, parse_seat, seat_name
+from trumps.core.shuffle import randbelow, seeded
 
 __all__ = ["RECORD_FORMAT", "Action", "Deal", "Match"]
 
@@ -144,7 +145,8 @@ class Match(ABC, Generic[D]):
         self.players = players
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         if dealer is None:
-            self.first_dealer = random.Random(f"{self.seed}/dealer").randrange(players)
+            # random.Random(f"{self.seed}/dealer").randrange(players), draw for draw
+            self.first_dealer = randbelow(seeded(f"{self.seed}/dealer"), players)
         else:
             self.first_dealer = parse_seat(dealer, players)
         self.dealer = self.first_dealer
@@ -157,8 +159,9 @@ class Match(ABC, Generic[D]):
         self._init = init
 
     def deal_rng(self, number: int) -> random.Random:
-        """The shuffle of deal ``number`` is a pure function of the seed."""
-        return random.Random(f"{self.seed}/{number}")
+        """The shuffle of deal ``number`` is a pure function of the seed:
+        ``random.Random(f"{seed}/{number}")`` (:func:`~trumps.core.shuffle.seeded`)."""
+        return seeded(f"{self.seed}/{number}")
 
     def __repr__(self) -> str:
         """The game, the options that differ from its defaults, the seed and

@@ -1,5 +1,7 @@
-"""The shuffle of every deal: exactly :meth:`random.Random.shuffle`, in a
-module the engines' build compiles (``setup.py``).
+"""The generators and the shuffle of every deal: exactly
+``random.Random(text)``, :meth:`random.Random.randrange` and
+:meth:`random.Random.shuffle`, in a module the engines' build compiles
+(``setup.py``).
 
 Python's shuffle calls a Python-level ``_randbelow`` for each card (52 calls
 a bridge deal), a sixth of the time to start a deal.  This is the same
@@ -7,16 +9,53 @@ Fisher-Yates walk over the same ``getrandbits`` draws (CPython 3.11-3.13:
 ``_randbelow_with_getrandbits``), so a seed deals the same cards as it
 always has — the stored records replay and ``tests/core/test_shuffle.py``
 compares the two on many seeds and lengths.
+
+Every game also makes two generators from strings (its first dealer's and
+each deal's, ``Match._setup`` and ``Match.deal_rng``), and
+``random.Random(text)`` runs two Python-level methods around the C seeding
+(``__init__`` and ``seed``, a quarter of its 5 µs).  :func:`seeded` does what
+they do — the SHA-512 of the text appended to it, read as one integer, given
+to the C ``seed`` — so the generator's state is the same, which the tests
+compare with ``getstate()`` on many texts.
 """
 
 from __future__ import annotations
 
+import _random
 import random
-from typing import TypeVar
+from hashlib import sha512
+from typing import Final, TypeVar
 
-__all__ = ["shuffle"]
+__all__ = ["randbelow", "seeded", "shuffle"]
 
 T = TypeVar("T")
+
+_Random: Final = random.Random
+# the C type's own methods: random.Random's Python-level __init__ and seed
+# call these in the end
+_new: Final = random.Random.__new__
+_c_seed: Final = _random.Random.seed
+
+
+def seeded(text: str) -> random.Random:
+    """``random.Random(text)``: the same state, made without the Python-level
+    ``Random.__init__`` and ``Random.seed`` (version 2 seeding of a string:
+    ``int.from_bytes(text + sha512(text))``, then ``gauss_next = None``)."""
+    rng: random.Random = _new(_Random)
+    data = text.encode()
+    _c_seed(rng, int.from_bytes(data + sha512(data).digest(), "big"))
+    rng.gauss_next = None  # type: ignore[attr-defined]  # random.Random's own attribute, not in its stub
+    return rng
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``, draw for draw (the Python-level
+    ``randrange`` and ``_randbelow`` are a tenth of a deal's set-up)."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
 
 
 def shuffle(rng: random.Random, items: list[T]) -> None:

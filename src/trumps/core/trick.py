@@ -29,7 +29,7 @@ from trumps.core.json_types import JSONDict
 from trumps.core.protocol import Action, Deal
 from trumps.core.seats import parse_seat, seat_name
 
-__all__ = ["DONE", "NO_SUIT", "Trick", "TrickDeal", "TrickPlay", "TrickRules"]
+__all__ = ["DONE", "NO_SUIT", "Trick", "TrickDeal", "TrickPlay", "TrickRules", "trick_cards", "trick_winner"]
 
 DONE: Final = "DONE"  # the phase of a finished deal, in every game (Final: a C static when compiled)
 NO_SUIT: Final = 4  # the led suit of a trick led by a card of no suit (a 500 joker in no trumps)
@@ -195,6 +195,19 @@ class Trick:
 _new_trick = object.__new__
 
 
+def trick_cards(trick: Trick) -> Sequence[Card]:
+    """The cards of ``trick`` in play order, as the engine handed them over:
+    not a copy, and not through the :attr:`Trick.cards` property (a
+    Python-level call and a tuple per trick; coinche counts every trick's
+    card points).  Read it, never change it."""
+    return trick._f[1]
+
+
+def trick_winner(trick: Trick) -> int:
+    """:attr:`Trick.winner` without its Python-level property call."""
+    return trick._f[2]
+
+
 def _rebuild(seats: tuple[int, ...], cards: tuple[Card, ...], winner: int, led: int, width: int) -> Trick:
     return Trick(seats, cards, winner, led, width=width)
 
@@ -327,7 +340,7 @@ class TrickPlay:
         side, not a seat).  Counted when asked: nothing in play needs it."""
         out = [0] * len(self.hands)
         for t in self.tricks:
-            out[t.winner] += 1
+            out[trick_winner(t)] += 1
         return out
 
     @abstractmethod

@@ -9,7 +9,7 @@ from mypy_extensions import mypyc_attr
 
 from trumps.core.copying import shallow_copy
 from trumps.core.options import Options
-from trumps.five_hundred.calls import DENOMS, MIS, OMIS, PASS, Call, rank_key
+from trumps.five_hundred.calls import BREACH, DENOMS, MIS, OMIS, PASS, Call, rank_key
 
 __all__ = ["Auction"]
 
@@ -19,8 +19,15 @@ _INKLES = [Call.bid(6, d, inkle=True) for d in DENOMS]
 
 _KEYS: dict[tuple[int, int, bool], dict[Call, int]] = {}
 _ONLY_PASS: Final = (PASS,)
+# the calls every call is compared with: names of this module (C statics when
+# compiled), not look-ups in the calls module's dictionary at every call
+_PASS: Final = PASS
+_BREACH: Final = BREACH
 _LEGAL: Final[dict[tuple[object, ...], tuple[Call, ...]]] = {}
 _LEGAL_LIMIT: Final = 4096
+# the number of each combination of the options the legal calls depend on (a
+# handful per process: one per rule set played)
+_RULES: Final[dict[tuple[object, ...], int]] = {}
 
 
 def _rank_keys(nullo_points: int, open_nullo_points: int, eight_spades: bool) -> dict[Call, int]:
@@ -35,6 +42,33 @@ def _rank_keys(nullo_points: int, open_nullo_points: int, eight_spades: bool) ->
     return keys
 
 
+# the bids' rank keys, the inkle seats, American or not, and the number of
+# the rules the legal calls depend on
+_Fixed = tuple[dict[Call, int], int, bool, int]
+
+
+def _fixed(options: Options) -> _Fixed:
+    """What an auction reads of its options (:class:`Auction`'s fields of the
+    same names).  The legal calls depend on the options below besides the
+    state: they are numbered, so that the key of every call's look-up is
+    flat (a nested tuple is hashed and compared field by field each time)."""
+    keys = _rank_keys(options.nullo_points, options.open_nullo_points, options.eight_spades_overbids_nullo)
+    inkle_seats = int(options.inkle_seats)
+    american = bool(options.variation == "american")  # read at every call: a field, not an option
+    rules = (
+        id(keys),
+        american,
+        bool(options.inkles_must_outrank),
+        inkle_seats,
+        str(options.nullo_mode),
+        bool(options.open_nullo_after_8),
+    )
+    number = _RULES.get(rules)
+    if number is None:
+        number = _RULES[rules] = len(_RULES)
+    return keys, inkle_seats, american, number
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
 class Auction:
     """Calls so far, whose turn it is, and the legal calls.
@@ -42,6 +76,7 @@ class Auction:
     ``banned`` seats may only pass (breach rule, §11.6)."""
 
     __slots__ = (
+        "_american",
         "_inkle_seats",
         "_keys",
         "_rules_key",
@@ -78,19 +113,12 @@ class Auction:
         self.raise_used = False
         self.seen_7 = False
         self.seen_8 = False
-        self._keys = _rank_keys(
-            options.nullo_points, options.open_nullo_points, options.eight_spades_overbids_nullo
-        )
-        self._inkle_seats = int(options.inkle_seats)
-        # what the legal calls depend on besides the state: fixed for the auction
-        self._rules_key = (
-            id(self._keys),
-            bool(options.variation == "american"),
-            bool(options.inkles_must_outrank),
-            self._inkle_seats,
-            str(options.nullo_mode),
-            bool(options.open_nullo_after_8),
-        )
+        # what the auction reads of the options, worked out once per rule set
+        # (the options' memo) rather than at every deal
+        fixed: _Fixed | None = options.memo.get("500.auction")
+        if fixed is None:
+            fixed = options.memo["500.auction"] = _fixed(options)
+        self._keys, self._inkle_seats, self._american, self._rules_key = fixed
 
     def copy(self) -> Auction:
         other = shallow_copy(self)
@@ -100,7 +128,7 @@ class Auction:
 
     @property
     def american(self) -> bool:
-        return bool(self.o.variation == "american")
+        return self._american
 
     def contract(self) -> tuple[int, Call] | None:
         """The winning (seat, bid) once the auction is done, or ``None``."""
@@ -142,7 +170,7 @@ class Auction:
         o = self.o
         keys = self._keys
         out = [PASS]
-        if self.american and not self.raise_turn:
+        if self._american and not self.raise_turn:
             floor_real = self.high if o.inkles_must_outrank else self.high_real
             floor = keys[floor_real[1]] if floor_real else -1
             if self.spoken < o.inkle_seats:
@@ -174,7 +202,7 @@ class Auction:
         self.calls.append((seat, call))
         n = self.players
         reopened = False
-        if call.is_bid:
+        if call is not _PASS and call is not _BREACH:  # call.is_bid (interned calls; no property call)
             prev = self.high_real
             self.high = (seat, call)
             if not call.inkle:
@@ -190,7 +218,7 @@ class Auction:
                 ):
                     self.passed.clear()
                     reopened = True
-        if self.american:
+        if self._american:
             self.spoken += 1
             if self.spoken >= n:
                 self._close()
@@ -203,7 +231,7 @@ class Auction:
             if not reopened:
                 self._close()
                 return
-        elif call is PASS:
+        elif call is _PASS:
             self.passed.add(seat)
         if self.high is None:
             if len(self.passed) == n:

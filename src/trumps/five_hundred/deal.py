@@ -15,7 +15,7 @@ from trumps.core.options import Options
 from trumps.core.protocol import Action
 from trumps.core.trick import Trick, TrickDeal
 from trumps.five_hundred.auction import Auction
-from trumps.five_hundred.calls import BREACH, PASS, Call
+from trumps.five_hundred.calls import BREACH, MIS, OMIS, PASS, Call
 from trumps.five_hundred.play import NO_SUIT, JokerLead, TrickRules, joker_leads, rules_for
 
 __all__ = ["FiveHundredDeal", "team_map"]
@@ -25,6 +25,10 @@ AUCTION: Final = "AUCTION"
 BREACH_PHASE: Final = "BREACH"
 KITTY: Final = "KITTY"
 PLAY: Final = "PLAY"
+# the misère calls, tested by identity at every trick: names of this module
+# (C statics when compiled), not look-ups in another module's dictionary
+_MIS: Final = MIS
+_OMIS: Final = OMIS
 
 
 def team_map(players_option: str) -> list[int]:
@@ -176,14 +180,14 @@ class FiveHundredDeal(TrickDeal):
         self.contract = call
         self.contractor = seat
         self.bidding_team = self.team[seat]
-        if call.is_misere:
+        if call is MIS or call is OMIS:  # call.is_misere, without a Python-level property call
             self.rules = rules_for(None, joker_low=bool(self.o.joker_low_in_misere))
         else:
             self.rules = rules_for(call.denom)
 
     def _breach_eligible(self) -> bool:
         c = self.contract
-        return bool(self.o.breach_enabled) and c is not None and (c.is_misere or c.level >= 7)
+        return bool(self.o.breach_enabled) and c is not None and (c is MIS or c is OMIS or c.level >= 7)
 
     def _open_breach_window(self, window: int) -> bool:
         assert self.contractor is not None
@@ -249,7 +253,7 @@ class FiveHundredDeal(TrickDeal):
         n = self.n
         # who decides for each hand: the contractor plays a misère partner's exposed hand (both_hands)
         self.actor_of = list(range(n))
-        if c is not None and c.is_misere and self.contractor is not None:
+        if (c is MIS or c is OMIS) and self.contractor is not None:
             partners = [s for s in range(n) if self.team[s] == self.bidding_team and s != self.contractor]
             if o.nullo_plays == "own_hand":
                 self.active = [s for s in range(n) if s not in partners]
@@ -257,7 +261,7 @@ class FiveHundredDeal(TrickDeal):
                 self.exposed.update(partners)
                 for s in partners:
                     self.actor_of[s] = self.contractor
-            if c.kind == "OMIS" and o.open_misere_expose == "before_lead":
+            if c is OMIS and o.open_misere_expose == "before_lead":
                 self.exposed.add(self.contractor)
         for i, s in enumerate(self.active):
             self.next_of[s] = self.active[(i + 1) % len(self.active)]
@@ -276,10 +280,11 @@ class FiveHundredDeal(TrickDeal):
         self.to_act = self.actor_of[seat]
 
     def _trick_done(self, trick: Trick) -> bool:
+        # calls are interned: identity, not a Python-level attribute or property,
+        # at every trick
         if (
             len(self.tricks) == 1
-            and self.contract is not None
-            and self.contract.kind == "OMIS"
+            and self.contract is _OMIS
             and self.o.open_misere_expose == "after_first_trick"
         ):
             assert self.contractor is not None
@@ -288,7 +293,7 @@ class FiveHundredDeal(TrickDeal):
 
     def _decided(self) -> bool:
         c = self.contract
-        if c is None or not c.is_misere or not self.o.end_hand_when_decided:
+        if (c is not _MIS and c is not _OMIS) or not self.o.end_hand_when_decided:  # not c.is_misere
             return False
         taken = self.team_tricks()[self.bidding_team or 0]
         if self.breach_seat is not None:

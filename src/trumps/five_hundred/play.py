@@ -21,16 +21,31 @@ def joker_leads(hand: list[Card], void: set[int] | None = None) -> list[Card | J
     each joker once per suit it may name — with ``void`` (the
     ``joker_lead_suit_restriction`` option), not a suit its holder has shown
     void in, unless that leaves none — and the other cards as they are."""
-    suits = list(Suit)
-    if void:
-        suits = [s for s in suits if int(s) not in void] or suits
     out: list[Card | JokerLead] = []
     for c in hand:
         if c.suit is None:
-            out.extend(JokerLead(c, s) for s in suits)
+            leads = _leads_of(c)
+            if void:
+                out.extend([lead for lead in leads if int(lead.suit) not in void] or leads)
+            else:
+                out.extend(leads)
         else:
             out.append(c)
     return out
+
+
+_SUITS = tuple(Suit)
+_LEADS: dict[Card, tuple[JokerLead, ...]] = {}
+
+
+def _leads_of(joker: Card) -> tuple[JokerLead, ...]:
+    """``joker`` led naming each suit, in suit order: made once per joker
+    (an enum's iteration and ``JokerLead.__new__`` are Python-level calls,
+    a few at every joker lead in no trumps)."""
+    got = _LEADS.get(joker)
+    if got is None:
+        got = _LEADS[joker] = tuple(JokerLead(joker, s) for s in _SUITS)
+    return got
 
 
 class TrickRules:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trumps.core.options import Options
-from trumps.five_hundred.calls import Call
+from trumps.five_hundred.calls import MIS, OMIS, Call
 from trumps.five_hundred.options import resolve_options
 
 __all__ = [
@@ -35,10 +35,21 @@ __all__ = [
 CAP = 490
 
 
+def _call(contract: Call | str) -> Call:
+    """``Call(contract)``, without the Python-level ``Call.__new__`` when it
+    is a call already (the engine's case: four times a deal)."""
+    return contract if isinstance(contract, Call) else Call(contract)
+
+
+def _misere(c: Call) -> bool:
+    """``c.is_misere`` as a compiled identity test (calls are interned)."""
+    return c is MIS or c is OMIS
+
+
 def contract_value(contract: Call | str, options: Options | None = None) -> int:
     """``V``: the Avondale value of a bid, or the misère points option."""
-    c = Call(contract)
-    o = options or resolve_options()
+    c = _call(contract)
+    o = options if options is not None else resolve_options()  # not `or`: a Mapping's len() is a Python call
     if c.kind == "BID":
         return c.value
     if c.kind == "MIS":
@@ -49,8 +60,8 @@ def contract_value(contract: Call | str, options: Options | None = None) -> int:
 
 
 def made(contract: Call | str, bidders_tricks: int) -> bool:
-    c = Call(contract)
-    if c.is_misere:
+    c = _call(contract)
+    if _misere(c):
         return bidders_tricks == 0
     return bidders_tricks >= c.level
 
@@ -58,7 +69,7 @@ def made(contract: Call | str, bidders_tricks: int) -> bool:
 def contract_points(contract: Call | str, bidders_tricks: int, options: Options | None = None) -> int:
     """The bidders' points: ``+V`` made (``max(V, 250)`` for a slam of a
     suit/NT contract), ``-V`` failed."""
-    c = Call(contract)
+    c = _call(contract)
     v = contract_value(c, options)
     if not made(c, bidders_tricks):
         return -v
@@ -70,7 +81,7 @@ def contract_points(contract: Call | str, bidders_tricks: int, options: Options 
 def defender_points(contract: Call | str | None, tricks: int, options: Options) -> int:
     """A non-bidding team's 10 points a trick (none against misère when
     ``misere_defender_points`` is ``none``)."""
-    if contract is not None and Call(contract).is_misere and options.misere_defender_points == "none":
+    if contract is not None and _misere(_call(contract)) and options.misere_defender_points == "none":
         return 0
     return 10 * tricks
 
@@ -85,8 +96,8 @@ def capped(old: int, points: int, must_bid_to_win: bool) -> int:
 
 def breach_succeeded(contract: Call | str, bidders_tricks: int) -> bool:
     """§11.3: a suit contract fails by 2+ tricks; a misère contractor takes 3+."""
-    c = Call(contract)
-    if c.is_misere:
+    c = _call(contract)
+    if _misere(c):
         return bidders_tricks >= 3
     return c.level - bidders_tricks >= 2
 
@@ -207,7 +218,7 @@ def score(
     from trumps.core.errors import TrumpsError
 
     o = resolve_options(preset, dict(options) if options else None)
-    c = Call(contract)
+    c = _call(contract)
     if not c.is_bid or c.inkle:
         raise TrumpsError(f"{c} is not a contract")
     if not 0 <= tricks <= 10:
