@@ -280,19 +280,9 @@ def _start_play(
             s.flush()
         e = _entry(s, tid, row)
         current = e.table_id
-        free = current is None or (current.startswith("pending:") and float(current[8:]) < stale_before)
-        if not free or len(e.scores) >= t.plan.deals:
+        if not _free(current, stale_before) or len(e.scores) >= t.plan.deals:
             return Start(t, e, False)
-        result = s.execute(
-            update(EntryRow)
-            .where(
-                EntryRow.tournament_id == tid,
-                EntryRow.player_id == player,
-                EntryRow.table_id.is_(None) if current is None else EntryRow.table_id == current,
-            )
-            .values(table_id=marker)
-        )
-        return Start(t, e, getattr(result, "rowcount", 0) == 1)
+        return Start(t, e, _reserve(s, tid, player, current, marker))
 
 
 def board(store: Store, tid: str) -> Board | None:
@@ -380,18 +370,31 @@ def claim_table(store: Store, tid: str, player: str, marker: str, stale_before: 
         if row is None:
             return "?"
         current = row.table_id
-        if current is not None and not (current.startswith("pending:") and float(current[8:]) < stale_before):
+        if not _free(current, stale_before):
+            assert current is not None
             return current
-        result = s.execute(
-            update(EntryRow)
-            .where(
-                EntryRow.tournament_id == tid,
-                EntryRow.player_id == player,
-                EntryRow.table_id.is_(None) if current is None else EntryRow.table_id == current,
-            )
-            .values(table_id=marker)
+        return None if _reserve(s, tid, player, current, marker) else "?"
+
+
+def _free(current: str | None, stale_before: float) -> bool:
+    """Whether an entry's table place may be reserved: empty, or held only
+    by a reservation older than ``stale_before`` (a worker that died)."""
+    return current is None or (current.startswith("pending:") and float(current[8:]) < stale_before)
+
+
+def _reserve(s: Session, tid: str, player: str, current: str | None, marker: str) -> bool:
+    """The compare-and-set: the entry's table place becomes ``marker`` if it
+    still holds ``current``."""
+    result = s.execute(
+        update(EntryRow)
+        .where(
+            EntryRow.tournament_id == tid,
+            EntryRow.player_id == player,
+            EntryRow.table_id.is_(None) if current is None else EntryRow.table_id == current,
         )
-        return None if getattr(result, "rowcount", 0) == 1 else "?"
+        .values(table_id=marker)
+    )
+    return getattr(result, "rowcount", 0) == 1
 
 
 def record_score(
