@@ -175,6 +175,18 @@ def test_two_entrants_who_play_the_same_cards_meet_the_same_bots(db_url: str) ->
     assert logs[0] == logs[1] and len(logs[0]) > 20
 
 
+def lose_the_score(db_url: str, tid: str, player: str, table: str) -> None:
+    """Deal 1's score gone and the entry still at its table, as if the
+    worker died between the deal's last card and its score."""
+    store = Store(db_url)
+    try:
+        with store.sessions.begin() as s:
+            s.delete(s.get(DealScoreRow, (tid, player, 0)))
+            s.get(EntryRow, (tid, player)).table_id = table
+    finally:
+        store.close()
+
+
 def test_a_score_lost_to_a_crash_is_made_again_from_the_table(db_url: str) -> None:
     tid = instant(db_url, deals=2)
     with TestClient(create_app(db_url, bot_delay=0)) as c:
@@ -182,13 +194,7 @@ def test_a_score_lost_to_a_crash_is_made_again_from_the_table(db_url: str) -> No
         table = c.post(f"/api/tournaments/{tid}/play").json()["table"]
         play_deal(c, table)
         score = c.get(f"/api/tournaments/{tid}").json()["sheets"][0]["score"]
-    store = Store(db_url)
-    try:
-        with store.sessions.begin() as s:  # as if the worker died between the last card and the score
-            s.delete(s.get(DealScoreRow, (tid, player, 0)))
-            s.get(EntryRow, (tid, player)).table_id = table
-    finally:
-        store.close()
+    lose_the_score(db_url, tid, player, table)
     with TestClient(create_app(db_url, bot_delay=0)) as c:
         c.post("/api/login", json={"username": "Ann_t", "password": PASSWORD})
         again = c.get(f"/api/tournaments/{tid}").json()
@@ -203,13 +209,7 @@ def test_a_score_lost_to_a_crash_is_made_again_when_the_next_deal_is_asked_for(d
         player = register(c, "Ann_t")
         table = c.post(f"/api/tournaments/{tid}/play").json()["table"]
         play_deal(c, table)
-    store = Store(db_url)
-    try:
-        with store.sessions.begin() as s:  # the worker died between the last card and the score
-            s.delete(s.get(DealScoreRow, (tid, player, 0)))
-            s.get(EntryRow, (tid, player)).table_id = table
-    finally:
-        store.close()
+    lose_the_score(db_url, tid, player, table)
     with TestClient(create_app(db_url, bot_delay=0)) as c:
         c.post("/api/login", json={"username": "Ann_t", "password": PASSWORD})
         nxt = c.post(f"/api/tournaments/{tid}/play").json()["table"]  # no page read first
