@@ -176,6 +176,9 @@ class ObservationLists:
         self.table: Any = None  # the tracker's table the lists show (its identity)
         self.seen: Any = None  # a copy of that table as the lists show it
         self.lists: list[list[object] | None] = [None] * len(inverse)
+        self._t_mv: Any = None  # memoryviews of the table and of seen
+        self._seen_mv: Any = None
+        self._diff: Any = None  # the cells that differ (a buffer)
 
     def observe(self, seat: int) -> list[float]:
         """``seat``'s observation tensor as a new list (``seat`` checked by the caller)."""
@@ -209,15 +212,24 @@ class ObservationLists:
         if t is not self.table:
             self.table = t
             self.seen = t.copy()
+            self._t_mv = t.data
+            self._seen_mv = self.seen.data
+            self._diff = np.empty(len(t), dtype=np.bool_)
             self.lists = [None] * len(self.inverse)
             return
-        seen = self.seen
-        changed = (t != seen).nonzero()[0]
-        if len(changed) == 0:
+        diff = self._diff
+        np.not_equal(t, self.seen, out=diff)
+        cells: list[int] = diff.nonzero()[0].tolist()
+        if not cells:
             return
-        cells: list[int] = changed.tolist()
-        values: list[object] = t[changed].tolist()
-        np.copyto(seen, t)
+        # (a few cells: read one by one through memoryviews, cheaper than
+        # numpy's fancy indexing and a copy of the whole table)
+        t_mv, seen_mv = self._t_mv, self._seen_mv
+        values: list[object] = []
+        for c in cells:
+            v = t_mv[c]
+            seen_mv[c] = v
+            values.append(v)
         for seat in range(len(self.lists)):
             lst = self.lists[seat]
             if lst is None:
