@@ -2,7 +2,7 @@
 adapter and the OpenSpiel adapter, per game; and steps per second of the
 adapters with an observation per step, against OpenSpiel's own C++ bridge.
 
-    python benchmarks/envs_speed.py [--episodes 200] [--repeat 3] [--seed 1]
+    python benchmarks/envs_speed.py [--episodes 200] [--repeat 3] [--seed 1] [--wrapped]
 
 The raw engine loop picks a random legal action object and applies it; the
 PettingZoo loop reads ``last()`` (observation tensor, action mask, the view
@@ -27,6 +27,10 @@ a double-dummy solve).  The ratios (time per step, trumps ÷ peer) pair the
 loops of the same round; min / median / max over the rounds.  All times are
 CPU times of this process (``time.process_time``): other jobs on the
 machine slow every loop of a round alike.
+
+``--wrapped`` adds the PettingZoo loop through ``trumps.envs.env()`` (the
+order-enforcing wrapper) beside ``raw_env``'s, and the difference of
+their times per step.
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ from typing import Any
 import numpy as np
 
 import trumps
-from trumps.envs import raw_env
+from trumps.envs import env, raw_env
 from trumps.envs.encoding import Spec
 from trumps.envs.tracking import ObservationTracker
 
@@ -182,6 +186,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--repeat", type=int, default=3, help="rounds; each loop's best round counts")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-openspiel", action="store_true")
+    ap.add_argument("--wrapped", action="store_true", help="also the PettingZoo loop through env()")
     a = ap.parse_args(argv)
     cols = ["raw", "raw+view", "PZ floor", "PettingZoo"] + ([] if a.no_openspiel else ["OpenSpiel"])
     print(
@@ -200,6 +205,9 @@ def main(argv: list[str] | None = None) -> None:
             "PZ floor": lambda seed, e=e_floor: pettingzoo(e, a.episodes, seed),
             "PettingZoo": lambda seed, e=e_pz: pettingzoo(e, a.episodes, seed),
         }
+        if a.wrapped:
+            e_wr = env(game, preset=preset)
+            loops["PZ env()"] = lambda seed, e=e_wr: pettingzoo(e, a.episodes, seed)
         if not a.no_openspiel:
             g_os = load_openspiel(game, preset)
             loops["OpenSpiel"] = lambda seed, g=g_os: openspiel(g, a.episodes, seed)
@@ -224,7 +232,9 @@ def main(argv: list[str] | None = None) -> None:
         print(line, flush=True)
 
     stepped = [
-        k for k in ("PettingZoo", "OpenSpiel+obs", "C++ bridge+obs") if any(k in r for r in per_step.values())
+        k
+        for k in ("PettingZoo", "PZ env()", "OpenSpiel+obs", "C++ bridge+obs")
+        if any(k in r for r in per_step.values())
     ]
     print(f"\nsteps per CPU second, an observation per step (min / median / max over {a.repeat} rounds)")
     print(f"{'game':<20}" + "".join(f" {k:>26}" for k in stepped))
@@ -237,6 +247,11 @@ def main(argv: list[str] | None = None) -> None:
             if mine in rounds and peer in rounds:
                 ratios = [x / y for x, y in zip(rounds[mine], rounds[peer], strict=True)]
                 print(f"{name:<20} {spread(ratios)}×  {what}", flush=True)
+    if a.wrapped:
+        print("\nthe order-enforcing wrapper: env() - raw_env, µs per step, each round's pair")
+        for name, rounds in per_step.items():
+            extra = [(x - y) * 1e6 for x, y in zip(rounds["PZ env()"], rounds["PettingZoo"], strict=True)]
+            print(f"{name:<20} {spread(extra)} µs", flush=True)
 
 
 if __name__ == "__main__":

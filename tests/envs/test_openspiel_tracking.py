@@ -235,3 +235,59 @@ def test_the_tensor_list_is_tolist() -> None:
         t = np.where(rng.random(700) < density, rng.normal(size=700), 0.0).astype(np.float32)
         out = as_list(t)
         assert out == t.tolist() and all(type(v) is float for v in out)
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES + MORE[:2])
+def test_kept_lists_follow_sparse_reads(name: str, params: dict[str, Any]) -> None:
+    """The lists the state keeps per seat (``ObservationLists``) brought up
+    to date however seldom a seat is read: the acting seat at most steps,
+    another now and then, some steps none, some seats asked twice; every
+    list new, of floats, and the caller's changes to it go nowhere."""
+    g = pyspiel.load_game(f"python_trumps_{name}", params)
+    scratch = Scratch(g)
+    n = g.num_players()
+    kept = 0
+    for deal in range(max(4, DEALS // 20)):
+        rng = random.Random(100 + deal)
+        s = g.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice(s.chance_outcomes())[0])
+                continue
+            r = rng.random()
+            seats = [] if r < 0.2 else [s.current_player()] if r < 0.8 else [rng.randrange(n)] * 2
+            for p in seats:
+                got = s.observation_tensor(p)
+                assert got == scratch.observation(s, p), (name, deal, p)
+                assert all(type(v) is float for v in got)
+                got[:] = [7.0] * len(got)  # the caller's list: the state's is not touched
+                assert s.observation_tensor(p) == scratch.observation(s, p)
+            kept += s.holder.lists is not None
+            s.apply_action(rng.choice(s.legal_actions()))
+    assert kept > 0
+
+
+def test_inverse_index_refuses_a_cell_shown_twice() -> None:
+    from trumps.envs._step import inverse_index
+
+    index = [np.array([0, 1, 2, 3, 3]), np.array([3, 2, 1, 0, 3])]
+    assert inverse_index(index, 4, 3) == [[0, 1, 2, -1], [3, 2, 1, -1]]
+    with pytest.raises(ValueError, match="twice"):
+        inverse_index([np.array([0, 1, 0])], 4, 3)
+
+
+def test_without_kept_lists_each_call_converts_the_tracked_tensor() -> None:
+    """A layout whose inverse index is refused (``_inverse == []``) keeps
+    no lists: the tensors are the same, converted at each call."""
+    g = pyspiel.load_game("python_trumps_bridge")
+    g.config._inverse = []
+    scratch = Scratch(g)
+    rng = random.Random(3)
+    s = g.new_initial_state()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(rng.choice(s.chance_outcomes())[0])
+            continue
+        assert s.observation_tensor() == scratch.observation(s, s.current_player())
+        assert s.holder.lists is None
+        s.apply_action(rng.choice(s.legal_actions()))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -120,3 +122,76 @@ def test_wrapper_last_is_the_environment_last_and_checks_reset() -> None:
         assert (reward, term, trunc) == inner[1:4] and info is inner[4]
         assert e.last(observe=False)[0] is None
         e.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][-1]))
+
+
+def test_wrapper_checks_as_pettingzoos_own_wrapper() -> None:
+    """The wrapper's properties, ``step`` and iterator (cheaper than
+    PettingZoo's ``__getattr__`` forwarding) refuse and allow what
+    PettingZoo's own ``OrderEnforcingWrapper`` does, with its messages."""
+    from pettingzoo.utils.env_logger import EnvLogger
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    ours, theirs = env("bridge"), OrderEnforcingWrapper(raw_env("bridge"))
+    for e in (ours, theirs):
+        for name in (
+            "rewards",
+            "terminations",
+            "truncations",
+            "infos",
+            "agent_selection",
+            "agents",
+            "num_agents",
+        ):
+            with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+                getattr(e, name)
+        with pytest.raises(AssertionError, match="reset"):
+            e.step(0)
+        with pytest.raises(AssertionError, match="reset"):
+            e.agent_iter()
+        assert e.possible_agents == ["N", "E", "S", "W"]
+    ours.reset(seed=4)
+    theirs.reset(seed=4)
+    for name in (
+        "rewards",
+        "terminations",
+        "truncations",
+        "infos",
+        "agent_selection",
+        "agents",
+        "num_agents",
+    ):
+        assert getattr(ours, name) == getattr(ours.unwrapped, name) == getattr(theirs, name)
+    # a step must come between two agents of the loop
+    for e in (ours, theirs):
+        it = iter(e.agent_iter())
+        next(it)
+        with pytest.raises(AssertionError, match="need to call step"):
+            next(it)
+    # the same episode through both, to its end; then a step only warns
+    rng = random.Random(4)
+    walk = {}
+    for e in (ours, theirs):
+        e.reset(seed=4)
+        rng.seed(4)
+        agents = []
+        for agent in e.agent_iter():
+            obs, _r, term, trunc, _i = e.last()
+            agents.append(agent)
+            e.step(None if term or trunc else rng.choice(obs["action_mask"].nonzero()[0].tolist()))
+        assert not e.agents
+        walk[e is ours] = agents
+        EnvLogger.mqueue.clear()
+        e.step(0)
+        assert any("step() called after all agents" in m for m in EnvLogger.mqueue)
+    assert walk[True] == walk[False] and len(walk[True]) > 50
+    # max_iter counts the agents given
+    ours.reset(seed=5)
+    n = 0
+    for _agent in ours.agent_iter(7):
+        obs, _r, term, trunc, _i = ours.last()
+        ours.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][-1]))
+        n += 1
+    assert n == 7
+    # writing through the wrapper writes the environment's attribute
+    ours.infos = {"N": {"x": 1}}
+    assert ours.unwrapped.infos == {"N": {"x": 1}}

@@ -30,7 +30,15 @@ except ImportError as exc:  # pragma: no cover - depends on the install
 import trumps
 from trumps.core.json_types import JSON, JSONDict, JSONObject
 from trumps.core.protocol import Action, Deal, Match
-from trumps.envs._step import apply_index, as_list, deal_card, legal_by_index, pick
+from trumps.envs._step import (
+    ObservationLists,
+    apply_index,
+    as_list,
+    deal_card,
+    inverse_index,
+    legal_by_index,
+    pick,
+)
 from trumps.envs.encoding import Spec
 from trumps.envs.rewards import bridge_par, deal_rewards
 from trumps.envs.tracking import ObservationTracker
@@ -123,14 +131,17 @@ class _Holder:
     seat's tensor up to date action by action; a copy is the engine's own
     clone with a copy of the tracker.  ``legal`` caches the legal actions
     (index -> engine action) of the match's current position: OpenSpiel asks
-    for them, then applies one; copies start without."""
+    for them, then applies one; copies start without.  ``lists`` keeps the
+    tensors as the Python lists ``observation_tensor()`` gives
+    (:class:`~trumps.envs._step.ObservationLists`); copies start without."""
 
-    __slots__ = ("legal", "match", "tracker")
+    __slots__ = ("legal", "lists", "match", "tracker")
 
     def __init__(self, match: Match[Deal] | None, tracker: ObservationTracker | None = None) -> None:
         self.match = match
         self.tracker = tracker
         self.legal: dict[int, Action] | None = None
+        self.lists: ObservationLists | None = None
 
     def _copy(self) -> tuple[Match[Deal], ObservationTracker | None]:
         assert self.match is not None
@@ -187,6 +198,11 @@ class _Config:
         self.check_observations = False
         self._tracker: ObservationTracker | None = None
         self._untracked = False  # a layout the tracker does not support: views only
+        # the trackers' inverse_index, made once ([] if a cell shows twice in a
+        # seat's tensor: then no lists, each call converts the tracker's tensor)
+        self._inverse: list[list[int]] | None = None
+        # a tensor's worth of 0.0 as distinct float objects (ObservationLists' starting lists)
+        self._zeros: list[object] = list(np.zeros(spec.observation.size).tolist())
         self._observer: TrumpsObserver | None = None
 
     def new_initial_state(self) -> TrumpsState:
@@ -208,6 +224,22 @@ class _Config:
         tracker = proto.copy(match)
         tracker.check = self.check_observations
         return tracker
+
+    def lists(self, tracker: ObservationTracker, actions: list[Any]) -> ObservationLists | None:
+        """The Python lists of ``tracker``'s tensors, for a state whose
+        history is ``actions``; ``None`` in check mode (each call then
+        converts the tracker's tensor, checked against the view) or for a
+        layout :func:`~trumps.envs._step.inverse_index` refuses."""
+        if tracker.check:
+            return None
+        inverse = self._inverse
+        if inverse is None:
+            try:
+                inverse = inverse_index(tracker._index, tracker._size, tracker._zero)
+            except ValueError:
+                inverse = []
+            self._inverse = inverse
+        return ObservationLists(tracker, inverse, self._zeros, actions) if inverse else None
 
     def observer(self) -> TrumpsObserver:
         """The observation observer that :meth:`TrumpsState.observation_tensor` uses."""
@@ -367,17 +399,22 @@ class TrumpsState(pyspiel.State):  # type: ignore[misc]
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """``player``'s observation tensor (the current player's by
         default): ``pyspiel.State.observation_tensor``'s values, read
-        straight from the tracker."""
+        straight from the tracker, as a new list copied from the one the
+        state keeps for the seat (:class:`~trumps.envs._step.ObservationLists`)."""
         p = self._player if player is None else operator.index(player)
         if not 0 <= p < self.tg.players:
             raise pyspiel.SpielError(
                 f"observation_tensor: player {p} is not a seat (0-{self.tg.players - 1})"
             )
-        tracker = None if self._done else self.holder.tracker
-        if tracker is None:
+        if not self._done:
+            h = self.holder
+            lists = h.lists
+            if lists is not None:
+                return lists.observe(p)
             tracker = self.tracked()
-        if tracker is not None:
-            return as_list(tracker.observe(p))
+            if tracker is not None:
+                lists = h.lists = self.tg.lists(tracker, self.actions)
+                return as_list(tracker.observe(p)) if lists is None else lists.observe(p)
         observer = self.tg.observer()
         observer.set_from(self, p)
         values = observer.tensor.tolist()

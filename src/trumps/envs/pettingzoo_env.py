@@ -17,6 +17,10 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, 
 from pettingzoo.utils.wrappers import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
     OrderEnforcingWrapper,
 )
+from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 import trumps
 from trumps.core.json_types import JSONDict
@@ -37,12 +41,45 @@ Last = tuple[Observation | None, float, bool, bool, dict[str, object]]
 termination; truncation; info)."""
 
 
+def _after_reset(name: str) -> property:
+    """The wrapped environment's attribute ``name``, read through the
+    wrapper once it was reset, as ``OrderEnforcingWrapper.__getattr__``
+    gives it (an ``AttributeError`` before ``reset()``), and written to the
+    wrapped environment.
+
+    PettingZoo's wrapper reaches these through ``__getattr__``, which
+    Python calls only after the ordinary lookup has failed, raised and
+    caught an ``AttributeError``: ``agent_iter()`` reads ``agents`` and
+    ``agent_selection`` at every step and ``step()`` reads ``agents``,
+    about 2.8 µs a step in all (``benchmarks/envs_speed.py``).  A property
+    is found by the ordinary lookup."""
+
+    def get(self: OrderEnforcing) -> object:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    def put(self: OrderEnforcing, value: object) -> None:
+        setattr(self.env, name, value)
+
+    return property(get, put, doc=f"The wrapped environment's ``{name}`` (after ``reset()``).")
+
+
 class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's ``OrderEnforcingWrapper`` with ``last()`` handed to the
-    environment in one call.  The inherited ``last()`` reads six attributes
-    and ``observe`` through the wrapper's ``__getattr__`` forwarding, about a
-    tenth of a random episode's time (``benchmarks/envs_speed.py``).  The
-    check is the same: nothing is read before ``reset()``."""
+    environment in one call, and the attributes its ``__getattr__`` guards
+    (readable only after ``reset()``) as properties (:func:`_after_reset`).
+    The inherited ``last()`` reads six attributes and ``observe`` through
+    the wrapper's ``__getattr__`` forwarding, about a tenth of a random
+    episode's time (``benchmarks/envs_speed.py``).  The checks are the same:
+    nothing is read before ``reset()``."""
+
+    rewards = _after_reset("rewards")
+    terminations = _after_reset("terminations")
+    truncations = _after_reset("truncations")
+    infos = _after_reset("infos")
+    agent_selection = _after_reset("agent_selection")
+    agents = _after_reset("agents")
 
     def last(self, observe: bool = True) -> Last:
         if not self._has_reset:
@@ -50,8 +87,48 @@ class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
         result: Last = self.env.last(observe)
         return result
 
+    def step(self, action: int | None) -> None:
+        """As PettingZoo's: once reset, with agents left, the action goes
+        straight to the environment (one call instead of three); otherwise
+        PettingZoo's own ``step`` raises (before ``reset()``) or warns
+        (no agents left)."""
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            super().agent_iter(max_iter)  # (raises: reset() first)
+        return _Iterable(self, max_iter)
+
     def __str__(self) -> str:  # as PettingZoo's own wrapper prints: the environment's name
         return str(self.env)
+
+
+class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's order-enforcing iterator in one call a step: the same
+    checks (the loop ends when no agent is left or after ``max_iter``; each
+    agent must be stepped before the next is asked for), the wrapped
+    environment's ``agents`` and ``agent_selection`` read directly (the
+    wrapper was reset: ``agent_iter`` checked)."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        agent: str = env.agent_selection
+        return agent
 
 
 class TrumpsAECEnv(AECEnv):  # type: ignore[misc]
