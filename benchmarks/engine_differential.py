@@ -9,9 +9,11 @@ The engines' hot modules are compiled by mypyc when trumps is installed
 every game and preset (and bridge's claims, 500's six players): each plays
 ``--deals`` deals with random legal actions (whole matches, one after the
 other, so that scoring across deals and the end of a game are covered) and
-hashes, at every step, the seat to act, the phase and the legal actions,
-and at the end of every deal its result, the public view and the whole
-record (``to_json``), and a clone's record.  The two digests of every case
+hashes, at every step, the seat to act, the phase, the legal actions and
+that seat's view (the views are compiled too: keys in their order, as a
+page or a stored log gets them), and at the end of every deal its result,
+every seat's view and the spectator's, the whole record (``to_json``), and
+a clone's record.  The two digests of every case
 must be equal.  Issue 33 asks for 100,000 deals per game and preset here; the
 test suite runs a few hundred (``tests/core/test_compiled.py``).
 
@@ -56,13 +58,15 @@ def play(game: str, preset: str | None, options: dict[str, Any], deals: int, see
         while not m.is_over and done < deals:
             legal = m.legal_actions()
             h.update(f"{m.to_act}|{m.phase}|{' '.join(map(str, legal))}\n".encode())
+            h.update(json.dumps(m.view(m.to_act_index), default=str).encode())
             m.apply(legal[rng.randrange(len(legal))])
             steps += 1
             if len(m.results) > seen:
                 seen = len(m.results)
                 done += 1
                 h.update(json.dumps(m.results[-1], sort_keys=True, default=str).encode())
-                h.update(json.dumps(m.view(None), sort_keys=True, default=str).encode())
+                for seat in [None, *range(m.players)]:
+                    h.update(json.dumps(m.view(seat), default=str).encode())
         record = json.dumps(m.to_json(), sort_keys=True)
         h.update(record.encode())
         h.update(json.dumps(m.clone().to_json(), sort_keys=True).encode())
