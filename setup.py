@@ -130,6 +130,12 @@ setup(
             extra_compile_args=["-O3", "-std=c11", "-Wall"],
             optional=True,
         ),
+        Extension(
+            "trumps.core._seeded",
+            sources=["src/trumps/core/_seeded.c"],
+            extra_compile_args=["-O3", "-std=c11", "-Wall"],
+            optional=True,
+        ),
         *compiled_engines(),
     ],
 )

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trumps.core.shuffle import randbelow, seeded, shuffle
+import trumps.core.shuffle as shuffle_module
+from trumps.core.shuffle import randbelow, seed_key, seeded, seeded_randbelow, seeded_shuffle, shuffle
 
 
 @given(st.integers(min_value=0, max_value=2**64), st.integers(min_value=0, max_value=70))
@@ -58,3 +60,71 @@ def test_randbelow_is_randrange(seed: int, n: int) -> None:
     ours, theirs = random.Random(seed), random.Random(seed)
     assert [randbelow(ours, n) for _ in range(5)] == [theirs.randrange(n) for _ in range(5)]
     assert ours.getstate() == theirs.getstate()
+
+
+# ----- the C twin (_seeded.c) of a deal's shuffle and the first dealer -----
+needs_c = pytest.mark.skipif(shuffle_module._C is None, reason="_seeded.c not built (or TRUMPS_PURE=1)")
+
+
+@needs_c
+@given(st.text(max_size=300), st.integers(min_value=0, max_value=1_000))
+def test_the_c_shuffle_is_random_random_of_the_text(text: str, length: int) -> None:
+    """Any text (empty, leading NULs, four-byte characters) and any length,
+    up to several of the generator's blocks of 624 outputs."""
+    a, b = list(range(length)), list(range(length))
+    seeded_shuffle(text, a)
+    random.Random(text).shuffle(b)
+    assert a == b
+
+
+@needs_c
+@given(st.text(max_size=100), st.integers(min_value=1, max_value=2**32 - 1))
+def test_the_c_randbelow_is_randrange_of_the_text(text: str, n: int) -> None:
+    assert seeded_randbelow(text, n) == random.Random(text).randrange(n)
+
+
+@needs_c
+def test_the_c_twin_deals_as_the_engines_always_dealt() -> None:
+    """The engines' texts for many seeds, each deck's length (bridge 52,
+    500 43 and 63, coinche 32) and the dealer of 4 and 6 players: the C
+    twin, the Python beside it and ``random.Random`` agree."""
+    seeds = [*range(-20, 300), *(random.Random(34).randrange(2**63) for _ in range(700))]
+    for seed in seeds:
+        for number in (0, 1, 17):
+            text = f"{seed}/{number}"
+            for length in (32, 43, 52, 63):
+                c, py, ref = list(range(length)), list(range(length)), list(range(length))
+                seeded_shuffle(text, c)
+                shuffle(seeded(text), py)
+                random.Random(text).shuffle(ref)
+                assert c == py == ref, (text, length)
+        for players in (4, 6):
+            text = f"{seed}/dealer"
+            assert (
+                seeded_randbelow(text, players)
+                == randbelow(seeded(text), players)
+                == random.Random(text).randrange(players)
+            )
+
+
+@needs_c
+def test_the_c_twin_refuses_bad_arguments() -> None:
+    from trumps.core import _seeded
+
+    with pytest.raises(ValueError):
+        _seeded.randbelow(seed_key("x"), 0)
+    with pytest.raises(TypeError):
+        _seeded.shuffle("not bytes", [1, 2])  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        _seeded.shuffle(seed_key("x"), (1, 2))  # type: ignore[arg-type]
+
+
+def test_without_the_c_twin_the_python_deals_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``TRUMPS_PURE`` or no compiler: the functions fall back to the Python."""
+    monkeypatch.setattr(shuffle_module, "_C", None)
+    for n in range(50):
+        a, b = list(range(52)), list(range(52))
+        seeded_shuffle(f"{n}/3", a)
+        random.Random(f"{n}/3").shuffle(b)
+        assert a == b
+        assert seeded_randbelow(f"{n}/dealer", 4) == random.Random(f"{n}/dealer").randrange(4)

@@ -27,7 +27,6 @@ from trumps.core.options import Options
 from trumps.core.presentation import Presentation
 from trumps.core.protocol import Action, Match, read_record
 from trumps.core.seats import parse_seat
-from trumps.core.shuffle import shuffle
 
 __all__ = ["Bridge"]
 
@@ -126,7 +125,7 @@ class Bridge(Match[BridgeDeal]):
             hands = [list(h) for h in self._explicit]
         else:
             cards = list(DECK)
-            shuffle(self.deal_rng(number), cards)
+            self.shuffle_deal(number, cards)
             d = self.dealer
             hands = [[], [], [], []]
             for k in range(4):

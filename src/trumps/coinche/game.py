@@ -23,7 +23,6 @@ from trumps.core.options import Options
 from trumps.core.presentation import Presentation
 from trumps.core.protocol import Action, Match
 from trumps.core.seats import parse_seat
-from trumps.core.shuffle import shuffle
 
 __all__ = ["Coinche"]
 
@@ -83,7 +82,7 @@ class Coinche(Match[CoincheDeal]):
             hands = self._read_deal(self._explicit)
         else:
             cards = list(_DECK)
-            shuffle(self.deal_rng(number), cards)
+            self.shuffle_deal(number, cards)
             hands = deal_packets(cards, self.dealer, self.nxt, str(self.options.deal_pattern))
         deal = CoincheDeal(self.options, self.dealer, hands, contract, taker)
         self.deal_records.append(deal.record(self.seat_name))

@@ -37,7 +37,7 @@ from trumps.core.json_types import JSONDict
 from trumps.core.options import Options, OptionSchema
 from trumps.core.presentation import Presentation
 from trumps.core.seats import SEAT_NAMES_4, parse_seat, seat_name
-from trumps.core.shuffle import randbelow, seeded
+from trumps.core.shuffle import seeded, seeded_randbelow, seeded_shuffle
 
 __all__ = ["RECORD_FORMAT", "Action", "Deal", "Match"]
 
@@ -146,7 +146,7 @@ class Match(ABC, Generic[D]):
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         if dealer is None:
             # random.Random(f"{self.seed}/dealer").randrange(players), draw for draw
-            self.first_dealer = randbelow(seeded(f"{self.seed}/dealer"), players)
+            self.first_dealer = seeded_randbelow(f"{self.seed}/dealer", players)
         else:
             self.first_dealer = parse_seat(dealer, players)
         self.dealer = self.first_dealer
@@ -162,6 +162,13 @@ class Match(ABC, Generic[D]):
         """The shuffle of deal ``number`` is a pure function of the seed:
         ``random.Random(f"{seed}/{number}")`` (:func:`~trumps.core.shuffle.seeded`)."""
         return seeded(f"{self.seed}/{number}")
+
+    def shuffle_deal(self, number: int, cards: list[Card]) -> None:
+        """Shuffle ``cards`` for deal ``number`` in place, as
+        ``self.deal_rng(number).shuffle(cards)`` does
+        (:func:`~trumps.core.shuffle.seeded_shuffle`: without the generator
+        object, in C where it is built)."""
+        seeded_shuffle(f"{self.seed}/{number}", cards)
 
     def __repr__(self) -> str:
         """The game, the options that differ from its defaults, the seed and

@@ -16,7 +16,6 @@ from trumps.core.options import Options
 from trumps.core.presentation import Presentation
 from trumps.core.protocol import Action, Match
 from trumps.core.seats import parse_seat
-from trumps.core.shuffle import shuffle
 from trumps.five_hundred.calls import Call
 from trumps.five_hundred.deal import AUCTION, KITTY, PLAY, FiveHundredDeal, team_map
 from trumps.five_hundred.options import SCHEMA
@@ -99,7 +98,7 @@ class FiveHundred(Match[FiveHundredDeal]):
             hands, kitty = self._read_deal(self._explicit)
         else:
             cards = list(self.deck)
-            shuffle(self.deal_rng(number), cards)
+            self.shuffle_deal(number, cards)
             n = self.players
             # dealt clockwise from the dealer's left, one at a time, ten each;
             # the rest is the kitty: seat dealer + 1 + i gets cards i, i + n, ...
