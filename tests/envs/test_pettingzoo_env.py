@@ -124,6 +124,10 @@ def test_wrapper_last_is_the_environment_last_and_checks_reset() -> None:
         e.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][-1]))
 
 
+#: what PettingZoo's order-enforcing wrapper refuses to read before reset()
+GUARDED = ("rewards", "terminations", "truncations", "infos", "agent_selection", "agents", "num_agents")
+
+
 def test_wrapper_checks_as_pettingzoos_own_wrapper() -> None:
     """The wrapper's properties, ``step`` and iterator (cheaper than
     PettingZoo's ``__getattr__`` forwarding) refuse and allow what
@@ -133,15 +137,7 @@ def test_wrapper_checks_as_pettingzoos_own_wrapper() -> None:
 
     ours, theirs = env("bridge"), OrderEnforcingWrapper(raw_env("bridge"))
     for e in (ours, theirs):
-        for name in (
-            "rewards",
-            "terminations",
-            "truncations",
-            "infos",
-            "agent_selection",
-            "agents",
-            "num_agents",
-        ):
+        for name in GUARDED:
             with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
                 getattr(e, name)
         with pytest.raises(AssertionError, match="reset"):
@@ -151,15 +147,7 @@ def test_wrapper_checks_as_pettingzoos_own_wrapper() -> None:
         assert e.possible_agents == ["N", "E", "S", "W"]
     ours.reset(seed=4)
     theirs.reset(seed=4)
-    for name in (
-        "rewards",
-        "terminations",
-        "truncations",
-        "infos",
-        "agent_selection",
-        "agents",
-        "num_agents",
-    ):
+    for name in GUARDED:
         assert getattr(ours, name) == getattr(ours.unwrapped, name) == getattr(theirs, name)
     # a step must come between two agents of the loop
     for e in (ours, theirs):
