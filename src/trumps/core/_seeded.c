@@ -80,19 +80,15 @@ static inline uint32_t twist_word(const uint32_t *mt, int kk, int next, int far)
     return mt[far] ^ (y >> 1) ^ ((y & 1U) ? MATRIX_A : 0U);
 }
 
-/* CPython's genrand_uint32, the block made word by word as the outputs are
+/* CPython's genrand_uint32, each block made word by word as the outputs are
  * read: word kk < N - M reads the old words kk, kk + 1 and kk + M, none yet
  * overwritten when words are made in order; the rest are made at once, in
  * CPython's order, the first time one of them is needed. */
 static uint32_t next_output(MT *g) {
     uint32_t *mt = g->mt;
-    if (g->index >= N) { /* a second block (no deck needs one) */
-        int kk;
-        for (kk = 0; kk < N - M; kk++) mt[kk] = twist_word(mt, kk, kk + 1, kk + M);
-        for (; kk < N - 1; kk++) mt[kk] = twist_word(mt, kk, kk + 1, kk + (M - N));
-        mt[N - 1] = twist_word(mt, N - 1, 0, M - 1);
+    if (g->index >= N) { /* the next block (no deck needs one): made the same way */
         g->index = 0;
-        g->twisted = N;
+        g->twisted = 0;
     }
     if (g->index >= g->twisted) {
         if (g->index < N - M) {
