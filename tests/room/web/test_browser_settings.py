@@ -454,7 +454,7 @@ def test_a_suggestion_is_highlighted_and_followed(browser: Browser, server: Live
     ann.wait_for_selector("#suggest-box", state="visible")
     ann.check("#suggest-on")
     followed: list[tuple[int, str, bool]] = []
-    why_shown = False
+    why_shown = popup_checked = False
     for _ in range(80):
         if any(card for *_, card in followed) and any(not card for *_, card in followed) and why_shown:
             break
@@ -465,12 +465,20 @@ def test_a_suggestion_is_highlighted_and_followed(browser: Browser, server: Live
             break
         at, action = ann.evaluate("() => [suggestion.seq, suggestion.action]")
         assert at == seq(ann)
-        marked = ann.locator("#felt button.card.suggested, #bidbox .suggested, #calls .suggested")
+        if not popup_checked and ann.locator("#bidbox button[data-popup]").count():
+            popup_checked = True
+            check_misere_popup_marked(ann)
+        # one button is yellow: the card, the call, or the misère popup's opener (its
+        # closed menu's buttons are marked too, but hidden)
+        marked = ann.locator("#felt button.card.suggested, #bidbox .suggested, #calls .suggested").locator(
+            "visible=true"
+        )
         assert marked.count() == 1
         is_card = marked.get_attribute("data-card") is not None
+        in_popup = marked.get_attribute("data-popup") is not None
         if is_card:
             assert marked.get_attribute("data-card") == action.split(":")[0].split("+")[0]
-        else:
+        elif not in_popup:
             assert marked.get_attribute("data-call") == action
         # yellow
         colour = ann.evaluate(
@@ -490,6 +498,10 @@ def test_a_suggestion_is_highlighted_and_followed(browser: Browser, server: Live
         if ann.is_visible("#panel"):  # the last deal's summary still covers the box: close it first
             ann.click("#panel button.primary")
         click(marked)
+        if in_popup:  # opened: the call in it is yellow too, and is the one clicked
+            inside = ann.locator(f"#bidbox .misere-menu button.suggested[data-call='{action}']")
+            inside.wait_for(state="visible", timeout=5000)
+            click(inside)
         if ann.locator(f"#calls button[data-call='{action}']").count():  # a card played one of several ways
             ann.click(f"#calls button[data-call='{action}']")
         if ann.locator("#discard-go").count():
@@ -518,6 +530,30 @@ def test_a_suggestion_is_highlighted_and_followed(browser: Browser, server: Live
     ann.uncheck("#suggest-on")
     ann.wait_for_function("() => state.table.suggesting === false")
     ann.context.close()
+
+
+def check_misere_popup_marked(page: Page) -> None:
+    """A suggested misère call marks the popup's opener and, once it is open, the call in it.
+
+    The bot seldom suggests misère, so the suggestion is set in the page for this check
+    and the real one put back after it.
+    """
+    real = page.evaluate("() => suggestion")
+    calls = page.locator("#bidbox .misere-menu button")
+    enabled = [c for c in calls.evaluate_all("bs => bs.filter(b => !b.disabled).map(b => b.dataset.call)")]
+    call = enabled[0] if enabled else calls.first.get_attribute("data-call")
+    page.evaluate("c => { suggestion = {...suggestion, action: c}; markSuggestion(); }", call)
+    marked = page.locator("#bidbox .suggested").locator("visible=true")
+    assert marked.count() == 1 and marked.get_attribute("data-popup") == "1"
+    opener = page.locator("#bidbox button[data-popup]")
+    if enabled:  # opened, the box is drawn again: the call in it is yellow
+        click(opener)
+        page.locator(f"#bidbox .misere-menu button.suggested[data-call='{call}']").wait_for(state="visible")
+        assert page.locator("#bidbox .suggested").locator("visible=true").count() == 2
+        shot(page, "settings-suggestion-misere.png")
+        click(opener)
+        page.locator("#bidbox .misere-menu").wait_for(state="hidden")
+    page.evaluate("s => { suggestion = s; markSuggestion(); }", real)
 
 
 # ----- scheduled start --------------------------------------------------------------------------------

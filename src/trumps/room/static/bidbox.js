@@ -9,8 +9,12 @@
 const Bidbox = (() => {
   let pres = null;
   let popupOpen = false;
+  // called after the box redraws itself (the misère popup opened or closed), so
+  // the page can mark again what it marks on the box's buttons (the suggestion)
+  let redrawn = () => {};
 
   function setPresentation(p) { pres = p; }
+  function onRedraw(f) { redrawn = f; }
   // a call's label and spelled-out name, translated; a call the presentation does not
   // know (a bridge claim) gets its notation, the words of which are translated too
   function label(call) { const s = pres && pres.labels && pres.labels[call]; return s ? t(s) : claimText(call) || prettyCall(call); }
@@ -102,7 +106,7 @@ const Bidbox = (() => {
       const menu = el("div", "misere-menu");
       menu.hidden = !(popupOpen && any);
       for (const c of p.calls) menu.append(button(c, legal, label(c), " misere-choice", call => { popupOpen = false; act(call); }));
-      open.onclick = () => { popupOpen = !popupOpen; render(legalList, act); const first = $("bidbox").querySelector(".misere-menu button:not([disabled])"); if (popupOpen && first) first.focus(); };
+      open.onclick = () => { popupOpen = !popupOpen; render(legalList, act); redrawn(); const first = $("bidbox").querySelector(".misere-menu button:not([disabled])"); if (popupOpen && first) first.focus(); };
       const c = cell(open); c.classList.add("popup-cell"); c.append(menu);
       side.append(c);
     }
@@ -111,5 +115,5 @@ const Bidbox = (() => {
 
   function close() { popupOpen = false; }
 
-  return { setPresentation, render, label, name, term, has, close, calls };
+  return { setPresentation, onRedraw, render, label, name, term, has, close, calls };
 })();

@@ -1272,6 +1272,7 @@ function markSuggestion() {
   $("why").hidden = !(suggestion.reasons && suggestion.reasons.length);
 }
 
+Bidbox.onRedraw(markSuggestion);
 $("suggest-on").addEventListener("change", e => send({ type: "suggest", on: e.target.checked }));
 $("why").addEventListener("click", () => {
   const box = $("reasons");
