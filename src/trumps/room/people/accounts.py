@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, TypeVar, TypeVarTuple
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
 
 from trumps.i18n import N_
 from trumps.room.limits import HASH_QUEUE, HASH_THREADS
@@ -272,8 +273,10 @@ def session_player_info(store: Store, sid: str, now: float | None = None) -> Pla
     """:func:`session_player` and :func:`player_info` in one trip to the
     database thread (a socket's first request on a worker needs both; a
     worker taking over tables gets hundreds of such sockets at once)."""
-    pid = session_player(store, sid, now)
-    return None if pid is None else player_info(store, pid)
+    with store.sessions() as s:  # one connection and transaction for both
+        pid = _session_player(s, sid, time.time() if now is None else now)
+        p = None if pid is None else s.get(Player, pid)
+        return None if p is None else _info(p)
 
 
 def find_account(store: Store, username: str) -> PlayerInfo | None:
@@ -495,20 +498,21 @@ def session_player(store: Store, sid: str, now: float | None = None) -> str | No
     """The player of a live session (by id), or None if unknown, revoked or
     expired.  A used session is extended (sliding expiry, touched at most
     once an hour)."""
-    now = time.time() if now is None else now
     with store.sessions() as s:
-        row = s.get(SessionRow, sid)
-        if row is None or row.revoked is not None or row.expires <= now:
-            return None
-        pid = row.player_id
-        if now - row.seen > 3600:
-            account = s.scalar(select(Player.username_key).where(Player.id == pid)) is not None
-            days = SESSION_DAYS if account else GUEST_SESSION_DAYS
-            s.execute(
-                update(SessionRow).where(SessionRow.id == sid).values(seen=now, expires=now + days * 86400)
-            )
-            s.commit()
-        return pid
+        return _session_player(s, sid, time.time() if now is None else now)
+
+
+def _session_player(s: Session, sid: str, now: float) -> str | None:
+    row = s.get(SessionRow, sid)
+    if row is None or row.revoked is not None or row.expires <= now:
+        return None
+    pid = row.player_id
+    if now - row.seen > 3600:
+        account = s.scalar(select(Player.username_key).where(Player.id == pid)) is not None
+        days = SESSION_DAYS if account else GUEST_SESSION_DAYS
+        s.execute(update(SessionRow).where(SessionRow.id == sid).values(seen=now, expires=now + days * 86400))
+        s.commit()
+    return pid
 
 
 def revoke_session(store: Store, sid: str) -> None:
