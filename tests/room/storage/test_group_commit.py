@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Connection, Engine, event, insert, select
+from sqlalchemy import Connection, Engine, create_engine, event, insert, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from trumps.room.storage.db import ActionRow, make_engine, migrate
@@ -231,4 +231,42 @@ def test_actions_and_other_writes_keep_their_order_in_one_transaction(db_url: st
         assert seen == [1]
         assert [r[0] for r in stored(store, tid)] == [0, 1]
     finally:
+        store.close()
+
+
+def test_a_batch_whose_connections_were_cut_is_written_on_new_ones(db_url: str) -> None:
+    if not db_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL's connections (SQLite has none to cut)")
+    store = Store(db_url)
+    admin = create_engine(db_url, isolation_level="AUTOCOMMIT")
+    try:
+        tid = a_table(store)
+        commits = GroupCommit(store.engine, store.watch, store._pool, linger=0.05, fill=3)
+
+        async def batch(first: int) -> Sequence[BaseException | None]:
+            return await asyncio.gather(
+                *(commits.queue(action(tid, i)) for i in range(first, first + 3)), return_exceptions=True
+            )
+
+        assert asyncio.run(batch(0)) == [None] * 3
+        held = [store.engine.connect() for _ in range(3)]  # the pool keeps several
+        for conn in held:
+            conn.close()
+        with admin.connect() as conn:  # every other connection to the database is cut
+            conn.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            )
+        assert asyncio.run(batch(3)) == [None] * 3  # the batch failed, each write again on a new one
+        assert [r[0] for r in stored(store, tid)] == list(range(6))
+        assert asyncio.run(batch(6)) == [None] * 3
+        # and what the pool holds is as it should be: a transaction rolls back
+        with store.engine.connect() as conn:
+            conn.execute(insert(ActionRow), [action(tid, 99)])
+            conn.rollback()
+        assert len(stored(store, tid)) == 9
+    finally:
+        admin.dispose()
         store.close()

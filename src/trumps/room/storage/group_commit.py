@@ -19,6 +19,7 @@ table; a busy worker fills its batch before the linger ends."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -212,10 +213,18 @@ class GroupCommit:
                     _INSERT_ACTIONS, [list(column) for column in zip(*(_row(r) for r in rows), strict=True)]
                 )
             finally:
-                pg.autocommit = False
-        except Exception:
-            raw.invalidate()  # in whatever state it is: not back into the pool
-            raise
+                with contextlib.suppress(Exception):
+                    pg.autocommit = False
+                # back into the pool only as it came out: in autocommit, the room's
+                # other writes would each commit alone (a refused row, the fence of a
+                # table taken over, leaves it usable)
+                if pg.closed or pg.broken:
+                    # lost: so are its siblings, most likely (a restarted server), and
+                    # the retry must not take one; what SQLAlchemy does on a disconnect
+                    raw.invalidate()
+                    self.engine.dispose(close=False)
+                elif pg.autocommit:
+                    raw.invalidate()
         finally:
             raw.close()
 
