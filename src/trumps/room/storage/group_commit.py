@@ -221,6 +221,7 @@ class GroupCommit:
                 if pg.closed or pg.broken:
                     # lost: so are its siblings, most likely (a restarted server), and
                     # the retry must not take one; what SQLAlchemy does on a disconnect
+                    log.warning("a database connection was lost: the writes go again on a new one")
                     raw.invalidate()
                     self.engine.dispose(close=False)
                 elif pg.autocommit:
