@@ -10,6 +10,7 @@ import re
 import pytest
 from browser import SCREENSHOTS, LiveServer, enter, play_until
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import trumps
 
@@ -79,7 +80,17 @@ def test_spectator_sees_no_hidden_card_and_restart_continues(browser: Browser, s
     # (a misère contract shows as MIS or in the variant's words, nullo / misère: its
     # partner sits out or shows their hand, so fewer hands are hidden)
     misere = "/MIS|nullo|mis[eè]re/i.test(document.querySelector('#status').innerText)"
-    watcher.wait_for_function(f"() => document.querySelectorAll('.backs .count').length >= 3 || {misere}")
+    try:
+        watcher.wait_for_function(f"() => document.querySelectorAll('.backs .count').length >= 3 || {misere}")
+    except PlaywrightTimeout as exc:  # (seen once in CI, not reproduced: say what the page showed)
+        seen = watcher.evaluate(
+            "() => [document.querySelector('#status').innerText, document.querySelectorAll('.backs .count').length,"
+            " typeof state === 'undefined' ? null : JSON.stringify({seq: state?.seq, status: state?.table?.status,"
+            " phase: state?.view?.phase, over: state?.view?.over})]"
+        )
+        raise AssertionError(
+            f"the watcher's page: {seen}; the player's status: {player.inner_text('#status')}"
+        ) from exc
     assert watcher.locator("#hand .card:not(.back)").count() == 0
     shown = watcher.locator(".seat.other .card:not(.back)").count()
     on_table = watcher.locator("#trick .card").count()
