@@ -37,19 +37,23 @@ def writes(log: list[tuple[int, int]], n: int) -> list[Write]:
     return [Write(note, (i,)) for i in range(n)]
 
 
-def test_a_batch_that_fills_commits_at_once_in_one_transaction(
-    parts: tuple[Engine, ThreadPoolExecutor],
-) -> None:
-    engine, pool = parts
-    commits = GroupCommit(engine, None, pool, linger=30.0, fill=8)
+def commit_writes(commits: GroupCommit, n: int) -> tuple[float, list[tuple[int, int]]]:
+    """Queue ``n`` writes at once; (seconds until all were committed, (transaction, write) of each)."""
     log: list[tuple[int, int]] = []
 
     async def run() -> float:
         t0 = time.perf_counter()
-        await asyncio.gather(*(commits.queue(w) for w in writes(log, 8)))
+        await asyncio.gather(*(commits.queue(w) for w in writes(log, n)))
         return time.perf_counter() - t0
 
-    took = asyncio.run(run())
+    return asyncio.run(run()), log
+
+
+def test_a_batch_that_fills_commits_at_once_in_one_transaction(
+    parts: tuple[Engine, ThreadPoolExecutor],
+) -> None:
+    engine, pool = parts
+    took, log = commit_writes(GroupCommit(engine, None, pool, linger=30.0, fill=8), 8)
     assert took < 5.0  # not the 30 s linger: the eighth write woke the thread
     assert [i for _, i in log] == list(range(8))  # in the order queued
     assert len({conn for conn, _ in log}) == 1  # one transaction
@@ -59,15 +63,7 @@ def test_a_batch_that_does_not_fill_waits_the_linger_and_no_longer(
     parts: tuple[Engine, ThreadPoolExecutor],
 ) -> None:
     engine, pool = parts
-    commits = GroupCommit(engine, None, pool, linger=0.3, fill=16)
-    log: list[tuple[int, int]] = []
-
-    async def run() -> float:
-        t0 = time.perf_counter()
-        await asyncio.gather(*(commits.queue(w) for w in writes(log, 3)))
-        return time.perf_counter() - t0
-
-    took = asyncio.run(run())
+    took, log = commit_writes(GroupCommit(engine, None, pool, linger=0.3, fill=16), 3)
     assert 0.25 < took < 5.0
     assert [i for _, i in log] == [0, 1, 2] and len({conn for conn, _ in log}) == 1
 
