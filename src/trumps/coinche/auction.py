@@ -4,11 +4,12 @@ pass, the three-pass and four-pass endings.
 
 Legal call lists are cached per (highest bid, coinche flags), so an auction
 step costs a dict look-up; calls are interned so ``in`` tests are cheap.
+The turn moves through a list of next seats, not a function call.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from typing import Final
 
 from mypy_extensions import mypyc_attr
@@ -38,10 +39,11 @@ class BidTable:
         if o.allow_generale_bid:
             bids += [Call.generale(d) for d in denoms]
         self.bids = bids
-        self._cache: dict[tuple[int, bool, bool], tuple[Call, ...]] = {}
+        self._cache: dict[int, tuple[Call, ...]] = {}
 
     def legal(self, high_rank: int, coinche: bool, surcoinche: bool) -> tuple[Call, ...]:
-        key = (high_rank, coinche, surcoinche)
+        # one integer, not a tuple made and hashed at every call
+        key = high_rank * 4 + (2 if coinche else 0) + (1 if surcoinche else 0)
         got = self._cache.get(key)
         if got is None:
             calls = [PASS] + [b for b in self.bids if b.rank > high_rank]
@@ -99,7 +101,7 @@ class Auction:
         "done",
         "high",
         "level",
-        "nxt",
+        "next_of",
         "o",
         "passes",
         "polls",
@@ -109,14 +111,15 @@ class Auction:
         "window",
     )  # fmt: skip
 
-    def __init__(self, o: Options, dealer: int, nxt: Callable[[int], int]) -> None:
+    def __init__(self, o: Options, dealer: int, next_of: Sequence[int]) -> None:
+        """``next_of[seat]``: the seat after ``seat`` in the direction of play."""
         self.o = o
-        self.nxt = nxt
+        self.next_of = next_of
         self.table = bid_table(o)
         self.closes = bool(o.coinche_closes_auction)
         self.any_time = o.coinche_timing == "any_time"
         self.calls: list[tuple[int, Call]] = []
-        self.to_act: int | None = nxt(dealer)
+        self.to_act: int | None = next_of[dealer]
         self.high: tuple[int, Call] | None = None
         self.level = 0
         self.coincher: int | None = None
@@ -203,14 +206,14 @@ class Auction:
             self.level = 0
             self.coincher = None
             self.passes = 0
-        nxt = self.nxt(seat)
+        nxt = self.next_of[seat]
         self.to_act = nxt
         if self.any_time and self.high is not None and self.level == 0:
             bidder = self.high[0]
             polls = []
             s = nxt
             for _ in range(3):
-                s = self.nxt(s)
+                s = self.next_of[s]
                 if s != seat and (s - bidder) % 2 == 1:
                     polls.append(s)
             if polls:
@@ -230,7 +233,7 @@ class Auction:
         s = seat
         window = []
         for _ in range(3):
-            s = self.nxt(s)
+            s = self.next_of[s]
             if (s - bidder) % 2 == 0:
                 window.append(s)
         self.window = window

@@ -25,7 +25,7 @@ from trumps.core.options import Options
 from trumps.core.protocol import Action
 from trumps.core.trick import DONE, Trick, TrickDeal, trick_cards, trick_winner
 
-__all__ = ["AUCTION", "DONE", "PLAY", "BelotePlay", "CoincheDeal", "next_seat"]
+__all__ = ["AUCTION", "DONE", "PLAY", "BelotePlay", "CoincheDeal", "next_seat", "next_seats"]
 
 # Final: compiled code reads these as C statics, not through the module's dict
 AUCTION: Final = "AUCTION"
@@ -43,8 +43,19 @@ def next_seat(direction: str) -> Callable[[int], int]:
     return got
 
 
+def next_seats(direction: str) -> list[int]:
+    """``next_seat(direction)`` as a list, seat -> the next seat: what the
+    deal, its auction and the match read (an index, not a call).  Shared:
+    read it, never change it."""
+    got = _NEXT_OF.get(direction)
+    if got is None:
+        next_seat(direction)
+        got = _NEXT_OF[direction]
+    return got
+
+
 _NEXT: dict[str, Callable[[int], int]] = {}
-_NEXT_OF: dict[str, list[int]] = {}  # direction -> seat -> the next seat (copied per deal)
+_NEXT_OF: dict[str, list[int]] = {}  # direction -> seat -> the next seat
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
@@ -62,14 +73,12 @@ class CoincheDeal(TrickDeal):
     ) -> None:
         self.o = options
         self.dealer = dealer
-        direction = str(options.direction)
-        nxt = next_seat(direction)
-        self.next_of = list(_NEXT_OF[direction])
+        self.next_of = next_seats(str(options.direction))  # shared, never changed
         self.side_of = (0, 1, 0, 1)  # on the deal, not read from the class: read at every trick
         self._init_trick_play()
         self.hands = [list(h) for h in hands]
         self.dealt = [list(h) for h in hands]
-        self.auction = Auction(options, dealer, nxt)
+        self.auction = Auction(options, dealer, self.next_of)
         self.phase_ = AUCTION
         self.to_act: int | None = self.auction.to_act
         self.hand_to_play: int | None = self.to_act

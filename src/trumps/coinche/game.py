@@ -3,14 +3,14 @@ common protocol (:class:`~trumps.core.protocol.Match`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mypy_extensions import mypyc_attr
 
 from trumps.coinche.auction import bid_table
 from trumps.coinche.calls import Call, Contract
-from trumps.coinche.deal import AUCTION, PLAY, BelotePlay, CoincheDeal, next_seat
+from trumps.coinche.deal import AUCTION, PLAY, BelotePlay, CoincheDeal, next_seats
 from trumps.coinche.melds import Declaration
 from trumps.coinche.options import SCHEMA
 from trumps.coinche.scoring import game_end, score_deal
@@ -55,7 +55,7 @@ class Coinche(Match[CoincheDeal]):
             "declarer": str(declarer) if declarer is not None else None,
         }
         self._setup(options, 4, seed=seed, dealer=dealer, init=init)
-        self.nxt = next_seat(options.direction)
+        self.next_of = next_seats(str(options.direction))  # shared, never changed
         self.totals = [0, 0]
         self._stored_deals = list(_deals or [])
         self._explicit = deal
@@ -83,7 +83,7 @@ class Coinche(Match[CoincheDeal]):
         else:
             cards = list(_DECK)
             self.shuffle_deal(number, cards)
-            hands = deal_packets(cards, self.dealer, self.nxt, str(self.options.deal_pattern))
+            hands = _dealt(cards, _deal_plans(self.options)[self.dealer])
         deal = CoincheDeal(self.options, self.dealer, hands, contract, taker)
         self.deal_records.append(deal.record(self.seat_name))
         return deal
@@ -129,18 +129,21 @@ class Coinche(Match[CoincheDeal]):
     # ----- the match loop ----------------------------------------------------
     def _finish_deal(self) -> None:
         d = self.deal
-        name = self.seat_name
-        result: JSONDict = {
-            "deal": self.deal_number + 1,
-            "dealer": name(d.dealer),
-            "contract": None if d.contract is None else str(d.contract),
-            "taker": None if d.taker is None else name(d.taker),
-            "thrown_in": d.thrown_in,
-        }
-        if d.thrown_in or d.contract is None or d.taker is None:
-            result["points"] = [0, 0]
-            result["scores"] = list(self.totals)
-            self.results.append(result)
+        names = self.seat_names  # indexed: cheaper than a seat_name call per seat
+        contract = d.contract
+        taker = d.taker
+        if d.thrown_in or contract is None or taker is None:
+            self.results.append(
+                {
+                    "deal": self.deal_number + 1,
+                    "dealer": names[d.dealer],
+                    "contract": None if contract is None else str(contract),
+                    "taker": None if taker is None else names[taker],
+                    "thrown_in": d.thrown_in,
+                    "points": [0, 0],
+                    "scores": list(self.totals),
+                }
+            )
             limit = int(self.options.max_deals)
             if limit > 0 and len(self.results) >= limit:  # thrown-in deals count toward max_deals
                 self._over = True
@@ -150,25 +153,31 @@ class Coinche(Match[CoincheDeal]):
                 return
             self._next_deal()
             return
-        taker_team = d.taker % 2
+        taker_team = taker % 2
         tricks = d.team_tricks()
         belote = d.belote_points()
         melds = d.meld_points()
-        s = score_deal(
-            self.options, d.contract, taker_team, d.card_points, tricks, belote, melds, d.won[d.taker] == 8
-        )
+        alone = d.won[taker] == 8
+        s = score_deal(self.options, contract, taker_team, d.card_points, tricks, belote, melds, alone)
         self.totals = [self.totals[0] + s.points[0], self.totals[1] + s.points[1]]
-        result.update(
-            tricks=tricks,
-            card_points=list(d.card_points),
-            belote=belote,
-            melds=melds,
-            made=s.made,
-            multiplier=s.multiplier,
-            points=s.points,
-            scores=list(self.totals),
+        # one dict built at once, its keys in the order the records have always had
+        self.results.append(
+            {
+                "deal": self.deal_number + 1,
+                "dealer": names[d.dealer],
+                "contract": str(contract),
+                "taker": names[taker],
+                "thrown_in": False,
+                "tricks": tricks,
+                "card_points": list(d.card_points),
+                "belote": belote,
+                "melds": melds,
+                "made": s.made,
+                "multiplier": s.multiplier,
+                "points": s.points,
+                "scores": list(self.totals),
+            }
         )
-        self.results.append(result)
         contract_winner = taker_team if s.made else 1 - taker_team
         over, winner = game_end(self.options, self.totals, contract_winner)
         limit = int(self.options.max_deals)
@@ -185,7 +194,7 @@ class Coinche(Match[CoincheDeal]):
 
     def _next_deal(self) -> None:
         self.deal_number += 1
-        self.dealer = self.nxt(self.dealer)
+        self.dealer = self.next_of[self.dealer]
         self.deal = self._new_deal()
 
     # ----- views -------------------------------------------------------------
@@ -203,25 +212,40 @@ class Coinche(Match[CoincheDeal]):
         return view(self, None if seat is None else parse_seat(seat, 4))
 
 
-def deal_packets(cards: list[Card], dealer: int, nxt: Any, pattern: str) -> list[list[Card]]:
+def deal_packets(cards: list[Card], dealer: int, nxt: Callable[[int], int], pattern: str) -> list[list[Card]]:
     """Deal 8 cards each in packets (§3), from eldest in the play direction."""
     second = nxt(nxt(dealer))
     third = nxt(second)
     order = (nxt(dealer), second, third, nxt(third))
-    key = (order, pattern)
-    plan = _PLANS.get(key)
-    if plan is None:
-        plan = _PLANS[key] = _plan(order, _PATTERNS[pattern])
+    return _dealt(cards, _plan(order, _PATTERNS[pattern]))
+
+
+def _deal_plans(o: Options) -> list[list[list[int]]]:
+    """Per dealer, which positions of the shuffled pack each seat gets under
+    the options' direction and packet pattern: worked out once per option
+    set (kept in its memo), not walked through the packets at every deal."""
+    plans: list[list[list[int]]] | None = o.memo.get("coinche.deal_plans")
+    if plans is None:
+        after = next_seats(str(o.direction))
+        sizes = _PATTERNS[str(o.deal_pattern)]
+        plans = []
+        for dealer in range(4):
+            first = after[dealer]
+            second = after[first]
+            third = after[second]
+            plans.append(_plan((first, second, third, after[third]), sizes))
+        o.memo["coinche.deal_plans"] = plans
+    return plans
+
+
+def _dealt(cards: list[Card], plan: list[list[int]]) -> list[list[Card]]:
+    """The four hands of a plan, each sorted (:func:`sort_cards`)."""
     return [sort_cards([cards[k] for k in positions]) for positions in plan]
 
 
-_PLANS: dict[tuple[tuple[int, int, int, int], str], list[list[int]]] = {}
-
-
 def _plan(order: tuple[int, int, int, int], sizes: tuple[int, int, int]) -> list[list[int]]:
-    """Which positions of the shuffled pack each seat gets: worked out once
-    per seat order and pattern (every deal walked the packets through
-    ``nxt`` calls, a tenth of dealing a hand)."""
+    """Which positions of the shuffled pack each seat gets, the seats in
+    ``order`` (eldest first) taking packets of ``sizes``."""
     plan: list[list[int]] = [[], [], [], []]
     k = 0
     for size in sizes:

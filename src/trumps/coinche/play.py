@@ -119,13 +119,16 @@ class TrickRules:
 
     def legal(self, hand: list[Card], trick: list[Card], best: int, partner_winning: bool) -> list[Card]:
         """The cards of ``hand`` that may be played to ``trick`` (cards in play
-        order), whose winning card is ``trick[best]`` (§5.2)."""
+        order), whose winning card is ``trick[best]`` (§5.2).
+
+        A card's suit is ``index >> 4`` (``index`` is 16 × suit + rank − 2,
+        and coinche has no jokers): native arithmetic where the table
+        :attr:`suit` is a list read per card."""
         if not trick:
             return hand[:]
-        suit = self.suit
         power = self.power
-        led = suit[trick[0].index]
-        follow = [c for c in hand if suit[c.index] == led]
+        led = trick[0].index >> 4
+        follow = [c for c in hand if c.index >> 4 == led]
         denom = self.denom
         if denom == NT:
             return follow or hand[:]
@@ -149,16 +152,16 @@ class TrickRules:
             return over or follow
         if follow:
             return follow
-        trumps = [c for c in hand if suit[c.index] == t]
-        floor = power[top.index] if suit[top.index] == t else 0
-        over = [c for c in trumps if power[c.index] > floor]
+        trumps = [c for c in hand if c.index >> 4 == t]
+        floor = power[top.index] if top.index >> 4 == t else 0
         if partner_winning and self.master_exempt:
             if self.master_overtrump:
-                allowed = [c for c in hand if suit[c.index] != t or power[c.index] > floor]
+                allowed = [c for c in hand if c.index >> 4 != t or power[c.index] > floor]
                 return allowed or hand[:]
             return hand[:]
         if not trumps:
             return hand[:]
+        over = [c for c in trumps if power[c.index] > floor]
         if over:
             return over
         return trumps if self.undertrump else hand[:]
