@@ -18,7 +18,7 @@ from trumps.bridge.auction import Auction
 from trumps.bridge.calls import Call, Contract
 from trumps.bridge.claims import ACCEPT, REJECT, ClaimCall, claim
 from trumps.bridge.play import SUIT_OF, rules_for, trick_winner
-from trumps.core.cards import Card
+from trumps.core.cards import Card, card_texts
 from trumps.core.json_types import JSONDict
 from trumps.core.protocol import Action
 from trumps.core.trick import DONE, Trick, TrickDeal
@@ -237,11 +237,11 @@ class BridgeDeal(TrickDeal):
             out.add(seat)
         return out
 
-    def record(self, name: Callable[[int], str]) -> JSONDict:
+    def record(self, names: Sequence[str]) -> JSONDict:
         """The deal as dealt (every hidden card: for the stored record only)."""
         vul = {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "Both"}
         return {
-            "dealer": name(self.dealer),
+            "dealer": names[self.dealer],
             "vulnerable": vul[self.vulnerable],
-            "hands": {name(s): [str(c) for c in h] for s, h in enumerate(self.dealt)},
+            "hands": {names[s]: card_texts(h) for s, h in enumerate(self.dealt)},
         }

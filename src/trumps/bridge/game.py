@@ -134,7 +134,7 @@ class Bridge(Match[BridgeDeal]):
         deal = BridgeDeal(
             self.dealer, hands, self.vulnerability(), contract, declarer, str(self.options.claims), verifier
         )
-        self.deal_records.append(deal.record(self.seat_name))
+        self.deal_records.append(deal.record(self.seat_names))
         return deal
 
     # ----- protocol --------------------------------------------------------

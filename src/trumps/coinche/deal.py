@@ -19,7 +19,7 @@ from trumps.coinche.belote import BelotePlay
 from trumps.coinche.calls import AT, NT, Call, Contract
 from trumps.coinche.melds import Announcement, Declaration, announcements, declarations, meld_winner
 from trumps.coinche.play import DIX_DE_DER, TrickRules, rules_for
-from trumps.core.cards import Card
+from trumps.core.cards import Card, card_texts
 from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
 from trumps.core.protocol import Action
@@ -289,9 +289,9 @@ class CoincheDeal(TrickDeal):
         trump = self.rules.trump if self.rules is not None else -1
         return announcements(self.meld_order, trump, self.o.meld_equal_value)
 
-    def record(self, name: Callable[[int], str]) -> JSONDict:
+    def record(self, names: Sequence[str]) -> JSONDict:
         """The deal as dealt (every hidden card: for the stored record only)."""
         return {
-            "dealer": name(self.dealer),
-            "hands": {name(s): [str(c) for c in h] for s, h in enumerate(self.dealt)},
+            "dealer": names[self.dealer],
+            "hands": {names[s]: card_texts(h) for s, h in enumerate(self.dealt)},
         }

@@ -14,7 +14,7 @@ from trumps.coinche.deal import AUCTION, PLAY, BelotePlay, CoincheDeal, next_sea
 from trumps.coinche.melds import Declaration
 from trumps.coinche.options import SCHEMA
 from trumps.coinche.scoring import game_end, score_deal
-from trumps.core.cards import Card, sort_cards
+from trumps.core.cards import Card, deal_sorted, sort_cards
 from trumps.core.deal_reader import DealReader, deal_json
 from trumps.core.decks import deck_coinche
 from trumps.core.errors import OptionError, ParseError
@@ -27,6 +27,7 @@ from trumps.core.seats import parse_seat
 __all__ = ["Coinche"]
 
 _DECK = deck_coinche()
+_IN_ORDER = sort_cards(_DECK)
 _READER = DealReader(_DECK, players=4, hand_size=8, sort=True)
 _PATTERNS = {"3-2-3": (3, 2, 3), "3-3-2": (3, 3, 2), "2-3-3": (2, 3, 3)}
 
@@ -83,9 +84,9 @@ class Coinche(Match[CoincheDeal]):
         else:
             cards = list(_DECK)
             self.shuffle_deal(number, cards)
-            hands = _dealt(cards, _deal_plans(self.options)[self.dealer])
+            hands = deal_sorted(cards, _deal_plans(self.options)[self.dealer], 4, _IN_ORDER)
         deal = CoincheDeal(self.options, self.dealer, hands, contract, taker)
-        self.deal_records.append(deal.record(self.seat_name))
+        self.deal_records.append(deal.record(self.seat_names))
         return deal
 
     def _read_deal(self, spec: object) -> list[list[Card]]:
@@ -220,11 +221,11 @@ def deal_packets(cards: list[Card], dealer: int, nxt: Callable[[int], int], patt
     return _dealt(cards, _plan(order, _PATTERNS[pattern]))
 
 
-def _deal_plans(o: Options) -> list[list[list[int]]]:
-    """Per dealer, which positions of the shuffled pack each seat gets under
+def _deal_plans(o: Options) -> list[list[int]]:
+    """Per dealer, the seat each position of the shuffled pack goes to under
     the options' direction and packet pattern: worked out once per option
     set (kept in its memo), not walked through the packets at every deal."""
-    plans: list[list[list[int]]] | None = o.memo.get("coinche.deal_plans")
+    plans: list[list[int]] | None = o.memo.get("coinche.deal_plans")
     if plans is None:
         after = next_seats(str(o.direction))
         sizes = _PATTERNS[str(o.deal_pattern)]
@@ -233,7 +234,11 @@ def _deal_plans(o: Options) -> list[list[list[int]]]:
             first = after[dealer]
             second = after[first]
             third = after[second]
-            plans.append(_plan((first, second, third, after[third]), sizes))
+            seat_of = [0] * 32
+            for seat, positions in enumerate(_plan((first, second, third, after[third]), sizes)):
+                for k in positions:
+                    seat_of[k] = seat
+            plans.append(seat_of)
         o.memo["coinche.deal_plans"] = plans
     return plans
 

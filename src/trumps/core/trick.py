@@ -269,10 +269,11 @@ class TrickPlay:
     tricks: list[Trick]
     side_won: list[int]
 
-    def _init_trick_play(self, trick_width: int = 3) -> None:
-        """Start with no card played.  The game sets ``next_of`` and
-        ``side_of`` on the deal itself first, not on its class: they are read
-        at every card, and the compiled engines keep them in the deal's
+    def _init_trick_play(self, trick_width: int = 3, sides: int = 2) -> None:
+        """Start with no card played, ``sides`` sides counting tricks (three
+        at a six-player 500 table of three pairs).  The game sets ``next_of``
+        and ``side_of`` on the deal itself first, not on its class: they are
+        read at every card, and the compiled engines keep them in the deal's
         struct, where a class attribute is not seen."""
         self.trick_width = trick_width
         self.rules = None
@@ -280,7 +281,7 @@ class TrickPlay:
         self.trick_seats = []
         self.led = -1
         self.tricks = []
-        self.side_won = [0] * (max(self.side_of) + 1)
+        self.side_won = [0] * sides
 
     def _copy_trick_play(self, other: TrickPlay) -> None:
         """Give ``other`` (a shallow copy of ``self``) its own mutable parts."""

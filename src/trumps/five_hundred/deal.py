@@ -4,12 +4,12 @@ exchange, exposure, ten tricks.  Scoring lives in :mod:`.scoring`; the match
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from trumps.core.cards import Card
+from trumps.core.cards import Card, card_texts
 from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
 from trumps.core.protocol import Action
@@ -40,6 +40,31 @@ def team_map(players_option: str) -> list[int]:
     return [s % 2 for s in range(6)]
 
 
+class _Seating:
+    """What a deal's start reads of its table size, made once per
+    ``players`` option (every deal asked for it): the teams (shared: never
+    changed), their number, and the seat order to copy."""
+
+    __slots__ = ("order", "sides", "succ", "team")
+
+    def __init__(self, players_option: str) -> None:
+        self.team = team_map(players_option)
+        self.sides = max(self.team) + 1
+        n = len(self.team)
+        self.order = list(range(n))
+        self.succ = [(s + 1) % n for s in range(n)]
+
+
+def _seating(players_option: str) -> _Seating:
+    got = _SEATINGS.get(players_option)
+    if got is None:
+        got = _SEATINGS[players_option] = _Seating(players_option)
+    return got
+
+
+_SEATINGS: dict[str, _Seating] = {}
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
 class FiveHundredDeal(TrickDeal):
     """The state of one deal.  Create with the dealt hands and kitty; pass
@@ -57,7 +82,8 @@ class FiveHundredDeal(TrickDeal):
     ) -> None:
         self.o = options
         self.n = len(hands)
-        self.side_of = team_map(options.players)
+        seating = _seating(str(options.players))
+        self.side_of = seating.team  # shared, never changed
         self.dealer = dealer
         self.hands = [list(h) for h in hands]
         self.dealt = [list(h) for h in hands]
@@ -76,10 +102,11 @@ class FiveHundredDeal(TrickDeal):
         self.breach_polls: list[int] = []
         self.breach_window = 0
         self.breach_seat: int | None = None
-        self.active: list[int] = list(range(self.n))
+        self.active: list[int] = list(seating.order)
         self.exposed: set[int] = set()
-        self.next_of = [(s + 1) % self.n for s in range(self.n)]
-        self._init_trick_play(trick_width=4)  # 500's trick tuples carried the led suit: four fields
+        self.next_of = list(seating.succ)  # its own: _start_play skips the seats sitting out
+        # 500's trick tuples carried the led suit: four fields
+        self._init_trick_play(trick_width=4, sides=seating.sides)
         self.led = NO_SUIT
         self.shown_void: list[set[int]] = [set() for _ in range(self.n)]
         self._legal: Sequence[Action] | None = None
@@ -308,10 +335,10 @@ class FiveHundredDeal(TrickDeal):
             out.add(seat)
         return out
 
-    def record(self, name: Callable[[int], str]) -> JSONDict:
+    def record(self, names: Sequence[str]) -> JSONDict:
         """The deal as dealt (every hidden card: for the stored record only)."""
         return {
-            "dealer": name(self.dealer),
-            "hands": {name(s): [str(c) for c in h] for s, h in enumerate(self.dealt)},
-            "kitty": [str(c) for c in self.kitty],
+            "dealer": names[self.dealer],
+            "hands": {names[s]: card_texts(h) for s, h in enumerate(self.dealt)},
+            "kitty": card_texts(self.kitty),
         }

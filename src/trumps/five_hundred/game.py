@@ -7,7 +7,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from trumps.core.cards import Card, Suit, card_words, sort_cards
+from trumps.core.cards import Card, Suit, card_texts, card_words, deal_sorted, sort_cards
 from trumps.core.deal_reader import DealReader, deal_json
 from trumps.core.decks import deck_500
 from trumps.core.errors import IllegalAction, OptionError, ParseError
@@ -27,20 +27,38 @@ __all__ = ["FiveHundred"]
 _JOKER_WORDS = {"RJ": "the joker", "BJ": "the black joker"}
 
 
-def _deck_and_reader(players: int, kitty_size: int) -> tuple[list[Card], DealReader]:
-    """The deck and the deal reader of a table size and kitty, made once:
-    a reader indexes its deck, a tenth of starting a game when it was made
-    for every game.  Neither is changed after (deals shuffle a copy)."""
+def _deck_and_reader(players: int, kitty_size: int) -> tuple[list[Card], DealReader, list[Card]]:
+    """The deck, the deal reader and the deck in canonical order of a table
+    size and kitty, made once: a reader indexes its deck, a tenth of
+    starting a game when it was made for every game.  None is changed after
+    (deals shuffle a copy)."""
     key = (players, kitty_size)
     got = _READERS.get(key)
     if got is None:
         deck = deck_500(players, kitty_size)
         reader = DealReader(deck, players=players, hand_size=10, piles={"kitty": len(deck) - 10 * players})
-        got = _READERS[key] = (deck, reader)
+        got = _READERS[key] = (deck, reader, sort_cards(deck))
     return got
 
 
-_READERS: dict[tuple[int, int], tuple[list[Card], DealReader]] = {}
+_READERS: dict[tuple[int, int], tuple[list[Card], DealReader, list[Card]]] = {}
+_NO_BANS: frozenset[int] = frozenset()
+
+
+def _seats_of_positions(players: int) -> list[list[int]]:
+    """Per dealer, the seat each of the first ``10 × players`` positions of
+    the shuffled pack goes to: dealt one at a time from the dealer's left,
+    so position ``p`` goes to seat ``dealer + 1 + p mod players``.  Made
+    once per table size."""
+    got = _SEATS_OF.get(players)
+    if got is None:
+        got = _SEATS_OF[players] = [
+            [(dealer + 1 + p % players) % players for p in range(10 * players)] for dealer in range(players)
+        ]
+    return got
+
+
+_SEATS_OF: dict[int, list[list[int]]] = {}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
@@ -64,7 +82,7 @@ class FiveHundred(Match[FiveHundredDeal]):
         players = 4 if options.players == "2v2" else 6
         self._team = team_map(options.players)
         self._n_teams = max(self._team) + 1
-        self.deck, self._reader = _deck_and_reader(players, int(options.kitty_size))
+        self.deck, self._reader, self._in_order = _deck_and_reader(players, int(options.kitty_size))
         init: JSONDict = {
             "deal": deal_json(deal, ["kitty"]) if deal is not None else None,
             "contract": contract,
@@ -100,15 +118,12 @@ class FiveHundred(Match[FiveHundredDeal]):
             cards = list(self.deck)
             self.shuffle_deal(number, cards)
             n = self.players
-            # dealt clockwise from the dealer's left, one at a time, ten each;
-            # the rest is the kitty: seat dealer + 1 + i gets cards i, i + n, ...
-            dealt = 10 * n
-            hands = [[] for _ in range(n)]
-            for i in range(n):
-                hands[(self.dealer + 1 + i) % n] = sort_cards(cards[i:dealt:n])
-            kitty = cards[dealt:]
+            # dealt clockwise from the dealer's left, one at a time, ten each,
+            # each hand sorted; the rest is the kitty
+            hands = deal_sorted(cards, _seats_of_positions(n)[self.dealer], n, self._in_order)
+            kitty = cards[10 * n :]
         deal = FiveHundredDeal(self.options, self.dealer, hands, kitty, self.bans, contract, contractor)
-        self.deal_records.append(deal.record(self.seat_name))
+        self.deal_records.append(deal.record(self.seat_names))
         return deal
 
     def _read_deal(self, spec: object) -> tuple[list[list[Card]], list[Card]]:
@@ -188,51 +203,51 @@ class FiveHundred(Match[FiveHundredDeal]):
     # ----- the match loop ----------------------------------------------------
     def _finish_deal(self) -> None:
         d = self.deal
-        number = self.deal_number + 1
-        result: JSONDict = {
-            "deal": number,
-            "dealer": self.seat_name(d.dealer),
-            "contract": str(d.contract) if d.contract is not None else None,
-            "contractor": self.seat_name(d.contractor) if d.contractor is not None else None,
+        names = self.seat_names  # indexed: cheaper than a seat_name call per seat
+        contract = d.contract
+        contractor = d.contractor
+        head: JSONDict = {
+            "deal": self.deal_number + 1,
+            "dealer": names[d.dealer],
+            "contract": str(contract) if contract is not None else None,
+            "contractor": names[contractor] if contractor is not None else None,
             "thrown_in": d.thrown_in,
             # public once the deal is over (the seed room shows them at its end)
-            "kitty": [str(c) for c in sort_cards(d.kitty)],
-            "discards": [str(c) for c in sort_cards(d.discards)] if d.discards else [],
+            "kitty": card_texts(sort_cards(d.kitty)),
+            "discards": card_texts(sort_cards(d.discards)) if d.discards else [],
         }
         bidding_team = d.bidding_team
         if d.thrown_in:
-            result["points"] = [0] * self._n_teams
-            result["scores"] = list(self.totals)
+            head["points"] = [0] * self._n_teams
+            head["scores"] = list(self.totals)
             self.bans = frozenset()
-            self.results.append(result)
+            self.results.append(head)
             if self._deal_limit_reached():
                 return
             self._next_deal()
             return
-        breach_team = self._team[d.breach_seat] if d.breach_seat is not None else None
+        breach_seat = d.breach_seat
+        breach_team = self._team[breach_seat] if breach_seat is not None else None
         tricks = d.team_tricks()
         s = score_deal(
-            self.options, self.totals, tricks, d.contract, bidding_team,
-            d.contractor, d.breach_seat, breach_team,
+            self.options, self.totals, tricks, contract, bidding_team,
+            contractor, breach_seat, breach_team,
         )  # fmt: skip
-        result.update(
-            tricks=tricks,
-            made=s.made,
-            points=s.points,
-            breach=None
-            if d.breach_seat is None
-            else {
-                "seat": self.seat_name(d.breach_seat),
-                "succeeded": s.breach_success,
-                "points": s.breach_points,
-            },
-            scores=s.totals,
+        head["tricks"] = tricks
+        head["made"] = s.made
+        head["points"] = s.points
+        head["breach"] = (
+            None
+            if breach_seat is None
+            else {"seat": names[breach_seat], "succeeded": s.breach_success, "points": s.breach_points}
         )
+        head["scores"] = s.totals
         self.totals = s.totals
-        self.bans = frozenset(s.bans)
-        if s.bans:
-            result["banned_next_deal"] = [self.seat_name(b) for b in s.bans]
-        self.results.append(result)
+        bans = s.bans
+        self.bans = frozenset(bans) if bans else _NO_BANS
+        if bans:
+            head["banned_next_deal"] = [names[b] for b in bans]
+        self.results.append(head)
         over, winner = game_end(self.options, s.totals_before_breach, bidding_team)
         limit = int(self.options.max_deals)
         stopped = self._single or (limit > 0 and len(self.results) >= limit)
