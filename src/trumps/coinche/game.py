@@ -158,7 +158,7 @@ class Coinche(Match[CoincheDeal]):
         tricks = d.team_tricks()
         belote = d.belote_points()
         melds = d.meld_points()
-        alone = d.won[taker] == 8
+        alone = tricks[taker_team] == 8 and d.won[taker] == 8  # seats' tricks counted only for a capot
         s = score_deal(self.options, contract, taker_team, d.card_points, tricks, belote, melds, alone)
         self.totals = [self.totals[0] + s.points[0], self.totals[1] + s.points[1]]
         # one dict built at once, its keys in the order the records have always had

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from trumps.coinche.calls import AT, DENOM_CODES, NT, Contract
 from trumps.coinche.options import resolve_options
@@ -27,9 +27,12 @@ from trumps.core.errors import TrumpsError
 from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
 
-__all__ = ["GENERALE_VALUE", "DealScore", "contract_made", "game_end", "round_points", "score", "score_deal"]
+__all__ = [
+    "GENERALE_VALUE", "DealScore", "ScoringRules", "contract_made", "game_end", "round_points", "score",
+    "score_deal", "scoring_rules",
+]  # fmt: skip
 
-GENERALE_VALUE = 500
+GENERALE_VALUE: Final = 500
 
 
 def round_points(x: int, rounding: str) -> int:
@@ -67,22 +70,77 @@ class DealScore:
         }
 
 
+class ScoringRules:
+    """What the scoring reads of an option set, read once (kept in the
+    options' memo) as typed fields: the engine scores every deal, the bots'
+    simulations thousands, and an option read is a dictionary look-up."""
+
+    __slots__ = (
+        "belote_counts", "belote_on_failure", "both_over_to_winner", "capot_bid_value",
+        "capot_fail_base", "capot_flat", "capot_points", "chute_base", "coinche_formula", "count_melds",
+        "defense_complement", "min_82", "must_beat", "plus_two", "reach", "rounding", "seed",
+        "seed_scope", "surcoinche", "target",
+    )  # fmt: skip
+
+    def __init__(self, o: Options) -> None:
+        self.capot_points = int(o.capot_points)
+        self.capot_fail_base = int(o.capot_fail_base)
+        self.capot_bid_value = int(o.capot_bid_value)
+        self.capot_flat = bool(o.capot_flat)
+        self.chute_base = int(o.chute_base)
+        self.count_melds = o.melds != "none" and bool(o.melds_count_for_contract)
+        self.belote_counts = bool(o.belote_counts_for_contract)
+        self.belote_on_failure = str(o.belote_on_failure)
+        self.plus_two = o.contract_threshold == "plus_two"
+        self.must_beat = bool(o.must_beat_opponents)
+        self.min_82 = bool(o.min_82_for_80)
+        self.surcoinche = int(o.surcoinche_multiplier)
+        self.seed = o.scoring == "seed"
+        self.seed_scope = str(o.seed_multiplier_scope)
+        self.rounding = str(o.rounding)
+        self.defense_complement = bool(o.defense_complement)
+        self.coinche_formula = str(o.coinche_formula)
+        self.target = int(o.target_score)
+        self.reach = o.target_rule == "reach"
+        self.both_over_to_winner = o.both_over_target_rule == "contract_winner"
+
+
+def scoring_rules(o: Options) -> ScoringRules:
+    """The :class:`ScoringRules` of ``o``, made once per option set."""
+    got: ScoringRules | None = o.memo.get("coinche.scoring")
+    if got is None:
+        got = o.memo["coinche.scoring"] = ScoringRules(o)
+    return got
+
+
 def contract_made(
     o: Options, contract: Contract, totals: Sequence[int], taker_team: int, tricks: Sequence[int], alone: bool
 ) -> bool:
     """§11: numeric contracts by threshold (and out-scoring), capot by all
     eight tricks to the side, générale by all eight to the taker alone."""
-    kind = contract.bid.kind  # contract.kind without its Python-level property
+    bid = contract.bid
+    return _made(scoring_rules(o), bid.kind, bid.value, totals, taker_team, tricks, alone)
+
+
+def _made(
+    r: ScoringRules,
+    kind: str,
+    bid: int,
+    totals: Sequence[int],
+    taker_team: int,
+    tricks: Sequence[int],
+    alone: bool,
+) -> bool:
+    """:func:`contract_made` with the bid's kind and value read once."""
     if kind == "CAPOT":
         return tricks[taker_team] == 8
     if kind == "GENERALE":
         return alone
-    bid = contract.bid.value
-    threshold = bid + 2 if o.contract_threshold == "plus_two" else bid
+    threshold = bid + 2 if r.plus_two else bid
     mine, theirs = totals[taker_team], totals[1 - taker_team]
-    if o.must_beat_opponents:
+    if r.must_beat:
         return mine > theirs and mine >= threshold
-    if o.min_82_for_80:
+    if r.min_82:
         threshold = max(threshold, 82)
     return mine >= threshold
 
@@ -99,102 +157,108 @@ def score_deal(
 ) -> DealScore:
     """Score a played deal.  ``card_points`` per team include the dix de der;
     a side with all eight ``tricks`` counts ``capot_points`` instead."""
-    t, _d = taker_team, 1 - taker_team
-    cards = list(card_points)
-    for side in (0, 1):
-        if tricks[side] == 8:
-            cards[side], cards[1 - side] = int(o.capot_points), 0
-    count_melds = o.melds != "none" and o.melds_count_for_contract
-    totals = [
-        cards[x] + (belote[x] if o.belote_counts_for_contract else 0) + (melds_won[x] if count_melds else 0)
-        for x in (0, 1)
-    ]
-    made = contract_made(o, contract, totals, t, tricks, alone)
-    m = (1, 2, int(o.surcoinche_multiplier))[contract.level]  # contract.multiplier(), no Python call
-    if o.scoring == "seed":
-        points = _seed(o, contract, t, cards, belote, melds_won, made, m)
+    r = scoring_rules(o)
+    t = taker_team
+    cards = [card_points[0], card_points[1]]
+    if tricks[1] == 8:  # a side with every trick counts the capot points, the other none
+        cards = [0, r.capot_points]
+    elif tricks[0] == 8:
+        cards = [r.capot_points, 0]
+    counted = [cards[0], cards[1]]
+    if r.belote_counts:
+        counted = [counted[0] + belote[0], counted[1] + belote[1]]
+    if r.count_melds:
+        counted = [counted[0] + melds_won[0], counted[1] + melds_won[1]]
+    # the contract's fields read once: Contract and Call are Python classes,
+    # every attribute read a look-up by name
+    bid = contract.bid
+    kind: str = bid.kind
+    value: int = bid.value
+    level = contract.level
+    made = _made(r, kind, value, counted, t, tricks, alone)
+    m = 1 if level == 0 else 2 if level == 1 else r.surcoinche  # contract.multiplier(), no Python call
+    if r.seed:
+        points = _seed(r, kind, value, t, cards, belote, melds_won, made, m)
     else:
-        points = _common(o, contract, t, cards, belote, melds_won, made, m, tricks[t] == 8)
-    return DealScore(made, points, totals, cards, m)
+        points = _common(r, kind, value, t, cards, belote, melds_won, made, m, tricks[t] == 8)
+    return DealScore(made, points, counted, cards, m)
 
 
-def _bid_term(o: Options, contract: Contract) -> int:
-    kind = contract.bid.kind
+def _bid_term(r: ScoringRules, kind: str, value: int) -> int:
     if kind == "CAPOT":
-        return int(o.capot_bid_value)
+        return r.capot_bid_value
     if kind == "GENERALE":
         return GENERALE_VALUE
-    return contract.bid.value
+    return value
 
 
 def _seed(
-    o: Options, c: Contract, t: int, cards: list[int], belote: Sequence[int],
+    r: ScoringRules, kind: str, value: int, t: int, cards: list[int], belote: Sequence[int],
     melds: Sequence[int], made: bool, m: int,
 ) -> list[int]:  # fmt: skip
     """§12: the failing side loses everything (belote per the option);
     the coinche multiplies both scores or only the bid term."""
     d = 1 - t
-    r = o.rounding
-    bid = _bid_term(o, c)
-    bid_m = bid * m if o.seed_multiplier_scope == "bid_only" else bid
+    rounding = r.rounding
+    bid = _bid_term(r, kind, value)
+    bid_m = bid * m if r.seed_scope == "bid_only" else bid
     out = [0, 0]
     if made:
-        out[t] = round_points(cards[t] + belote[t] + melds[t], r) + bid_m
-        out[d] = round_points(cards[d] + belote[d] + melds[d], r)
+        out[t] = round_points(cards[t] + belote[t] + melds[t], rounding) + bid_m
+        out[d] = round_points(cards[d] + belote[d] + melds[d], rounding)
     else:
-        out[t] = belote[t] if o.belote_on_failure == "kept" else 0
-        out[d] = int(o.chute_base) + belote[d] + melds[d] + bid_m
-        if o.belote_on_failure == "to_defence":
+        out[t] = belote[t] if r.belote_on_failure == "kept" else 0
+        out[d] = r.chute_base + belote[d] + melds[d] + bid_m
+        if r.belote_on_failure == "to_defence":
             out[d] += belote[t]
-    if o.seed_multiplier_scope == "all":
+    if r.seed_scope == "all":
         out = [x * m for x in out]
     return out
 
 
 def _common(
-    o: Options, c: Contract, t: int, cards: list[int], belote: Sequence[int],
+    r: ScoringRules, kind: str, value: int, t: int, cards: list[int], belote: Sequence[int],
     melds: Sequence[int], made: bool, m: int, all_tricks: bool,
 ) -> list[int]:  # fmt: skip
     """§13: the plain formulas, the coinche stake, capot and générale."""
     d = 1 - t
-    r = o.rounding
-    kind = c.bid.kind
+    rounding = r.rounding
     winner, loser = (t, d) if made else (d, t)
     out = [0, 0]
-    flat = kind == "CAPOT" and o.capot_flat
+    flat = kind == "CAPOT" and r.capot_flat
     if m == 1 and not flat:
-        bid = _bid_term(o, c)
+        bid = _bid_term(r, kind, value)
         if kind == "BID":
             if made:
-                out[t] = bid + round_points(cards[t], r) + belote[t] + melds[t]
-                if o.defense_complement:
-                    out[d] = max(0, 160 - round_points(cards[t], r)) + belote[d] + melds[d]
+                out[t] = bid + round_points(cards[t], rounding) + belote[t] + melds[t]
+                if r.defense_complement:
+                    out[d] = max(0, 160 - round_points(cards[t], rounding)) + belote[d] + melds[d]
                 else:
-                    out[d] = round_points(cards[d], r) + belote[d] + melds[d]
+                    out[d] = round_points(cards[d], rounding) + belote[d] + melds[d]
                 return out
-            base = int(o.chute_base)
+            base = r.chute_base
         else:
-            base = int(o.capot_points) if made else int(o.capot_fail_base)
+            base = r.capot_points if made else r.capot_fail_base
         if made:
             out[t] = base + bid + belote[t] + melds[t]
             out[d] = belote[d] + melds[d]
             return out
         out[d] = base + bid + belote[d] + melds[d]
     else:
-        stake = 500 * m if flat else _stake(o, c, m, made, all_tricks)
+        stake = 500 * m if flat else _stake(r, kind, value, m, made, all_tricks)
         out[winner] = stake + belote[winner] + melds[winner]
-    if o.belote_on_failure == "kept":
+    if r.belote_on_failure == "kept":
         out[loser] += belote[loser]
-    elif o.belote_on_failure == "to_defence":
+    elif r.belote_on_failure == "to_defence":
         out[winner] += belote[loser]
     return out
 
 
-def _stake(o: Options, c: Contract, m: int, made: bool, all_tricks: bool) -> int:
+def _stake(r: ScoringRules, kind: str, value: int, m: int, made: bool, all_tricks: bool) -> int:
     """The coinched stake of §13 for every ``coinche_formula``."""
-    formula = o.coinche_formula
-    bid = _bid_term(o, c)
-    if c.bid.kind == "BID":
+    formula = r.coinche_formula
+    bid = _bid_term(r, kind, value)
+    if kind == "BID":
         if formula == "all_times_m":
             return (160 + bid) * m
         if formula == "bid_times_m":
@@ -202,10 +266,10 @@ def _stake(o: Options, c: Contract, m: int, made: bool, all_tricks: bool) -> int
         if formula == "base_plus_bid_times_m":
             # B is the card base of the deal: ``chute_base`` (162 in contree_exact,
             # 160 in pagat), or the capot points when the taker made it with every trick
-            base = int(o.capot_points) if made and all_tricks else int(o.chute_base)
+            base = r.capot_points if made and all_tricks else r.chute_base
             return base + bid * m
         return (320 if m == 2 else 640) + bid * m
-    base = int(o.capot_points) if made else int(o.capot_fail_base)
+    base = r.capot_points if made else r.capot_fail_base
     if formula == "all_times_m":
         return (base + bid) * m
     if formula in ("bid_times_m", "base_plus_bid_times_m"):
@@ -216,18 +280,18 @@ def _stake(o: Options, c: Contract, m: int, made: bool, all_tricks: bool) -> int
 def game_end(o: Options, totals: Sequence[int], contract_winner: int | None) -> tuple[bool, int | None]:
     """§14: (is the game over, winning team).  Equal totals over the target
     play another deal."""
-    target = int(o.target_score)
-    if o.target_rule == "reach":
-        over = [x for x in (0, 1) if totals[x] >= target]
-    else:
-        over = [x for x in (0, 1) if totals[x] > target]
-    if not over:
+    r = scoring_rules(o)
+    target = r.target
+    a, b = totals[0], totals[1]
+    over_a = a >= target if r.reach else a > target
+    over_b = b >= target if r.reach else b > target
+    if not over_a and not over_b:
         return False, None
-    if len(over) == 2 and o.both_over_target_rule == "contract_winner" and contract_winner is not None:
+    if over_a and over_b and r.both_over_to_winner and contract_winner is not None:
         return True, contract_winner
-    if totals[0] == totals[1]:
+    if a == b:
         return False, None
-    return True, 0 if totals[0] > totals[1] else 1
+    return True, 0 if a > b else 1
 
 
 def score(
