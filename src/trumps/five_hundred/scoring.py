@@ -20,6 +20,7 @@ from trumps.five_hundred.options import resolve_options
 
 __all__ = [
     "DealScore",
+    "ScoringRules",
     "apply_breach",
     "breach_succeeded",
     "capped",
@@ -30,6 +31,7 @@ __all__ = [
     "made",
     "score",
     "score_deal",
+    "scoring_rules",
 ]
 
 CAP = 490
@@ -126,6 +128,53 @@ class DealScore:
     bans: list[int] = field(default_factory=list)
 
 
+class ScoringRules:
+    """What the scoring reads of an option set, read once (kept in the
+    options' memo) as typed fields: the engine scores every deal, and an
+    option read is a dictionary look-up."""
+
+    __slots__ = (
+        "ban_any_level", "bidders_win", "breach_value", "inclusive", "misere_defenders_score",
+        "must_bid_to_win", "nullo_points", "open_nullo_points",
+    )  # fmt: skip
+
+    def __init__(self, o: Options) -> None:
+        self.must_bid_to_win = bool(o.must_bid_to_win)
+        self.nullo_points = int(o.nullo_points)
+        self.open_nullo_points = int(o.open_nullo_points)
+        self.misere_defenders_score = o.misere_defender_points != "none"
+        self.breach_value = int(o.breach_value)
+        self.inclusive = bool(o.win_threshold_inclusive)
+        self.ban_any_level = bool(o.breach_ban_any_level)
+        self.bidders_win = o.simultaneous_out_rule == "bidders_win"
+
+
+def scoring_rules(o: Options) -> ScoringRules:
+    """The :class:`ScoringRules` of ``o``, made once per option set."""
+    got: ScoringRules | None = o.memo.get("500.scoring")
+    if got is None:
+        got = o.memo["500.scoring"] = ScoringRules(o)
+    return got
+
+
+def _bidders_points(r: ScoringRules, c: Call, tricks: int) -> int:
+    """:func:`contract_points` with the options read once and the call's
+    fields read once (``Call`` is a Python class: each read is a look-up)."""
+    kind = c.kind
+    if kind == "BID":
+        v: int = c.value
+        if tricks < c.level:
+            return -v
+        return max(v, 250) if tricks == 10 else v
+    if kind == "MIS":
+        v = r.nullo_points
+    elif kind == "OMIS":
+        v = r.open_nullo_points
+    else:
+        raise ValueError(f"{c} is not a contract")
+    return v if tricks == 0 else -v
+
+
 def score_deal(
     options: Options,
     totals: Sequence[int],
@@ -138,19 +187,22 @@ def score_deal(
 ) -> DealScore:
     """Score one played deal.  ``contract`` is ``None`` for an all-pass deal
     played in no trumps (every team scores its tricks)."""
+    r = scoring_rules(options)
     teams = len(totals)
-    must = bool(options.must_bid_to_win)
+    must = r.must_bid_to_win
+    # a non-bidding team's 10 points a trick (defender_points): none against
+    # misère when misere_defender_points is none
+    per_trick = 0 if contract is not None and _misere(contract) and not r.misere_defenders_score else 10
     new = list(totals)
     points = [0] * teams
     is_made: bool | None = None
     for team in range(teams):
         if contract is not None and team == bidding_team:
-            pts = contract_points(contract, team_tricks[team], options)
+            pts = _bidders_points(r, contract, team_tricks[team])
             is_made = pts > 0
             new[team] = totals[team] + pts
         else:
-            pts = defender_points(contract, team_tricks[team], options)
-            new[team] = capped(totals[team], pts, must)
+            new[team] = capped(totals[team], per_trick * team_tricks[team], must)
         points[team] = new[team] - totals[team]
     before_breach = list(new)
     breach_points = [0] * teams
@@ -158,13 +210,13 @@ def score_deal(
     bans: list[int] = []
     if breach_team is not None and contract is not None and bidding_team is not None:
         success = breach_succeeded(contract, team_tricks[bidding_team])
-        delta = int(options.breach_value) if success else -int(options.breach_value)
-        after = apply_breach(new[breach_team], delta, bool(options.win_threshold_inclusive))
+        delta = r.breach_value if success else -r.breach_value
+        after = apply_breach(new[breach_team], delta, r.inclusive)
         breach_points[breach_team] = after - new[breach_team]
         new[breach_team] = after
         if success:
             if contractor is not None and (
-                options.breach_ban_any_level or (contract.kind == "BID" and contract.level == 7)
+                r.ban_any_level or (contract.kind == "BID" and contract.level == 7)
             ):
                 bans.append(contractor)
         elif breach_seat is not None:
@@ -178,15 +230,16 @@ def game_end(
     """§12: (is the game over, winning team).  Made on the scores before any
     breach delta.  ``(False, None)`` when nobody is out, or when the rule
     says to play another deal."""
+    r = scoring_rules(options)
     s = list(totals_before_breach)
-    if options.win_threshold_inclusive:
+    if r.inclusive:
         out = [t for t in range(len(s)) if s[t] >= 500 or s[t] <= -500]
     else:
         out = [t for t in range(len(s)) if s[t] > 500 or s[t] < -500]
     if not out:
         return False, None
-    if options.simultaneous_out_rule == "bidders_win" and bidding_team is not None:
-        reached = s[bidding_team] >= 500 if options.win_threshold_inclusive else s[bidding_team] > 500
+    if r.bidders_win and bidding_team is not None:
+        reached = s[bidding_team] >= 500 if r.inclusive else s[bidding_team] > 500
         if reached:
             return True, bidding_team
     best = max(s)
