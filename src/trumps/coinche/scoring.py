@@ -48,7 +48,7 @@ def round_points(x: int, rounding: str) -> int:
     return x
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__: compiled, where the generated one is Python (a third of a scoring)
 class DealScore:
     """One scored deal: made or not, points per team (NS, EW), the totals
     used by the contract test, the card points after any capot premium, and
@@ -59,6 +59,15 @@ class DealScore:
     contract_totals: list[int]
     cards: list[int]
     multiplier: int
+
+    def __init__(
+        self, made: bool, points: list[int], contract_totals: list[int], cards: list[int], multiplier: int
+    ) -> None:
+        self.made = made
+        self.points = points
+        self.contract_totals = contract_totals
+        self.cards = cards
+        self.multiplier = multiplier
 
     def to_dict(self) -> JSONDict:
         return {

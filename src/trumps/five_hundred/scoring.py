@@ -11,7 +11,7 @@ tests share them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from trumps.core.options import Options
@@ -113,7 +113,7 @@ def apply_breach(score: int, delta: int, inclusive: bool = True) -> int:
     return score + delta
 
 
-@dataclass
+@dataclass(init=False)  # its own __init__: compiled, where the generated one is Python (a third of a scoring)
 class DealScore:
     """The scoring of one deal: points per team (before breach), the breach
     delta per team, totals before and after the breach adjustment, and the
@@ -124,8 +124,26 @@ class DealScore:
     totals_before_breach: list[int]
     totals: list[int]
     made: bool | None
-    breach_success: bool | None = None
-    bans: list[int] = field(default_factory=list)
+    breach_success: bool | None
+    bans: list[int]
+
+    def __init__(
+        self,
+        points: list[int],
+        breach_points: list[int],
+        totals_before_breach: list[int],
+        totals: list[int],
+        made: bool | None,
+        breach_success: bool | None = None,
+        bans: list[int] | None = None,
+    ) -> None:
+        self.points = points
+        self.breach_points = breach_points
+        self.totals_before_breach = totals_before_breach
+        self.totals = totals
+        self.made = made
+        self.breach_success = breach_success
+        self.bans = [] if bans is None else bans
 
 
 class ScoringRules:
