@@ -277,14 +277,17 @@ def deal_sorted(cards: list[Card], seat_of: list[int], seats: int, in_order: lis
     >>> [format_cards(h) for h in deal_sorted(pack[::-1], [0, 1, 0], 2, pack)]
     ['KS JS', 'QS']
     """
-    owner = [-1] * 66  # by Card.index (0-63 the suits' cards, 64-65 the jokers)
-    for p in range(len(seat_of)):
-        owner[cards[p].index] = seat_of[p]
     hands: list[list[Card]] = [[] for _ in range(seats)]
+    # by Card.index (0-63 the suits' cards, 64-65 the jokers): the hand it goes to
+    owner: list[list[Card] | None] = [None] * 66
+    p = 0
+    for seat in seat_of:
+        owner[cards[p].index] = hands[seat]
+        p += 1
     for card in in_order:
-        seat = owner[card.index]
-        if seat >= 0:
-            hands[seat].append(card)
+        hand = owner[card.index]
+        if hand is not None:
+            hand.append(card)
     return hands
 
 
