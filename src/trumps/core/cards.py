@@ -280,10 +280,8 @@ def deal_sorted(cards: list[Card], seat_of: list[int], seats: int, in_order: lis
     hands: list[list[Card]] = [[] for _ in range(seats)]
     # by Card.index (0-63 the suits' cards, 64-65 the jokers): the hand it goes to
     owner: list[list[Card] | None] = [None] * 66
-    p = 0
-    for seat in seat_of:
+    for p, seat in enumerate(seat_of):
         owner[cards[p].index] = hands[seat]
-        p += 1
     for card in in_order:
         hand = owner[card.index]
         if hand is not None:
