@@ -18,7 +18,7 @@ from trumps.bridge.auction import Auction
 from trumps.bridge.calls import Call, Contract
 from trumps.bridge.claims import ACCEPT, REJECT, ClaimCall, claim
 from trumps.bridge.play import SUIT_OF, rules_for, trick_winner
-from trumps.core.cards import Card, card_texts
+from trumps.core.cards import Card, card_texts, sort_cards
 from trumps.core.json_types import JSONDict
 from trumps.core.protocol import Action
 from trumps.core.trick import DONE, Trick, TrickDeal
@@ -29,12 +29,6 @@ __all__ = ["AUCTION", "CLAIM", "DONE", "PLAY", "SUIT_OF", "BridgeDeal", "trick_w
 AUCTION: Final = "AUCTION"
 PLAY: Final = "PLAY"
 CLAIM: Final = "CLAIM"
-
-
-def _canonical(card: Card) -> int:
-    """Canonical order (S H D C, high to low) from the card index alone:
-    ``index = 16 suit + rank - 2`` so flipping the low four bits reverses ranks."""
-    return card.index ^ 15
 
 
 Verifier = Callable[["BridgeDeal", int, int], bool]
@@ -57,7 +51,7 @@ class BridgeDeal(TrickDeal):
     ) -> None:
         self.dealer = dealer
         self.vulnerable = vulnerable
-        self.hands = [sorted(h, key=_canonical) for h in hands]
+        self.hands = [sort_cards(h) for h in hands]  # S H D C, high to low (no key call per card)
         self.dealt = [list(h) for h in self.hands]
         self.auction = Auction(dealer)
         self.claims = claims

@@ -20,7 +20,7 @@ from trumps.bridge.hands import DECK, deal_from_any, format_deal
 from trumps.bridge.options import DUPLICATE_FORMS, SCHEMA
 from trumps.bridge.rubber import ChicagoSheet, RubberSheet
 from trumps.bridge.scoring import board_dealer, board_vulnerability, deal_score, honors, vulnerable_sides
-from trumps.core.cards import Card
+from trumps.core.cards import Card, deal_sorted, sort_cards
 from trumps.core.errors import GameOver, OptionError, ParseError, RecordError
 from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
@@ -31,6 +31,10 @@ from trumps.core.seats import parse_seat
 __all__ = ["Bridge"]
 
 _VUL_NAME = {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "Both"}
+# per dealer, the seat each position of the shuffled pack goes to (dealt one
+# at a time from the dealer's left), and the pack in canonical order
+_SEATS_OF = [[(dealer + 1 + p % 4) & 3 for p in range(52)] for dealer in range(4)]
+_IN_ORDER = sort_cards(DECK)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
@@ -126,10 +130,8 @@ class Bridge(Match[BridgeDeal]):
         else:
             cards = list(DECK)
             self.shuffle_deal(number, cards)
-            d = self.dealer
-            hands = [[], [], [], []]
-            for k in range(4):
-                hands[(d + 1 + k) & 3] = cards[k::4]
+            # dealt one at a time from the dealer's left, each hand sorted
+            hands = deal_sorted(cards, _SEATS_OF[self.dealer], 4, _IN_ORDER)
         verifier = _dd_verify if self.options.claims == "verify" else None
         deal = BridgeDeal(
             self.dealer, hands, self.vulnerability(), contract, declarer, str(self.options.claims), verifier
