@@ -18,7 +18,7 @@ from trumps.five_hundred.auction import Auction
 from trumps.five_hundred.calls import BREACH, MIS, OMIS, PASS, Call
 from trumps.five_hundred.play import NO_SUIT, JokerLead, TrickRules, joker_leads, rules_for
 
-__all__ = ["FiveHundredDeal", "team_map"]
+__all__ = ["FiveHundredDeal", "Seating", "seating", "team_map"]
 
 # Final: compiled code reads these as C statics, not through the module's dict
 AUCTION: Final = "AUCTION"
@@ -40,7 +40,7 @@ def team_map(players_option: str) -> list[int]:
     return [s % 2 for s in range(6)]
 
 
-class _Seating:
+class Seating:
     """What a deal's start reads of its table size, made once per
     ``players`` option (every deal asked for it): the teams (shared: never
     changed), their number, and the seat order to copy."""
@@ -55,14 +55,15 @@ class _Seating:
         self.succ = [(s + 1) % n for s in range(n)]
 
 
-def _seating(players_option: str) -> _Seating:
+def seating(players_option: str) -> Seating:
+    """The :class:`Seating` of a ``players`` option, made once (shared: read it, never change it)."""
     got = _SEATINGS.get(players_option)
     if got is None:
-        got = _SEATINGS[players_option] = _Seating(players_option)
+        got = _SEATINGS[players_option] = Seating(players_option)
     return got
 
 
-_SEATINGS: dict[str, _Seating] = {}
+_SEATINGS: dict[str, Seating] = {}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # cls.__new__ skips __init__: copies (trumps.core.copying)
@@ -82,8 +83,8 @@ class FiveHundredDeal(TrickDeal):
     ) -> None:
         self.o = options
         self.n = len(hands)
-        seating = _seating(str(options.players))
-        self.side_of = seating.team  # shared, never changed
+        seats = seating(str(options.players))
+        self.side_of = seats.team  # shared, never changed
         self.dealer = dealer
         self.hands = [list(h) for h in hands]
         self.dealt = [list(h) for h in hands]
@@ -102,11 +103,11 @@ class FiveHundredDeal(TrickDeal):
         self.breach_polls: list[int] = []
         self.breach_window = 0
         self.breach_seat: int | None = None
-        self.active: list[int] = list(seating.order)
+        self.active: list[int] = list(seats.order)
         self.exposed: set[int] = set()
-        self.next_of = list(seating.succ)  # its own: _start_play skips the seats sitting out
+        self.next_of = list(seats.succ)  # its own: _start_play skips the seats sitting out
         # 500's trick tuples carried the led suit: four fields
-        self._init_trick_play(trick_width=4, sides=seating.sides)
+        self._init_trick_play(trick_width=4, sides=seats.sides)
         self.led = NO_SUIT
         self.shown_void: list[set[int]] = [set() for _ in range(self.n)]
         self._legal: Sequence[Action] | None = None

@@ -17,7 +17,7 @@ from trumps.core.presentation import Presentation
 from trumps.core.protocol import Action, Match
 from trumps.core.seats import parse_seat
 from trumps.five_hundred.calls import Call
-from trumps.five_hundred.deal import AUCTION, KITTY, PLAY, FiveHundredDeal, team_map
+from trumps.five_hundred.deal import AUCTION, KITTY, PLAY, FiveHundredDeal, seating
 from trumps.five_hundred.options import SCHEMA
 from trumps.five_hundred.play import JokerLead
 from trumps.five_hundred.scoring import game_end, score_deal
@@ -80,8 +80,9 @@ class FiveHundred(Match[FiveHundredDeal]):
         _deals: Sequence[object] | None = None,
     ) -> None:
         players = 4 if options.players == "2v2" else 6
-        self._team = team_map(options.players)
-        self._n_teams = max(self._team) + 1
+        seats = seating(str(options.players))
+        self._team = seats.team  # shared, never changed
+        self._n_teams = seats.sides
         self.deck, self._reader, self._in_order = _deck_and_reader(players, int(options.kitty_size))
         init: JSONDict = {
             "deal": deal_json(deal, ["kitty"]) if deal is not None else None,
@@ -90,7 +91,7 @@ class FiveHundred(Match[FiveHundredDeal]):
         }
         self._setup(options, players, seed=seed, dealer=dealer, init=init)
         self.totals = [0] * self._n_teams
-        self.bans: frozenset[int] = frozenset()
+        self.bans: frozenset[int] = _NO_BANS
         self._stored_deals = list(_deals or [])
         self._explicit = deal
         self._single = contract is not None
@@ -220,7 +221,7 @@ class FiveHundred(Match[FiveHundredDeal]):
         if d.thrown_in:
             head["points"] = [0] * self._n_teams
             head["scores"] = list(self.totals)
-            self.bans = frozenset()
+            self.bans = _NO_BANS
             self.results.append(head)
             if self._deal_limit_reached():
                 return
