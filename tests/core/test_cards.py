@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import pickle
+import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from trumps.core.cards import (
     Card,
     Suit,
+    card_texts,
+    deal_sorted,
     format_cards,
     format_hand,
     parse_cards,
@@ -161,3 +166,28 @@ def test_bad_hands_raise_parse_error(bad: str) -> None:
 def test_parse_cards_separators() -> None:
     assert format_cards(parse_cards("AS, KH 10D")) == "AS KH TD"
     assert format_cards(parse_cards(["AS", "10H", Card("RJ")])) == "AS TH RJ"
+
+
+@given(
+    st.randoms(use_true_random=False), st.sampled_from([(4, 13, 52), (4, 10, 43), (6, 10, 63), (4, 8, 32)])
+)
+def test_deal_sorted_is_a_sort_per_dealt_hand(rnd: random.Random, shape: tuple[int, int, int]) -> None:
+    """``deal_sorted`` gives each seat the cards at its positions, sorted, as
+    sorting each dealt hand does; positions past the plan (a kitty) go to nobody."""
+    seats, size, pack_size = shape
+    pack = (deck_500(seats, 3) if pack_size in (43, 63) else deck_bridge())[
+        :pack_size
+    ]  # 32: the bridge deck's first
+    cards = list(pack)
+    rnd.shuffle(cards)
+    seat_of = [p % seats for p in range(seats * size)]
+    rnd.shuffle(seat_of)
+    hands = deal_sorted(cards, seat_of, seats, sort_cards(pack))
+    for seat in range(seats):
+        dealt = [cards[p] for p, s in enumerate(seat_of) if s == seat]
+        assert hands[seat] == sort_cards(dealt)
+
+
+def test_card_texts() -> None:
+    cards = parse_cards("AS 10H RJ 2C")
+    assert card_texts(cards) == [str(c) for c in cards] == ["AS", "TH", "RJ", "2C"]
