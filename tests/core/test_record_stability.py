@@ -47,7 +47,8 @@ def _name(game: str, preset: str | None, options: dict[str, object] | None) -> s
 def _digest(game: str, preset: str | None, options: dict[str, object] | None) -> str:
     h = hashlib.sha256()
     pick = random.Random(7).randrange
-    for seed in range(MATCHES):
+    # a rubber of random calls lasts many deals: fewer of them
+    for seed in range(3 if (options or {}).get("scoring") == "rubber" else MATCHES):
         m = trumps.new_game(game, preset=preset, options=options, seed=seed)
         while not m.is_over:
             legal = m.legal_actions()
