@@ -218,7 +218,7 @@ def deal_packets(cards: list[Card], dealer: int, nxt: Callable[[int], int], patt
     second = nxt(nxt(dealer))
     third = nxt(second)
     order = (nxt(dealer), second, third, nxt(third))
-    return _dealt(cards, _plan(order, _PATTERNS[pattern]))
+    return deal_sorted(cards, _seats_of(order, _PATTERNS[pattern]), 4, _IN_ORDER)
 
 
 def _deal_plans(o: Options) -> list[list[int]]:
@@ -234,27 +234,16 @@ def _deal_plans(o: Options) -> list[list[int]]:
             first = after[dealer]
             second = after[first]
             third = after[second]
-            seat_of = [0] * 32
-            for seat, positions in enumerate(_plan((first, second, third, after[third]), sizes)):
-                for k in positions:
-                    seat_of[k] = seat
-            plans.append(seat_of)
+            plans.append(_seats_of((first, second, third, after[third]), sizes))
         o.memo["coinche.deal_plans"] = plans
     return plans
 
 
-def _dealt(cards: list[Card], plan: list[list[int]]) -> list[list[Card]]:
-    """The four hands of a plan, each sorted (:func:`sort_cards`)."""
-    return [sort_cards([cards[k] for k in positions]) for positions in plan]
-
-
-def _plan(order: tuple[int, int, int, int], sizes: tuple[int, int, int]) -> list[list[int]]:
-    """Which positions of the shuffled pack each seat gets, the seats in
+def _seats_of(order: tuple[int, int, int, int], sizes: tuple[int, int, int]) -> list[int]:
+    """The seat each position of the shuffled pack goes to, the seats in
     ``order`` (eldest first) taking packets of ``sizes``."""
-    plan: list[list[int]] = [[], [], [], []]
-    k = 0
+    seat_of: list[int] = []
     for size in sizes:
         for seat in order:
-            plan[seat].extend(range(k, k + size))
-            k += size
-    return plan
+            seat_of.extend([seat] * size)
+    return seat_of
