@@ -1803,6 +1803,21 @@ def report_timings(
             f"server, act received -> last send of its broadcast ({len(acts)}){pooled}: p50 {ms(pct(total, 50))} ms, "
             f"p99 {ms(pct(total, 99))} ms, max {ms(max(total))} ms; {parts} ms"
         )
+    made = rows("events")
+    if made:
+        # the same work in every run of one command (a broadcast's state events,
+        # made from the tables' states): its CPU time per event moves only with
+        # how fast the machine runs that code (caches, other processes), not
+        # with how the room's work is divided between workers
+        cpu = sum(r[1] for r in made)
+        n_events = sum(r[2] for r in made)
+        out["event_cpu_us"] = cpu / n_events * 1e6 if n_events else None
+        print(
+            f"server CPU making the state events of a broadcast{pooled}: "
+            f"{cpu / n_events * 1e6:.1f} µs per event ({n_events} events in {len(made)} broadcasts)"
+            if n_events
+            else "server made no state events in the window"
+        )
     batches = rows("batch")
     if batches:
         sizes = [r[1] for r in batches]

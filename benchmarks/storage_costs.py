@@ -14,9 +14,10 @@ this process, the CPU time (``time.process_time``) and the wall time per
 batch of 1, 4 and 16 items:
 
 - actions: ``GroupCommit._commit`` as the room runs it on PostgreSQL (one
-  autocommitted ``INSERT ... SELECT unnest(...)``) against the SQLAlchemy
-  transaction it used before (``begin()``, the insert, ``commit``), which the
-  room still uses for batches with other writes and on SQLite;
+  autocommitted ``INSERT ... SELECT ... json_to_recordset(...)`` on the
+  database thread's own connection) against the SQLAlchemy transaction it
+  used before (``begin()``, the insert, ``commit``), which the room still
+  uses for batches with other writes and on SQLite;
 - notifications: the bus's one ``SELECT pg_notify(...), ...`` against a
   transaction around ``executemany``.
 
@@ -83,7 +84,7 @@ def actions(url: str, rounds: int, batches: int) -> dict[tuple[str, int], list[t
             return out
 
         variants: dict[str, Callable[[int], None]] = {
-            "one INSERT ... unnest, autocommit (now)": lambda n: commits._commit(list(rows(n))),
+            "one INSERT ... json_to_recordset, own connection (now)": lambda n: commits._commit(list(rows(n))),
             "SQLAlchemy begin / insert / commit (before)": lambda n: commits._commit(
                 list(rows(n)), fast=False
             ),

@@ -266,3 +266,30 @@ def test_a_batch_whose_connections_were_cut_is_written_on_new_ones(db_url: str) 
     finally:
         admin.dispose()
         store.close()
+
+
+def test_action_rows_go_on_one_connection_of_their_own(db_url: str) -> None:
+    """PostgreSQL: every batch of action rows alone uses the database
+    thread's own autocommitting connection (no pool check-out per batch), the
+    pool lends nothing meanwhile, and closing the store closes it."""
+    if not db_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL only (SQLite commits every batch through SQLAlchemy)")
+    store = Store(db_url)
+    try:
+        tid = a_table(store)
+        commits = store._commits
+        backends: set[int] = set()
+        for i in range(5):  # five batches, one after the other
+            asyncio.run(commits.queue(action(tid, i)))
+            own = commits._own
+            assert own is not None
+            backends.add(own.dbapi_connection.info.backend_pid)  # type: ignore[union-attr]
+        assert len(backends) == 1
+        assert store.engine.pool.checkedout() == 0  # type: ignore[attr-defined]
+        assert [r[0] for r in stored(store, tid)] == list(range(5))
+        assert own is not None
+        pg = own.dbapi_connection
+        assert pg is not None and pg.autocommit
+    finally:
+        store.close()
+    assert commits._own is None and pg.closed

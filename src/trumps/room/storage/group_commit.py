@@ -20,15 +20,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Final, TypedDict
+from typing import Any, Final, TypedDict
 
 from sqlalchemy import Engine, insert
+from sqlalchemy.pool import PoolProxiedConnection
 
 from trumps.room import timing
 from trumps.room.storage.db import ActionRow, FileWatch, StoreUnavailable
@@ -92,6 +94,10 @@ class GroupCommit:
         # sleeps until then or the linger's end, and is not woken for nothing
         self._filled = threading.Condition(self._lock)
         self._queued = False
+        # the database thread's own connection for batches of action rows alone
+        # (PostgreSQL, :meth:`_insert_actions`): kept out of the pool and left in
+        # autocommit, opened on first use and again after it is lost
+        self._own: PoolProxiedConnection | None = None
 
     async def queue(self, item: Item) -> None:
         """Add ``item`` to the next transaction; returns once it is committed
@@ -193,52 +199,66 @@ class GroupCommit:
     def _insert_actions(self, rows: list[ActionValues]) -> None:
         """A batch of action rows alone, on PostgreSQL: one ``INSERT``
         statement in autocommit (a statement is a transaction of its own),
-        its columns as arrays, so one round trip and one prepared statement
-        whatever the batch's size.
+        the rows as one JSON text, on the database thread's own connection.
 
-        It costs half the CPU of the same rows through SQLAlchemy's
-        ``begin()``, insert and commit (three round trips): 170 against 330
-        µs for one row, 280 against 590 for sixteen (``docs/benchmarks.md``),
-        and a room on several workers makes more, smaller commits than on
-        one.  A failure here is not reported as is: the batch is written
-        again item by item through SQLAlchemy (:meth:`_retry`), which names
-        the error."""
-        raw = self.engine.raw_connection()
+        Two workers make more, smaller commits than one for the same room
+        (each batches only its own tables' writes), so a commit's fixed cost
+        is part of what grows with the number of workers.  Measured per
+        batch of one row, CPU of the worker (``benchmarks/storage_costs.py``):
+        SQLAlchemy's ``begin()``, insert and commit 300 µs; the columns as
+        arrays on a pooled connection 170 µs; the rows as JSON on a
+        connection of its own (no pool check-out and return, no switching of
+        autocommit, one text parameter instead of seven arrays to adapt)
+        about 90 µs.  A failure here is not reported as is: the batch is
+        written again item by item through SQLAlchemy (:meth:`_retry`),
+        which names the error; a lost connection is replaced at the next
+        batch."""
+        own = self._own
+        if own is None:
+            own = self._own = self._connect()
+        pg: Any = own.dbapi_connection  # psycopg's own (SQLAlchemy adapts nothing here)
         try:
-            pg = raw.driver_connection
-            assert pg is not None
+            pg.execute(_INSERT_ACTIONS, (json.dumps(rows),))
+        except Exception:
+            if pg.closed or pg.broken:
+                # lost: so are its siblings in the pool, most likely (a restarted
+                # server), and the retry must not take one; what SQLAlchemy does
+                # on a disconnect
+                log.warning("a database connection was lost: the writes go again on a new one")
+                self.close()
+                self.engine.dispose(close=False)
+            raise
+
+    def _connect(self) -> PoolProxiedConnection:
+        """A connection of the pool's kind (its ``connect`` events run), then
+        detached from it: the pool neither counts it nor resets it, and it
+        stays in autocommit, which no pooled connection may be (the room's
+        other writes would each commit alone)."""
+        own = self.engine.raw_connection()
+        try:
+            own.detach()
+            pg: Any = own.dbapi_connection
             pg.autocommit = True
-            try:
-                pg.execute(
-                    _INSERT_ACTIONS, [list(column) for column in zip(*(_row(r) for r in rows), strict=True)]
-                )
-            finally:
-                with contextlib.suppress(Exception):
-                    pg.autocommit = False
-                # back into the pool only as it came out: in autocommit, the room's
-                # other writes would each commit alone (a refused row, the fence of a
-                # table taken over, leaves it usable)
-                if pg.closed or pg.broken:
-                    # lost: so are its siblings, most likely (a restarted server), and
-                    # the retry must not take one; what SQLAlchemy does on a disconnect
-                    log.warning("a database connection was lost: the writes go again on a new one")
-                    raw.invalidate()
-                    self.engine.dispose(close=False)
-                elif pg.autocommit:
-                    raw.invalidate()
-        finally:
-            raw.close()
+        except Exception:
+            own.close()
+            raise
+        return own
+
+    def close(self) -> None:
+        """Close the database thread's own connection (the store is closing,
+        or the connection was lost)."""
+        own, self._own = self._own, None
+        if own is not None:
+            with contextlib.suppress(Exception):
+                own.close()  # detached: this closes the connection itself
 
 
+# the rows' keys are ActionValues' (a float's JSON text reads back as the same float8)
 _INSERT_ACTIONS: Final = (
     "INSERT INTO actions (table_id, seq, seat, action, at, auto, timeout) "
-    "SELECT * FROM unnest(%s::text[], %s::int[], %s::int[], %s::text[], %s::float8[], %s::bool[], %s::bool[])"
+    "SELECT table_id, seq, seat, action, at, auto, timeout FROM json_to_recordset(%s::json) "
+    "AS r(table_id text, seq int, seat int, action text, at float8, auto bool, timeout bool)"
 )
-
-
-def _row(r: ActionValues) -> tuple[object, ...]:
-    """An action row's values in :data:`_INSERT_ACTIONS`'s column order."""
-    return (r["table_id"], r["seq"], r["seat"], r["action"], r["at"], r["auto"], r["timeout"])
 
 
 def _resolve(done: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:

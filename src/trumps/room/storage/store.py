@@ -178,6 +178,7 @@ class Store:
         if self._reads is not self._pool:
             self._reads.shutdown(wait=True)
         self._pool.shutdown(wait=True)
+        self._commits.close()  # its own connection (PostgreSQL): after the last batch
         self.engine.dispose()
 
     def secret(self) -> str:
