@@ -84,7 +84,9 @@ def actions(url: str, rounds: int, batches: int) -> dict[tuple[str, int], list[t
             return out
 
         variants: dict[str, Callable[[int], None]] = {
-            "one INSERT ... json_to_recordset, own connection (now)": lambda n: commits._commit(list(rows(n))),
+            "one INSERT ... json_to_recordset, own connection (now)": lambda n: commits._commit(
+                list(rows(n))
+            ),
             "SQLAlchemy begin / insert / commit (before)": lambda n: commits._commit(
                 list(rows(n)), fast=False
             ),
