@@ -30,8 +30,13 @@ every client at the kill).
 3. Where the time goes: the server runs with ``TRUMPS_ROOM_TIMINGS`` (see
    ``trumps.room.timing``) and writes, for the measured window, the phases
    of every action (table lock, commit wait, broadcast), its group commits,
-   table creations, event-loop lag and GC pauses; the client measures its
-   own event-loop lag and GC pauses.  Printed after the figures, with the
+   table creations, the CPU of making each broadcast's state events (the
+   same work in every run: what it costs shows how fast the machine runs
+   the room's code, apart from how the work is divided between workers),
+   GC pauses and, with ``--lag-probe``, event-loop lag (the probe wakes each
+   worker 200 times a second, so it is off by default: its cost is per
+   worker and would grow the CPU per action with the number of workers);
+   the client measures its own event-loop lag and GC pauses.  Printed after the figures, with the
    seconds whose p99 is over 100 ms and how many tables were created in
    each (``--dump FILE`` keeps every sample as JSON).
 
@@ -1840,8 +1845,14 @@ def report_timings(
             print(
                 f"server {kind}: {len(rs)} calls, p50 {ms(pct(d, 50))} ms, p99 {ms(pct(d, 99))} ms, max {ms(max(d))} ms"
             )
+    if not os.environ.get("TRUMPS_ROOM_LAG_PROBE"):
+        print(f"server{pooled} event loop: lag not probed (--lag-probe); GC: {len(rows('gc'))} collections")
     for who, lag, pauses in (
-        ("server" + pooled, [r[1] for r in rows("lag")], [r[1] for r in rows("gc")]),
+        *(
+            [("server" + pooled, [r[1] for r in rows("lag")], [r[1] for r in rows("gc")])]
+            if os.environ.get("TRUMPS_ROOM_LAG_PROBE")
+            else []
+        ),
         (
             "client" if client_procs == 1 else f"client (pooled over {client_procs} processes)",
             [x[1] for x in out["client_lag"]],
@@ -2038,6 +2049,12 @@ def main() -> int:
     ap.add_argument("--db", default=None, help="database URL (default: SQLite file in a temporary folder)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dump", default=None, help="write every sample and the server's timings here (JSON)")
+    ap.add_argument(
+        "--lag-probe",
+        action="store_true",
+        help="probe each worker's event-loop lag every 5 ms (stalls; costs each worker ~2%% of a core, "
+        "which the server's CPU per action then includes, once per worker)",
+    )
     ap.add_argument("--no-uvloop", action="store_true", help="run the clients on the default event loop")
     ap.add_argument(
         "--one-address", action="store_true",
@@ -2096,6 +2113,8 @@ def main() -> int:
     )  # fmt: skip
     cl.add_argument("--json", default=None, help="write the run's figures here (JSON)")
     args = ap.parse_args()
+    if args.lag_probe:  # the servers started below inherit it (Server.start)
+        os.environ["TRUMPS_ROOM_LAG_PROBE"] = "1"
     if args.compare_workers is not None:
         if args.compare_workers < 2:
             ap.error("--compare-workers needs N >= 2")

@@ -3,7 +3,8 @@
 Off unless the environment variable ``TRUMPS_ROOM_TIMINGS`` names a file:
 then the room records, in memory, the phases of every action (lock wait,
 commit wait, broadcast), every group commit, every table creation, the
-event loop's lag and the garbage collector's pauses, and writes them as
+CPU of making each broadcast's events, the garbage collector's pauses and,
+with ``TRUMPS_ROOM_LAG_PROBE=1`` too, the event loop's lag, and writes them as
 JSON to that file when it stops (``benchmarks/room_load.py`` reads it).
 Recording is a list append; with the variable unset every call is a
 no-op test of one module global.
@@ -23,6 +24,12 @@ __all__ = ["ENABLED", "dump", "record", "start", "stop"]
 
 _PATH = os.environ.get("TRUMPS_ROOM_TIMINGS") or None
 ENABLED = _PATH is not None
+# The lag probe wakes the event loop every LAG_TICK: 200 times a second, 19 ms
+# of CPU a second in an idle worker against 1 ms without it.  That is the
+# benchmark's own cost, and it is per worker: at the same load on 4 workers it
+# added 4 times what it added on one, so it is started only when asked
+# (``TRUMPS_ROOM_LAG_PROBE=1``; ``room_load.py --lag-probe``).
+LAG_PROBE = ENABLED and os.environ.get("TRUMPS_ROOM_LAG_PROBE", "") not in ("", "0")
 LAG_TICK = 0.005  # seconds: the event-loop lag probe's sleep
 
 _records: dict[str, list[list[float]]] = {}
@@ -55,12 +62,13 @@ async def _lag_probe() -> None:
 
 
 def start() -> None:
-    """Start the lag probe and the GC hook (in the running loop)."""
+    """Start the GC hook and, if asked for (:data:`LAG_PROBE`), the lag probe (in the running loop)."""
     global _lag_task
-    if not ENABLED or _lag_task is not None:
+    if not ENABLED or _gc_callback in gc.callbacks:
         return
     gc.callbacks.append(_gc_callback)
-    _lag_task = asyncio.get_running_loop().create_task(_lag_probe())
+    if LAG_PROBE:
+        _lag_task = asyncio.get_running_loop().create_task(_lag_probe())
 
 
 async def stop() -> None:
