@@ -10,11 +10,14 @@ time, trumps and the peer measured in the same run, rounds interleaved.
   actions, ``use_double_dummy_result=false`` so that the cards are played.
 - **500 and coinche**: trumps only (no peer plays them from Python with the
   same rules), per action against trumps' bridge: the target is "at least
-  as fast per action as bridge".  Two measures: per action of the loops
-  above (each stops at the first scored deal: 500 and coinche have then
-  also dealt their next deal, bridge's duplicate board ends its match), and
-  per action over whole matches (``match ...`` rows: every deal dealt once
-  and played, games to their end; bridge's boards are one-deal matches).
+  as fast per action as bridge".  Two measures: per action of one-deal
+  games (``trumps ...`` rows: 500 and coinche with ``max_deals`` 1, as
+  bridge's duplicate board is a one-deal match: a game started, one deal
+  dealt and played, nothing dealt after it; until session 29 these games
+  were unlimited and stopped at their first scored deal, when they had
+  already dealt the next one, whose cost their first deal's actions paid),
+  and per action over whole matches (``match ...`` rows: every deal dealt
+  once and played, games to their end).
 
 Each round runs ``--deals`` deals of each loop, in turn; the ratio of each
 round is trumps' rate over the peer's in that round, and the report gives
@@ -122,8 +125,10 @@ def main() -> None:
     a = p.parse_args()
     loops: dict[str, Loop] = {
         "trumps bridge": trumps_loop("bridge", options={"scoring": "duplicate"}),
-        "trumps 500": trumps_loop("500", preset="american"),
-        "trumps coinche": trumps_loop("coinche", preset="contree_exact"),
+        # games of one deal: nothing is dealt after it (an unlimited game deals
+        # its next deal as the first is scored, which the first's actions paid for)
+        "trumps 500": trumps_loop("500", options={"max_deals": 1}, preset="american"),
+        "trumps coinche": trumps_loop("coinche", options={"max_deals": 1}, preset="contree_exact"),
         "match bridge": match_loop("bridge", options={"scoring": "duplicate"}),
         "match 500": match_loop("500", preset="american"),
         "match coinche": match_loop("coinche", preset="contree_exact"),
