@@ -204,12 +204,12 @@ class GroupCommit:
         Two workers make more, smaller commits than one for the same room
         (each batches only its own tables' writes), so a commit's fixed cost
         is part of what grows with the number of workers.  Measured per
-        batch of one row, CPU of the worker (``benchmarks/storage_costs.py``):
-        SQLAlchemy's ``begin()``, insert and commit 300 µs; the columns as
-        arrays on a pooled connection 170 µs; the rows as JSON on a
-        connection of its own (no pool check-out and return, no switching of
-        autocommit, one text parameter instead of seven arrays to adapt)
-        about 90 µs.  A failure here is not reported as is: the batch is
+        batch of one row, CPU of the worker (``benchmarks/storage_costs.py``,
+        ``docs/benchmarks.md``): SQLAlchemy's ``begin()``, insert and commit
+        235–300 µs; the columns as arrays on a pooled connection about 150 µs;
+        the rows as JSON on a connection of its own (no pool check-out and
+        return, no switching of autocommit, one text parameter instead of
+        seven arrays to adapt) 84 µs.  A failure here is not reported as is: the batch is
         written again item by item through SQLAlchemy (:meth:`_retry`),
         which names the error; a lost connection is replaced at the next
         batch."""

@@ -334,9 +334,9 @@ class Table:
                 for c in list(self.connections)
                 if c is not exclude
             ]
-            if (
-                timing.ENABLED
-            ):  # the same work whatever the room's size: its CPU time shows the machine's share
+            if timing.ENABLED:
+                # the same work however the room is divided between workers: its
+                # CPU time shows how fast the machine runs the room's code
                 timing.record("events", time.thread_time() - cpu, len(events))
             for conn, event in events:
                 try:
