@@ -1,7 +1,8 @@
 """The compiled engines (mypyc, ``setup.py``) give the same results as their
-Python sources, which are their specification (issue 33): 300 random deals of
-every game and preset, played both ways through ``benchmarks/engine_differential.py``
-(which the benchmark runs with 100,000)."""
+Python sources, which are their specification (issue 33): 3,000 random deals
+of every game and preset (the issue asks CI for a few thousand), played both
+ways through ``benchmarks/engine_differential.py`` (which the benchmark runs
+with 100,000); about three minutes."""
 
 from __future__ import annotations
 
@@ -23,11 +24,11 @@ SCRIPT = ROOT / "benchmarks" / "engine_differential.py"
 
 def _run(*args: str, pure: bool = False) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, TRUMPS_PURE="1" if pure else "0")
-    return subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True, timeout=600)
+    return subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True, timeout=1200)
 
 
 def test_random_deals_of_every_game_and_preset_are_identical_compiled_and_pure() -> None:
-    done = _run(str(SCRIPT), "--deals", "300", "--seed", "7")
+    done = _run(str(SCRIPT), "--deals", "3000", "--seed", "7")
     if done.returncode == 2:
         pytest.skip("the engines are not compiled in this install (no mypyc build)")
     assert done.returncode == 0, done.stdout + done.stderr
