@@ -36,9 +36,10 @@ every client at the kill).
    GC pauses and, with ``--lag-probe``, event-loop lag (the probe wakes each
    worker 200 times a second, so it is off by default: its cost is per
    worker and would grow the CPU per action with the number of workers);
-   the client measures its own event-loop lag and GC pauses.  Printed after the figures, with the
-   seconds whose p99 is over 100 ms and how many tables were created in
-   each (``--dump FILE`` keeps every sample as JSON).
+   the client measures its own event-loop lag and GC pauses.  Printed
+   after the figures, with the seconds whose p99 is over 100 ms and how
+   many tables were created in each (``--dump FILE`` keeps every sample as
+   JSON).
 
 The client's garbage collector is off during the load (after a collection
 and ``gc.freeze()``): with 1,200 sockets in one process its collections
@@ -1845,20 +1846,18 @@ def report_timings(
             print(
                 f"server {kind}: {len(rs)} calls, p50 {ms(pct(d, 50))} ms, p99 {ms(pct(d, 99))} ms, max {ms(max(d))} ms"
             )
-    if not os.environ.get("TRUMPS_ROOM_LAG_PROBE"):
-        print(f"server{pooled} event loop: lag not probed (--lag-probe); GC: {len(rows('gc'))} collections")
-    for who, lag, pauses in (
-        *(
-            [("server" + pooled, [r[1] for r in rows("lag")], [r[1] for r in rows("gc")])]
-            if os.environ.get("TRUMPS_ROOM_LAG_PROBE")
-            else []
-        ),
+    loops = [
         (
             "client" if client_procs == 1 else f"client (pooled over {client_procs} processes)",
             [x[1] for x in out["client_lag"]],
             [x[1] for x in out["client_gc"]],
-        ),
-    ):
+        )
+    ]
+    if os.environ.get("TRUMPS_ROOM_LAG_PROBE"):
+        loops.insert(0, ("server" + pooled, [r[1] for r in rows("lag")], [r[1] for r in rows("gc")]))
+    else:
+        print(f"server{pooled} event loop: lag not probed (--lag-probe); GC: {len(rows('gc'))} collections")
+    for who, lag, pauses in loops:
         print(
             f"{who} event loop: {sum(1 for x in lag if x > 0.01)} stalls > 10 ms, {sum(1 for x in lag if x > 0.05)} > 50 ms, "
             f"max {ms(max(lag, default=0.0))} ms; GC: {len(pauses)} collections, max {ms(max(pauses, default=0.0))} ms, "
