@@ -191,3 +191,30 @@ def test_deal_sorted_is_a_sort_per_dealt_hand(rnd: random.Random, shape: tuple[i
 def test_card_texts() -> None:
     cards = parse_cards("AS 10H RJ 2C")
     assert card_texts(cards) == [str(c) for c in cards] == ["AS", "TH", "RJ", "2C"]
+
+
+def test_remove_card_takes_the_card_itself_out_and_refuses_one_not_held() -> None:
+    from trumps.core.cards import remove_card
+
+    hand = parse_cards("AS KS QH 2C")
+    remove_card(hand, Card("QH"))
+    assert hand == parse_cards("AS KS 2C")
+    remove_card(hand, Card("2C"))  # the last one
+    assert hand == parse_cards("AS KS")
+    with pytest.raises(ValueError):
+        remove_card(hand, Card("QH"))
+    assert hand == parse_cards("AS KS")  # nothing changed by the refusal
+
+
+def test_an_action_is_legal_by_identity_or_by_equality() -> None:
+    """``Match.apply``'s membership test: the listed object itself, or an
+    equal one (an action not made through its interning constructor)."""
+    from trumps.core.protocol import _listed
+
+    big = 10**30
+    equal = int(str(big))  # equal, another object
+    assert equal is not big
+    for legal in ([1, big], (1, big), range(3)):
+        assert _listed(legal[-1], legal)
+    assert _listed(equal, [1, big]) and _listed(equal, (1, big))
+    assert not _listed(7, [1, big]) and not _listed(7, (1, big)) and not _listed(7, range(3))

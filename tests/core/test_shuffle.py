@@ -10,7 +10,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import trumps.core.shuffle as shuffle_module
-from trumps.core.shuffle import randbelow, seed_key, seeded, seeded_randbelow, seeded_shuffle, shuffle
+from trumps.core.shuffle import (
+    randbelow,
+    seed_key,
+    seeded,
+    seeded_randbelow,
+    seeded_randbelow_and_shuffle,
+    seeded_shuffle,
+    shuffle,
+)
 
 
 @given(st.integers(min_value=0, max_value=2**64), st.integers(min_value=0, max_value=70))
@@ -108,6 +116,31 @@ def test_the_c_twin_deals_as_the_engines_always_dealt() -> None:
 
 
 @needs_c
+@given(st.text(max_size=3000), st.integers(min_value=1, max_value=2**32 - 1), st.text(max_size=3000))
+def test_the_c_dealer_and_shuffle_side_by_side_are_the_two_apart(
+    dealer_text: str, n: int, deal_text: str
+) -> None:
+    """Any two texts (of different lengths, longer than the generator's 624
+    words: the C code's other branch), any bound."""
+    ours, ref = list(range(63)), list(range(63))
+    got = seeded_randbelow_and_shuffle(dealer_text, n, deal_text, ours)
+    random.Random(deal_text).shuffle(ref)
+    assert (got, ours) == (random.Random(dealer_text).randrange(n), ref)
+
+
+@needs_c
+def test_the_c_dealer_and_first_deal_as_the_engines_draw_them() -> None:
+    seeds = [*range(-20, 300), *(random.Random(35).randrange(2**63) for _ in range(700)), 2**80]
+    for seed in seeds:
+        for players, length in ((4, 32), (4, 43), (4, 52), (6, 63)):
+            ours, ref = list(range(length)), list(range(length))
+            got = seeded_randbelow_and_shuffle(f"{seed}/dealer", players, f"{seed}/0", ours)
+            random.Random(f"{seed}/0").shuffle(ref)
+            assert got == random.Random(f"{seed}/dealer").randrange(players), seed
+            assert ours == ref, seed
+
+
+@needs_c
 def test_the_c_twin_refuses_bad_arguments() -> None:
     from trumps.core import _seeded
 
@@ -117,6 +150,14 @@ def test_the_c_twin_refuses_bad_arguments() -> None:
         _seeded.shuffle("not bytes", [1, 2])  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         _seeded.shuffle(seed_key("x"), (1, 2))  # type: ignore[arg-type]
+    items = [1, 2, 3]
+    with pytest.raises(ValueError):
+        _seeded.randbelow_and_shuffle(seed_key("x"), 0, seed_key("y"), items)
+    with pytest.raises(TypeError):
+        _seeded.randbelow_and_shuffle(seed_key("x"), 4, "not bytes", items)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        _seeded.randbelow_and_shuffle(seed_key("x"), 4, seed_key("y"), (1, 2))  # type: ignore[arg-type]
+    assert items == [1, 2, 3]  # nothing shuffled by a refused call
 
 
 def test_without_the_c_twin_the_python_deals_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -128,3 +169,36 @@ def test_without_the_c_twin_the_python_deals_the_same(monkeypatch: pytest.Monkey
         random.Random(f"{n}/3").shuffle(b)
         assert a == b
         assert seeded_randbelow(f"{n}/dealer", 4) == random.Random(f"{n}/dealer").randrange(4)
+        c = list(range(43))
+        assert seeded_randbelow_and_shuffle(f"{n}/dealer", 6, f"{n}/0", c) == random.Random(
+            f"{n}/dealer"
+        ).randrange(6)
+        random.Random(f"{n}/0").shuffle(d := list(range(43)))
+        assert c == d
+
+
+@pytest.mark.parametrize(
+    ("game", "preset", "options"),
+    [
+        ("bridge", None, None),
+        ("500", "american", None),
+        ("500", None, {"players": "2v2v2"}),
+        ("coinche", None, None),
+    ],
+)
+def test_a_game_deals_its_first_deal_as_before_whichever_way_it_starts(
+    game: str, preset: str | None, options: dict[str, object] | None
+) -> None:
+    """The first dealer and deal drawn side by side at the start are those
+    of the generators apart (:meth:`Match.deal_rng`), and a game given its
+    dealer (nothing drawn at the start) deals the same cards for that
+    dealer."""
+    import trumps
+
+    for seed in (*range(40), 2**63 - 1):
+        m = trumps.new_game(game, preset=preset, options=options, seed=seed)
+        rng = random.Random(f"{seed}/dealer")
+        assert m.first_dealer == rng.randrange(m.players)
+        given = trumps.new_game(game, preset=preset, options=options, seed=seed, dealer=m.first_dealer)
+        assert given.deal_records == m.deal_records
+        assert m._first_cards is None  # taken by the first deal: nothing kept after it

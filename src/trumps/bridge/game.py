@@ -82,7 +82,9 @@ class Bridge(Match[BridgeDeal]):
             "contract": str(Contract.parse(contract)) if contract is not None else None,
             "declarer": "NESW"[parse_seat(declarer)] if declarer is not None else None,
         }
-        self._setup(options, 4, seed=seed, dealer=dealer, init=init)
+        # deal 0 shuffled with the first dealer's draw, unless it is given
+        pack = DECK if self._explicit is None and not _deals else None
+        self._setup(options, 4, seed=seed, dealer=dealer, init=init, pack=pack)
         self.totals = [0, 0]
         self.rubber: RubberSheet | None = RubberSheet() if self.form == "rubber" else None
         self.chicago: ChicagoSheet | None = (
@@ -128,8 +130,7 @@ class Bridge(Match[BridgeDeal]):
         elif number == 0 and self._explicit is not None:
             hands = [list(h) for h in self._explicit]
         else:
-            cards = list(DECK)
-            self.shuffle_deal(number, cards)
+            cards = self._shuffled(number, DECK)
             # dealt one at a time from the dealer's left, each hand sorted
             hands = deal_sorted(cards, _SEATS_OF[self.dealer], 4, _IN_ORDER)
         verifier = _dd_verify if self.options.claims == "verify" else None

@@ -55,7 +55,9 @@ class Coinche(Match[CoincheDeal]):
             "contract": contract,
             "declarer": str(declarer) if declarer is not None else None,
         }
-        self._setup(options, 4, seed=seed, dealer=dealer, init=init)
+        # deal 0 shuffled with the first dealer's draw, unless it is given
+        pack = _DECK if deal is None and not _deals else None
+        self._setup(options, 4, seed=seed, dealer=dealer, init=init, pack=pack)
         self.next_of = next_seats(str(options.direction))  # shared, never changed
         self.totals = [0, 0]
         self._stored_deals = list(_deals or [])
@@ -82,8 +84,7 @@ class Coinche(Match[CoincheDeal]):
         elif number == 0 and self._explicit is not None:
             hands = self._read_deal(self._explicit)
         else:
-            cards = list(_DECK)
-            self.shuffle_deal(number, cards)
+            cards = self._shuffled(number, _DECK)
             hands = deal_sorted(cards, _deal_plans(self.options)[self.dealer], 4, _IN_ORDER)
         deal = CoincheDeal(self.options, self.dealer, hands, contract, taker)
         self.deal_records.append(deal.record(self.seat_names))

@@ -36,6 +36,7 @@ __all__ = [
     "parse_cards",
     "parse_hand",
     "rank_value",
+    "remove_card",
     "sort_cards",
 ]
 
@@ -254,6 +255,19 @@ def sort_cards(cards: Iterable[Card]) -> list[Card]:
             j -= 1
         out[j + 1] = card
     return out
+
+
+def remove_card(cards: list[Card], card: Card) -> None:
+    """``cards.remove(card)``, found by identity: a card is one object
+    (``Card("QH") is Card("QH")``), and ``list.remove`` compares each card
+    before it through the rich comparison, a hundred instructions a card, at
+    every card played.  A card not found (a copy made around ``Card``) is
+    left to ``list.remove``: equality, or its ``ValueError``."""
+    for i in range(len(cards)):
+        if cards[i] is card:
+            del cards[i]
+            return
+    cards.remove(card)
 
 
 def card_texts(cards: list[Card]) -> list[str]:

@@ -37,7 +37,7 @@ from trumps.core.json_types import JSONDict
 from trumps.core.options import Options, OptionSchema
 from trumps.core.presentation import Presentation
 from trumps.core.seats import SEAT_NAMES_4, parse_seat, seat_name
-from trumps.core.shuffle import seeded, seeded_randbelow, seeded_shuffle
+from trumps.core.shuffle import seeded, seeded_randbelow, seeded_randbelow_and_shuffle, seeded_shuffle
 
 __all__ = ["RECORD_FORMAT", "Action", "Deal", "Match"]
 
@@ -111,6 +111,10 @@ class Match(ABC, Generic[D]):
     _winner: int | None
     _over: bool
     _init: JSONDict
+    # deal 0's shuffle, drawn with the first dealer (_setup), and the pack it
+    # was shuffled from: taken by the first _shuffled
+    _first_cards: list[Card] | None
+    _first_pack: Sequence[Card] | None
 
     # ----- construction ------------------------------------------------
     def __init__(
@@ -140,13 +144,29 @@ class Match(ABC, Generic[D]):
         seed: int | None,
         dealer: int | str | None,
         init: JSONDict,
+        pack: Sequence[Card] | None = None,
     ) -> None:
+        """The parts every game starts with.  ``pack``: the cards, in their
+        order, that the first deal will shuffle (:meth:`_shuffled`), when it
+        is shuffled (not an explicit or stored deal): with the first dealer
+        drawn too, the two generators are seeded side by side, in the time
+        of one (:func:`~trumps.core.shuffle.seeded_randbelow_and_shuffle`)."""
         self.options = options
         self.players = players
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self._first_cards = None
+        self._first_pack = None
         if dealer is None:
             # random.Random(f"{self.seed}/dealer").randrange(players), draw for draw
-            self.first_dealer = seeded_randbelow(f"{self.seed}/dealer", players)
+            if pack is not None:
+                cards = list(pack)
+                self.first_dealer = seeded_randbelow_and_shuffle(
+                    f"{self.seed}/dealer", players, f"{self.seed}/0", cards
+                )
+                self._first_cards = cards
+                self._first_pack = pack
+            else:
+                self.first_dealer = seeded_randbelow(f"{self.seed}/dealer", players)
         else:
             self.first_dealer = parse_seat(dealer, players)
         self.dealer = self.first_dealer
@@ -169,6 +189,18 @@ class Match(ABC, Generic[D]):
         (:func:`~trumps.core.shuffle.seeded_shuffle`: without the generator
         object, in C where it is built)."""
         seeded_shuffle(f"{self.seed}/{number}", cards)
+
+    def _shuffled(self, number: int, pack: Sequence[Card]) -> list[Card]:
+        """A copy of ``pack`` shuffled for deal ``number``
+        (:meth:`shuffle_deal`): deal 0's was drawn by :meth:`_setup` when it
+        was given this pack."""
+        first = self._first_cards
+        if first is not None and number == 0 and pack is self._first_pack:
+            self._first_cards = self._first_pack = None
+            return first
+        cards = list(pack)
+        seeded_shuffle(f"{self.seed}/{number}", cards)
+        return cards
 
     def __repr__(self) -> str:
         """The game, the options that differ from its defaults, the seed and
@@ -272,7 +304,7 @@ class Match(ABC, Generic[D]):
         if isinstance(action, str):
             action = self.parse_action(action)
         legal = self.deal.legal_actions()
-        if action not in legal:
+        if not _listed(action, legal):
             raise IllegalAction(self.explain_illegal(action, legal))
         self.deal.apply_legal(action)
         self.log.append((actor, action, time))
@@ -456,3 +488,21 @@ def read_record(data: Mapping[str, object] | str) -> Mapping[str, Any]:  # unche
 
 def cards_json(cards: Sequence[Card]) -> list[str]:
     return [str(c) for c in cards]
+
+
+def _listed(action: Action, legal: Sequence[Action]) -> bool:
+    """``action in legal``, by identity first: an action a player takes
+    from the legal list (or parses: cards and calls are made once each) is
+    the object listed, and ``in`` compares each action before it through
+    the rich comparison, a hundred instructions an action, at every action.
+    Equality decides only when no listed object is this one.  (A list and
+    a tuple apart: compiled, each loop is then its type's own indexing.)"""
+    if isinstance(legal, list):  # noqa: SIM114
+        for a in legal:
+            if a is action:
+                return True
+    elif isinstance(legal, tuple):
+        for a in legal:
+            if a is action:
+                return True
+    return action in legal

@@ -25,6 +25,9 @@ made without a Python object, ``init_genrand(19650218)`` worked out once,
 the draws as C calls: about 3.7 against 6.8 µs a 500 deal), and with the
 functions above otherwise or under ``TRUMPS_PURE=1``.  Those functions are
 its specification; the tests compare the two on many texts and lengths.
+A game's first dealer and first deal are drawn in one call,
+:func:`seeded_randbelow_and_shuffle`: seeding is a chain of dependent
+steps, and the C code runs the two generators' chains side by side.
 """
 
 from __future__ import annotations
@@ -36,7 +39,15 @@ from hashlib import sha512
 from types import ModuleType
 from typing import Final, TypeVar
 
-__all__ = ["randbelow", "seed_key", "seeded", "seeded_randbelow", "seeded_shuffle", "shuffle"]
+__all__ = [
+    "randbelow",
+    "seed_key",
+    "seeded",
+    "seeded_randbelow",
+    "seeded_randbelow_and_shuffle",
+    "seeded_shuffle",
+    "shuffle",
+]
 
 T = TypeVar("T")
 
@@ -117,3 +128,17 @@ def seeded_randbelow(text: str, n: int) -> int:
         r: int = twin.randbelow(seed_key(text), n)
         return r
     return randbelow(seeded(text), n)
+
+
+def seeded_randbelow_and_shuffle(dealer_text: str, n: int, deal_text: str, items: list[T]) -> int:
+    """``seeded_randbelow(dealer_text, n)``, returned, and
+    ``seeded_shuffle(deal_text, items)``: a game's first dealer and first
+    deal.  Seeding a generator is a chain of about 1,250 dependent steps
+    that leaves the processor mostly idle; the C code runs the two chains
+    side by side, in the time of one (about 3.0 against 5.4 µs)."""
+    twin = _C
+    if twin is not None:
+        r: int = twin.randbelow_and_shuffle(seed_key(dealer_text), n, seed_key(deal_text), items)
+        return r
+    shuffle(seeded(deal_text), items)
+    return randbelow(seeded(dealer_text), n)

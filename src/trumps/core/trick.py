@@ -22,7 +22,7 @@ from typing import Any, Final, Protocol, Self
 
 from mypy_extensions import mypyc_attr, trait
 
-from trumps.core.cards import Card
+from trumps.core.cards import Card, remove_card
 from trumps.core.copying import shallow_copy
 from trumps.core.errors import ParseError
 from trumps.core.json_types import JSONDict
@@ -304,7 +304,7 @@ class TrickPlay:
         game follows it card by card, as coinche does for its legal cards).
         Returns the trick when the card closes it; then the deal is finished
         or the winner is to lead."""
-        self.hands[seat].remove(card)
+        remove_card(self.hands[seat], card)
         trick = self.trick
         if not trick:
             self.led = self.rules.lead_suits[card.index] if led is None else led

@@ -9,7 +9,7 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from trumps.core.cards import Card, card_texts
+from trumps.core.cards import Card, card_texts, remove_card
 from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
 from trumps.core.protocol import Action
@@ -270,7 +270,7 @@ class FiveHundredDeal(TrickDeal):
 
     def _discard(self, card: Card) -> None:
         assert self.contractor is not None
-        self.hands[self.contractor].remove(card)
+        remove_card(self.hands[self.contractor], card)
         self.discards.append(card)
         if len(self.discards) == len(self.kitty) and not self._open_breach_window(2):
             self._start_play()

@@ -20,7 +20,7 @@ from trumps.five_hundred.calls import Call
 from trumps.five_hundred.deal import AUCTION, KITTY, PLAY, FiveHundredDeal, seating
 from trumps.five_hundred.options import SCHEMA
 from trumps.five_hundred.play import JokerLead
-from trumps.five_hundred.scoring import game_end, score_deal
+from trumps.five_hundred.scoring import rules_game_end, score_deal, scoring_rules
 
 __all__ = ["FiveHundred"]
 
@@ -89,7 +89,9 @@ class FiveHundred(Match[FiveHundredDeal]):
             "contract": contract,
             "declarer": str(declarer) if declarer is not None else None,
         }
-        self._setup(options, players, seed=seed, dealer=dealer, init=init)
+        # deal 0 shuffled with the first dealer's draw, unless it is given
+        pack = self.deck if deal is None and not _deals else None
+        self._setup(options, players, seed=seed, dealer=dealer, init=init, pack=pack)
         self.totals = [0] * self._n_teams
         self.bans: frozenset[int] = _NO_BANS
         self._stored_deals = list(_deals or [])
@@ -116,8 +118,7 @@ class FiveHundred(Match[FiveHundredDeal]):
         elif number == 0 and self._explicit is not None:
             hands, kitty = self._read_deal(self._explicit)
         else:
-            cards = list(self.deck)
-            self.shuffle_deal(number, cards)
+            cards = self._shuffled(number, self.deck)
             n = self.players
             # dealt clockwise from the dealer's left, one at a time, ten each,
             # each hand sorted; the rest is the kitty
@@ -210,7 +211,8 @@ class FiveHundred(Match[FiveHundredDeal]):
         head: JSONDict = {
             "deal": self.deal_number + 1,
             "dealer": names[d.dealer],
-            "contract": str(contract) if contract is not None else None,
+            # its text read, not str(): a Python-level __str__ call at every deal
+            "contract": contract._text if contract is not None else None,
             "contractor": names[contractor] if contractor is not None else None,
             "thrown_in": d.thrown_in,
             # public once the deal is over (the seed room shows them at its end)
@@ -249,8 +251,9 @@ class FiveHundred(Match[FiveHundredDeal]):
         if bans:
             head["banned_next_deal"] = [names[b] for b in bans]
         self.results.append(head)
-        over, winner = game_end(self.options, s.totals_before_breach, bidding_team)
-        limit = int(self.options.max_deals)
+        rules = scoring_rules(self.options)
+        over, winner = rules_game_end(rules, s.totals_before_breach, bidding_team)
+        limit = rules.max_deals
         stopped = self._single or (limit > 0 and len(self.results) >= limit)
         if stopped or over:
             self._over = True

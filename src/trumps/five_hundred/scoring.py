@@ -29,6 +29,7 @@ __all__ = [
     "defender_points",
     "game_end",
     "made",
+    "rules_game_end",
     "score",
     "score_deal",
     "scoring_rules",
@@ -152,8 +153,8 @@ class ScoringRules:
     option read is a dictionary look-up."""
 
     __slots__ = (
-        "ban_any_level", "bidders_win", "breach_value", "inclusive", "misere_defenders_score",
-        "must_bid_to_win", "nullo_points", "open_nullo_points",
+        "ban_any_level", "bidders_win", "breach_value", "inclusive", "max_deals",
+        "misere_defenders_score", "must_bid_to_win", "nullo_points", "open_nullo_points",
     )  # fmt: skip
 
     def __init__(self, o: Options) -> None:
@@ -165,6 +166,7 @@ class ScoringRules:
         self.inclusive = bool(o.win_threshold_inclusive)
         self.ban_any_level = bool(o.breach_ban_any_level)
         self.bidders_win = o.simultaneous_out_rule == "bidders_win"
+        self.max_deals = int(o.max_deals)
 
 
 def scoring_rules(o: Options) -> ScoringRules:
@@ -248,12 +250,20 @@ def game_end(
     """§12: (is the game over, winning team).  Made on the scores before any
     breach delta.  ``(False, None)`` when nobody is out, or when the rule
     says to play another deal."""
-    r = scoring_rules(options)
+    return rules_game_end(scoring_rules(options), totals_before_breach, bidding_team)
+
+
+def rules_game_end(
+    r: ScoringRules, totals_before_breach: Sequence[int], bidding_team: int | None
+) -> tuple[bool, int | None]:
+    """:func:`game_end` with the options already read (the engine, at every deal)."""
     s = list(totals_before_breach)
-    if r.inclusive:
-        out = [t for t in range(len(s)) if s[t] >= 500 or s[t] <= -500]
-    else:
-        out = [t for t in range(len(s)) if s[t] > 500 or s[t] < -500]
+    inclusive = r.inclusive
+    out = False
+    for v in s:
+        if (v >= 500 or v <= -500) if inclusive else (v > 500 or v < -500):
+            out = True
+            break
     if not out:
         return False, None
     if r.bidders_win and bidding_team is not None:
