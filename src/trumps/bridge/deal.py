@@ -48,10 +48,18 @@ class BridgeDeal(TrickDeal):
         declarer: int | None = None,
         claims: str = "off",
         verifier: Verifier | None = None,
+        *,
+        in_order: bool = False,
     ) -> None:
+        """``in_order``: the hands are in canonical order already (as the
+        game deals them: :func:`~trumps.core.cards.deal_sorted`), so they
+        are copied, not sorted again."""
         self.dealer = dealer
         self.vulnerable = vulnerable
-        self.hands = [sort_cards(h) for h in hands]  # S H D C, high to low (no key call per card)
+        if in_order:
+            self.hands = [list(h) for h in hands]
+        else:
+            self.hands = [sort_cards(h) for h in hands]  # S H D C, high to low (no key call per card)
         self.dealt = [list(h) for h in self.hands]
         self.auction = Auction(dealer)
         self.claims = claims

@@ -124,6 +124,7 @@ class Bridge(Match[BridgeDeal]):
 
     def _new_deal(self, contract: Contract | None = None, declarer: int | None = None) -> BridgeDeal:
         number = self.deal_number
+        in_order = False
         if number < len(self._stored):
             stored = self._stored[number]
             hands = deal_from_any(stored.get("hands", stored) if isinstance(stored, Mapping) else stored)
@@ -133,10 +134,12 @@ class Bridge(Match[BridgeDeal]):
             cards = self._shuffled(number, DECK)
             # dealt one at a time from the dealer's left, each hand sorted
             hands = deal_sorted(cards, _SEATS_OF[self.dealer], 4, _IN_ORDER)
+            in_order = True
         verifier = _dd_verify if self.options.claims == "verify" else None
         deal = BridgeDeal(
-            self.dealer, hands, self.vulnerability(), contract, declarer, str(self.options.claims), verifier
-        )
+            self.dealer, hands, self.vulnerability(), contract, declarer, str(self.options.claims), verifier,
+            in_order=in_order,
+        )  # fmt: skip
         self.deal_records.append(deal.record(self.seat_names))
         return deal
 

@@ -112,17 +112,20 @@ def board_vulnerability(board: int) -> str:
     return VULS[(k + k // 4) % 4]
 
 
+# made once: built inside vulnerable_sides it cost a bridge game's start 9k
+# instructions (every board asks)
+_VULNERABLE_SIDES: dict[str, tuple[bool, bool]] = {
+    "NONE": (False, False), "LOVE": (False, False), "-": (False, False), "": (False, False),
+    "NS": (True, False), "N-S": (True, False), "N": (True, False),
+    "EW": (False, True), "E-W": (False, True), "E": (False, True),
+    "BOTH": (True, True), "ALL": (True, True), "B": (True, True), "O": (False, False),
+}  # fmt: skip
+
+
 def vulnerable_sides(vul: str) -> tuple[bool, bool]:
     """``(NS vulnerable, EW vulnerable)`` of a vulnerability name (PBN spellings accepted)."""
-    t = vul.strip().upper()
-    table = {
-        "NONE": (False, False), "LOVE": (False, False), "-": (False, False), "": (False, False),
-        "NS": (True, False), "N-S": (True, False), "N": (True, False),
-        "EW": (False, True), "E-W": (False, True), "E": (False, True),
-        "BOTH": (True, True), "ALL": (True, True), "B": (True, True), "O": (False, False),
-    }  # fmt: skip
     try:
-        return table[t]
+        return _VULNERABLE_SIDES[vul.strip().upper()]
     except KeyError:
         raise ParseError(f"not a vulnerability: {vul!r} (None, NS, EW or Both)") from None
 
