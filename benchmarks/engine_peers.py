@@ -17,7 +17,10 @@ time, trumps and the peer measured in the same run, rounds interleaved.
   were unlimited and stopped at their first scored deal, when they had
   already dealt the next one, whose cost their first deal's actions paid),
   and per action over whole matches (``match ...`` rows: every deal dealt
-  once and played, games to their end).
+  once and played, games to their end).  The ``start ...`` rows start the
+  one-deal games and play nothing: a game's fixed cost (the first dealer
+  drawn, the first deal dealt), the same for a deal of 38, 45 or 62
+  actions; the last rows give the one-deal ratios with it taken out.
 
 Each round runs ``--deals`` deals of each loop, in turn; the ratio of each
 round is trumps' rate over the peer's in that round, and the report gives
@@ -80,6 +83,20 @@ def match_loop(game: str, options: dict[str, object] | None = None, preset: str 
     return run
 
 
+def start_loop(game: str, options: dict[str, object] | None = None, preset: str | None = None) -> Loop:
+    """:func:`trumps_loop`'s games started and not played (``new_game``:
+    the first dealer drawn, the first deal dealt), the same seeds: what a
+    one-deal game pays once, whatever its number of actions.  Takes no
+    action (returns 0)."""
+
+    def run(deals: int, seed: int) -> int:
+        for k in range(deals):
+            trumps.new_game(game, options=options, preset=preset, seed=seed * 100_003 + k)
+        return 0
+
+    return run
+
+
 def openspiel_bridge() -> Loop | None:
     try:
         import pyspiel
@@ -132,6 +149,9 @@ def main() -> None:
         "match bridge": match_loop("bridge", options={"scoring": "duplicate"}),
         "match 500": match_loop("500", preset="american"),
         "match coinche": match_loop("coinche", preset="contree_exact"),
+        "start bridge": start_loop("bridge", options={"scoring": "duplicate"}),
+        "start 500": start_loop("500", options={"max_deals": 1}, preset="american"),
+        "start coinche": start_loop("coinche", options={"max_deals": 1}, preset="contree_exact"),
     }
     peer = openspiel_bridge()
     if peer is not None:
@@ -140,13 +160,19 @@ def main() -> None:
         loop(20, a.seed + 999)
     rates: dict[str, list[float]] = {name: [] for name in loops}
     per_action: dict[str, list[float]] = {name: [] for name in loops}
+    taken: dict[str, list[tuple[float, int]]] = {name: [] for name in loops}  # (seconds, actions)
     for r in range(a.rounds):
         for name, loop in loops.items():
             seconds, actions = timed(loop, a.deals, a.seed + r)
             rates[name].append(a.deals / seconds)
-            per_action[name].append(seconds / actions * 1e6)
+            taken[name].append((seconds, actions))
+            if actions:
+                per_action[name].append(seconds / actions * 1e6)
     print(f"python {platform.python_version()} on {platform.machine()}; {a.rounds} rounds of {a.deals} deals")
     for name in loops:
+        if name.startswith("start "):
+            print(f"{name:24} {1e6 / statistics.median(rates[name]):8.2f} µs per game started (median)")
+            continue
         print(
             f"{name:24} {statistics.median(rates[name]):8,.0f} deals/s (median), "
             f"{statistics.median(per_action[name]):6.2f} µs per action"
@@ -161,6 +187,20 @@ def main() -> None:
             ]
             what = "first deals" if kind == "trumps" else "whole matches"
             print(f"{game}, speed per action ÷ bridge's ({what}), min / median / max: {spread(ratios)}")
+    # the one-deal games with each round's game starts taken out: the
+    # actions and the deal's end, which a start's fixed cost does not weigh on
+    played = {
+        game: [
+            (seconds - start) / actions
+            for (seconds, actions), (start, _) in zip(
+                taken[f"trumps {game}"], taken[f"start {game}"], strict=True
+            )
+        ]
+        for game in ("bridge", "500", "coinche")
+    }
+    for game in ("500", "coinche"):
+        ratios = [b / g for g, b in zip(played[game], played["bridge"], strict=True)]
+        print(f"{game}, speed per action ÷ bridge's (first deals, game starts left out): {spread(ratios)}")
     compiled = len(trumps.compiled_modules())
     print(f"compiled engine modules: {compiled} (TRUMPS_PURE=1 measures the Python sources)")
 
