@@ -199,7 +199,7 @@ class Match(ABC, Generic[D]):
             self._first_cards = self._first_pack = None
             return first
         cards = list(pack)
-        seeded_shuffle(f"{self.seed}/{number}", cards)
+        self.shuffle_deal(number, cards)
         return cards
 
     def __repr__(self) -> str:

@@ -211,8 +211,7 @@ class FiveHundred(Match[FiveHundredDeal]):
         head: JSONDict = {
             "deal": self.deal_number + 1,
             "dealer": names[d.dealer],
-            # its text read, not str(): a Python-level __str__ call at every deal
-            "contract": contract._text if contract is not None else None,
+            "contract": str(contract) if contract is not None else None,
             "contractor": names[contractor] if contractor is not None else None,
             "thrown_in": d.thrown_in,
             # public once the deal is over (the seed room shows them at its end)
