@@ -34,7 +34,11 @@ from trumps.core.errors import (  # noqa: E402
     WrongSeat,
 )
 from trumps.core.protocol import Deal, Match  # noqa: E402
+
+# new_game is the registry's own function, not a wrapper: a wrapper's call of
+# eight keywords was a tenth of starting a game, and self-play starts many
 from trumps.core.registry import BUILTIN as _BUILTIN_GAMES  # noqa: E402
+from trumps.core.registry import new_game  # noqa: E402
 from trumps.core.spec import GameSpec  # noqa: E402
 
 __version__ = "0.1.0"
@@ -108,40 +112,6 @@ def game_class(game: str) -> type[Match[Deal]]:
     from trumps.core.registry import game_class as _game_class
 
     return _game_class(game)
-
-
-def new_game(
-    game: str,
-    *,
-    preset: str | None = None,
-    options: Mapping[str, object] | None = None,
-    seed: int | None = None,
-    deal: object = None,  # a deal spec (or text), checked by the reader
-    dealer: int | str | None = None,
-    contract: str | None = None,
-    declarer: int | str | None = None,
-) -> Match[Deal]:
-    """Start a game.
-
-    ``preset`` names a preset of the game's options and ``options`` overrides
-    single keys; ``seed`` makes the shuffles reproducible; ``deal`` gives the
-    first deal's hands explicitly (seat → cards, plus ``"kitty"`` for 500);
-    ``contract`` with ``declarer`` starts that deal at the play phase (after
-    any kitty exchange) and the game ends after its scoring.  Bad input
-    raises a :class:`TrumpsError` (a ``ValueError``).
-    """
-    from trumps.core.registry import new_game as _new_game
-
-    return _new_game(
-        game,
-        preset=preset,
-        options=options,
-        seed=seed,
-        deal=deal,
-        dealer=dealer,
-        contract=contract,
-        declarer=declarer,
-    )
 
 
 def load_game(record: Mapping[str, object] | str) -> Match[Deal]:

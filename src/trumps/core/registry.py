@@ -178,8 +178,11 @@ def spec(game: str | GameSpec) -> GameSpec:
     """The spec of a game name or alias (case-insensitive)."""
     if isinstance(game, GameSpec):
         return game
-    table = _load()
-    name = _names.get(str(game).strip().lower())
+    # the table once loaded needs no lock to be read (every new game asks)
+    table = _specs if _specs is not None else _load()
+    name = _names.get(game) if type(game) is str else None  # a name as registered: the usual call
+    if name is None:
+        name = _names.get(str(game).strip().lower())
     if name is None:
         raise UnknownGame(f"unknown game {game!r} (known: {', '.join(table)})")
     return table[name]
@@ -201,11 +204,21 @@ def new_game(
     contract: str | None = None,
     declarer: int | str | None = None,
 ) -> Match[Deal]:
-    """Start a game (see :func:`trumps.new_game`)."""
+    """Start a game (``trumps.new_game``).
+
+    ``preset`` names a preset of the game's options and ``options`` overrides
+    single keys; ``seed`` makes the shuffles reproducible; ``deal`` gives the
+    first deal's hands explicitly (seat → cards, plus ``"kitty"`` for 500);
+    ``contract`` with ``declarer`` starts that deal at the play phase (after
+    any kitty exchange) and the game ends after its scoring.  Bad input
+    raises a :class:`~trumps.core.errors.TrumpsError` (a ``ValueError``).
+    """
     cls = game_class(game)
     opts = cls.schema.resolve(preset, options)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise OptionError(f"seed must be an integer, not {seed!r}")
+    if deal is None and dealer is None and contract is None and declarer is None:
+        return cls(opts, seed=seed)  # self-play's call: one keyword for the class to read
     return cls(opts, seed=seed, deal=deal, dealer=dealer, contract=contract, declarer=declarer)
 
 
