@@ -24,14 +24,9 @@ import statistics
 import time
 from collections import defaultdict
 
-import trumps
+from engine_peers import ONE_DEAL as GAMES  # the one-deal games engine_peers.py times
 
-# the one-deal games of engine_peers.py's "trumps ..." rows
-GAMES: dict[str, tuple[dict[str, object], str | None]] = {
-    "bridge": ({"scoring": "duplicate"}, None),
-    "500": ({"max_deals": 1}, "american"),
-    "coinche": ({"max_deals": 1}, "contree_exact"),
-}
+import trumps
 
 
 def one_round(game: str, games: int, seed: int) -> dict[str, tuple[float, float]]:

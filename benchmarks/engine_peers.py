@@ -42,6 +42,16 @@ import trumps
 
 Loop = Callable[[int, int], int]  # (deals, seed) -> actions taken
 
+#: the one-deal games of the "trumps ..." and "start ..." rows, game -> (options, preset):
+#: bridge's duplicate board is a one-deal match, and 500 and coinche stop after
+#: their first deal (an unlimited game deals its next deal as the first is
+#: scored, which the first's actions would pay for)
+ONE_DEAL: dict[str, tuple[dict[str, object], str | None]] = {
+    "bridge": ({"scoring": "duplicate"}, None),
+    "500": ({"max_deals": 1}, "american"),
+    "coinche": ({"max_deals": 1}, "contree_exact"),
+}
+
 
 def trumps_loop(game: str, options: dict[str, object] | None = None, preset: str | None = None) -> Loop:
     """Random deals of ``game`` through the public API (one deal each: a
@@ -141,17 +151,11 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
     loops: dict[str, Loop] = {
-        "trumps bridge": trumps_loop("bridge", options={"scoring": "duplicate"}),
-        # games of one deal: nothing is dealt after it (an unlimited game deals
-        # its next deal as the first is scored, which the first's actions paid for)
-        "trumps 500": trumps_loop("500", options={"max_deals": 1}, preset="american"),
-        "trumps coinche": trumps_loop("coinche", options={"max_deals": 1}, preset="contree_exact"),
+        **{f"trumps {g}": trumps_loop(g, options=o, preset=pre) for g, (o, pre) in ONE_DEAL.items()},
         "match bridge": match_loop("bridge", options={"scoring": "duplicate"}),
         "match 500": match_loop("500", preset="american"),
         "match coinche": match_loop("coinche", preset="contree_exact"),
-        "start bridge": start_loop("bridge", options={"scoring": "duplicate"}),
-        "start 500": start_loop("500", options={"max_deals": 1}, preset="american"),
-        "start coinche": start_loop("coinche", options={"max_deals": 1}, preset="contree_exact"),
+        **{f"start {g}": start_loop(g, options=o, preset=pre) for g, (o, pre) in ONE_DEAL.items()},
     }
     peer = openspiel_bridge()
     if peer is not None:

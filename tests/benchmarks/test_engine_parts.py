@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -48,8 +49,6 @@ def test_every_action_is_in_one_part(game: str) -> None:
 
 
 def test_the_command_prints_each_game() -> None:
-    import subprocess
-
     r = subprocess.run(
         [sys.executable, str(BENCHMARKS / "engine_parts.py"), "--rounds", "1", "--games", "3"],
         capture_output=True,
