@@ -68,6 +68,14 @@ def test_the_daily_plan_is_the_same_for_everyone_and_changes_every_day() -> None
     assert TournamentPlan.daily("bridge", day).seed != TournamentPlan.daily("bridge", date(2026, 11, 29)).seed
     assert TournamentPlan.daily("500", day).seed != TournamentPlan.daily("coinche", day).seed
     assert [TournamentPlan.daily(g, day).deals for g in ("bridge", "500", "coinche")] == [8, 6, 8]
+    secret = TournamentPlan.daily("bridge", day, seed=12345)  # what a room passes: a seed nobody can derive
+    assert (
+        secret.seed == 12345
+        and secret.deals == 8
+        and secret.preset == TournamentPlan.daily("bridge", day).preset
+    )
+    with pytest.raises(TournamentError):
+        TournamentPlan.daily("bridge", day, seed=-1)
 
 
 @pytest.mark.parametrize(

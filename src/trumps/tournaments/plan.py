@@ -162,15 +162,21 @@ class TournamentPlan:
 
     # ----- daily plans ----------------------------------------------------------
     @classmethod
-    def daily(cls, game: str, day: date, *, bots: str = "normal") -> TournamentPlan:
-        """The daily tournament of ``game`` on ``day`` (UTC): the same plan on
-        every worker that makes it, so it is made once whoever makes it."""
+    def daily(cls, game: str, day: date, *, seed: int | None = None, bots: str = "normal") -> TournamentPlan:
+        """The daily tournament of ``game`` on ``day`` (UTC): the game's
+        daily preset and number of deals.
+
+        Without ``seed`` the seed is derived from the game and the day, so
+        anyone can compute its deals: fine for a practice run, never for a
+        room, where the cards are hidden from the players; the room passes
+        a secret random seed and stores the plan (one per game and day)."""
         spec = trumps.game_spec(str(game))
         if spec.daily_tournament is None:
             raise TournamentError(f"no daily tournament of {spec.name}")
         preset, deals = spec.daily_tournament
-        digest = hashlib.sha256(f"trumps.daily/{spec.name}/{day.isoformat()}".encode()).digest()
-        seed = int.from_bytes(digest[:8], "big") >> 1
+        if seed is None:
+            digest = hashlib.sha256(f"trumps.daily/{spec.name}/{day.isoformat()}".encode()).digest()
+            seed = int.from_bytes(digest[:8], "big") >> 1
         return cls(spec.name, deals, seed, preset, (), "matchpoints", bots)
 
     # ----- text -------------------------------------------------------------------

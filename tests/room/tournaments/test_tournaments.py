@@ -76,6 +76,38 @@ def test_the_daily_tournaments_are_listed_once_for_any_visitor(db_url: str) -> N
         assert "seed" not in json.dumps(t) and "plan" not in t  # the seed deals every hand
 
 
+def test_a_daily_tournaments_cards_cannot_be_dealt_from_the_day(db_url: str) -> None:
+    """The attack: the plan of a seed derived from the game and the day is
+    public code, so an entrant could deal every hand of every deal offline
+    (the bots' included).  The room's daily plan has a secret seed."""
+    from datetime import UTC, datetime
+
+    with TestClient(create_app(db_url, bot_delay=0)) as c:
+        register(c, "Eve_t")
+        daily = next(
+            t
+            for t in c.get("/api/tournaments").json()["tournaments"]
+            if t["kind"] == "daily" and t["game"] == "bridge"
+        )
+        table = c.post(f"/api/tournaments/{daily['id']}/play").json()["table"]
+        with c.websocket_connect(f"/ws/table/{table}") as ws:
+            hand = recv_state(ws)["view"]["hands"]["S"]
+    store = Store(db_url)
+    try:
+        stored = records.get(store, daily["id"])
+    finally:
+        store.close()
+    assert stored is not None
+    day = datetime.fromtimestamp(daily["opens_at"], UTC).date()
+    public = TournamentPlan.daily("bridge", day, bots=stored.plan.bots)
+    assert stored.plan.seed != public.seed and stored.plan.deals == public.deals
+    assert stored.plan.preset == public.preset
+    predicted = public.new_deal(0).view(PLAYER_SEAT)["hands"]["S"]
+    assert sorted(map(str, predicted)) != sorted(map(str, hand))
+    dealt = stored.plan.new_deal(0).view(PLAYER_SEAT)["hands"]["S"]
+    assert sorted(map(str, dealt)) == sorted(map(str, hand))  # the stored plan dealt what the player holds
+
+
 def test_an_entrant_plays_every_deal_once_and_sees_each_deal_only_after_playing_it(db_url: str) -> None:
     tid = instant(db_url)
     with TestClient(create_app(db_url, bot_delay=0)) as c:

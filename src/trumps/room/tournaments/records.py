@@ -131,7 +131,8 @@ def _row(t: TournamentRow) -> Tournament:
 def ensure_daily(store: Store, now: float, games: list[str], bots: str) -> None:
     """Make today's daily tournament of each of ``games`` (UTC days) unless
     it exists: the key of its game and day is unique, so a worker that
-    loses the race to make it finds it made."""
+    loses the race to make it finds it made (and plays the winner's plan:
+    each worker draws its own secret seed)."""
     day = datetime.fromtimestamp(now, UTC).date()
     opens = datetime(day.year, day.month, day.day, tzinfo=UTC).timestamp()
     for game in games:
@@ -139,7 +140,9 @@ def ensure_daily(store: Store, now: float, games: list[str], bots: str) -> None:
         with store.sessions() as s:
             if s.scalar(select(TournamentRow.id).where(TournamentRow.daily_key == key)) is not None:
                 continue
-        plan = TournamentPlan.daily(game, day, bots=bots)
+        # a secret seed: a seed derived from the day would let anyone deal
+        # the tournament's cards, the bots' hidden hands included, offline
+        plan = TournamentPlan.daily(game, day, seed=secrets.randbelow(2**62), bots=bots)
         row = TournamentRow(
             id=secrets.token_urlsafe(9), kind="daily", game=plan.game, plan=str(plan),
             opens_at=opens, closes_at=opens + DAY, daily_key=key,
