@@ -12,8 +12,12 @@ from typing import Any
 import pytest
 
 from trumps.room.limits import (
+    ADDRESS_MESSAGE_BURST,
+    ADDRESS_MESSAGE_RATE,
     MESSAGE_BURST,
     MESSAGE_RATE,
+    PERSON_MESSAGE_BURST,
+    PERSON_MESSAGE_RATE,
     STRIKE_BURST,
     Bucket,
     Budget,
@@ -92,9 +96,25 @@ def test_a_message_budget_refuses_then_closes() -> None:
     clock.now += 10
     assert budget.check() == "ok"  # a client that slowed down is served again
     assert MESSAGE_RATE * 10 >= 1
-    for _ in range(MESSAGE_BURST * 2):  # refused messages are given back
-        assert budget.check() == "ok"
-        budget.refund()
+
+
+def test_a_persons_sockets_and_a_guests_address_share_a_message_budget() -> None:
+    """More sockets, or more guests behind one address, buy no more messages."""
+    clock = Clock()
+    count = SocketCount(
+        person_messages=Budget(PERSON_MESSAGE_RATE, PERSON_MESSAGE_BURST, clock),
+        address_messages=Budget(ADDRESS_MESSAGE_RATE, ADDRESS_MESSAGE_BURST, clock),
+    )
+    sockets = [MessageBudget(clock, lambda: count.spend("g1", "ip:1")) for _ in range(8)]
+    verdicts = [sockets[i % 8].check() for i in range(PERSON_MESSAGE_BURST + 8)]
+    assert verdicts.count("ok") == PERSON_MESSAGE_BURST  # far under 8 sockets' own budgets
+    assert MESSAGE_BURST * 8 > PERSON_MESSAGE_BURST
+    guests = [f"g{n}" for n in range(2, 200)]
+    taken = sum(count.spend(g, "ip:1") for g in guests for _ in range(PERSON_MESSAGE_BURST // 4))
+    assert taken == ADDRESS_MESSAGE_BURST - PERSON_MESSAGE_BURST  # the address's budget, g1's share spent
+    assert count.spend("a:acct") and count.spend("g9", "ip:2")  # an account, another address: their own
+    clock.now += 10
+    assert count.spend("g1", "ip:1")  # a client that slowed down is served again
 
 
 def test_person_keys() -> None:

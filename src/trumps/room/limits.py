@@ -81,13 +81,23 @@ WS_MAX_SIZE = 16 * 1024
 
 #: Messages one socket may send: ``MESSAGE_BURST`` at once, then
 #: ``MESSAGE_RATE`` a second.  A person clicks a few times a second.  A
-#: message the room refuses (an ``error`` answer) is not charged: it cost a
-#: parse and an answer, and uvicorn reads a socket's next message only once
-#: the room has taken the last, so a flood of bad messages is held back by
-#: the socket itself; scripted clients (the fuzz tests) send hundreds of
-#: them a second.  What is charged is what the room does for a message.
+#: message the room refuses (an ``error`` answer) is charged like any
+#: other: refusing it costs a parse and an answer, and 32 sockets sending
+#: refused messages as fast as they could were answered 22,000 times a
+#: second while another player's moves at the same table waited up to a
+#: second.
 MESSAGE_RATE = 30.0
 MESSAGE_BURST = 120
+#: ... and all of one person's sockets together (``PERSON_MESSAGE_*``: a
+#: player with a table, the lobby and the personal channel open in a few
+#: tabs sends far less), and all the guests' (and visitors') sockets of one
+#: address together (``ADDRESS_MESSAGE_*``: twenty players behind one
+#: address), so that opening more sockets or making more guests buys no
+#: more messages.  Accounts are not counted by address.
+PERSON_MESSAGE_RATE = 60.0
+PERSON_MESSAGE_BURST = 240
+ADDRESS_MESSAGE_RATE = 300.0
+ADDRESS_MESSAGE_BURST = 1200
 #: Messages over the budget a socket may send before it is closed (1008):
 #: they are answered (``too many messages``), and a client that keeps on
 #: regardless is closed.  120 at once, then 3 a second forgiven.
@@ -200,10 +210,22 @@ class Budget:
                 del self.buckets[key]
 
 
+def _person_messages() -> Budget:
+    return Budget(
+        PERSON_MESSAGE_RATE, PERSON_MESSAGE_BURST
+    )  # the constants read when made (tests patch them)
+
+
+def _address_messages() -> Budget:
+    return Budget(ADDRESS_MESSAGE_RATE, ADDRESS_MESSAGE_BURST)
+
+
 @dataclass
 class SocketCount:
     """Open sockets per person, per table and in all: :meth:`open` says
-    why a new one is refused (None: counted; call :meth:`close` after)."""
+    why a new one is refused (None: counted; call :meth:`close` after).
+    The messages a person's sockets, and a guests' address's, send together
+    are spent with :meth:`spend` (the same key and address)."""
 
     per_table: int = SOCKETS_PER_TABLE
     per_person: int = SOCKETS_PER_PERSON
@@ -211,6 +233,15 @@ class SocketCount:
     tables: dict[tuple[str, str], int] = field(default_factory=dict)
     people: dict[str, int] = field(default_factory=dict)
     addresses: dict[str, int] = field(default_factory=dict)
+    person_messages: Budget = field(default_factory=_person_messages)
+    address_messages: Budget = field(default_factory=_address_messages)
+
+    def spend(self, key: str, address: str | None = None) -> bool:
+        """Spend a message of ``key``'s sockets (and of ``address``'s
+        guests'): False if over either shared budget."""
+        if self.person_messages.take(key) > 0.0:
+            return False
+        return address is None or self.address_messages.take(address) == 0.0
 
     def open(self, key: str, table: str | None = None, address: str | None = None) -> str | None:
         """Count a socket of ``key`` (at ``table``; a guest's or nobody's
@@ -247,25 +278,26 @@ def _drop(counts: dict[_K, int], key: _K) -> None:
 
 class MessageBudget:
     """One socket's budget of messages: :meth:`check` says ``"ok"``,
-    ``"refuse"`` (over :data:`MESSAGE_RATE`: answer "too many messages"
-    and ignore the message) or ``"close"`` (it kept on regardless: more
-    than :data:`STRIKE_BURST` refusals beyond :data:`STRIKE_RATE` a second)."""
+    ``"refuse"`` (over :data:`MESSAGE_RATE`, or ``shared`` said no: the
+    budget of every socket of its person or guests' address, see
+    :meth:`SocketCount.spend`; answer "too many messages" and ignore the
+    message) or ``"close"`` (it kept on regardless: more than
+    :data:`STRIKE_BURST` refusals beyond :data:`STRIKE_RATE` a second)."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, shared: Callable[[], bool] | None = None
+    ) -> None:
         self.clock = clock
+        self.shared = shared
         now = clock()
         self.messages = Bucket(MESSAGE_RATE, MESSAGE_BURST, MESSAGE_BURST, now)
         self.strikes = Bucket(STRIKE_RATE, STRIKE_BURST, STRIKE_BURST, now)
 
     def check(self) -> str:
         now = self.clock()
-        if self.messages.take(now) == 0.0:
+        if self.messages.take(now) == 0.0 and (self.shared is None or self.shared()):
             return "ok"
         return "refuse" if self.strikes.take(now) == 0.0 else "close"
-
-    def refund(self) -> None:
-        """Give back the last message's token (the room refused the message)."""
-        self.messages.tokens = min(self.messages.burst, self.messages.tokens + 1)
 
 
 class BodyLimit:

@@ -27,6 +27,7 @@ from trumps.room.limits import (
     GUEST_BURST,
     MESSAGE_BURST,
     PASSWORD_BURST,
+    PERSON_MESSAGE_BURST,
     SEND_QUEUE_MESSAGES,
     SOCKETS_PER_TABLE,
 )
@@ -305,6 +306,45 @@ def test_a_flood_of_messages_is_refused_then_closed(budgets_client: TestClient) 
     assert set(reasons) == {"too many messages: slow down"}
     assert MESSAGE_BURST <= states < MESSAGE_BURST * 2
     assert code == 1008
+
+
+def test_refused_messages_from_many_sockets_are_charged(budgets_client: TestClient) -> None:
+    """The attack: sockets sending messages the room refuses ("you have no
+    seat") were never charged, so a few guests' 32 sockets were answered
+    22,000 times a second and a player at the table waited a second for
+    each move.  Now a refused message is charged, to its socket and to the
+    budget every socket of its person shares: 4 sockets of one guest get
+    about PERSON_MESSAGE_BURST answers of the room between them, the rest
+    "too many messages"."""
+    client = budgets_client
+    new_guest(client, "Host")
+    tid = client.post("/api/tables", json={"game": "500"}).json()["id"]
+    new_guest(client, "Flood")
+    sockets = [client.websocket_connect(f"/ws/table/{tid}") for _ in range(4)]
+    per_socket = MESSAGE_BURST  # within each socket's own budget: only the shared one refuses
+    answers: list[str] = []
+    try:
+        for ws in sockets:
+            ws.__enter__()
+            assert json.loads(ws.receive_text())["type"] == "state"
+        for ws in sockets:
+            for _ in range(per_socket):
+                ws.send_text(json.dumps({"v": 1, "type": "act", "action": "6S", "seq": 0}))
+        for ws in sockets:
+            errors = 0
+            while errors < per_socket:  # (states come too: the spectators' count changed)
+                ev = json.loads(ws.receive_text())
+                if ev["type"] == "error":
+                    errors += 1
+                    answers.append(ev["reason"])
+    finally:
+        for ws in sockets:
+            ws.__exit__(None, None, None)
+    refused_by_room = sum(r != "too many messages: slow down" for r in answers)
+    assert (
+        PERSON_MESSAGE_BURST <= refused_by_room < PERSON_MESSAGE_BURST + 30
+    )  # (30: a second's refill, at most)
+    assert refused_by_room < 4 * per_socket  # (before: every one of them handled)
 
 
 # ----- item 4: password hashing -----------------------------------------------------------------

@@ -34,19 +34,14 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 import trumps
-from trumps.room import limits
 from trumps.room.tables.messages import AnyMessage, MessageError, parse_client_message
 from trumps.room.tables.settings import TableSettings
 from trumps.room.web.app import create_app
 
 
 @pytest.fixture
-def client(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    """The room with its rate budgets out of the way (they have tests of their
-    own, tests/room/attacks/test_budgets.py): the fuzzer sends hundreds of
-    inputs a second from one address and one socket, and what it checks is
-    the answer to each input, not the pace."""
-    monkeypatch.setattr(limits, "MESSAGE_BURST", 10**9)
+def client(db_url: str, unlimited_messages: None) -> Iterator[TestClient]:
+    """The room with its rate budgets out of the way (conftest.py)."""
     with TestClient(create_app(db_url, bot_delay=0, unmetered=("testclient",))) as c:
         yield c
 

@@ -52,6 +52,11 @@ def create(client: TestClient, game: str, **body: Any) -> dict[str, Any]:
     return dict(r.json())
 
 
+@pytest.fixture(autouse=True)
+def _budgets_off(unlimited_messages: None) -> None:
+    """Made before the room (the ``client`` fixture): see conftest.py."""
+
+
 # ----- clients with a reader thread each ------------------------------------------------
 
 

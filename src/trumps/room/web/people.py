@@ -160,7 +160,8 @@ class PeopleRoutes:
         self.sessions.track(who.session, conn)
         try:
             await people.attach(conn)
-            async for _ in client_messages(ws, conn):
+            sockets, person = self.sockets, who.player
+            async for _ in client_messages(ws, conn, shared=lambda: sockets.spend(person, guests)):
                 pass  # nothing to say on this channel; keep it open
         finally:
             self.sessions.untrack(who.session, conn)

@@ -106,11 +106,8 @@ class QueuedSocket:
         self.gone = False  # dropped, closed, or its client went away
         self.dropped = False  # dropped for reading too slowly
         self.on_drop: Callable[[], object] | None = None  # told when dropped (e.g. to log)
-        self.errors = 0  # error events sent (a refused message is not charged to its budget)
 
     async def send(self, event: Mapping[str, object]) -> None:
-        if event.get("type") == "error":
-            self.errors += 1
         self.send_text(wire.dumps(event))
 
     @property
@@ -240,14 +237,18 @@ TOO_MANY_MESSAGES = N_("too many messages: slow down")
 
 
 async def client_messages(
-    ws: WebSocket, conn: QueuedSocket, error: Callable[[str], Mapping[str, object]] = error_event
+    ws: WebSocket,
+    conn: QueuedSocket,
+    error: Callable[[str], Mapping[str, object]] = error_event,
+    shared: Callable[[], bool] | None = None,
 ) -> AsyncIterator[str | bytes]:
-    """A socket's messages, within its budget (trumps.room.limits.MessageBudget):
-    one over it is answered "too many messages" (an event made by ``error``:
-    a table's carries its ``seq``) and dropped; a client that keeps on
+    """A socket's messages, within its budget (trumps.room.limits.MessageBudget;
+    ``shared`` spends one of its person's, see SocketCount.spend): one over
+    it is answered "too many messages" (an event made by ``error``: a
+    table's carries its ``seq``) and dropped; a client that keeps on
     regardless is closed (:data:`POLICY_CLOSE`).  A message the room
-    refused (it answered an error) is not charged."""
-    budget = MessageBudget()
+    refuses is charged too: refusing costs a parse and an answer."""
+    budget = MessageBudget(shared=shared)
     try:
         while True:
             message = await ws.receive()
@@ -268,9 +269,6 @@ async def client_messages(
                 await conn.close(POLICY_CLOSE)
                 return
             raw = message.get("text")
-            errors = conn.errors
             yield raw if raw is not None else (message.get("bytes") or b"")
-            if conn.errors > errors:  # (the consumer has handled it by now)
-                budget.refund()
     except (WebSocketDisconnect, RuntimeError):  # (RuntimeError: receive after a disconnect)
         return

@@ -10,6 +10,8 @@ table another worker runs is relayed there (:mod:`trumps.room.cluster`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket
 
@@ -93,6 +95,12 @@ class Sockets:
         address = None if who.account or host in self.web.unmetered else person_key(None, False, host)
         return (key, address) if await admit_socket(ws, self.web.sockets, key, table, address) else None
 
+    def spender(self, key: tuple[str, str | None]) -> Callable[[], bool]:
+        """What spends a message of the socket admitted as ``key`` from
+        the budgets its person's (and guests' address's) sockets share."""
+        sockets, person, address = self.web.sockets, key[0], key[1]
+        return lambda: sockets.spend(person, address)
+
     async def ws_lobby(self, ws: WebSocket) -> None:
         await ws.accept()
         sessions, room = self.web.sessions, self.web.room()
@@ -105,7 +113,7 @@ class Sockets:
         room.lobby.watchers.add(conn)
         try:
             await conn.send(room.lobby.event(who.player))
-            async for _ in client_messages(ws, conn):
+            async for _ in client_messages(ws, conn, shared=self.spender(key)):
                 pass  # the lobby is read-only; keep the socket open
         finally:
             room.lobby.watchers.discard(conn)
@@ -134,11 +142,18 @@ class Sockets:
         if key is None:
             return
         try:
-            await self.table_socket(ws, who, table, since)
+            await self.table_socket(ws, who, table, since, self.spender(key))
         finally:
             self.web.sockets.close(key[0], tid, key[1])
 
-    async def table_socket(self, ws: WebSocket, who: Who, table: Table, since: int | None) -> None:
+    async def table_socket(
+        self,
+        ws: WebSocket,
+        who: Who,
+        table: Table,
+        since: int | None,
+        shared: Callable[[], bool] | None = None,
+    ) -> None:
         conn = self.connection(ws, who)
         try:
             await table.join(conn, since)
@@ -155,7 +170,7 @@ class Sockets:
         sessions = self.web.sessions
         sessions.track(who.session, conn)
         try:
-            async for raw in client_messages(ws, conn, table.error):
+            async for raw in client_messages(ws, conn, table.error, shared):
                 await handle(table, conn, raw)
         finally:
             sessions.untrack(who.session, conn)
@@ -187,7 +202,9 @@ class Sockets:
         conn = self.connection(ws, who)
         sessions.track(who.session, conn)
         try:
-            await c.relay(conn, tid, since, client_messages(ws, conn), routing=routing)
+            await c.relay(
+                conn, tid, since, client_messages(ws, conn, shared=self.spender(key)), routing=routing
+            )
         finally:
             sessions.untrack(who.session, conn)
             self.web.sockets.close(key[0], tid, key[1])
