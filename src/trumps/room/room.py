@@ -20,6 +20,7 @@ import trumps
 from trumps.core.errors import TrumpsError
 from trumps.room import timing
 from trumps.room.compete import competition
+from trumps.room.limits import TABLES_PER_HOST
 from trumps.room.people.lobby import Lobby
 from trumps.room.people.play import PlayDesk
 from trumps.room.people.presence import People
@@ -288,6 +289,16 @@ class Room:
         except TrumpsError as exc:
             raise RoomError(str(exc)) from None
         chosen = self.check_settings(settings or {})
+        if not (by_room or matched):
+            hosted = sum(
+                1
+                for t in self.tables.values()
+                if t.host == host and not t.closed and t.status in ("waiting", "playing")
+            )
+            if hosted >= TABLES_PER_HOST:
+                raise RoomError(
+                    f"you already host {hosted} tables that have not ended: play or leave one of them first"
+                )
         if chosen.kind == "play" and not matched:
             raise RoomError("Play tables are made by the Play button")
         if chosen.kind == "tournament" and not by_room:

@@ -62,12 +62,32 @@ def test_a_start_time_that_is_no_time_is_refused(client: TestClient, start_at: s
         ({"watching": 1}, "settings.watching: Input should be a valid boolean"),
         ({"start_at": True}, "settings.start_at: Input should be a valid number"),
         ({"buy_in": 10**30}, "settings.buy_in: "),
+        # a tournament's fields, set by the room only: a Join table named a real tournament
+        # was closed with it, even mid-game
+        ({"tournament": "abc"}, "settings: a tournament table names its tournament and deal"),
+        ({"tournament_deal": 3}, "settings: a tournament table names its tournament and deal"),
+        ({"kind": "tournament", "tournament": "abc", "tournament_deal": 0}, "tournament tables are made by"),
     ],
 )
 def test_settings_are_strictly_typed(client: TestClient, settings: dict[str, Any], error: str) -> None:
     new_guest(client, "Ann")
     r = client.post("/api/tables", json={"game": "500", "settings": settings})
     assert r.status_code == 400 and r.json()["error"].startswith(error), r.text
+
+
+def test_one_person_hosts_a_bounded_number_of_tables(client: TestClient) -> None:
+    """The attack: one guest made 1,000 tables in 12 s (21 KB of memory
+    each, until the abandonment timer).  A person hosts at most
+    TABLES_PER_HOST tables that have not ended; others are not held back."""
+    from trumps.room.limits import TABLES_PER_HOST
+
+    ann = new_guest(client, "Ann")
+    made = [create_table(client, ann)["id"] for _ in range(TABLES_PER_HOST)]
+    r = as_guest(client, ann).post("/api/tables", json={"game": "bridge"})
+    assert r.status_code == 400 and "tables that have not ended" in r.json()["error"], r.text
+    assert {t["id"] for t in lobby_works(client)} == set(made)  # nothing more was made
+    bob = new_guest(client, "Bob")
+    create_table(client, bob, "coinche")  # another person: their own count
 
 
 @pytest.mark.parametrize("kind", ["compete", "join"])

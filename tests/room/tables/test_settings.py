@@ -513,3 +513,15 @@ def test_the_host_empties_a_bot_seat_mid_game_and_a_person_takes_it(room: TestCl
 
 def test_game_names_stay_out_of_this_test() -> None:
     assert "500" in trumps.games()
+
+
+def test_a_stored_table_with_a_tournaments_fields_it_may_not_have_still_loads() -> None:
+    """A Join table whose form named a tournament (accepted before the
+    check) loads without them: it plays on, no longer tied to the
+    tournament; a tournament's own table keeps them."""
+    from trumps.room.tables.settings import TableSettings
+
+    stored = TableSettings.from_stored({"kind": "join", "tournament": "abc", "tournament_deal": 2}, "t1")
+    assert stored.kind == "join" and stored.tournament is None and stored.tournament_deal is None
+    own = TableSettings.from_stored({"kind": "tournament", "tournament": "abc", "tournament_deal": 2}, "t2")
+    assert (own.tournament, own.tournament_deal, own.private) == ("abc", 2, True)

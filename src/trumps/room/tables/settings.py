@@ -173,7 +173,10 @@ class TableSettings(BaseModel):
             raise ValueError("only Compete tables have a buy-in")
         if self.kind == "play" and (self.private or self.start_at is not None):
             raise ValueError("Play tables start now and are not invitation-only")
-        if (self.kind == "tournament") != (self.tournament is not None and self.tournament_deal is not None):
+        if self.kind == "tournament":
+            if self.tournament is None or self.tournament_deal is None:
+                raise ValueError("a tournament table names its tournament and deal, and no other table does")
+        elif self.tournament is not None or self.tournament_deal is not None:
             raise ValueError("a tournament table names its tournament and deal, and no other table does")
         return self
 
@@ -201,6 +204,10 @@ class TableSettings(BaseModel):
             if not isinstance(data, dict):
                 raise
             bad = {str(e["loc"][0]) for e in exc.errors() if e.get("loc")}
+            if not bad and data.get("kind") != "tournament":  # a tournament's fields on another table
+                bad = {
+                    name for name in ROOM_ONLY if data.get(name) is not None
+                }  # (a form could set them once)
             if not bad:
                 raise
             log.warning(

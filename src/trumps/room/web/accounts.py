@@ -274,7 +274,7 @@ class AccountRoutes:
         if who.account:
             return bad("you are logged in: your name is your username", 409)
         if who.player is None:
-            refused = self.over_budget(request, self.guests, "new self.guests from this address")
+            refused = self.over_budget(request, self.guests, "new guests from this address")
             if refused is not None:
                 return refused
             pid = await r.new_player(name)
