@@ -40,7 +40,8 @@ died, a table did not advance for ``--stall`` seconds, the server's RSS grew
 more than ``--rss-growth-mb`` after the warm-up, or the room answered a
 request with 5xx or closed a socket with 1011 (an internal error); else 0.
 
-Few identities, as a room has: one host for every bot table, one guest per
+Few identities, as a room has: one host for the bot tables (one for every
+``TABLES_PER_HOST``, the room's limit), one guest per
 person table, ``--spectators`` guests (each on one socket at a time), so the
 per-person budgets of the room are not what is measured.  Only 127.0.0.1;
 every loop is bounded by the run's end; the server dies with this script.
@@ -82,6 +83,8 @@ from room_load import (  # benchmarks/room_load.py (this folder)
     on_sigterm,
     stderr_summary,
 )
+
+from trumps.room.limits import TABLES_PER_HOST
 
 LEVELS = ("random", "easy", "normal", "strong")  # the room's bot levels (messages.SetBot)
 SUGGESTION_WAIT = 5.0  # s a person waits for the suggestion before playing a random legal action
@@ -635,7 +638,7 @@ async def drive(run: Run) -> None:
     tasks: list[asyncio.Task[None]] = []
     run.rss_start_mb = round(run.server.rss() / 1024, 1)
     try:
-        host = await new_guest(run.http, "soakhost")
+        hosts: list[str] = []  # a host for every TABLES_PER_HOST bot tables (the room's limit)
         for n, slot in enumerate(run.slots):
             work: Callable[[], Awaitable[None]]
             if slot.rotation:
@@ -648,8 +651,10 @@ async def drive(run: Run) -> None:
                 play: Play = functools.partial(play_person, run, slot, prng)
                 work = functools.partial(tables_of, run, slot, cookie, "person", play)
             else:
+                if len(hosts) * TABLES_PER_HOST <= sum(not s.person for s in run.slots[:n]):
+                    hosts.append(await new_guest(run.http, f"soakhost{len(hosts) or ''}"))
                 work = functools.partial(
-                    tables_of, run, slot, host, "host", functools.partial(watch_bots, run, slot)
+                    tables_of, run, slot, hosts[-1], "host", functools.partial(watch_bots, run, slot)
                 )
             tasks.append(asyncio.create_task(forever(run, slot.name, work)))
         for k in range(run.opts.spectators):
