@@ -151,7 +151,7 @@ class Bridge(Match[BridgeDeal]):
     def teams(self) -> list[list[int]]:
         return [[0, 2], [1, 3]]
 
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: object) -> Action:
         if not isinstance(text, str):
             raise ParseError(f"not an action: {text!r}")
         phase = self.deal.phase
@@ -311,7 +311,7 @@ class Bridge(Match[BridgeDeal]):
 
         return presentation(self.options)
 
-    def view(self, seat: int | str | None) -> dict[str, Any]:
+    def view(self, seat: object) -> dict[str, Any]:
         from trumps.bridge.view import view
 
         return view(self, None if seat is None else parse_seat(seat))

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from trumps.bridge.calls import Contract
 from trumps.core.cards import Card, Suit
-from trumps.core.errors import ParseError
+from trumps.core.errors import ParseError, whole_number, yes_or_no
 
 __all__ = [
     "IMP_BOUNDS",
@@ -85,30 +85,39 @@ def deal_score(c: Contract, vul: bool, tricks: int) -> int:
     return total + slam_bonus(c.level, vul)
 
 
-def score(contract: str | Contract, *, vulnerable: bool, tricks: int) -> int:
+def score(contract: object, *, vulnerable: object, tricks: object) -> int:
     """Duplicate score of a contract result for the declaring side:
-    ``score("4HX", vulnerable=True, tricks=9)``."""
-    return deal_score(Contract.parse(contract), bool(vulnerable), int(tricks))
+    ``score("4HX", vulnerable=True, tricks=9)``.  (The arguments are typed
+    ``object`` and checked, here and below: compiled, a wrong type is then
+    the same ParseError as in the Python sources, not a TypeError.)"""
+    if not isinstance(contract, str | Contract):
+        raise ParseError(f"not a contract: {contract!r}")
+    return deal_score(
+        Contract.parse(contract), yes_or_no(vulnerable, "vulnerable"), whole_number(tricks, "tricks")
+    )
 
 
-def imps(difference: int) -> int:
+def imps(difference: object) -> int:
     """IMPs of a score difference on the WBF scale, sign kept (§7.4)."""
-    n = bisect_right(IMP_BOUNDS, abs(int(difference))) - 1
-    return n if difference >= 0 else -n
+    d = whole_number(difference, "a score difference")
+    n = bisect_right(IMP_BOUNDS, abs(d)) - 1
+    return n if d >= 0 else -n
 
 
-def board_dealer(board: int) -> int:
+def board_dealer(board: object) -> int:
     """Dealer seat (0 = N) of board ``board`` ≥ 1 (§7.2)."""
-    if board < 1:
-        raise ParseError(f"board numbers start at 1, not {board}")
-    return (board - 1) % 4
+    n = whole_number(board, "a board number")  # an int variable: native arithmetic compiled
+    if n < 1:
+        raise ParseError(f"board numbers start at 1, not {n}")
+    return (n - 1) % 4
 
 
-def board_vulnerability(board: int) -> str:
+def board_vulnerability(board: object) -> str:
     """``None``/``NS``/``EW``/``Both`` of board ``board`` ≥ 1 (§7.2)."""
-    if board < 1:
-        raise ParseError(f"board numbers start at 1, not {board}")
-    k = (board - 1) % 16
+    n = whole_number(board, "a board number")
+    if n < 1:
+        raise ParseError(f"board numbers start at 1, not {n}")
+    k = (n - 1) % 16
     return VULS[(k + k // 4) % 4]
 
 

@@ -101,7 +101,7 @@ class Coinche(Match[CoincheDeal]):
     def teams(self) -> list[list[int]]:
         return [[0, 2], [1, 3]]
 
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: object) -> Action:
         if not isinstance(text, str):
             raise ParseError(f"not an action: {text!r}")
         t = text.strip()
@@ -208,7 +208,7 @@ class Coinche(Match[CoincheDeal]):
 
         return presentation(self.options)
 
-    def view(self, seat: int | str | None) -> dict[str, Any]:
+    def view(self, seat: object) -> dict[str, Any]:
         from trumps.coinche.view import view
 
         return view(self, None if seat is None else parse_seat(seat, 4))

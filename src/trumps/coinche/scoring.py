@@ -23,7 +23,7 @@ from typing import Any, Final
 from trumps.coinche.calls import AT, DENOM_CODES, NT, Contract
 from trumps.coinche.options import resolve_options
 from trumps.coinche.play import rules_for
-from trumps.core.errors import TrumpsError
+from trumps.core.errors import ParseError, TrumpsError, whole_number
 from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
 
@@ -304,6 +304,51 @@ def game_end(o: Options, totals: Sequence[int], contract_winner: int | None) -> 
 
 
 def score(
+    contract: object,
+    taker_points: object,
+    *,
+    preset: str | None = None,
+    options: Mapping[str, object] | None = None,
+    defence_points: object = None,
+    taker_tricks: object = None,
+    alone: object = None,
+    belote_taker: object = 0,
+    belote_defence: object = 0,
+    melds_taker: object = 0,
+    melds_defence: object = 0,
+) -> dict[str, Any]:
+    """The calculator: one deal's points for the taker's side and the defence.
+
+    ``taker_points`` are card points including the dix de der; the defence
+    gets the rest of the deal total unless ``defence_points`` is given.
+    ``taker_tricks`` 8 (or 0) marks a capot by the taker (or the defence);
+    ``alone`` says the taker won all eight personally (générale).  Belote
+    and melds are the points each side holds (melds: only the side that won
+    the comparison may have any).
+
+    The arguments are typed ``object`` and checked here: compiled, a wrong
+    type is then the same ParseError as in the Python sources, not a
+    TypeError."""
+    if not isinstance(contract, str | Contract):
+        raise ParseError(f"not a contract: {contract!r}")
+    if alone is not None and not isinstance(alone, bool):
+        raise ParseError(f"alone must be true or false, not {alone!r}")
+    return _score(
+        contract,
+        whole_number(taker_points, "taker_points"),
+        preset=preset,
+        options=options,
+        defence_points=None if defence_points is None else whole_number(defence_points, "defence_points"),
+        taker_tricks=None if taker_tricks is None else whole_number(taker_tricks, "taker_tricks"),
+        alone=alone,
+        belote_taker=whole_number(belote_taker, "belote_taker"),
+        belote_defence=whole_number(belote_defence, "belote_defence"),
+        melds_taker=whole_number(melds_taker, "melds_taker"),
+        melds_defence=whole_number(melds_defence, "melds_defence"),
+    )
+
+
+def _score(
     contract: str | Contract,
     taker_points: int,
     *,
@@ -317,14 +362,7 @@ def score(
     melds_taker: int = 0,
     melds_defence: int = 0,
 ) -> dict[str, Any]:
-    """The calculator: one deal's points for the taker's side and the defence.
-
-    ``taker_points`` are card points including the dix de der; the defence
-    gets the rest of the deal total unless ``defence_points`` is given.
-    ``taker_tricks`` 8 (or 0) marks a capot by the taker (or the defence);
-    ``alone`` says the taker won all eight personally (générale).  Belote
-    and melds are the points each side holds (melds: only the side that won
-    the comparison may have any)."""
+    """:func:`score` with its arguments' types checked."""
     o = resolve_options(preset, options)
     c = contract if isinstance(contract, Contract) else Contract.parse(contract)
     total = rules_for(c.denom, o).total

@@ -17,6 +17,8 @@ __all__ = [
     "RecordError",
     "TrumpsError",
     "WrongSeat",
+    "whole_number",
+    "yes_or_no",
 ]
 
 
@@ -52,3 +54,36 @@ class GameOver(IllegalAction):
 
 class RecordError(TrumpsError):
     """A game record (JSON) is malformed or does not replay."""
+
+
+def whole_number(value: object, name: str) -> int:
+    """``value`` if it is a whole number (not a bool), else :class:`ParseError`.
+
+    Public functions of the compiled modules take such arguments as
+    ``object`` and check them with this, so that a compiled build refuses a
+    wrong type with the same ``ParseError`` as the Python sources rather
+    than a ``TypeError`` (what mypyc raises for an argument of another
+    type).
+
+    >>> whole_number(9, "tricks")
+    9
+    >>> whole_number("9", "tricks")
+    Traceback (most recent call last):
+    ...
+    trumps.core.errors.ParseError: tricks must be a whole number, not '9'
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ParseError(f"{name} must be a whole number, not {value!r}")
+    return value
+
+
+def yes_or_no(value: object, name: str) -> bool:
+    """``value`` if it is a bool, else :class:`ParseError` (``"no"`` is true
+    to ``bool()``: a vulnerability given as text must not score vulnerable).
+
+    >>> yes_or_no(False, "vulnerable")
+    False
+    """
+    if not isinstance(value, bool):
+        raise ParseError(f"{name} must be true or false, not {value!r}")
+    return value

@@ -282,12 +282,11 @@ class Match(ABC, Generic[D]):
         return list(self.deal.legal_actions())
 
     @abstractmethod
-    def parse_action(self, text: str) -> Action:
-        """Read an action from its notation in the current context."""
+    def parse_action(self, text: object) -> Action:
+        """Read an action from its notation in the current context (anything
+        but a string: :class:`~trumps.core.errors.ParseError`)."""
 
-    def apply(
-        self, action: Action | str, seat: int | str | None = None, *, time: float | None = None
-    ) -> None:
+    def apply(self, action: Action | str, seat: object = None, *, time: float | None = None) -> None:
         """Apply ``action`` (an action object or its notation) for the seat to
         act.  With ``seat`` given, it must be the seat to act.  Raises a
         :class:`~trumps.core.errors.TrumpsError` and changes nothing if the
@@ -326,8 +325,10 @@ class Match(ABC, Generic[D]):
         return legal[0]
 
     @abstractmethod
-    def view(self, seat: int | str | None) -> dict[str, Any]:  # JSON; read key by key by bots, envs, cli
-        """Everything ``seat`` may see (``None``: a spectator), as JSON data."""
+    def view(self, seat: object) -> dict[str, Any]:  # JSON; read key by key by bots, envs, cli
+        """Everything ``seat`` may see (``None``: a spectator), as JSON data.
+        (``seat`` is typed ``object`` so that a compiled build refuses what is
+        no seat with the same ParseError as the Python sources, not a TypeError.)"""
 
     def presentation(self) -> Presentation:
         """How a card table draws this game under its options: the bidding
@@ -425,11 +426,22 @@ class Match(ABC, Generic[D]):
             raise RecordError(f"not a trumps record (format {record.get('format')!r})")
         if record.get("game") != cls.game:
             raise RecordError(f"record is for game {record.get('game')!r}, not {cls.game!r}")
+        actions = record.get("actions", [])
+        if not isinstance(actions, list):
+            raise RecordError(f"record 'actions' must be a list, not {actions!r}")
+        scores = record.get("scores")
+        if "scores" in record and not isinstance(scores, list):
+            raise RecordError(f"record 'scores' must be a list, not {scores!r}")
         try:
             match = cls._from_record(record)
-            for i, entry in enumerate(record.get("actions", [])):
+            for i, entry in enumerate(actions):
+                if not isinstance(entry, Mapping):
+                    raise RecordError(f"action {i + 1} is malformed: {entry!r}")
+                when = entry.get("time")
+                if when is not None and (isinstance(when, bool) or not isinstance(when, int | float)):
+                    raise RecordError(f"action {i + 1} has a time that is no number: {entry!r}")
                 try:
-                    match.apply(entry["action"], entry["seat"], time=entry.get("time"))
+                    match.apply(entry["action"], entry["seat"], time=when)
                 except (KeyError, TypeError) as exc:
                     raise RecordError(f"action {i + 1} is malformed: {entry!r}") from exc
                 except IllegalAction as exc:
@@ -440,8 +452,8 @@ class Match(ABC, Generic[D]):
             # bad options or deals inside a record make the record malformed:
             # callers of load_game catch one error class for a bad record
             raise RecordError(f"record does not parse: {exc}") from exc
-        if "scores" in record and list(record["scores"]) != match.totals:
-            raise RecordError(f"record scores {record['scores']} differ from the replayed {match.totals}")
+        if scores is not None and scores != match.totals:
+            raise RecordError(f"record scores {scores} differ from the replayed {match.totals}")
         return match
 
     @classmethod
@@ -456,12 +468,21 @@ class Match(ABC, Generic[D]):
         seed = data.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise DealError("record 'seed' must be an integer")
+        dealer = cls._record_dealer(options, data)
+        # types checked here: a compiled class refuses a wrong one with a
+        # TypeError, the Python sources with a ParseError (both: RecordError)
+        for name, value in (("dealer", dealer), ("declarer", data.get("declarer"))):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int | str)):
+                raise DealError(f"record {name!r} is not a seat: {value!r}")
+        contract = data.get("contract")
+        if contract is not None and not isinstance(contract, str):
+            raise DealError(f"record 'contract' is not a contract: {contract!r}")
         return cls(
             options,
             seed=seed,
             deal=data.get("deal"),
-            dealer=cls._record_dealer(options, data),
-            contract=data.get("contract"),
+            dealer=dealer,
+            contract=contract,
             declarer=data.get("declarer"),
             _deals=deals,
         )

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from importlib.metadata import entry_points
 from typing import Any
 
-from trumps.core.errors import OptionError, RecordError
+from trumps.core.errors import OptionError, ParseError, RecordError
 from trumps.core.protocol import Deal, Match
 from trumps.core.spec import GameSpec, SpecError, resolve_ref
 
@@ -201,7 +201,7 @@ def new_game(
     seed: int | None = None,
     deal: object = None,  # a deal spec (or text), checked by the reader
     dealer: int | str | None = None,
-    contract: str | None = None,
+    contract: object = None,
     declarer: int | str | None = None,
 ) -> Match[Deal]:
     """Start a game (``trumps.new_game``).
@@ -219,7 +219,14 @@ def new_game(
         raise OptionError(f"seed must be an integer, not {seed!r}")
     if deal is None and dealer is None and contract is None and declarer is None:
         return cls(opts, seed=seed)  # self-play's call: one keyword for the class to read
-    return cls(opts, seed=seed, deal=deal, dealer=dealer, contract=contract, declarer=declarer)
+    # checked here, in Python: a compiled class would refuse a wrong type with
+    # a TypeError where the Python sources give a ParseError
+    for value in (dealer, declarer):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | str)):
+            raise ParseError(f"not a seat: {value!r}")
+    # a contract's text or value (its text); text that is no contract: ParseError
+    text = None if contract is None else contract if isinstance(contract, str) else str(contract)
+    return cls(opts, seed=seed, deal=deal, dealer=dealer, contract=text, declarer=declarer)
 
 
 def load_game(record: Mapping[str, object] | str) -> Match[Deal]:

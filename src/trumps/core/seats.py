@@ -16,7 +16,7 @@ def seat_name(seat: int, players: int = 4) -> str:
     return SEAT_NAMES_4[seat] if players == 4 else str(seat)
 
 
-def parse_seat(value: int | str, players: int = 4) -> int:
+def parse_seat(value: object, players: int = 4) -> int:
     """Read a seat given as its index, its compass letter (four players) or
     its digit.  Raises :class:`ParseError` for anything else."""
     if isinstance(value, bool):

@@ -140,7 +140,7 @@ class FiveHundred(Match[FiveHundredDeal]):
     def teams(self) -> list[list[int]]:
         return [[s for s in range(self.players) if self._team[s] == t] for t in range(self._n_teams)]
 
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: object) -> Action:
         if not isinstance(text, str):
             raise ParseError(f"not an action: {text!r}")
         phase = self.deal.phase
@@ -300,7 +300,7 @@ class FiveHundred(Match[FiveHundredDeal]):
             return super().spoken(action)
         return words + (f" ({Suit.parse(called).symbol})" if called in ("S", "H", "D", "C") else "")
 
-    def view(self, seat: int | str | None) -> dict[str, Any]:
+    def view(self, seat: object) -> dict[str, Any]:
         from trumps.five_hundred.view import view
 
         return view(self, None if seat is None else parse_seat(seat, self.players))

@@ -44,6 +44,15 @@ def _call(contract: Call | str) -> Call:
     return contract if isinstance(contract, Call) else Call(contract)
 
 
+def _items(values: object, name: str) -> list[object]:
+    """A list or tuple of a calculator's argument, else ParseError."""
+    from trumps.core.errors import ParseError
+
+    if not isinstance(values, list | tuple):
+        raise ParseError(f"{name} must be a list, not {values!r}")
+    return list(values)
+
+
 def _misere(c: Call) -> bool:
     """``c.is_misere`` as a compiled identity test (calls are interned)."""
     return c is MIS or c is OMIS
@@ -280,13 +289,13 @@ def rules_game_end(
 
 
 def score(
-    contract: str | Call,
-    tricks: int,
+    contract: object,
+    tricks: object,
     *,
     preset: str | None = None,
     options: Mapping[str, object] | None = None,
-    defender_tricks: Sequence[int] | None = None,
-    scores: Sequence[int] | None = None,
+    defender_tricks: object = None,
+    scores: object = None,
 ) -> dict[str, Any]:
     """The calculator: each team's points for one deal.
 
@@ -296,21 +305,34 @@ def score(
     must-bid-to-win cap.  Returns ``{"bidders": int, "defenders": [int...],
     "made": bool}``.
     """
-    from trumps.core.errors import TrumpsError
+    from trumps.core.errors import ParseError, TrumpsError, whole_number
 
     o = resolve_options(preset, dict(options) if options else None)
+    # arguments typed object and checked: compiled, a wrong type is the same
+    # ParseError as in the Python sources, not a TypeError
+    if not isinstance(contract, str | Call):
+        raise ParseError(f"not a contract: {contract!r}")
     c = _call(contract)
     if not c.is_bid or c.inkle:
         raise TrumpsError(f"{c} is not a contract")
-    if not 0 <= tricks <= 10:
-        raise TrumpsError(f"tricks must be 0 to 10, not {tricks}")
-    defenders = list(defender_tricks) if defender_tricks is not None else [10 - tricks]
-    if any(t < 0 for t in defenders) or tricks + sum(defenders) > 10:
+    won = whole_number(tricks, "tricks")
+    if not 0 <= won <= 10:
+        raise TrumpsError(f"tricks must be 0 to 10, not {won}")
+    defenders = (
+        [whole_number(t, "defender_tricks") for t in _items(defender_tricks, "defender_tricks")]
+        if defender_tricks is not None
+        else [10 - won]
+    )
+    if any(t < 0 for t in defenders) or won + sum(defenders) > 10:
         raise TrumpsError("tricks add up to more than 10")
-    totals = list(scores) if scores is not None else [0] * (1 + len(defenders))
+    totals = (
+        [whole_number(t, "scores") for t in _items(scores, "scores")]
+        if scores is not None
+        else [0] * (1 + len(defenders))
+    )
     if len(totals) != 1 + len(defenders):
         raise TrumpsError("give one score per team, bidders first")
-    result = score_deal(o, totals, [tricks, *defenders], c, 0)
+    result = score_deal(o, totals, [won, *defenders], c, 0)
     return {
         "contract": str(c),
         "value": contract_value(c, o),
