@@ -345,6 +345,42 @@ def test_a_player_who_leaves_on_their_turn_is_played_by_a_bot(db_url: str) -> No
         assert back["table"]["you"] == "S"
 
 
+def test_a_grace_timer_that_wakes_early_still_hands_the_seat_to_a_bot(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The freeze: the event loop's timer fired a moment before the grace
+    was over by ``time.monotonic()`` (uvloop times from a millisecond clock
+    cached at each turn of its loop, late after a busy turn), the bots saw
+    a player still in their grace, and nothing looked again: a bridge table
+    waited for ever for a player who had closed the page.  Here the loop's
+    clock is made to lag 150 ms behind the one the grace is measured by."""
+    from waiting import wait_until
+
+    from trumps.room.tables import away
+
+    real_left = away.Away.left
+
+    def lagging_left(self: away.Away, seat: int) -> float:
+        real_left(self, seat)
+        since = self.gone[seat] = self.gone[seat] + 0.15  # (as if the loop's clock were 150 ms behind)
+        return since
+
+    monkeypatch.setattr(away.Away, "left", lagging_left)
+    with TestClient(create_app(db_url, bot_delay=0, grace=0.2)) as c:
+        guest(c, "Ann")
+        t = create(c)
+        with c.websocket_connect(f"/ws/table/{t['id']}") as ws:
+            ev = _sit_and_fill(ws)
+            assert ev["view"]["to_act"] == "S"  # she leaves on her turn
+        before = c.get(f"/api/tables/{t['id']}").json()["scores"]
+
+        def deal_scored() -> bool:  # a deal cannot be scored without S's cards: the bot played them
+            info = c.get(f"/api/tables/{t['id']}").json()
+            return bool(info["scores"] != before or info["status"] == "finished")
+
+        wait_until(deal_scored, timeout=30, what="a bot playing for the player who left")
+
+
 def test_a_human_takes_over_a_bot_between_deals(client: TestClient) -> None:
     guest(client, "Host")
     host_cookie = client.cookies.get("trumps_session")

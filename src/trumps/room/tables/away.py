@@ -62,8 +62,15 @@ class Away:
             return "rules"
         return None
 
-    def left(self, seat: int) -> None:
-        self.gone[seat] = time.monotonic()
+    def left(self, seat: int) -> float:
+        """The player of ``seat`` left mid-game: the time it was marked gone."""
+        since = self.gone[seat] = time.monotonic()
+        return since
+
+    def grace_left(self, seat: int) -> float:
+        """Seconds until a bot plays for the gone ``seat`` (0.0: now)."""
+        since = self.gone.get(seat)
+        return 0.0 if since is None else max(0.0, self.grace - (time.monotonic() - since))
 
     def moved(self, seat: int, *, timeout: bool, by_player: bool) -> None:
         """A move for ``seat``: by the timer (counted; idle after

@@ -290,11 +290,27 @@ class Table:
         if seat is not None and any(c.player == conn.player for c in self.connections):
             return
         if seat is not None and self.status == "playing":
-            self.away.left(seat)
-            asyncio.get_running_loop().call_later(self.grace, self.bots.schedule)
+            since = self.away.left(seat)
+            asyncio.get_running_loop().call_later(self.grace, self._grace_over, seat, since)
         elif seat is not None:
             return
         self.spawn(self.broadcast())  # the seat is away, or one spectator fewer
+
+    def _grace_over(self, seat: int, since: float) -> None:
+        """The grace of a seat whose player left is over: a bot plays it.
+        The event loop's timer may fire a moment before ``time.monotonic()``
+        says the grace is over (uvloop, which ``trumps serve`` runs on, times
+        from a millisecond clock cached at each turn of the loop, and a busy
+        turn makes it late); the bots then saw a player still in their grace,
+        and nothing looked again: the table waited for ever.  So what is left
+        of the grace is waited out."""
+        if self.away.gone.get(seat) != since:
+            return  # back, or gone again (that departure has its own wake-up)
+        left = self.away.grace_left(seat)
+        if left > 0.0:
+            asyncio.get_running_loop().call_later(left + 0.001, self._grace_over, seat, since)
+            return
+        self.bots.schedule()
 
     def watch_alone(self) -> None:
         self.schedule.watch_alone()
