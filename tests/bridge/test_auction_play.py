@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import trumps
-from trumps.bridge.calls import Call, bid_index
-from trumps.core.errors import IllegalAction, OptionError, WrongSeat
+from trumps.bridge.calls import Call, Contract, bid_index
+from trumps.core.errors import IllegalAction, OptionError, ParseError, WrongSeat
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "bridge"
 _AUCTION = json.loads((DATA / "auction.json").read_text(encoding="utf-8"))
@@ -27,6 +29,36 @@ def new(**kw: Any) -> trumps.Match[Any]:
 
 def test_bid_index() -> None:
     assert bid_index(1, 0) == 0 and Call("7NT").index == 34 and Call("2NT").index == 9
+
+
+@pytest.mark.parametrize(
+    ("fields", "says"),
+    [
+        ((8, 0), "not 8/0"),  # printed as 8C, which does not parse back
+        ((0, 4), "not 0/4"),
+        ((1, 9), "not 1/9"),  # str() was an IndexError
+        ((1, -1), "not 1/-1"),
+        ((1, 0, 3), "risk is 0 (undoubled), 1 (X) or 2 (XX), not 3"),
+        ((1, 0, -1), "not -1"),
+        (("1", 0), "not '1'/0"),
+        ((1.0, 0), "not 1.0/0"),
+        ((True, 0), "not True/0"),
+        ((1, 0, None), "not None"),
+    ],
+)
+def test_a_contract_out_of_range_is_a_parse_error(fields: tuple[Any, ...], says: str) -> None:
+    with pytest.raises(ParseError, match=re.escape(says)):
+        Contract(*fields)
+
+
+def test_every_contract_round_trips_through_text() -> None:
+    made = [
+        Contract(level, strain, risk) for level in range(1, 8) for strain in range(5) for risk in range(3)
+    ]
+    assert [Contract.parse(str(c)) for c in made] == made
+    assert str(Contract(7, 4, 2)) == "7NTXX" and replace(Contract(3, 4), risk=1) == Contract.parse("3NTX")
+    with pytest.raises(ParseError):
+        replace(Contract(3, 4), level=8)
 
 
 @pytest.mark.parametrize("case", _AUCTION["legal"], ids=lambda c: f"{' '.join(c['calls'])}|{c['call']}")

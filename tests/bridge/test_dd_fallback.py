@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 
 import pytest
 
 import trumps
 from trumps.bridge import dd
-from trumps.bridge.hands import format_deal
+from trumps.bridge.hands import format_deal, parse_deal
+from trumps.core.cards import Card
+from trumps.core.errors import DealError
 
 needs_dds = pytest.mark.skipif(not dd.available(), reason="endplay (DDS) not installed: pip install '.[dds]'")
 
@@ -90,3 +93,44 @@ def test_own_leads_and_mid_deal_equal_dds(monkeypatch: pytest.MonkeyPatch) -> No
     # DDS lists one card of a run of equals; every card it lists agrees
     assert {c: own_leads[c] for c in leads} == leads
     assert [dd.max_tricks_from(m.deal, side) for side in (0, 1)] == mid
+
+
+_ONE_CARD_EACH = [[Card("AS")], [Card("KS")], [Card("QS")], [Card("JS")]]
+
+
+@pytest.mark.parametrize("solver", ["dds", "own"])
+@pytest.mark.parametrize(
+    ("hands", "says"),
+    [
+        (_ONE_CARD_EACH, "N has 1 cards, not 13"),  # DDS answered with a made-up table
+        ([[], [], [], []], "N has 0 cards, not 13"),  # DDS's "Zero cards" (a RuntimeError)
+        ([[Card("AS")] * 13] * 4, "AS is dealt twice"),  # DDS's "Cards duplicated"
+        (_ONE_CARD_EACH[:3], "3 hands, not 4"),  # an IndexError
+        ([["AS"] * 13] * 4, "AS is not a bridge card"),  # card strings are not cards
+        (5, "not a list of cards"),  # a TypeError
+        ([5, 5, 5, 5], "not a list of cards"),
+        ("N:A... K... Q... J...", "N has 1 cards, not 13"),  # the same defect as a PBN string
+    ],
+)
+def test_hands_given_as_lists_are_checked_like_a_pbn_deal(
+    solver: str, hands: object, says: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if solver == "dds" and not dd.available():
+        pytest.skip("endplay (DDS) not installed")
+    if solver == "own":
+        monkeypatch.setattr(dd, "available", lambda: False)
+    calls = [
+        lambda: dd.dd_table(hands),  # type: ignore[arg-type]
+        lambda: dd.dd_tables([hands]),  # type: ignore[list-item]
+        lambda: dd.par(hands, vulnerable="None", dealer="N"),  # type: ignore[arg-type]
+        lambda: dd.lead_analysis(hands, "N", "NT"),  # type: ignore[arg-type]
+    ]
+    for call in calls:
+        with pytest.raises(DealError, match=re.escape(says)):
+            call()
+
+
+def test_a_good_deal_as_lists_still_solves() -> None:
+    hands = parse_deal(SEQUENCES)
+    assert dd.dd_table(hands).tricks == dd.dd_table(SEQUENCES).tricks
+    assert dd.dd_table(tuple(tuple(h) for h in hands)).tricks == dd.dd_table(SEQUENCES).tricks

@@ -154,6 +154,56 @@ def test_lin_basics() -> None:
     assert r.computed_score() == 630
 
 
+LIN_1NT = "md|3SJH39AD34QAC279KA,S567QAH2KD6TC458T,S9TKH78JQD57JKC3Q,|mb|1N|mb|p|mb|p|mb|p|"
+
+
+@pytest.mark.parametrize(
+    ("tail", "defect"),
+    [
+        ("pc||", "pc|| is not a card"),  # was an IndexError
+        ("pc| |", "pc| | is not a card"),
+        ("pc|S|", "pc|S| is not a card"),
+        ("pc|S2|pc||pc|S9|", "pc|| is not a card"),
+        (f"ah|Board {'9' * 5000}|", "is not a board number"),  # int() refuses 5,000 digits
+        ("mc|" + "9" * 5000 + "|", "is not a number of tricks"),
+        ("mc|99|", "mc|99| is not a number of tricks"),
+        ("mc|-3|", "mc|-3| is not a number of tricks"),
+    ],
+)
+def test_a_bad_lin_token_is_a_defect_strict_or_not(tail: str, defect: str) -> None:
+    """A bad token is a defect like any other: strict mode raises
+    :class:`PbnError` naming it, lenient mode keeps it on the record."""
+    with pytest.raises(PbnError, match="record 1: ") as info:
+        read_lin(LIN_1NT + tail)
+    assert any(defect in d for d in info.value.defects), info.value.defects
+    (rec,) = read_lin(LIN_1NT + tail, strict=False)
+    assert any(defect in d for d in rec.defects), rec.defects
+    assert str(rec.contract) == "1NT" and rec.result is None
+    assert len(rec.play) <= 1  # the play stops at the bad card (S2 is a legal lead of East)
+
+
+@pytest.mark.parametrize(
+    "argv", [["dd", "{lin}"], ["score", "bridge", "--lin", "{lin}"], ["solve", "bridge", "--pbn", "{lin}"]]
+)
+def test_the_command_line_names_the_bad_token(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from trumps.cli.main import main
+
+    lin = tmp_path / "pc_empty.lin"
+    lin.write_text(LIN_1NT + "pc||\n", encoding="utf-8")
+    assert main([a.replace("{lin}", str(lin)) for a in argv]) == 2  # was 70, an internal error
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"trumps: error: {lin}, board 1: pc|| is not a card\n"
+
+
+def test_a_board_number_too_long_to_read_is_a_defect() -> None:
+    (rec,) = read_lin("qx|o" + "9" * 5000 + "|" + LIN_1NT, strict=False)
+    assert rec.board is None and any("is not a board number" in d for d in rec.defects)
+    (rec,) = read_lin(LIN_1NT + "mc|7|", strict=False)
+    assert rec.result == 7 and not rec.defects
+
+
 # ----- the corpus ---------------------------------------------------------------
 _PBN_FILES = {
     "endplay_example1_eyc1998.pbn": 2,

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 import trumps
-from trumps.core.errors import IllegalAction
+from trumps.coinche.calls import Call, Contract
+from trumps.core.errors import IllegalAction, ParseError
 
 from .conftest import PRESETS, load
 
@@ -77,3 +78,21 @@ def test_closed_auction_has_no_bids_for_anyone() -> None:
     g.apply("100H")
     g.apply("X")
     assert not any(str(a)[0].isdigit() for a in g.legal_actions())
+
+
+@pytest.mark.parametrize("text", ["9" * 5000 + "H", "9" * 5000 + "0H", "1" * 400 + "0S", "10000H", "99990NT"])
+def test_a_bid_with_too_many_digits_is_a_parse_error(text: str) -> None:
+    """Python's int() refuses more than 4,300 digits with a plain
+    ValueError; a bid has at most four (and 10000 would rank as a capot)."""
+    with pytest.raises(ParseError, match="not a coinche call"):
+        Call(text)
+    with pytest.raises(ParseError, match="not a coinche call"):
+        Contract.parse(text + "X")
+    g = _game()
+    with pytest.raises(ParseError):
+        g.apply(text)
+    assert g.log == []
+
+
+def test_bids_of_up_to_four_digits_still_read() -> None:
+    assert str(Call("0080H")) == "80H" and Call("9990AT").value == 9990 and Call("160S").rank == 160

@@ -3,6 +3,9 @@ rules README §3).  Every error is a ValueError and leaves the state alone."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -102,6 +105,53 @@ def test_unknown_game_and_bad_seed() -> None:
         trumps.new_game("500", seed="7")  # type: ignore[arg-type]
     with pytest.raises(OptionError):
         trumps.new_game("500", seed=True)  # type: ignore[arg-type]
+
+
+# ----- a contract given outright ------------------------------------------------------------
+@pytest.mark.parametrize("preset", ["american", "australian"])
+@pytest.mark.parametrize("contract", ["MIS", "OMIS", "misere", "open nullo"])
+def test_a_misere_contract_needs_misere_in_the_options(preset: str, contract: str) -> None:
+    """As an auction under ``nullo_mode = off`` never ends in misère, a game
+    started in the play refuses one (coinche refuses a bid its options
+    forbid the same way); with misère on, the same start is fine."""
+    with pytest.raises(OptionError, match="is not a contract these options allow"):
+        trumps.new_game(
+            "500", preset=preset, seed=1, contract=contract, declarer="N", options={"nullo_mode": "off"}
+        )
+    for mode in ("after_7", "anytime"):
+        m = trumps.new_game(
+            "500", preset=preset, seed=1, contract=contract, declarer="N", options={"nullo_mode": mode}
+        )
+        assert m.phase == "PLAY" and m.deal.contract is not None and m.deal.contract.is_misere
+    m = trumps.new_game(
+        "500", preset=preset, seed=1, contract="7H", declarer="N", options={"nullo_mode": "off"}
+    )
+    assert m.phase == "PLAY"
+
+
+_MISERE_OFF = """
+import trumps
+try:
+    trumps.new_game("500", seed=1, contract="MIS", declarer="N", options={"nullo_mode": "off"})
+    print("accepted")
+except Exception as exc:
+    print(type(exc).__name__)
+print("trumps.five_hundred.deal" in trumps.compiled_modules())
+"""
+
+
+@pytest.mark.parametrize("pure", ["0", "1"])
+def test_the_misere_contract_is_refused_compiled_and_pure(pure: str) -> None:
+    """The check is in the deal (a compiled module): the same OptionError in both builds."""
+    env = dict(os.environ, TRUMPS_PURE=pure)
+    done = subprocess.run(
+        [sys.executable, "-c", _MISERE_OFF], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    raised, compiled = done.stdout.split()
+    if pure == "0" and compiled != "True":
+        pytest.skip("the engines are not compiled in this install (no mypyc build)")
+    assert raised == "OptionError" and compiled == str(pure == "0")
 
 
 # ----- deals -----------------------------------------------------------------------------

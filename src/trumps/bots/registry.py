@@ -17,6 +17,7 @@ lazily, so a game's bot module is only loaded when asked for), and the levels ``
 from __future__ import annotations
 
 import importlib
+import inspect
 
 from trumps.bots.base import Bot, BotError, RandomBot
 
@@ -102,5 +103,14 @@ def bot_for(game: str, kind: str = "rules", *, fallback: bool = False) -> Bot:
     # a Bot subclass, or any class with the same ``choose`` method (duck typing)
     if not (isinstance(cls, type) and callable(getattr(cls, "choose", None))):
         raise BotError(f"{k!r} is not a bot class (it needs a choose(view, legal, rng) method)")
+    if inspect.isabstract(cls):  # Bot itself, or a subclass that leaves decide() undefined
+        missing = ", ".join(sorted(getattr(cls, "__abstractmethods__", ())))
+        raise BotError(f"{k!r} is an abstract bot class (it does not define {missing})")
+    try:
+        inspect.signature(cls).bind()
+    except TypeError:
+        raise BotError(f"{k!r} cannot be made without arguments") from None
+    except ValueError:  # no signature to read (a class written in C): let the call tell
+        pass
     bot: Bot = cls()
     return bot

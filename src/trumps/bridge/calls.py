@@ -142,6 +142,23 @@ class Contract:
     strain: int
     risk: int = 0
 
+    def __post_init__(self) -> None:
+        # made once per deal at most (the auction's end, a par, a record): the
+        # check keeps every Contract one that prints and parses back
+        level, strain, risk = self.level, self.strain, self.risk
+        if (
+            type(level) is int  # not a bool, a float or a string
+            and type(strain) is int
+            and type(risk) is int
+            and 1 <= level <= 7
+            and 0 <= strain <= 4
+            and 0 <= risk <= 2
+        ):
+            return
+        if type(level) is not int or type(strain) is not int or not (1 <= level <= 7 and 0 <= strain <= 4):
+            raise ParseError(f"bridge bids are 1 to 7 of C, D, H, S or NT, not {level!r}/{strain!r}")
+        raise ParseError(f"a contract's risk is 0 (undoubled), 1 (X) or 2 (XX), not {risk!r}")
+
     @classmethod
     def parse(cls, text: str | Contract) -> Contract:
         """Read ``4H``, ``3NT``, ``4HX``, ``7SXX`` (also ``3N``, ``4♥x``, ``4H*``)."""

@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from trumps.bridge.calls import STRAINS, Contract
-from trumps.bridge.hands import format_deal, parse_deal
+from trumps.bridge.hands import check_deal, format_deal, parse_deal
 from trumps.core.cards import Card
-from trumps.core.errors import TrumpsError
+from trumps.core.errors import DealError, TrumpsError
 from trumps.core.json_types import JSONDict
 from trumps.core.seats import SEAT_NAMES_4, parse_seat
 
@@ -279,8 +279,7 @@ def dds_par(raw: object, vul: object, dealer: object) -> Any:
 
 def _deal(hands: str | Sequence[Sequence[Card]]) -> Any:
     _, types = _endplay()
-    text = format_deal(parse_deal(hands) if isinstance(hands, str) else hands)
-    return types.Deal(text)
+    return types.Deal(format_deal(_hands(hands)))
 
 
 @dataclass(frozen=True)
@@ -305,7 +304,19 @@ class DDTable:
 
 
 def _hands(hands: str | Sequence[Sequence[Card]]) -> list[list[Card]]:
-    return [list(h) for h in (parse_deal(hands) if isinstance(hands, str) else hands)]
+    """The hands N E S W of a deal given as a PBN deal string or as hands,
+    checked alike (:class:`~trumps.core.errors.DealError` unless they are
+    four hands of 13 distinct cards): a solver given anything else answers
+    with a made-up table or an error of its own."""
+    if isinstance(hands, str):
+        return parse_deal(hands)
+    try:
+        out = [list(h) for h in hands]
+        check_deal(out)
+    except TypeError:  # not hands of cards: a number, a hand of lists...
+        value = hands  # the deal reader's message (one translation)
+        raise DealError(f"deal: not a list of cards: {value!r}") from None
+    return out
 
 
 def dd_table(hands: str | Sequence[Sequence[Card]]) -> DDTable:

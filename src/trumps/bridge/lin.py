@@ -96,10 +96,18 @@ def _board(number: int, pairs: list[tuple[str, str]], players: str) -> PbnRecord
         elif key == "ah":
             digits = "".join(ch for ch in value if ch in "0123456789")
             if digits:
-                rec.board = int(digits)
+                try:
+                    rec.board = int(digits)
+                except ValueError:  # more digits than Python reads (sys.get_int_max_str_digits)
+                    rec.defect(f"{key}|{value}| is not a board number")
+                    continue
                 rec.tags["Board"] = digits
         elif key == "qx" and value[1:].isascii() and value[1:].isdigit() and rec.board is None:
-            rec.board = int(value[1:])
+            try:
+                rec.board = int(value[1:])
+            except ValueError:
+                rec.defect(f"{key}|{value}| is not a board number")
+                continue
             rec.tags["Room"] = "Open" if value[:1] == "o" else "Closed" if value[:1] == "c" else value[:1]
         elif key == "sv":
             vul = _VUL.get(value.strip().lower())
@@ -136,10 +144,12 @@ def _board(number: int, pairs: list[tuple[str, str]], players: str) -> PbnRecord
             if deal is None or deal.is_done:
                 rec.defect(f"pc|{value}| without a contract or after the last trick")
                 continue
+            t = value.strip().upper()  # suit then rank: 'SA', 'HT' (an empty 'pc||' is no card)
             try:
-                t = value.strip().upper()
-                card = Card(t[1:] + t[0])
+                card = Card(t[1:] + t[0]) if len(t) >= 2 else None
             except TrumpsError:
+                card = None
+            if card is None:
                 rec.defect(f"pc|{value}| is not a card")
                 continue
             if card not in deal.legal_actions():
@@ -150,8 +160,12 @@ def _board(number: int, pairs: list[tuple[str, str]], players: str) -> PbnRecord
             rec.play.append(card)
         elif key == "mc":
             try:
-                claim = int(value)
+                tricks = int(value)
             except ValueError:
+                tricks = -1
+            if 0 <= tricks <= 13:
+                claim = tricks
+            else:
                 rec.defect(f"mc|{value}| is not a number of tricks")
     rec.auction = calls
     rec.play_complete = len(rec.play) == 52

@@ -38,6 +38,8 @@ DENOM_CODES = ("S", "H", "D", "C", "NT", "AT")
 _SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "SA": "NT", "TA": "AT", "N": "NT", "A": "AT"}
 CAPOT_RANK = 10_000
 GENERALE_RANK = 20_000
+#: the most digits a numeric bid is written with (9990 at most: below a capot's rank)
+_MAX_DIGITS = 4
 
 
 def parse_denom(text: str) -> int:
@@ -126,7 +128,9 @@ class Call(TextValue):
         digits = ""
         while len(digits) < len(t) and t[len(digits)] in "0123456789":
             digits += t[len(digits)]
-        if not digits or len(digits) == len(t):
+        # a bid has at most _MAX_DIGITS digits (the options allow up to 240): a
+        # longer number is no call (and past 4,300 digits Python's int() refuses it)
+        if not digits or len(digits) == len(t) or len(digits) > _MAX_DIGITS:
             raise ParseError(f"not a coinche call: {text!r} (examples: P, X, XX, 80H, 100NT, CAPOT-S)")
         return cls.bid(int(digits), parse_denom(t[len(digits) :]))
 

@@ -20,10 +20,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from trumps.coinche.auction import bid_table
 from trumps.coinche.calls import AT, DENOM_CODES, NT, Contract
 from trumps.coinche.options import resolve_options
 from trumps.coinche.play import rules_for
-from trumps.core.errors import ParseError, TrumpsError, whole_number
+from trumps.core.errors import OptionError, ParseError, TrumpsError, whole_number
 from trumps.core.json_types import JSONDict
 from trumps.core.options import Options
 
@@ -365,6 +366,8 @@ def _score(
     """:func:`score` with its arguments' types checked."""
     o = resolve_options(preset, options)
     c = contract if isinstance(contract, Contract) else Contract.parse(contract)
+    if c.bid not in bid_table(o).bids:  # as new_game: a contract these options allow
+        raise OptionError(f"{c.bid} is not a contract these options allow")
     total = rules_for(c.denom, o).total
     if not 0 <= taker_points <= total:
         raise TrumpsError(f"taker_points must be 0 to {total}, not {taker_points}")

@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import ClassVar
 
 from trumps.core.cards import Suit
-from trumps.core.errors import ParseError
+from trumps.core.errors import OptionError, ParseError
+from trumps.core.options import Options
 from trumps.core.values import TextValue
 
-__all__ = ["BREACH", "DENOMS", "MIS", "OMIS", "PASS", "Call", "bid_value", "rank_key"]
+__all__ = ["BREACH", "DENOMS", "MIS", "OMIS", "PASS", "Call", "bid_value", "check_contract", "rank_key"]
 
 # Denominations low to high; None is no trumps.
 DENOMS: tuple[Suit | None, ...] = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, None)
@@ -124,6 +125,17 @@ PASS = Call._make("P")
 MIS = Call._make("MIS")
 OMIS = Call._make("OMIS")
 BREACH = Call._make("BREACH")
+
+
+def check_contract(call: Call, options: Options) -> None:
+    """Raise :class:`~trumps.core.errors.OptionError` unless ``call`` can be
+    the contract under ``options`` (what an auction could end with): no
+    misère or open misère when ``nullo_mode`` is ``off``.  For a contract
+    given outright (a game started in the play, the calculator); whether it
+    is a contract at all (a bid, not an inkle) is the caller's check."""
+    if call.is_misere and options.nullo_mode == "off":
+        bid = call
+        raise OptionError(f"{bid} is not a contract these options allow")
 
 
 def rank_key(call: Call, nullo_points: int, open_nullo_points: int, eight_spades: bool) -> int:

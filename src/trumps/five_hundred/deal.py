@@ -15,7 +15,7 @@ from trumps.core.options import Options
 from trumps.core.protocol import Action
 from trumps.core.trick import Trick, TrickDeal
 from trumps.five_hundred.auction import Auction
-from trumps.five_hundred.calls import BREACH, MIS, OMIS, PASS, Call
+from trumps.five_hundred.calls import BREACH, MIS, OMIS, PASS, Call, check_contract
 from trumps.five_hundred.play import NO_SUIT, JokerLead, TrickRules, joker_leads, rules_for
 
 __all__ = ["FiveHundredDeal", "Seating", "seating", "team_map"]
@@ -113,6 +113,7 @@ class FiveHundredDeal(TrickDeal):
         self._legal: Sequence[Action] | None = None
         if contract is not None:
             assert contractor is not None
+            check_contract(contract, options)  # e.g. no misère with nullo_mode off
             self.auction.done = True
             self.auction.to_act = None
             self.auction.high_real = (contractor, contract)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trumps.core.options import Options
-from trumps.five_hundred.calls import MIS, OMIS, Call
+from trumps.five_hundred.calls import MIS, OMIS, Call, check_contract
 from trumps.five_hundred.options import resolve_options
 
 __all__ = [
@@ -315,6 +315,7 @@ def score(
     c = _call(contract)
     if not c.is_bid or c.inkle:
         raise TrumpsError(f"{c} is not a contract")
+    check_contract(c, o)  # no misère when nullo_mode is off
     won = whole_number(tricks, "tricks")
     if not 0 <= won <= 10:
         raise TrumpsError(f"tricks must be 0 to 10, not {won}")
