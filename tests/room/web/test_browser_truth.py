@@ -14,8 +14,14 @@ person's turn: the server waits for them), the page must show it:
   it: drawn, inside the viewport, computed opacity 1 (with every ancestor),
   not covered by anything else; and no other card in the trick;
 - the hand: exactly the seat's cards, each with its index corner uncovered;
-- the contract in the strip once there is one; the seat to act marked (and
-  only that one).
+- the contract in the strip once there is one, its seat by name (``SE``, not
+  ``2``, at six); the seat to act marked (and only that one);
+- the status line in the middle uncovered along its whole width (a six-seat
+  trick's top card covered it);
+- an exposed hand (the dummy) with each card's index corner uncovered (with
+  suggestions on, the suggested dummy card was lifted over the card above it);
+- a timer's notice under the hand, not over it (on a phone it was drawn over
+  the cards and the Suggestions box).
 
 Today's code must pass and the code before the fix failed it (the trick's
 ``gather`` classes left on: tricks at opacity 0).
@@ -44,12 +50,13 @@ SETTLE_S = {"normal": 1.55 + 0.6, "fast": 0.9 + 0.6, "off": 0.66 + 0.6}
 RUNS = {
     "500-normal-desktop": ("500", "american", {}, "normal", "desktop"),
     "500-2v2v2-normal-desktop": ("500", "american", {"players": "2v2v2"}, "normal", "desktop"),
-    "bridge-normal-desktop": ("bridge", None, {}, "normal", "desktop"),
+    "bridge-suggestions-desktop": ("bridge", None, {}, "normal", "desktop"),
     "coinche-normal-desktop": ("coinche", "common", {}, "normal", "desktop"),
     "500-normal-phone": ("500", "australian", {}, "normal", "phone"),
     "bridge-normal-phone": ("bridge", None, {}, "normal", "phone"),
     "500-fast-desktop": ("500", "american", {}, "fast", "desktop"),
     "coinche-off-phone": ("coinche", "ffb_2016", {}, "off", "phone"),
+    "500-3v3-fast-phone": ("500", "american", {"players": "3v3"}, "fast", "phone"),
 }
 
 CHECK = """() => {
@@ -99,6 +106,25 @@ CHECK = """() => {
     const c = document.querySelector("#strip .chip.contract");
     const why = c ? shown(c, false) : "missing";
     if (why) problems.push(`the contract is ${why}`);
+    if (c && !c.textContent.trim().endsWith(" " + seatLabel(v.contract.seat))) problems.push(`the contract reads ${c.textContent.trim()}`);
+  }
+  for (const e of document.querySelectorAll(".exposed .card")) {
+    const why = shown(e, true);
+    if (why) problems.push(`the exposed ${e.dataset.card} is ${why}`);
+  }
+  const status = document.getElementById("status");
+  if (status && status.textContent.trim()) {
+    const r = status.getBoundingClientRect();
+    const across = [0.1, 0.3, 0.5, 0.7, 0.9].map(f => [r.left + f * r.width, r.top + r.height / 2]);
+    if (!across.every(([x, y]) => hit(status, x, y))) problems.push(`the status line "${status.textContent}" is covered`);
+  }
+  const notice = document.getElementById("notice");
+  if (notice && notice.textContent.trim()) {
+    const n = notice.getBoundingClientRect();
+    for (const id of ["hand", "suggest-box"]) {
+      const o = document.getElementById(id).getBoundingClientRect();
+      if (o.width && n.left < o.right && o.left < n.right && n.top < o.bottom && o.top < n.bottom) problems.push(`the notice lies over #${id}`);
+    }
   }
   if (v.to_act && tb.status === "playing") {
     const marked = [...document.querySelectorAll(".seat.turn")].map(e => e.dataset.seat);
@@ -181,6 +207,8 @@ def _open(browser: Browser, server: LiveServer, name: str, spec: tuple[Any, ...]
     start_table(page, server, game, preset, options)
     page.get_by_role("button", name="Fill empty seats with bots").click()
     page.wait_for_function("() => state && state.table.status === 'playing'")
+    if "suggestions" in name:  # the suggested card marked, in the hand and the dummy
+        page.check("#suggest-on")
     return Run(name, page, setting)
 
 

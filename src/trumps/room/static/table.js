@@ -542,12 +542,23 @@ function renderCalls(tb, v, myTurn) {
 function noticeText(ev) {
   if (ev.timeout && ev.who && ev.action) {
     const a = String(ev.action);
+    const who = personName(ev.who);  // "Ann (Gast)": the reader's word for a guest
     const upper = w => w.charAt(0).toUpperCase() + w.slice(1);  // it starts the clause
-    if (ev.kind === "call") return t("{who} ran out of time: {call} was made for them", { who: ev.who, call: upper(Bidbox.name(a)) });
+    if (ev.kind === "call") return t("{who} ran out of time: {call} was made for them", { who, call: upper(Bidbox.name(a)) });
     const words = a.startsWith("MELD") ? meldText(a) : /^(10|[2-9TJQKA])[SHDC]|^[RB]J/.test(a) ? cardLabel(a.split("+")[0]) : Bidbox.name(a);
-    return t("{who} ran out of time: {action} was played automatically", { who: ev.who, action: upper(words) });
+    return t("{who} ran out of time: {action} was played automatically", { who, action: upper(words) });
   }
   return tMsg(ev.text);
+}
+// A notice stays a while under the hand, then goes (it told of one move, not the
+// deals after it); a newer notice replaces it.
+let noticeTimer = null;
+function showNotice(text) {
+  const box = $("notice");
+  box.textContent = text;
+  announce(text);
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { if (box.textContent === text) box.textContent = ""; }, 15000);
 }
 function meldText(a) {
   const body = a.slice(5);
@@ -563,7 +574,7 @@ function chip(label, value, cls) {
 function contractText(v) {
   const c = v.contract;
   if (!c) return null;
-  return callText(c.call) + " · " + c.seat;
+  return callText(c.call) + " · " + seatLabel(c.seat);  // "SE" at six, not the seat's number
 }
 function progressText(v) {
   const c = v.contract;
@@ -623,7 +634,8 @@ function renderStrip(tb, v) {
   let score = v.teams.map((_, i) => teamName(v, i) + " " + v.scores[i]).join(" · ");
   const games = (v.results || []).length && v.results[v.results.length - 1].games;
   if (games) score = t("{score} (games {games})", { score, games: games.join("–") });
-  if (target && target.text) score += " → " + targetText(target);
+  // (a tournament's table plays one deal: no match target)
+  if (target && target.text && tb.settings.kind !== "tournament") score += " → " + targetText(target);
   box.append(chip(t("Score"), score, "score"));
   if (v.tricks && v.tricks.length && !v.over) {
     // on a phone the side panel (and its Last trick button) is below the felt: this one is at hand
@@ -894,6 +906,8 @@ function renderScore(v) {
 // ----- the status line in the middle, and the waiting room -------------------------------
 function statusText(tb, v) {
   if (tb.status === "waiting") return tn("Waiting for players: {n} seat free.", "Waiting for players: {n} seats free.", tb.free, { n: tb.free });
+  // a tournament's table is one deal of several: its end is not a game won
+  if (v.over && tb.settings.kind === "tournament") return t("The deal is over: the tournament goes on.");
   if (v.over) return v.winner === null ? t("Game over. No winner.") : t("Game over. Team {team} wins.", { team: teamName(v, v.winner) });
   const phase = words().phases[v.phase];
   const parts = [t("Deal {n}", { n: v.deal_number }), phase === undefined ? v.phase.toLowerCase() : phase];
@@ -1044,7 +1058,7 @@ function connect() {
       pendingAct = null;  // (a refused move is not sent again after a reconnect)
       $("error").textContent = tMsg(ev.reason);
     }
-    else if (ev.type === "notice") { const text = noticeText(ev); $("notice").textContent = text; announce(text); }
+    else if (ev.type === "notice") { showNotice(noticeText(ev)); }
     else if (ev.type === "suggestion") { if (ev.seq === lastSeq) { suggestion = ev; markSuggestion(); } }
   };
   // 1012: the worker is restarting and has handed the table over: come back at once
