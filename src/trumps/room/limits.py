@@ -218,9 +218,8 @@ class Budget:
 
 
 def _person_messages() -> Budget:
-    return Budget(
-        PERSON_MESSAGE_RATE, PERSON_MESSAGE_BURST
-    )  # the constants read when made (tests patch them)
+    # the constants are read when a count is made: tests patch them
+    return Budget(PERSON_MESSAGE_RATE, PERSON_MESSAGE_BURST)
 
 
 def _address_messages() -> Budget:
@@ -249,6 +248,10 @@ class SocketCount:
         if self.person_messages.take(key) > 0.0:
             return False
         return address is None or self.address_messages.take(address) == 0.0
+
+    def spender(self, key: str, address: str | None = None) -> Callable[[], bool]:
+        """:meth:`spend` for one socket's messages (a ``MessageBudget``'s ``shared``)."""
+        return lambda: self.spend(key, address)
 
     def open(self, key: str, table: str | None = None, address: str | None = None) -> str | None:
         """Count a socket of ``key`` (at ``table``; a guest's or nobody's

@@ -160,8 +160,7 @@ class PeopleRoutes:
         self.sessions.track(who.session, conn)
         try:
             await people.attach(conn)
-            sockets, person = self.sockets, who.player
-            async for _ in client_messages(ws, conn, shared=lambda: sockets.spend(person, guests)):
+            async for _ in client_messages(ws, conn, shared=self.sockets.spender(who.player, guests)):
                 pass  # nothing to say on this channel; keep it open
         finally:
             self.sessions.untrack(who.session, conn)

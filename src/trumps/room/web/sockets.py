@@ -98,8 +98,7 @@ class Sockets:
     def spender(self, key: tuple[str, str | None]) -> Callable[[], bool]:
         """What spends a message of the socket admitted as ``key`` from
         the budgets its person's (and guests' address's) sockets share."""
-        sockets, person, address = self.web.sockets, key[0], key[1]
-        return lambda: sockets.spend(person, address)
+        return self.web.sockets.spender(key[0], key[1])
 
     async def ws_lobby(self, ws: WebSocket) -> None:
         await ws.accept()
