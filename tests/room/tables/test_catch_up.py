@@ -29,6 +29,12 @@ class Sink:
         pass
 
 
+async def _replayed(table: Table, since: int) -> list[dict[str, Any]]:
+    sink = Sink(None)
+    await table.catch_up(sink, since, paced=False)
+    return sink.events
+
+
 @pytest.mark.parametrize("game", ["500", "bridge", "coinche"])
 def test_catch_up_matches_a_full_replay(game: str, tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'c.db'}")
@@ -69,6 +75,20 @@ def test_catch_up_matches_a_full_replay(game: str, tmp_path: Path) -> None:
             assert [e["view"] for e in sink.events] == want, since
             # the chat only in the last state
             assert ["chat" in e for e in sink.events] == [False] * (len(want) - 1) + [True]
+        # the same table loaded again (a worker taking it over mid-deal): it
+        # replays from the deal's start, not from the moment it was loaded (a
+        # socket that lost states in the handover got the present alone)
+        stored = store.load_table(tid)
+        assert stored is not None
+        heir = Table(stored, store, {}, bot_delay=0)
+        assert heir.seq == total
+        assert heir.replays.deal_start[0] == deal_start
+        since = max(deal_start, total - 3)
+        sink = Sink(None)
+        await heir.catch_up(sink, since, paced=False)
+        assert [e["seq"] for e in sink.events] == list(range(since + 1, total + 1))
+        assert [e["view"] for e in sink.events] == [e["view"] for e in (await _replayed(table, since))]
+        await heir.close()
 
     try:
         asyncio.run(run())

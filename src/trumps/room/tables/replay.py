@@ -25,9 +25,9 @@ REPLAY_PACE = 3.0
 class Replays:
     """The replays of one table."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, deal_start: tuple[int, Match[Deal]]) -> None:
         self.table = table
-        self.deal_start: tuple[int, Match[Deal]] = (table.seq, table.match.clone())
+        self.deal_start = deal_start  # (its seq, the match then)
         # seat -> the seq at which its present occupant took it (this process's
         # memory; a replay never goes back past it nor past the deal's start)
         self.seated_at: dict[int, int] = {}

@@ -171,8 +171,16 @@ class Table:
         # the Rules panel: the preset and every rule that differs from it (templates, terms)
         self.house_rules = self.match.schema.house_rules(self.options, self.preset)
         self.game_title = self.match.schema.title or self.game
+        # the current deal's start, for the replays of sockets that missed
+        # part of it: a table taken over from another worker mid-deal replays
+        # from there, not from the moment it was loaded (states lost on the
+        # way during the handover are replayed, not skipped)
+        deal_start: tuple[int, Match[Deal]] = (0, self.match.clone())
         for seat, action, at, _auto in stored.actions:
+            deal_number = self.match.deal_number
             self.match.apply(action, seat, time=at)
+            if self.match.deal_number != deal_number:
+                deal_start = (len(self.match.log), self.match.clone())
         self.seats = [Seat() for _ in range(self.match.players)]
         for seat, (player, bot) in stored.seats.items():
             self.seats[seat] = Seat(player, names.get(player or ""), bot)
@@ -191,7 +199,7 @@ class Table:
         self.bots = Bots(self, bot_delay)
         self.move_timer = MoveTimer(self)
         self.suggestions = Suggestions(self)
-        self.replays = Replays(self)
+        self.replays = Replays(self, deal_start)
         self.schedule = Schedule(self)
 
     # ----- reading -------------------------------------------------------------
