@@ -106,11 +106,11 @@ def bot_for(game: str, kind: str = "rules", *, fallback: bool = False) -> Bot:
     if inspect.isabstract(cls):  # Bot itself, or a subclass that leaves decide() undefined
         missing = ", ".join(sorted(getattr(cls, "__abstractmethods__", ())))
         raise BotError(f"{k!r} is an abstract bot class (it does not define {missing})")
+    # made without arguments, or a BotError (not inspect.signature, which for
+    # a compiled class parses its text signature into a new class each call:
+    # the room makes a bot for every decision, and that garbage grew its memory)
     try:
-        inspect.signature(cls).bind()
-    except TypeError:
-        raise BotError(f"{k!r} cannot be made without arguments") from None
-    except ValueError:  # no signature to read (a class written in C): let the call tell
-        pass
-    bot: Bot = cls()
+        bot: Bot = cls()
+    except TypeError as exc:
+        raise BotError(f"{k!r} cannot be made without arguments ({exc})") from None
     return bot
