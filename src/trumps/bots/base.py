@@ -80,6 +80,15 @@ class Bot(ABC):
     def decide(self, view: JSONObject, legal: list[str], rng: random.Random) -> str:
         """One of ``legal`` (notations): what each bot implements."""
 
+    def searches(self, view: JSONObject, legal: Sequence[str]) -> bool:
+        """Whether deciding this (``view``, ``legal`` as notations) may take
+        long, a search or a simulation: a driver that keeps slow work apart
+        asks first (the room thinks on one thread pool for searches and on
+        another for quick answers, so a bid by rule never queues behind
+        other tables' searches).  True unless the bot knows better: the
+        rule bots answer False, the search levels by the decision."""
+        return True
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
@@ -94,3 +103,6 @@ class RandomBot(Bot):
         if not legal:
             raise BotError("no legal action to choose from")
         return legal[rng.randrange(len(legal))]
+
+    def searches(self, view: JSONObject, legal: Sequence[str]) -> bool:
+        return False

@@ -59,6 +59,9 @@ class BridgeRuleBot(Bot):
 
     name = "rules"
 
+    def searches(self, view: Mapping[str, Any], legal: Sequence[str]) -> bool:
+        return False  # rules, answered in milliseconds
+
     def decide(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> str:
         if not legal:
             raise ValueError("no legal action to choose from")

@@ -15,7 +15,7 @@ card worth the fewest points.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trumps.bots.base import Bot
@@ -79,6 +79,9 @@ class CoincheRuleBot(Bot):
     """``choose(view, legal, rng)`` returns one of the ``legal`` strings."""
 
     name = "rules"
+
+    def searches(self, view: Mapping[str, Any], legal: Sequence[str]) -> bool:
+        return False  # rules, answered in milliseconds
 
     def decide(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> str:
         if len(legal) == 1:

@@ -312,6 +312,9 @@ class FiveHundredRuleBot(Bot):
     lead_partners_suit = True
     avoid_ruffs = True
 
+    def searches(self, view: Mapping[str, Any], legal: Sequence[str]) -> bool:
+        return False  # rules, answered in milliseconds
+
     def decide(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> str:
         if len(legal) == 1:
             return legal[0]

@@ -19,7 +19,7 @@ When the installed solver is too slow for a position (see
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -144,19 +144,40 @@ class PimcBot(Bot):
         b = self.budget
         return SimulationBidder(game, samples, self.rules(game), limit=b.limit, cap=b.bid_cap)
 
+    def _route(self, view: Mapping[str, Any], legal: Sequence[str]) -> str:
+        """Who makes this decision: ``"one"`` (a single legal action or
+        card), ``"bidder"`` (anything but card play), ``"rules"`` (a claim
+        to answer, a meld, or more cards in hand than the search takes on)
+        or ``"search"``."""
+        if len(legal) == 1:
+            return "one"
+        if str(view.get("phase", "")).upper() != "PLAY":
+            return "bidder"
+        cards = card_actions(list(legal))
+        if len(cards) != len(legal) and ("ACCEPT" in legal or not cards or legal[0].startswith("MELD")):
+            return "rules"  # a bridge claim to answer, or a meld to declare
+        if len(cards) == 1:
+            return "one"
+        if cards_in_hands(view) > exact_limit(str(view.get("game"))):
+            return "rules"
+        return "search"
+
+    def searches(self, view: Mapping[str, Any], legal: Sequence[str]) -> bool:
+        route = self._route(view, legal)
+        if route == "bidder":
+            return self.bidder(str(view.get("game"))).searches(view, legal)
+        return route == "search"
+
     def decide(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> str:
         game = str(view.get("game"))
-        if len(legal) == 1:
-            return legal[0]
-        if str(view.get("phase", "")).upper() != "PLAY":
+        route = self._route(view, legal)
+        if route == "one":
+            return legal[0] if len(legal) == 1 else card_actions(legal)[0]
+        if route == "bidder":
             return self.bidder(game).choose(view, legal, rng)
-        cards = card_actions(legal)
-        if len(cards) != len(legal) and ("ACCEPT" in legal or not cards or legal[0].startswith("MELD")):
-            return self.rules(game).choose(view, legal, rng)  # a bridge claim to answer
-        if len(cards) == 1:
-            return cards[0]
-        if cards_in_hands(view) > exact_limit(game):
+        if route == "rules":
             return self.rules(game).choose(view, legal, rng)
+        cards = card_actions(legal)
         try:
             ev = self.evaluate(view, cards, rng)
         except TrumpsError:  # no consistent deal, or a position the solver refuses

@@ -67,7 +67,7 @@ the bidding's own accuracy, not misunderstandings.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -649,6 +649,9 @@ class SaycBot(Bot):
         from trumps.bots.bridge import BridgeRuleBot
 
         self._play = BridgeRuleBot()
+
+    def searches(self, view: Mapping[str, Any], legal: Sequence[str]) -> bool:
+        return False  # rules, answered in milliseconds
 
     def decide(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> str:
         if str(view.get("phase", "")).upper() == "AUCTION":

@@ -14,6 +14,7 @@ import logging
 import random
 from typing import TYPE_CHECKING
 
+from trumps.core.json_types import JSONObject
 from trumps.core.protocol import Deal, Match
 from trumps.room.storage.store import StoreUnavailable
 from trumps.room.tables.errors import RoomError, TableClosed
@@ -27,6 +28,13 @@ log = logging.getLogger("trumps.room")
 
 TRICK_PAUSE = 2.5  # bot delays before a bot leads to the next trick: the last one stays visible
 DEAL_PAUSE = 6.0  # bot delays before a bot's first call of a new deal: the result can be read
+
+
+def _searches(bot: object, view: JSONObject, legal: list[str]) -> bool:
+    """Whether ``bot``'s decision goes to the search pool (a bot that
+    cannot say, a duck-typed one, is taken to search)."""
+    ask = getattr(bot, "searches", None)
+    return bool(ask(view, legal)) if callable(ask) else True
 
 
 async def bot_choice(
@@ -44,7 +52,7 @@ async def bot_choice(
         try:
             bot = bot_for(game, attempt)
             view = match.view(seat) if bot.needs_view else {}
-            choice = await think(attempt, bot.choose, view, legal, rng)
+            choice = await think(not _searches(bot, view, legal), bot.choose, view, legal, rng)
         except Exception:
             log.exception("bot %s failed at table %s", attempt, table_id)
             continue
@@ -69,7 +77,8 @@ async def tournament_choice(
     try:
         bot = tournament_bot(game, plan.bots)
         view = match.view(seat) if bot.needs_view else {}
-        choice = await think(plan.bots, bot.choose, view, legal, decision_rng(plan, deal, len(match.log)))
+        rng = decision_rng(plan, deal, len(match.log))
+        choice = await think(not _searches(bot, view, legal), bot.choose, view, legal, rng)
         if choice in legal:
             return str(choice)
         log.error("tournament bot chose illegal %r at table %s", choice, table_id)

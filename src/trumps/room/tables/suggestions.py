@@ -104,7 +104,7 @@ class Suggestions:
         view = t.match.view(seat)
         rng = random.Random(t.rng.getrandbits(64))
         try:
-            got = await think(None, suggest, t.game, view, legal, SUGGESTION_LEVEL, rng)
+            got = await think(False, suggest, t.game, view, legal, SUGGESTION_LEVEL, rng)
             if got.get("action") in legal:
                 return {"action": got["action"], "reasons": got.get("reasons")}
             log.error("suggestion %r is not legal at table %s", got.get("action"), t.id)

@@ -11,8 +11,11 @@ thread for minutes and every other table's move waited behind them, a
 - **search** work (the solver's bots and suggestions) has its own pool,
   sized for the solver (:data:`SEARCH_THREADS`), first come first served:
   each table has at most one decision waiting, so tables take turns;
-- **quick** work (``random``, ``rules``/``easy``) has another pool, so a
-  rule bot's move never waits for a search;
+- **quick** work (a decision the bot says needs no search,
+  :meth:`trumps.bots.base.Bot.searches`: a rule bot's, or a ``normal``
+  bridge bot's bid by its bidding system) has another pool, so such a move
+  never waits for other tables' searches (a ``normal`` bots' bridge table
+  waited seconds for its bids behind the card play of others);
 - each search decision is bounded by its own budget (a node limit per
   search and a time cap, :mod:`trumps.bots.levels`), so a turn in the
   search pool ends in seconds.
@@ -30,26 +33,18 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
-__all__ = ["QUICK_KINDS", "QUICK_THREADS", "SEARCH_THREADS", "is_quick", "think"]
+__all__ = ["QUICK_THREADS", "SEARCH_THREADS", "think"]
 
 T = TypeVar("T")
 
-#: bot kinds that need no search (answered in milliseconds)
-QUICK_KINDS = frozenset({"random", "rules", "easy"})
 #: threads for the solver's bots and suggestions: the C search runs one per
 #: processor at once (more threads only wait on it), DDS as many
 SEARCH_THREADS = max(2, min(8, os.cpu_count() or 1))
-#: threads for the rule and random bots
+#: threads for the decisions that need no search
 QUICK_THREADS = 2
 
 _pools: dict[bool, ThreadPoolExecutor] = {}
 _made = threading.Lock()
-
-
-def is_quick(kind: str | None) -> bool:
-    """Whether bot ``kind`` thinks on the quick pool (``None``: a suggestion,
-    which searches)."""
-    return kind is not None and kind.lower() in QUICK_KINDS
 
 
 def _pool(quick: bool) -> ThreadPoolExecutor:
@@ -61,7 +56,7 @@ def _pool(quick: bool) -> ThreadPoolExecutor:
         return pool
 
 
-async def think(kind: str | None, fn: Callable[..., T], *args: object) -> T:
-    """Run ``fn(*args)`` on the pool for bot ``kind`` and await its answer."""
+async def think(quick: bool, fn: Callable[..., T], *args: object) -> T:
+    """Run ``fn(*args)`` on the quick pool or the search pool and await its answer."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_pool(is_quick(kind)), functools.partial(fn, *args))
+    return await loop.run_in_executor(_pool(quick), functools.partial(fn, *args))
