@@ -16,6 +16,7 @@ from sqlalchemy import select
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from trumps.i18n import translator
 from trumps.room.people import accounts
 from trumps.room.storage.db import STARTING_CHIPS, LoginFailure, Player, SessionRow
 from trumps.room.storage.store import Store
@@ -465,3 +466,14 @@ def test_a_guest_name_may_hold_an_emoji_and_accents(client: TestClient) -> None:
     r = client.post("/api/guest", json={"name": "Zoë 👩\u200d💻"})
     assert r.status_code == 200
     assert client.get("/api/me").json()["name"] == "Zoë 👩\u200d💻 (guest)"
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+@pytest.mark.parametrize("what", sorted(accounts.THROTTLED))
+def test_a_throttles_message_is_in_the_readers_language(what: str, lang: str) -> None:
+    """Each throttle's message, as the room sends it (the seconds in it),
+    is recognised by its template and comes out whole in each language."""
+    english = str(accounts.Throttled(12.2, what))
+    assert english.endswith("try again in 13 s")
+    words = translator(lang).message(english)
+    assert words != english and "13" in words and "too many" not in words

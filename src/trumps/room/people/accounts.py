@@ -112,12 +112,25 @@ class AccountError(RoomError):
     """An account request refused with a message fit to show the person."""
 
 
+#: what a throttle counted -> the whole message (each a template the pages
+#: translate, :func:`tMsg` in ``i18n.js``, not a phrase glued into another)
+THROTTLED = {
+    "failed logins": N_("too many failed logins: try again in {n} s"),
+    "new accounts from this address": N_("too many new accounts from this address: try again in {n} s"),
+    "new guests from this address": N_("too many new guests from this address: try again in {n} s"),
+    "password attempts from this address": N_(
+        "too many password attempts from this address: try again in {n} s"
+    ),
+}
+
+
 class Throttled(AccountError):
-    """Too many failed logins (or sign-ups): try again after ``retry_after`` seconds."""
+    """Too many failed logins (or sign-ups): try again after ``retry_after``
+    seconds.  ``what`` is one of :data:`THROTTLED`'s keys."""
 
     def __init__(self, retry_after: float, what: str = "failed logins") -> None:
         self.retry_after = max(1, int(retry_after + 0.999))
-        super().__init__(f"too many {what}: try again in {self.retry_after} s")
+        super().__init__(THROTTLED[what].format(n=self.retry_after))
 
 
 class Busy(AccountError):
