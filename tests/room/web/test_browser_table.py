@@ -17,6 +17,7 @@ Screenshots of every phase go to artifacts/screenshots/table-<case>-<size>-<phas
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +29,7 @@ from browser import (
     LiveServer,
     choosing_discards,
     click,
+    free_port,
     start_table,
 )
 from playwright.sync_api import Browser, Page
@@ -325,6 +327,62 @@ def test_a_spectator_sees_the_table_from_south_and_no_hidden_card(
     shot(watcher, "spectator-phone")
     page.context.close()
     watcher.context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_watchers_deal_result_shrinks_once_the_next_deal_is_under_way(
+    browser: Browser, tmp_path: Path, size: str
+) -> None:
+    """Nobody asks the reader to act (a spectator, a player away or not
+    first to act): the last deal's result opens in full as the deal ends,
+    then shrinks to a line at the top once someone calls in the next deal,
+    so the new deal is seen, not the old result over it."""
+    server = LiveServer(f"sqlite:///{tmp_path / 'room.db'}", free_port(), bot_delay=0.15)
+    server.start()
+    try:
+        page = new_page(browser, size)
+        page.goto(server.url + "/#join")
+        page.evaluate(
+            "() => fetch('/api/guest', {method: 'POST', headers: {'Content-Type': 'application/json'},"
+            " body: JSON.stringify({name: 'Ann'})})"
+        )
+        table = page.evaluate(
+            "() => fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json'},"
+            " body: JSON.stringify({game: 'coinche'})}).then(r => r.json())"
+        )
+        page.goto(f"{server.url}/table/{table['id']}")
+        page.get_by_role("button", name="Fill empty seats with bots").click()
+        page.wait_for_function("() => state && (state.view.results || []).length === 1", timeout=60_000)
+        underway = (
+            "() => (state.view.auction || []).length + (state.view.tricks || []).length"
+            " + (state.view.trick || []).length > 0"
+        )
+        if not page.evaluate(underway):  # (the bots' pause before the next deal's first call)
+            page.wait_for_selector("#panel:not([hidden]):not(.compact)")
+            assert page.locator("#panel .deal-score").is_visible()
+            shot(page, f"watcher-deal-over-{size}")
+        page.wait_for_function(underway, timeout=20_000)
+        page.wait_for_selector("#panel.compact:not([hidden])")
+        assert page.locator("#panel .deal-score").is_hidden()
+        bidding = page.locator("#auction")
+        assert (
+            bidding.count() == 0
+            or not bidding.is_visible()
+            or page.evaluate(
+                "() => { const r = document.querySelector('#panel').getBoundingClientRect();"
+                " const a = document.querySelector('#auction').getBoundingClientRect();"
+                " return r.bottom <= a.top || r.top >= a.bottom || r.right <= a.left || r.left >= a.right; }"
+            )
+        ), "the shrunk result covers the auction"
+        shot(page, f"watcher-next-deal-{size}")
+        page.locator("#panel h2").click()  # a tap opens it again, and it stays open
+        page.wait_for_selector("#panel:not(.compact)")
+        page.wait_for_function("s => state.seq > s + 1", arg=page.evaluate("() => state.seq"), timeout=20_000)
+        assert not page.locator("#panel").evaluate("p => p.classList.contains('compact')")
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        page.context.close()
+    finally:
+        server.stop()
 
 
 def test_confirm_card_play_and_drag_up(browser: Browser, server: LiveServer) -> None:

@@ -994,10 +994,14 @@ function render(ev, redraw) {
   renderAgain(tb);
   sitOnArrival(tb);
   // the last deal's result still open when the next one wants a call or a card
-  // from this player (their clock runs): it shrinks to one line at the top,
-  // off the bidding box and the hand; a tap on it opens it again
+  // from this player (their clock runs), or once the next deal is under way
+  // (someone called or played in it: a spectator, a player who is away or
+  // not first to act would otherwise read an old result over the new deal):
+  // it shrinks to one line at the top, off the bidding box and the hand; a
+  // tap on it opens it again
   const panel = $("panel");
-  if (myTurn && !v.over && !panel.hidden && !panel.classList.contains("compact") && panel.dataset.opened !== panel.dataset.deal) {
+  const underWay = (v.auction || []).length > 0 || (v.tricks || []).length > 0 || (v.trick || []).length > 0;
+  if ((myTurn || underWay) && !v.over && !panel.hidden && !panel.classList.contains("compact") && panel.dataset.opened !== panel.dataset.deal) {
     panel.classList.add("compact");
     panel.onclick = e => { if (!e.target.closest("button")) { panel.classList.remove("compact"); panel.dataset.opened = panel.dataset.deal; } };
   }
