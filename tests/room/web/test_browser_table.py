@@ -364,6 +364,9 @@ def test_a_watchers_deal_result_shrinks_once_the_next_deal_is_under_way(
         page.wait_for_function(underway, timeout=20_000)
         page.wait_for_selector("#panel.compact:not([hidden])")
         assert page.locator("#panel .deal-score").is_hidden()
+        # nothing said in the last deal (a belote, a meld) is shown at a seat in this one
+        said = page.locator(".bubble").all_inner_texts()
+        assert not any(b.startswith(("Belote", "Rebelote", "Meld")) for b in said), said
         bidding = page.locator("#auction")
         assert (
             bidding.count() == 0

@@ -12,7 +12,7 @@ let gathered = null;       // completed tricks already gathered from the felt
 let gatherTimer = null, showingLast = false;
 let gatherFor = null, gatherSince = 0;  // the trick (count) being gathered, and since when
 const bubbles = {};        // seat -> {text, until}: announcements shown at the seat
-let seenBelote = null, seenMelds = null;
+let seenBelote = null, seenMelds = null, seenDeal = null;
 const $ = id => document.getElementById(id);
 
 function send(msg) {
@@ -326,6 +326,9 @@ function renderSeats(tb, v, myTurn) {
 function trackAnnouncements(v) {
   const bel = (v.belote || []).length, melds = v.melds ? (v.melds.announcements || []).length + Object.keys(v.melds.shown || {}).length : 0;
   const until = Date.now() + 3000;
+  // a new deal: what was said in the last one is not said in this one
+  if (seenDeal !== null && v.deal_number !== seenDeal) for (const k of Object.keys(bubbles)) delete bubbles[k];
+  seenDeal = v.deal_number;
   if (seenBelote !== null && bel > seenBelote) {
     const b = v.belote[bel - 1];
     bubbles[b.seat] = { text: b.call === "rebelote" ? t("Rebelote!") : t("Belote!"), until };
