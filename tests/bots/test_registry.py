@@ -30,6 +30,11 @@ class NeedsArguments(RandomBot):
         self.depth = depth
 
 
+class Broken(RandomBot):
+    def __init__(self) -> None:
+        self.table = len(3)  # type: ignore[arg-type]  # a bug in the bot's own constructor
+
+
 class Fine(Bot):
     def decide(self, view: JSONObject, legal: list[str], rng: random.Random) -> str:
         return legal[0]
@@ -53,6 +58,13 @@ def test_a_class_that_cannot_be_a_bot_is_a_bot_error(kind: str, says: str) -> No
         bot_for("500", kind)
     assert says in str(info.value)
     assert isinstance(info.value, ValueError)
+
+
+def test_a_bots_own_type_error_is_not_taken_for_missing_arguments() -> None:
+    """A TypeError raised inside the constructor is the bot's bug: it goes
+    up as it is, with its traceback, not as "cannot be made without arguments"."""
+    with pytest.raises(TypeError, match="has no len"):
+        bot_for("500", f"{__name__}:Broken")
 
 
 def test_a_concrete_bot_class_loads() -> None:

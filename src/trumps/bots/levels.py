@@ -147,8 +147,10 @@ class PimcBot(Bot):
     def _route(self, view: Mapping[str, Any], legal: Sequence[str]) -> str:
         """Who makes this decision: ``"one"`` (a single legal action or
         card), ``"bidder"`` (anything but card play), ``"rules"`` (a claim
-        to answer, a meld, or more cards in hand than the search takes on)
-        or ``"search"``."""
+        to answer or a meld) or ``"cards"`` (a card among several: searched,
+        unless more cards are in hand than the search takes on).  Cheap and
+        free of the solver (:meth:`searches` asks it on the room's event
+        loop; :func:`exact_limit` may warm the solver up the first time)."""
         if len(legal) == 1:
             return "one"
         if str(view.get("phase", "")).upper() != "PLAY":
@@ -158,15 +160,13 @@ class PimcBot(Bot):
             return "rules"  # a bridge claim to answer, or a meld to declare
         if len(cards) == 1:
             return "one"
-        if cards_in_hands(view) > exact_limit(str(view.get("game"))):
-            return "rules"
-        return "search"
+        return "cards"
 
     def searches(self, view: Mapping[str, Any], legal: Sequence[str]) -> bool:
         route = self._route(view, legal)
         if route == "bidder":
             return self.bidder(str(view.get("game"))).searches(view, legal)
-        return route == "search"
+        return route == "cards"  # (a hand too big to search goes to the rule bot there: rare, and quick)
 
     def decide(self, view: Mapping[str, Any], legal: list[str], rng: random.Random) -> str:
         game = str(view.get("game"))
@@ -175,7 +175,7 @@ class PimcBot(Bot):
             return legal[0] if len(legal) == 1 else card_actions(legal)[0]
         if route == "bidder":
             return self.bidder(game).choose(view, legal, rng)
-        if route == "rules":
+        if route == "rules" or cards_in_hands(view) > exact_limit(game):
             return self.rules(game).choose(view, legal, rng)
         cards = card_actions(legal)
         try:

@@ -112,5 +112,7 @@ def bot_for(game: str, kind: str = "rules", *, fallback: bool = False) -> Bot:
     try:
         bot: Bot = cls()
     except TypeError as exc:
+        if exc.__traceback__ is not None and exc.__traceback__.tb_next is not None:
+            raise  # raised inside the constructor: the bot's own error, with its traceback
         raise BotError(f"{k!r} cannot be made without arguments ({exc})") from None
     return bot

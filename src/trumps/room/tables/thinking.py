@@ -12,10 +12,10 @@ thread for minutes and every other table's move waited behind them, a
   sized for the solver (:data:`SEARCH_THREADS`), first come first served:
   each table has at most one decision waiting, so tables take turns;
 - **quick** work (a decision the bot says needs no search,
-  :meth:`trumps.bots.base.Bot.searches`: a rule bot's, or a ``normal``
-  bridge bot's bid by its bidding system) has another pool, so such a move
-  never waits for other tables' searches (a ``normal`` bots' bridge table
-  waited seconds for its bids behind the card play of others);
+  :meth:`trumps.bots.base.Bot.searches`: a rule bot's, or a search level's
+  bid by a bidding system or by rule) has another pool, so such a move
+  never waits for other tables' searches (a table of ``normal`` bots once
+  waited a second and more for each bid behind the card play of others);
 - each search decision is bounded by its own budget (a node limit per
   search and a time cap, :mod:`trumps.bots.levels`), so a turn in the
   search pool ends in seconds.
